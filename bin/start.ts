@@ -1,0 +1,26 @@
+import { ConfigError, loadConfig } from "../lib/config";
+import { bootstrapDemo, demoBanner } from "../lib/demo";
+import { resolveSecrets } from "../lib/secrets";
+import { createSystem } from "../lib/system";
+
+async function main(): Promise<void> {
+  const config = resolveSecrets(loadConfig());
+  const broker = createSystem(config);
+  await broker.start();
+
+  const runsEverything = config.services.includes("gateway") && config.services.includes("auth");
+  if (config.embedded && runsEverything) {
+    const demo = await bootstrapDemo(broker, config);
+    process.stdout.write(demoBanner(config, demo));
+  }
+  if (process.argv.includes("--repl")) broker.repl();
+}
+
+main().catch(err => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`Configuration error: ${err.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`Start-up failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,13 @@
+/** Jest runs the TypeScript sources directly (type-checking is done once by `npm run typecheck`). */
+module.exports = {
+  testEnvironment: "node",
+  roots: ["<rootDir>/test"],
+  testMatch: ["**/*.test.ts"],
+  transform: {
+    "^.+\\.ts$": ["ts-jest", { isolatedModules: true, diagnostics: false }]
+  },
+  // Two cores: two workers keep the server-backed suites from starving each other.
+  maxWorkers: 2,
+  testTimeout: 60000,
+  globalSetup: "<rootDir>/test/helpers/global-setup.ts"
+};

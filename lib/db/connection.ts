@@ -1,0 +1,46 @@
+import path from "node:path";
+import { AppConfig } from "../config";
+import { Database } from "./database";
+import { openPglite } from "./pglite";
+import { openPostgres } from "./postgres";
+
+interface Shared {
+  db: Promise<Database>;
+  users: number;
+}
+
+// Services of one process share one pool (or the one PGlite instance, which allows no other).
+const open = new Map<string, Shared>();
+
+function keyOf(config: AppConfig): string {
+  return config.databaseUrl ?? `pglite:${config.dataDir}`;
+}
+
+function pgliteDir(config: AppConfig): string {
+  return config.dataDir.startsWith("memory://") ? config.dataDir : path.join(config.dataDir, "pgdata");
+}
+
+export async function acquireDatabase(config: AppConfig): Promise<Database> {
+  const key = keyOf(config);
+  let shared = open.get(key);
+  if (!shared) {
+    const db = config.databaseUrl
+      ? Promise.resolve(openPostgres(config.databaseUrl, config.databasePoolSize))
+      : openPglite(pgliteDir(config));
+    shared = { db, users: 0 };
+    open.set(key, shared);
+    db.catch(() => open.delete(key));
+  }
+  shared.users += 1;
+  return shared.db;
+}
+
+export async function releaseDatabase(config: AppConfig): Promise<void> {
+  const key = keyOf(config);
+  const shared = open.get(key);
+  if (!shared) return;
+  shared.users -= 1;
+  if (shared.users > 0) return;
+  open.delete(key);
+  await (await shared.db).close();
+}

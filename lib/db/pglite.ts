@@ -1,0 +1,32 @@
+import fs from "node:fs";
+import { PGlite, Transaction } from "@electric-sql/pglite";
+import { Database, Queryable } from "./database";
+
+function wrap(db: PGlite | Transaction): Queryable {
+  return {
+    async query<R extends object>(sql: string, params?: unknown[]) {
+      const result = await db.query<R>(sql, params as unknown[] | undefined);
+      return result.rows;
+    },
+    async exec(sql: string) {
+      await db.exec(sql);
+    }
+  };
+}
+
+/** `dataDir` is a folder, or `memory://<anything>` for a throw-away database (tests). */
+export async function openPglite(dataDir: string): Promise<Database> {
+  if (!dataDir.startsWith("memory://")) fs.mkdirSync(dataDir, { recursive: true });
+  const db = await PGlite.create(dataDir);
+  const direct = wrap(db);
+  return {
+    kind: "pglite",
+    query: direct.query,
+    exec: direct.exec,
+    // PGlite serialises everything behind one connection, so a transaction is exclusive.
+    transaction: <T>(work: (tx: Queryable) => Promise<T>) => db.transaction(tx => work(wrap(tx))),
+    async close() {
+      await db.close();
+    }
+  };
+}

@@ -1,0 +1,43 @@
+import { Pool, PoolClient } from "pg";
+import { Database, Queryable } from "./database";
+
+function wrap(client: Pool | PoolClient): Queryable {
+  return {
+    async query<R extends object>(sql: string, params?: unknown[]) {
+      const result = await client.query(sql, params as unknown[] | undefined);
+      return result.rows as R[];
+    },
+    async exec(sql: string) {
+      await client.query(sql);
+    }
+  };
+}
+
+export function openPostgres(url: string, poolSize: number): Database {
+  const pool = new Pool({ connectionString: url, max: poolSize });
+  // An idle client losing its server must not crash the process; the pool replaces it.
+  pool.on("error", () => undefined);
+  const direct = wrap(pool);
+  return {
+    kind: "postgres",
+    query: direct.query,
+    exec: direct.exec,
+    async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await work(wrap(client));
+        await client.query("COMMIT");
+        return result;
+      } catch (err) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    }
+  };
+}

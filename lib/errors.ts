@@ -1,0 +1,62 @@
+import { Errors } from "moleculer";
+
+/** Every error code the API can answer with, and its HTTP status (DESIGN §6). */
+export const ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  RELAY_NOT_FOUND: 400,
+  INVALID_TARIFF: 400,
+  INVALID_STATUS: 400,
+  UNAUTHENTICATED: 401,
+  INSUFFICIENT_BALANCE: 402,
+  SCOPE_MISSING: 403,
+  SANDBOX_KEY_REQUIRED: 403,
+  NOT_SANDBOX_PARCEL: 403,
+  LABEL_URL_INVALID: 403,
+  NOT_FOUND: 404,
+  PARCEL_NOT_FOUND: 404,
+  ORGANIZATION_NOT_FOUND: 404,
+  API_KEY_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PARCEL_NOT_CANCELLABLE: 409,
+  INVALID_TRANSITION: 409,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+export interface AppErrorData {
+  details?: FieldProblem[];
+  retryAfterSeconds?: number;
+}
+
+/**
+ * The one error type of the project. It travels through the transporter as a plain
+ * Moleculer error (name, code = HTTP status, type = our code, data), so the gateway can map
+ * it without knowing which service threw it.
+ */
+export class AppError extends Errors.MoleculerError {
+  declare type: ErrorCode;
+  declare data: AppErrorData | undefined;
+
+  constructor(type: ErrorCode, message: string, data?: AppErrorData) {
+    super(message, ERROR_STATUS[type], type, data);
+    this.name = "AppError";
+    // A business refusal must never be retried by the broker.
+    this.retryable = false;
+  }
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.prototype.hasOwnProperty.call(ERROR_STATUS, value);
+}

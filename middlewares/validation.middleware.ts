@@ -1,0 +1,37 @@
+import type { Context, Middleware } from "moleculer";
+import type { ValidationErrorItem } from "joi";
+import { extrasOf } from "../lib/action";
+import { AppError, FieldProblem } from "../lib/errors";
+
+function toFieldProblem(item: ValidationErrorItem): FieldProblem {
+  return {
+    field: item.path.length > 0 ? item.path.join(".") : String(item.context?.key ?? "body"),
+    message: item.message.replace(/"/g, "")
+  };
+}
+
+/**
+ * Checks `ctx.params` against the action's Joi `schema` and hands the handler the validated
+ * value (defaults applied). Every problem is reported at once, field by field.
+ */
+export const ValidationMiddleware: Middleware = {
+  name: "JoiValidation",
+  localAction(next, action) {
+    const schema = extrasOf(action).schema;
+    if (!schema) return next;
+    return function validated(this: ThisParameterType<typeof next>, ctx: Context<unknown>) {
+      const { error, value } = schema.validate(ctx.params ?? {}, {
+        abortEarly: false,
+        convert: false,
+        errors: { wrap: { label: false } }
+      });
+      if (error) {
+        throw new AppError("VALIDATION_FAILED", "The request is not valid", {
+          details: error.details.map(toFieldProblem)
+        });
+      }
+      ctx.params = value;
+      return next.call(this, ctx);
+    };
+  }
+};

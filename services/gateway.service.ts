@@ -1,0 +1,211 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { randomUUID, timingSafeEqual, createHash } from "node:crypto";
+import Redis from "ioredis";
+import ApiGateway from "moleculer-web";
+import type { Context, ServiceSchema } from "moleculer";
+import { extractApiKey, hashApiKey, isWellFormedKey } from "../lib/api-keys";
+import { AppError } from "../lib/errors";
+import { toErrorResponse } from "../lib/http-errors";
+import { KeyRateLimiter } from "../lib/rate-limit";
+import { configOf } from "../lib/runtime";
+import { requireSecret } from "../lib/secrets";
+import type { Principal } from "../lib/principal";
+
+type GatewayRequest = IncomingMessage & {
+  $ctx?: Context<unknown, Record<string, unknown>>;
+  $action?: { name: string; scope?: string };
+};
+
+interface GatewayVars {
+  limiter: KeyRateLimiter;
+  redis: Redis | null;
+  backofficeTokenDigest: Buffer;
+  defaultRateLimit: number;
+}
+
+/** Aliases whose success is not a plain 200. */
+const SUCCESS_STATUS: Record<string, number> = {
+  "auth.createOrganization": 201,
+  "auth.createApiKey": 201,
+  "auth.revokeApiKey": 204
+};
+
+/** Services the partner and back-office routes call; the gateway is ready once all are reachable. */
+const FRONTED_SERVICES = ["auth"];
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function sendErrorJson(this: { logger: { error: (...a: unknown[]) => void } }, req: GatewayRequest, res: ServerResponse, err: unknown) {
+  const requestId = req.$ctx?.requestID ?? undefined;
+  const { body, headers, unexpected } = toErrorResponse(err, requestId ?? undefined);
+  if (unexpected) this.logger.error("Unexpected error", { requestId, error: err });
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.statusCode = body.status;
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  if (requestId) res.setHeader("X-Request-Id", requestId);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.end(JSON.stringify(body));
+}
+
+/** HTTP front door: partner API, back-office API, probes. Authenticates, limits, normalises errors. */
+const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
+  name: "gateway",
+  mixins: [ApiGateway],
+
+  settings: {
+    port: 3000,
+    ip: "0.0.0.0",
+    // Aliases are explicit; nothing is reachable by action name.
+    optimizeOrder: true,
+    log4XXResponses: false,
+    logRequestParams: null,
+    logResponseData: null,
+    // Accept the caller's X-Request-Id when it is sane, otherwise make one; it comes back on every response.
+    rootCallOptions(options: { requestID?: string }, req: IncomingMessage) {
+      const given = req.headers["x-request-id"];
+      options.requestID = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    onError: sendErrorJson,
+
+    routes: [
+      {
+        name: "partner",
+        path: "/api/partner/v1",
+        mappingPolicy: "restrict",
+        autoAliases: false,
+        authentication: "authenticatePartner",
+        authorization: "authorizeScope",
+        bodyParsers: { json: { strict: true, limit: "64kb" } },
+        aliases: {
+          "GET /health": "auth.health"
+        },
+        onAfterCall: setSuccessStatus
+      },
+      {
+        name: "backoffice",
+        path: "/api/backoffice/v1",
+        mappingPolicy: "restrict",
+        autoAliases: false,
+        authentication: "authenticateOperator",
+        bodyParsers: { json: { strict: true, limit: "64kb" } },
+        aliases: {
+          "POST /organizations": "auth.createOrganization",
+          "GET /organizations/:organizationId": "auth.getOrganization",
+          "POST /organizations/:organizationId/api-keys": "auth.createApiKey",
+          "GET /organizations/:organizationId/api-keys": "auth.listApiKeys",
+          "DELETE /organizations/:organizationId/api-keys/:keyId": "auth.revokeApiKey"
+        },
+        onAfterCall: setSuccessStatus
+      },
+      {
+        name: "probes",
+        path: "/",
+        mappingPolicy: "restrict",
+        autoAliases: false,
+        aliases: {
+          "GET /healthz": "gateway.liveness",
+          "GET /readyz": "gateway.readiness"
+        }
+      }
+    ]
+  },
+
+  actions: {
+    liveness: {
+      visibility: "published",
+      handler() {
+        return { status: "ok" };
+      }
+    },
+    /** Ready when the services the gateway fronts are reachable from this node. */
+    readiness: {
+      visibility: "published",
+      handler(this: GatewayVars & { broker: import("moleculer").ServiceBroker }, ctx: Context<unknown, Record<string, unknown>>) {
+        const available = new Set(
+          this.broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }).map(s => s.name)
+        );
+        const missing = FRONTED_SERVICES.filter(name => !available.has(name));
+        if (missing.length > 0) {
+          throw new AppError("UNAVAILABLE", `Not ready: ${missing.join(", ")} unavailable`);
+        }
+        ctx.meta.$statusCode = 200;
+        return { status: "ok" };
+      }
+    }
+  },
+
+  methods: {
+    /** `Authorization: ApiKey <key>` or `X-API-Key: <key>`; then the per-key rate limit. */
+    async authenticatePartner(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest, res: ServerResponse) {
+      const key = extractApiKey(req.headers);
+      if (!key || !isWellFormedKey(key)) {
+        throw new AppError("UNAUTHENTICATED", "Missing or invalid API key (use Authorization: ApiKey <key> or X-API-Key)");
+      }
+      const principal = await ctx.call<Principal | null, { keyHash: string }>("auth.resolveKey", { keyHash: hashApiKey(key) });
+      if (!principal) throw new AppError("UNAUTHENTICATED", "Missing or invalid API key (use Authorization: ApiKey <key> or X-API-Key)");
+
+      const limit = principal.rateLimitPerMinute ?? this.defaultRateLimit;
+      const decision = await this.limiter.consume(principal.keyId, limit);
+      res.setHeader("X-RateLimit-Limit", String(decision.limit));
+      res.setHeader("X-RateLimit-Remaining", String(decision.remaining));
+      if (!decision.allowed) {
+        throw new AppError("RATE_LIMITED", `Rate limit of ${limit} requests per minute exceeded`, {
+          retryAfterSeconds: decision.retryAfterSeconds
+        });
+      }
+      ctx.meta.auth = principal;
+      return null;
+    },
+
+    authorizeScope(ctx: Context<unknown, { auth?: Principal }>, _route: unknown, req: GatewayRequest) {
+      const scope = req.$action?.scope;
+      if (scope && !ctx.meta.auth?.scopes.includes(scope as Principal["scopes"][number])) {
+        throw new AppError("SCOPE_MISSING", `This API key lacks the ${scope} scope`);
+      }
+    },
+
+    authenticateOperator(this: GatewayVars, _ctx: Context, _route: unknown, req: GatewayRequest) {
+      const header = req.headers["authorization"];
+      const match = typeof header === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+      // Compare digests so that timing reveals nothing about the token.
+      const given = createHash("sha256").update(match ? match[1] : "").digest();
+      if (!match || !timingSafeEqual(given, this.backofficeTokenDigest)) {
+        throw new AppError("UNAUTHENTICATED", "Missing or invalid back-office token (use Authorization: Bearer <token>)");
+      }
+      return null;
+    }
+  },
+
+  created() {
+    const config = configOf(this.broker);
+    this.settings.port = config.port;
+    this.defaultRateLimit = config.rateLimitPerMinute;
+    this.backofficeTokenDigest = createHash("sha256").update(requireSecret(config, "backofficeToken")).digest();
+    this.redis = config.redisUrl
+      ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+      : null;
+    this.redis?.on("error", err => this.logger.warn("Redis unavailable for rate limits:", err.message));
+    this.limiter = new KeyRateLimiter(this.redis, `${config.namespace}:rate`);
+  },
+
+  async stopped() {
+    if (this.redis) await this.redis.quit().catch(() => undefined);
+  }
+};
+
+function setSuccessStatus(
+  ctx: Context<unknown, Record<string, unknown>>,
+  _route: unknown,
+  req: GatewayRequest,
+  _res: ServerResponse,
+  data: unknown
+) {
+  const status = req.$action ? SUCCESS_STATUS[req.$action.name] : undefined;
+  if (status && !ctx.meta.$statusCode) ctx.meta.$statusCode = status;
+  return data;
+}
+
+export default GatewayService;
