@@ -4,7 +4,7 @@ module.exports = {
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: {
-    "^.+\\.ts$": ["ts-jest", { isolatedModules: true, diagnostics: false }]
+    "^.+\\.ts$": ["ts-jest", { diagnostics: false }]
   },
   // Two cores: two workers keep the server-backed suites from starving each other.
   maxWorkers: 2,

@@ -1,0 +1,59 @@
+import { randomBytes } from "node:crypto";
+import { createTestDatabase } from "../helpers/postgres";
+import { freePort, RunningProcess, startNode, waitForHttp } from "../helpers/processes";
+import { describeWithServers, NATS_URL, REDIS_URL } from "../helpers/servers";
+import { gatewayContract, SystemUnderTest } from "./gateway-contract";
+
+/**
+ * Distributed mode: auth in one process, two gateways in two others, talking over the local NATS,
+ * with PostgreSQL for data and Redis for the shared rate limits.
+ */
+describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + PostgreSQL + Redis)", () => {
+  const processes: RunningProcess[] = [];
+  let database: { url: string; drop: () => Promise<void> };
+  let ports: number[];
+  const backofficeToken = `bo_${randomBytes(16).toString("hex")}`;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    ports = [await freePort(), await freePort()];
+    const common = {
+      TRANSPORTER: NATS_URL,
+      // A namespace per run keeps parallel runs on the shared NATS apart.
+      NAMESPACE: `test-${randomBytes(4).toString("hex")}`,
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      BACKOFFICE_TOKEN: backofficeToken,
+      ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+      LABEL_URL_SECRET: randomBytes(32).toString("hex")
+    };
+    const started = await Promise.all([
+      startNode({ ...common, SERVICES: "auth", NODE_ID: "auth-1" }),
+      startNode({ ...common, SERVICES: "gateway", NODE_ID: "gateway-1", PORT: String(ports[0]) }),
+      startNode({ ...common, SERVICES: "gateway", NODE_ID: "gateway-2", PORT: String(ports[1]) })
+    ]);
+    processes.push(...started);
+    await Promise.all(ports.map(p => waitForHttp(`http://127.0.0.1:${p}/readyz`)));
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(processes.map(p => p.stop()));
+    await database?.drop();
+  });
+
+  gatewayContract(
+    (): SystemUnderTest => ({
+      baseUrl: `http://127.0.0.1:${ports[0]}`,
+      secondGatewayUrl: `http://127.0.0.1:${ports[1]}`,
+      backofficeToken,
+      logs: () => processes.map(p => p.output()).join("\n")
+    })
+  );
+
+  test("each process runs only the services it was given", () => {
+    expect(processes[0].output()).toContain("Service 'auth' started");
+    expect(processes[0].output()).not.toContain("Service 'gateway' started");
+    expect(processes[1].output()).toContain("Service 'gateway' started");
+    expect(processes[1].output()).not.toContain("Service 'auth' started");
+  });
+});

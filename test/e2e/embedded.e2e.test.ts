@@ -1,0 +1,73 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { http } from "../helpers/http";
+import { freePort, RunningProcess, startProcess } from "../helpers/processes";
+import { gatewayContract, SystemUnderTest } from "./gateway-contract";
+
+/** `npm start` exactly as the README says: no servers, no variables but a port and a data folder. */
+describe("embedded mode (npm start)", () => {
+  let proc: RunningProcess;
+  let dataDir: string;
+  let port: number;
+  let demoLiveKey: string;
+  let backofficeToken: string;
+  let startedIn: number;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "relay-embedded-"));
+    port = await freePort();
+    const t0 = Date.now();
+    proc = startProcess("npm", ["start", "--silent"], { PORT: String(port), DATA_DIR: dataDir });
+    const banner = await proc.waitForOutput(/curl -s -H "Authorization: ApiKey (rp_live_\w+)" (\S+)\/api\/partner\/v1\/health/, 60_000);
+    demoLiveKey = banner[1];
+    backofficeToken = (await proc.waitForOutput(/Back-office token \(Authorization: Bearer …\): (\S+)/))[1];
+    startedIn = Date.now() - t0;
+  }, 90_000);
+
+  afterAll(async () => {
+    await proc?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test("serves /health within 20 s with the printed demo live key", async () => {
+    expect(startedIn).toBeLessThan(20_000);
+    const res = await http(`http://127.0.0.1:${port}`, "GET", "/api/partner/v1/health", {
+      headers: { Authorization: `ApiKey ${demoLiveKey}` }
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe("ok");
+    expect(res.body.organizationName).toBe("Demo Merchant SARL");
+    expect(res.body.keyPrefix).toBe(demoLiveKey.slice(0, 16));
+  });
+
+  test("the banner prints a sandbox key too, and each demo key exactly once", () => {
+    const out = proc.output();
+    const sandbox = /sandbox key: (rp_sandbox_\w+)/.exec(out);
+    expect(sandbox).not.toBeNull();
+    expect(out.split(sandbox![1]).length - 1).toBe(1);
+    // Once in the key line, once in the curl line: both in the one banner.
+    expect(out.split(demoLiveKey).length - 1).toBe(2);
+  });
+
+  describe("gateway contract", () => {
+    gatewayContract(
+      (): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() })
+    );
+  });
+
+  test("a restart keeps the data and does not print the demo keys again", async () => {
+    await proc.stop();
+    const again = startProcess("npm", ["start", "--silent"], { PORT: String(port), DATA_DIR: dataDir });
+    try {
+      await again.waitForOutput(/Demo keys were printed on the first start/, 60_000);
+      expect(again.output()).not.toContain(demoLiveKey);
+      const res = await http(`http://127.0.0.1:${port}`, "GET", "/api/partner/v1/health", {
+        headers: { Authorization: `ApiKey ${demoLiveKey}` }
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await again.stop();
+    }
+  }, 90_000);
+});

@@ -1,0 +1,52 @@
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export async function http<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: unknown; rawBody?: string } = {}
+): Promise<HttpResult<T>> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["Content-Type"] = "application/json";
+  }
+  const res = await fetch(baseUrl + path, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  if ((res.headers.get("content-type") ?? "").includes("application/json") && text) parsed = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+/** Back-office calls with the operator token. */
+export function backoffice(baseUrl: string, token: string) {
+  const call = <T = any>(method: string, path: string, body?: unknown) =>
+    http<T>(baseUrl, method, `/api/backoffice/v1${path}`, { headers: { Authorization: `Bearer ${token}` }, body });
+  return {
+    call,
+    async createOrganization(name: string): Promise<{ id: string; name: string }> {
+      const res = await call("POST", "/organizations", { name });
+      if (res.status !== 201) throw new Error(`createOrganization: ${res.status} ${res.text}`);
+      return res.body;
+    },
+    async createKey(
+      organizationId: string,
+      options: { mode?: "live" | "sandbox"; scopes?: string[]; rateLimitPerMinute?: number } = {}
+    ): Promise<{ id: string; key: string; keyPrefix: string; mode: string; scopes: string[] }> {
+      const res = await call("POST", `/organizations/${organizationId}/api-keys`, { mode: "live", ...options });
+      if (res.status !== 201) throw new Error(`createKey: ${res.status} ${res.text}`);
+      return res.body;
+    }
+  };
+}
+
+export function partner(baseUrl: string, key: string) {
+  return <T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    http<T>(baseUrl, method, `/api/partner/v1${path}`, { headers: { Authorization: `ApiKey ${key}`, ...headers }, body });
+}
