@@ -1,10 +1,10 @@
-import tariffJson from "../data/tariff.json";
+import tariffJson from "../resources/tariff.json";
 import { AppError } from "./errors";
 import { MAX_MONEY_DZD, hasAtMostTwoDecimals, toCentimes } from "./money";
 
 /**
  * Parcel price by weight tier plus optional insurance and cash-on-delivery fees. Prices and fee
- * rules live in `data/tariff.json` so that commercial changes do not need a code change; this
+ * rules live in `resources/tariff.json` so that commercial changes do not need a code change; this
  * module turns that file into integer centimes once, at load, and prices exactly from there.
  */
 
