@@ -43,6 +43,24 @@ interface LineOptions {
   maxLines?: number;
 }
 
+// Characters outside Latin-1 that the WinAnsi encoding of the standard PDF fonts still has.
+const WIN_ANSI_EXTRAS = new Set("€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ");
+
+/**
+ * The built-in PDF fonts only encode WinAnsi; anything else (Arabic, Tifinagh, emoji) would come
+ * out as unrelated Latin glyphs that a courier could misread. A visible "?" is the honest fallback
+ * until a Unicode font is bundled with the labels service.
+ */
+export function toPrintableWinAnsi(text: string): string {
+  let printable = "";
+  for (const char of text.normalize("NFC")) {
+    const code = char.codePointAt(0) ?? 0;
+    const encodable = (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRAS.has(char);
+    printable += encodable ? char : code < 0x20 ? " " : "?";
+  }
+  return printable;
+}
+
 /**
  * Every piece of text is drawn at a fixed position inside a box of fixed height. pdfkit adds a page
  * whenever unbounded text runs past the bottom margin, and only a `height` stops that: with it, an
@@ -50,14 +68,15 @@ interface LineOptions {
  */
 function drawText(doc: Doc, text: string, x: number, y: number, options: LineOptions): void {
   const maxLines = options.maxLines ?? 1;
+  const printable = toPrintableWinAnsi(text);
   let size = options.size;
   doc.font(options.font);
   if (options.minSize !== undefined) {
-    while (size > options.minSize && doc.fontSize(size).widthOfString(text) > options.width) size -= 0.5;
+    while (size > options.minSize && doc.fontSize(size).widthOfString(printable) > options.width) size -= 0.5;
   }
   doc.fontSize(size).fillColor(options.color ?? "black");
   const lineHeight = doc.currentLineHeight(true);
-  doc.text(text, x, y, {
+  doc.text(printable, x, y, {
     width: options.width,
     height: lineHeight * maxLines,
     ellipsis: true,
@@ -109,13 +128,15 @@ function drawSandboxMarks(doc: Doc): void {
 
   // Diagonal watermark: a strip at the top can be cut off or covered by tape; this cannot.
   doc.save();
-  doc.rotate(-40, { origin: [PAGE_WIDTH / 2, PAGE_HEIGHT / 2] });
+  const diagonalDegrees = (Math.atan2(PAGE_HEIGHT, PAGE_WIDTH) * 180) / Math.PI;
+  const watermarkWidth = 420;
+  doc.rotate(-diagonalDegrees, { origin: [PAGE_WIDTH / 2, PAGE_HEIGHT / 2] });
   doc.opacity(0.2);
-  drawText(doc, SANDBOX_MARK, -40, PAGE_HEIGHT / 2 - 14, {
+  drawText(doc, SANDBOX_MARK, (PAGE_WIDTH - watermarkWidth) / 2, PAGE_HEIGHT / 2 - 14, {
     font: "Helvetica-Bold",
-    size: 26,
+    size: 28,
     minSize: 12,
-    width: PAGE_WIDTH + 80,
+    width: watermarkWidth,
     align: "center",
     color: "#c62828"
   });
