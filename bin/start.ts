@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from "../lib/config";
+import { ConfigError, loadConfig, ServiceName } from "../lib/config";
 import { bootstrapDemo, demoBanner } from "../lib/demo";
 import { resolveSecrets } from "../lib/secrets";
 import { createSystem } from "../lib/system";
@@ -8,7 +8,8 @@ async function main(): Promise<void> {
   const broker = createSystem(config);
   await broker.start();
 
-  const runsEverything = config.services.includes("gateway") && config.services.includes("auth");
+  const demoNeeds: ServiceName[] = ["gateway", "auth", "wallet"];
+  const runsEverything = demoNeeds.every(name => config.services.includes(name));
   if (config.embedded && runsEverything) {
     const demo = await bootstrapDemo(broker, config);
     process.stdout.write(demoBanner(config, demo));

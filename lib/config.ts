@@ -1,10 +1,8 @@
 import path from "node:path";
 
-export type ServiceName =
-  | "gateway"
-  | "auth";
+export type ServiceName = "gateway" | "auth" | "wallet" | "parcels" | "labels" | "notifications" | "webhooks";
 
-export const ALL_SERVICES: readonly ServiceName[] = ["gateway", "auth"];
+export const ALL_SERVICES: readonly ServiceName[] = ["gateway", "auth", "wallet", "parcels"];
 
 /** Everything the process is configured with, read once from the environment (DESIGN §4). */
 export interface AppConfig {
@@ -22,6 +20,18 @@ export interface AppConfig {
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace";
   logFormat: "short" | "json";
   metricsPort: number | null;
+  /** A PENDING parcel older than this is settled by the sweeper (finished or compensated). */
+  pendingSweepAfterSeconds: number;
+  sweepIntervalMs: number;
+  outboxIntervalMs: number;
+  webhookWorkerIntervalMs: number;
+  webhookTimeoutMs: number;
+  webhookAllowPrivate: boolean;
+  sms: {
+    provider: "log" | "http";
+    httpUrl: string | null;
+    httpToken: string | null;
+  };
   /** Embedded = PGlite in DATA_DIR; secrets may then be generated and kept in DATA_DIR. */
   embedded: boolean;
   secrets: {
@@ -59,7 +69,21 @@ function parseServices(raw: string | null): ServiceName[] {
   return names as ServiceName[];
 }
 
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = optional(env, name);
+  if (raw === null) return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false (got "${raw}")`);
+}
+
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace"] as const;
+
+function smsProvider(raw: string | null): "log" | "http" {
+  if (raw === null || raw === "log") return "log";
+  if (raw === "http") return "http";
+  throw new ConfigError(`SMS_PROVIDER must be "log" or "http" (got "${raw}")`);
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = integer(env, "PORT", 3000, 0, 65535);
@@ -83,6 +107,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel,
     logFormat,
     metricsPort: metricsPort === null ? null : integer(env, "METRICS_PORT", 0, 1, 65535),
+    pendingSweepAfterSeconds: integer(env, "PENDING_SWEEP_AFTER_SECONDS", 30, 0, 86_400),
+    sweepIntervalMs: integer(env, "SWEEP_INTERVAL_MS", 10_000, 50, 3_600_000),
+    outboxIntervalMs: integer(env, "OUTBOX_INTERVAL_MS", 500, 10, 60_000),
+    webhookWorkerIntervalMs: integer(env, "WEBHOOK_WORKER_INTERVAL_MS", 500, 10, 60_000),
+    webhookTimeoutMs: integer(env, "WEBHOOK_TIMEOUT_MS", 15_000, 100, 60_000),
+    // Embedded mode is a developer's machine, where the receiver is usually on localhost.
+    webhookAllowPrivate: flag(env, "WEBHOOK_ALLOW_PRIVATE", databaseUrl === null),
+    sms: {
+      provider: smsProvider(optional(env, "SMS_PROVIDER")),
+      httpUrl: optional(env, "SMS_HTTP_URL"),
+      httpToken: optional(env, "SMS_HTTP_TOKEN")
+    },
     embedded: databaseUrl === null,
     secrets: {
       backofficeToken: optional(env, "BACKOFFICE_TOKEN") ?? undefined,

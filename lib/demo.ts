@@ -30,6 +30,9 @@ export async function bootstrapDemo(broker: ServiceBroker, config: AppConfig): P
     broker.call<CreatedKey, object>("auth.createApiKey", { organizationId: org.id, mode, name: `demo ${mode} key` });
   const live = await createKey("live");
   const sandbox = await createKey("sandbox");
+  for (const [mode, amountDzd] of [["live", 50_000], ["sandbox", 100_000]] as const) {
+    await broker.call("wallet.topUp", { organizationId: org.id, mode, amountDzd });
+  }
   fs.writeFileSync(marker, JSON.stringify({ organizationId: org.id, createdAt: new Date().toISOString() }, null, 2));
   return { organizationId: org.id, organizationName: org.name, liveKey: live.key, sandboxKey: sandbox.key };
 }
@@ -50,8 +53,13 @@ export function demoBanner(config: AppConfig, demo: DemoAccount | null): string 
       `  live key:    ${demo.liveKey}`,
       `  sandbox key: ${demo.sandboxKey}`,
       "",
+      "Wallets: 50 000 DZD live, 100 000 DZD sandbox.",
+      "",
       "Try it:",
-      `  curl -s -H "Authorization: ApiKey ${demo.liveKey}" ${base}/api/partner/v1/health`
+      `  curl -s -H "Authorization: ApiKey ${demo.liveKey}" ${base}/api/partner/v1/health`,
+      `  curl -s -H "Authorization: ApiKey ${demo.sandboxKey}" -H "Content-Type: application/json" \\`,
+      `    -d '{"recipientName":"Amina B.","recipientPhone":"+213 555 12 34 56","weightG":1200,"destinationRelayCode":"DZ-16-ALGER-CENTRE"}' \\`,
+      `    ${base}/api/partner/v1/parcels`
     );
   } else {
     lines.push("", "Demo keys were printed on the first start; create more with: npm run backoffice -- key:create <orgId>");

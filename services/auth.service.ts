@@ -79,6 +79,19 @@ const AuthService: ServiceSchema<{}, {}, AuthThis> = {
       }
     }),
 
+    /** Back-office view of an organisation: the record and its two wallet balances. */
+    organizationOverview: defineAction<OrganizationIdParams, AuthThis>({
+      schema: OrganizationIdSchema,
+      async handler(ctx) {
+        const org = await store.findOrganization(this.db, ctx.params.organizationId);
+        if (!org) throw new AppError("ORGANIZATION_NOT_FOUND", "Organization not found");
+        const wallets = await ctx
+          .call<{ liveDzd: number; sandboxDzd: number }, OrganizationIdParams>("wallet.balances", { organizationId: org.id })
+          .catch(() => null);
+        return { ...org, wallets };
+      }
+    }),
+
     // call auth.createApiKey --organizationId <uuid> --mode sandbox
     createApiKey: defineAction<CreateApiKeyParams, AuthThis>({
       schema: CreateApiKeySchema,

@@ -27,11 +27,24 @@ interface GatewayVars {
 const SUCCESS_STATUS: Record<string, number> = {
   "auth.createOrganization": 201,
   "auth.createApiKey": 201,
-  "auth.revokeApiKey": 204
+  "auth.revokeApiKey": 204,
+  "parcels.create": 201,
+  "parcels.triggerSandboxEvent": 202,
+  "parcels.upsertRelayPoint": 201,
+  "wallet.topUp": 201
 };
 
 /** Services the partner and back-office routes call; the gateway is ready once all are reachable. */
-const FRONTED_SERVICES = ["auth"];
+const FRONTED_SERVICES = ["auth", "wallet", "parcels"];
+
+/** Where a 201 points: the Location header of each creating alias. */
+const LOCATION_OF: Record<string, (params: Record<string, string>, data: { id?: string }) => string> = {
+  "parcels.create": (_p, data) => `/api/partner/v1/parcels/${data.id}`,
+  "auth.createOrganization": (_p, data) => `/api/backoffice/v1/organizations/${data.id}`,
+  "auth.createApiKey": p => `/api/backoffice/v1/organizations/${p.organizationId}/api-keys`,
+  "wallet.topUp": p => `/api/backoffice/v1/organizations/${p.organizationId}/wallet`,
+  "parcels.upsertRelayPoint": () => `/api/backoffice/v1/relay-points`
+};
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -80,7 +93,17 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
         authorization: "authorizeScope",
         bodyParsers: { json: { strict: true, limit: "64kb" } },
         aliases: {
-          "GET /health": "auth.health"
+          "GET /health": "auth.health",
+          "POST /parcels": "parcels.create",
+          "GET /parcels": "parcels.list",
+          "GET /parcels/by-tracking/:trackingNumber": "parcels.getByTracking",
+          "GET /parcels/:id": "parcels.get",
+          "POST /parcels/:id/cancel": "parcels.cancel",
+          "POST /sandbox/parcels/:id/trigger-event": "parcels.triggerSandboxEvent"
+        },
+        onBeforeCall(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest) {
+          const key = req.headers["idempotency-key"];
+          if (typeof key === "string") ctx.meta.idempotencyKey = key;
         },
         onAfterCall: setSuccessStatus
       },
@@ -93,10 +116,15 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
         bodyParsers: { json: { strict: true, limit: "64kb" } },
         aliases: {
           "POST /organizations": "auth.createOrganization",
-          "GET /organizations/:organizationId": "auth.getOrganization",
+          "GET /organizations/:organizationId": "auth.organizationOverview",
           "POST /organizations/:organizationId/api-keys": "auth.createApiKey",
           "GET /organizations/:organizationId/api-keys": "auth.listApiKeys",
-          "DELETE /organizations/:organizationId/api-keys/:keyId": "auth.revokeApiKey"
+          "DELETE /organizations/:organizationId/api-keys/:keyId": "auth.revokeApiKey",
+          "POST /organizations/:organizationId/wallet/top-ups": "wallet.topUp",
+          "GET /organizations/:organizationId/wallet": "wallet.get",
+          "POST /parcels/:id/transitions": "parcels.transition",
+          "GET /relay-points": "parcels.listRelayPoints",
+          "POST /relay-points": "parcels.upsertRelayPoint"
         },
         onAfterCall: setSuccessStatus
       },
@@ -197,14 +225,18 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
 };
 
 function setSuccessStatus(
+  this: { broker: import("moleculer").ServiceBroker },
   ctx: Context<unknown, Record<string, unknown>>,
   _route: unknown,
   req: GatewayRequest,
   _res: ServerResponse,
   data: unknown
 ) {
-  const status = req.$action ? SUCCESS_STATUS[req.$action.name] : undefined;
+  const action = req.$action?.name;
+  const status = action ? SUCCESS_STATUS[action] : undefined;
   if (status && !ctx.meta.$statusCode) ctx.meta.$statusCode = status;
+  const location = action ? LOCATION_OF[action]?.(ctx.params as Record<string, string>, data as { id?: string }) : undefined;
+  if (location) ctx.meta.$location = configOf(this.broker).publicBaseUrl + location;
   return data;
 }
 

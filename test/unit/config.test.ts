@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ConfigError, loadConfig } from "../../lib/config";
+import { ALL_SERVICES, ConfigError, loadConfig } from "../../lib/config";
 import { requireSecret, resolveSecrets } from "../../lib/secrets";
 
 describe("configuration from the environment", () => {
@@ -16,7 +16,7 @@ describe("configuration from the environment", () => {
       embedded: true,
       rateLimitPerMinute: 60
     });
-    expect(config.services).toEqual(["gateway", "auth"]);
+    expect(config.services).toEqual([...ALL_SERVICES]);
   });
 
   test("distributed settings are read as given", () => {

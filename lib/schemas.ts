@@ -1,0 +1,26 @@
+import Joi from "joi";
+import { hasAtMostTwoDecimals, MAX_MONEY_DZD } from "./money";
+import { PARCEL_STATUSES } from "./parcel-status";
+
+/** Joi pieces shared by several actions, so one bound is written once. */
+
+export const moneyDzd = () =>
+  Joi.number()
+    .min(0)
+    .max(MAX_MONEY_DZD)
+    .custom((value: number, helpers) => (hasAtMostTwoDecimals(value) ? value : helpers.error("number.precision", { limit: 2 })));
+
+export const uuid = () => Joi.string().guid();
+
+export const keyMode = () => Joi.string().valid("live", "sandbox");
+
+export const parcelStatus = () => Joi.string().valid(...PARCEL_STATUSES);
+
+/** Query-string integers arrive as text: converted here, and only here. */
+export const queryInteger = () => Joi.number().integer().prefs({ convert: true });
+
+/** SPEC §2.2: the fixed country letters, a hyphen, then 3 to 30 of A-Z, 0-9 and hyphen. */
+export const RELAY_CODE_PATTERN = /^DZ-[A-Z0-9-]{3,30}$/;
+export const relayCode = () => Joi.string().pattern(RELAY_CODE_PATTERN).messages({
+  "string.pattern.base": "{{#label}} must be DZ- followed by 3 to 30 characters among A-Z, 0-9 and hyphen"
+});

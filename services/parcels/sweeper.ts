@@ -1,0 +1,60 @@
+import type { Logger } from "moleculer";
+import type { Database } from "../../lib/db/database";
+import * as store from "./parcels.store";
+import { finishCreation } from "./status-change";
+
+export interface SweepDeps {
+  db: Database;
+  logger: Logger;
+  call: <T>(action: string, params: object) => Promise<T>;
+}
+
+export interface SweepResult {
+  finished: number;
+  discarded: number;
+  refunded: number;
+  deferred: number;
+}
+
+const BATCH = 100;
+
+/**
+ * Settles what a crash left half-done, so that after any crash: every un-refunded debit has
+ * exactly one visible parcel. A PENDING parcel whose debit landed is finished (CREATED + event);
+ * one whose debit did not is discarded, after the wallet made sure it never will land. Cancelled
+ * parcels whose refund was not acknowledged are refunded again (refunds are idempotent).
+ */
+export async function sweep(deps: SweepDeps, pendingOlderThanSeconds: number): Promise<SweepResult> {
+  const result: SweepResult = { finished: 0, discarded: 0, refunded: 0, deferred: 0 };
+  for (const row of await store.pendingOlderThan(deps.db, pendingOlderThanSeconds, BATCH)) {
+    const movement = { parcelId: row.id, organizationId: row.organization_id, mode: row.mode };
+    try {
+      const { state } = await deps.call<{ state: "debited" | "void" }>("wallet.settlePending", movement);
+      if (state === "debited") {
+        if (await finishCreation(deps.db, row.id, "sweeper")) result.finished++;
+      } else {
+        await store.deletePending(deps.db, row.id);
+        result.discarded++;
+      }
+    } catch (err) {
+      result.deferred++;
+      deps.logger.warn(`sweeper: parcel ${row.id} left for the next pass (${(err as Error).message})`);
+    }
+  }
+  for (const row of await store.refundsPending(deps.db, BATCH)) {
+    try {
+      await deps.call("wallet.refund", {
+        parcelId: row.id,
+        organizationId: row.organization_id,
+        mode: row.mode,
+        reason: "cancelled"
+      });
+      await store.clearRefundPending(deps.db, row.id);
+      result.refunded++;
+    } catch (err) {
+      result.deferred++;
+      deps.logger.warn(`sweeper: refund of parcel ${row.id} left for the next pass (${(err as Error).message})`);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,163 @@
+import { randomUUID } from "node:crypto";
+import type { KeyMode } from "../../lib/api-keys";
+import type { Queryable } from "../../lib/db/database";
+import { AppError } from "../../lib/errors";
+
+export type LedgerKind = "top_up" | "debit" | "refund";
+
+export interface LedgerEntry {
+  id: string;
+  kind: LedgerKind;
+  amountCentimes: number;
+  parcelId: string | null;
+  balanceAfterCentimes: number;
+  reason: string | null;
+  createdAt: string;
+}
+
+interface LedgerRow {
+  id: string;
+  kind: LedgerKind;
+  amount_centimes: string | number;
+  parcel_id: string | null;
+  balance_after_centimes: string | number;
+  reason: string | null;
+  created_at: Date;
+}
+
+export interface ParcelMovement {
+  parcelId: string;
+  organizationId: string;
+  mode: KeyMode;
+}
+
+function toEntry(row: LedgerRow): LedgerEntry {
+  return {
+    id: row.id,
+    kind: row.kind,
+    amountCentimes: Number(row.amount_centimes),
+    parcelId: row.parcel_id,
+    balanceAfterCentimes: Number(row.balance_after_centimes),
+    reason: row.reason,
+    createdAt: row.created_at.toISOString()
+  };
+}
+
+/** Debits and refunds of one parcel are serialised, whichever process asks. */
+async function lockParcel(tx: Queryable, parcelId: string): Promise<void> {
+  await tx.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`wallet-parcel:${parcelId}`]);
+}
+
+async function entryOf(tx: Queryable, parcelId: string, kind: LedgerKind): Promise<LedgerEntry | null> {
+  const [row] = await tx.query<LedgerRow>("SELECT * FROM wallet.ledger WHERE parcel_id = $1 AND kind = $2", [parcelId, kind]);
+  return row ? toEntry(row) : null;
+}
+
+async function insertEntry(
+  tx: Queryable,
+  entry: { organizationId: string; mode: KeyMode; kind: LedgerKind; amountCentimes: number; parcelId: string | null; balanceAfter: number; reason: string | null }
+): Promise<LedgerEntry> {
+  const [row] = await tx.query<LedgerRow>(
+    `INSERT INTO wallet.ledger (id, organization_id, mode, kind, amount_centimes, parcel_id, balance_after_centimes, reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+    [randomUUID(), entry.organizationId, entry.mode, entry.kind, entry.amountCentimes, entry.parcelId, entry.balanceAfter, entry.reason]
+  );
+  return toEntry(row);
+}
+
+export async function balanceOf(db: Queryable, organizationId: string, mode: KeyMode): Promise<number> {
+  const [row] = await db.query<{ balance_centimes: string | number }>(
+    "SELECT balance_centimes FROM wallet.accounts WHERE organization_id = $1 AND mode = $2",
+    [organizationId, mode]
+  );
+  return row ? Number(row.balance_centimes) : 0;
+}
+
+export async function topUp(
+  tx: Queryable,
+  organizationId: string,
+  mode: KeyMode,
+  amountCentimes: number,
+  reason: string | null
+): Promise<number> {
+  const [row] = await tx.query<{ balance_centimes: string | number }>(
+    `INSERT INTO wallet.accounts (organization_id, mode, balance_centimes) VALUES ($1, $2, $3)
+     ON CONFLICT (organization_id, mode)
+     DO UPDATE SET balance_centimes = wallet.accounts.balance_centimes + EXCLUDED.balance_centimes, updated_at = now()
+     RETURNING balance_centimes`,
+    [organizationId, mode, amountCentimes]
+  );
+  const balance = Number(row.balance_centimes);
+  await insertEntry(tx, { organizationId, mode, kind: "top_up", amountCentimes, parcelId: null, balanceAfter: balance, reason });
+  return balance;
+}
+
+/**
+ * Debits the price of one parcel, once. A repeated call returns the first debit; a parcel that
+ * was already refunded (or abandoned) is never debited; the conditional update keeps the balance
+ * from ever going below zero, however many creates run at once.
+ */
+export async function debitForParcel(tx: Queryable, movement: ParcelMovement, amountCentimes: number): Promise<LedgerEntry> {
+  await lockParcel(tx, movement.parcelId);
+  const existing = await entryOf(tx, movement.parcelId, "debit");
+  if (existing) return existing;
+  if (await entryOf(tx, movement.parcelId, "refund")) {
+    throw new AppError("CONFLICT", "This parcel was abandoned and can no longer be paid");
+  }
+  const [row] = await tx.query<{ balance_centimes: string | number }>(
+    `UPDATE wallet.accounts SET balance_centimes = balance_centimes - $3, updated_at = now()
+      WHERE organization_id = $1 AND mode = $2 AND balance_centimes >= $3
+      RETURNING balance_centimes`,
+    [movement.organizationId, movement.mode, amountCentimes]
+  );
+  if (!row) throw new AppError("INSUFFICIENT_BALANCE", "The wallet balance is insufficient for this parcel");
+  return insertEntry(tx, {
+    ...movement,
+    kind: "debit",
+    amountCentimes,
+    balanceAfter: Number(row.balance_centimes),
+    reason: null
+  });
+}
+
+/**
+ * Gives back what was debited for a parcel, once. Without a debit it leaves a zero tombstone,
+ * so that a debit still in flight (the saga timed out waiting for it) cannot land afterwards.
+ */
+export async function refundForParcel(tx: Queryable, movement: ParcelMovement, reason: string | null): Promise<LedgerEntry> {
+  await lockParcel(tx, movement.parcelId);
+  const existing = await entryOf(tx, movement.parcelId, "refund");
+  if (existing) return existing;
+  const debit = await entryOf(tx, movement.parcelId, "debit");
+  const amount = debit ? debit.amountCentimes : 0;
+  const [row] = await tx.query<{ balance_centimes: string | number }>(
+    `INSERT INTO wallet.accounts (organization_id, mode, balance_centimes) VALUES ($1, $2, $3)
+     ON CONFLICT (organization_id, mode)
+     DO UPDATE SET balance_centimes = wallet.accounts.balance_centimes + EXCLUDED.balance_centimes, updated_at = now()
+     RETURNING balance_centimes`,
+    [movement.organizationId, movement.mode, amount]
+  );
+  return insertEntry(tx, { ...movement, kind: "refund", amountCentimes: amount, balanceAfter: Number(row.balance_centimes), reason });
+}
+
+export async function recentEntries(db: Queryable, organizationId: string, mode: KeyMode, limit: number): Promise<LedgerEntry[]> {
+  const rows = await db.query<LedgerRow>(
+    `SELECT * FROM wallet.ledger WHERE organization_id = $1 AND mode = $2
+      ORDER BY created_at DESC, id DESC LIMIT $3`,
+    [organizationId, mode, limit]
+  );
+  return rows.map(toEntry);
+}
+
+/**
+ * For the sweeper, under the parcel's lock: "debited" when the money was taken and not given
+ * back (finish the parcel), otherwise "void" after making sure no debit can land any more.
+ */
+export async function settlePendingParcel(tx: Queryable, movement: ParcelMovement): Promise<"debited" | "void"> {
+  await lockParcel(tx, movement.parcelId);
+  const debit = await entryOf(tx, movement.parcelId, "debit");
+  const refund = await entryOf(tx, movement.parcelId, "refund");
+  if (debit && !refund) return "debited";
+  if (!refund) await refundForParcel(tx, movement, "abandoned before completion");
+  return "void";
+}
