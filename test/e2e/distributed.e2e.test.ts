@@ -3,6 +3,7 @@ import { createTestDatabase } from "../helpers/postgres";
 import { freePort, RunningProcess, startNode, waitForHttp } from "../helpers/processes";
 import { describeWithServers, NATS_URL, REDIS_URL } from "../helpers/servers";
 import { gatewayContract, SystemUnderTest } from "./gateway-contract";
+import { parcelsContract } from "./parcels-contract";
 
 /**
  * Distributed mode: auth in one process, two gateways in two others, talking over the local NATS,
@@ -29,6 +30,8 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
     };
     const started = await Promise.all([
       startNode({ ...common, SERVICES: "auth", NODE_ID: "auth-1" }),
+      startNode({ ...common, SERVICES: "wallet", NODE_ID: "wallet-1" }),
+      startNode({ ...common, SERVICES: "parcels", NODE_ID: "parcels-1" }),
       startNode({ ...common, SERVICES: "gateway", NODE_ID: "gateway-1", PORT: String(ports[0]) }),
       startNode({ ...common, SERVICES: "gateway", NODE_ID: "gateway-2", PORT: String(ports[1]) })
     ]);
@@ -41,19 +44,21 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
     await database?.drop();
   });
 
-  gatewayContract(
-    (): SystemUnderTest => ({
-      baseUrl: `http://127.0.0.1:${ports[0]}`,
-      secondGatewayUrl: `http://127.0.0.1:${ports[1]}`,
-      backofficeToken,
-      logs: () => processes.map(p => p.output()).join("\n")
-    })
-  );
+  const system = (): SystemUnderTest & { databaseUrl: string } => ({
+    baseUrl: `http://127.0.0.1:${ports[0]}`,
+    secondGatewayUrl: `http://127.0.0.1:${ports[1]}`,
+    backofficeToken,
+    databaseUrl: database.url,
+    logs: () => processes.map(p => p.output()).join("\n")
+  });
+
+  describe("gateway contract", () => gatewayContract(system));
+  describe("parcels and wallet contract", () => parcelsContract(system));
 
   test("each process runs only the services it was given", () => {
     expect(processes[0].output()).toContain("Service 'auth' started");
     expect(processes[0].output()).not.toContain("Service 'gateway' started");
-    expect(processes[1].output()).toContain("Service 'gateway' started");
-    expect(processes[1].output()).not.toContain("Service 'auth' started");
+    expect(processes[3].output()).toContain("Service 'gateway' started");
+    expect(processes[3].output()).not.toContain("Service 'auth' started");
   });
 });

@@ -4,6 +4,7 @@ import path from "node:path";
 import { http } from "../helpers/http";
 import { freePort, RunningProcess, startProcess } from "../helpers/processes";
 import { gatewayContract, SystemUnderTest } from "./gateway-contract";
+import { parcelsContract } from "./parcels-contract";
 
 /** `npm start` exactly as the README says: no servers, no variables but a port and a data folder. */
 describe("embedded mode (npm start)", () => {
@@ -45,13 +46,22 @@ describe("embedded mode (npm start)", () => {
     const out = proc.output();
     const sandbox = /sandbox key: (rp_sandbox_\w+)/.exec(out);
     expect(sandbox).not.toBeNull();
-    expect(out.split(sandbox![1]).length - 1).toBe(1);
-    // Once in the key line, once in the curl line: both in the one banner.
+    // Each key twice, both in the one banner: its own line and its ready-to-paste curl line.
+    expect(out.split(sandbox![1]).length - 1).toBe(2);
     expect(out.split(demoLiveKey).length - 1).toBe(2);
+    const banner = out.slice(out.indexOf("relay-parcels is running"));
+    expect(banner.split(sandbox![1]).length - 1).toBe(2);
+    expect(banner.split(demoLiveKey).length - 1).toBe(2);
   });
 
   describe("gateway contract", () => {
     gatewayContract(
+      (): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() })
+    );
+  });
+
+  describe("parcels and wallet contract", () => {
+    parcelsContract(
       (): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() })
     );
   });
