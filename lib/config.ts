@@ -2,7 +2,7 @@ import path from "node:path";
 
 export type ServiceName = "gateway" | "auth" | "wallet" | "parcels" | "labels" | "notifications" | "webhooks";
 
-export const ALL_SERVICES: readonly ServiceName[] = ["gateway", "auth", "wallet", "parcels"];
+export const ALL_SERVICES: readonly ServiceName[] = ["gateway", "auth", "wallet", "parcels", "labels", "notifications", "webhooks"];
 
 /** Everything the process is configured with, read once from the environment (DESIGN §4). */
 export interface AppConfig {

@@ -3,7 +3,7 @@ import bwipjs from "bwip-js";
 
 /**
  * What a label shows. The recipient's name and phone are deliberately absent: hand-over at the
- * relay is by tracking number plus the code sent by SMS, so the name would add nothing to the
+ * relay is by tracking number, the pick-up SMS and an identity document, so the name would add nothing to the
  * hand-over, while the label passes through couriers, sorting centres and relay counters. Printing
  * it would expose personal data that we otherwise keep encrypted at rest (DESIGN §2).
  */
@@ -167,7 +167,7 @@ function drawLabel(doc: Doc, label: LabelData, code128Png: Buffer, qrPng: Buffer
   const leftColumnWidth = CONTENT_WIDTH - QR_SIZE - 10;
   drawText(doc, "WEIGHT", MARGIN, 148, { font: "Helvetica", size: 7, width: leftColumnWidth, color: grey });
   drawText(doc, formatWeight(label.weightG), MARGIN, 158, { font: "Helvetica-Bold", size: 13, minSize: 8, width: leftColumnWidth });
-  drawText(doc, "Hand-over at the relay against the tracking number and the code sent to the recipient by SMS.", MARGIN, 188, {
+  drawText(doc, "Hand-over at the relay against the pick-up SMS and an identity document.", MARGIN, 188, {
     font: "Helvetica",
     size: 8,
     width: leftColumnWidth,

@@ -8,10 +8,6 @@ import { attachConfig } from "./runtime";
 export function createSystem(config: AppConfig, overrides: Partial<import("moleculer").BrokerOptions> = {}): ServiceBroker {
   const broker = new ServiceBroker({ ...brokerOptions(config), ...overrides });
   attachConfig(broker, config);
-  for (const name of config.services) {
-    const schema = SERVICE_SCHEMAS[name];
-    if (!schema) throw new Error(`service "${name}" is not available in this build`);
-    broker.createService(schema);
-  }
+  for (const name of config.services) broker.createService(SERVICE_SCHEMAS[name]);
   return broker;
 }

@@ -19,7 +19,8 @@ export const ValidationMiddleware: Middleware = {
   localAction(next, action) {
     const schema = extrasOf(action).schema;
     if (!schema) return next;
-    return function validated(this: ThisParameterType<typeof next>, ctx: Context<unknown>) {
+    // async, so that a refusal is a rejected promise like any other failure of a call.
+    return async function validated(this: ThisParameterType<typeof next>, ctx: Context<unknown>) {
       const { error, value } = schema.validate(ctx.params ?? {}, {
         abortEarly: false,
         convert: false,

@@ -31,11 +31,12 @@ const SUCCESS_STATUS: Record<string, number> = {
   "parcels.create": 201,
   "parcels.triggerSandboxEvent": 202,
   "parcels.upsertRelayPoint": 201,
-  "wallet.topUp": 201
+  "wallet.topUp": 201,
+  "webhooks.redeliver": 202
 };
 
 /** Services the partner and back-office routes call; the gateway is ready once all are reachable. */
-const FRONTED_SERVICES = ["auth", "wallet", "parcels"];
+const FRONTED_SERVICES = ["auth", "wallet", "parcels", "labels", "webhooks"];
 
 /** Where a 201 points: the Location header of each creating alias. */
 const LOCATION_OF: Record<string, (params: Record<string, string>, data: { id?: string }) => string> = {
@@ -124,9 +125,22 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
           "GET /organizations/:organizationId/wallet": "wallet.get",
           "POST /parcels/:id/transitions": "parcels.transition",
           "GET /relay-points": "parcels.listRelayPoints",
-          "POST /relay-points": "parcels.upsertRelayPoint"
+          "POST /relay-points": "parcels.upsertRelayPoint",
+          "PUT /organizations/:organizationId/webhook": "webhooks.setEndpoint",
+          "GET /organizations/:organizationId/webhook-deliveries": "webhooks.listDeliveries",
+          "POST /webhook-deliveries/:id/redeliver": "webhooks.redeliver"
         },
         onAfterCall: setSuccessStatus
+      },
+      {
+        // Pre-signed label downloads: the signature in the URL is the credential (SPEC §2.1).
+        name: "labels",
+        path: "/labels",
+        mappingPolicy: "restrict",
+        autoAliases: false,
+        aliases: {
+          "GET /:file": "gateway.downloadLabel"
+        }
       },
       {
         name: "probes",
@@ -142,6 +156,27 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
   },
 
   actions: {
+    /** Streams the PDF of a valid pre-signed URL; 403 for an expired or tampered one, 404 for an unknown parcel. */
+    downloadLabel: {
+      visibility: "published",
+      async handler(ctx: Context<Record<string, unknown>, Record<string, unknown>>) {
+        const single = (v: unknown) => (typeof v === "string" ? v : "");
+        const match = /^([0-9a-fA-F-]{36})\.pdf$/.exec(single(ctx.params.file));
+        if (!match) throw new AppError("NOT_FOUND", "No such label");
+        const label = await ctx.call<{ pdfBase64: string; fileName: string }, object>("labels.render", {
+          parcelId: match[1].toLowerCase(),
+          expires: single(ctx.params.expires),
+          signature: single(ctx.params.signature)
+        });
+        ctx.meta.$responseType = "application/pdf";
+        ctx.meta.$responseHeaders = {
+          "Content-Disposition": `inline; filename="${label.fileName}"`,
+          "Cache-Control": "private, max-age=60"
+        };
+        return Buffer.from(label.pdfBase64, "base64");
+      }
+    },
+
     liveness: {
       visibility: "published",
       handler() {

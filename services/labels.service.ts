@@ -34,6 +34,13 @@ const SignUrlSchema = Joi.object<SignUrlParams, true>({
   parcelId: uuid().required()
 });
 
+interface SignUrlsParams {
+  parcelIds: string[];
+}
+const SignUrlsSchema = Joi.object<SignUrlsParams, true>({
+  parcelIds: Joi.array().items(uuid()).max(1000).required()
+});
+
 /**
  * The three parts of a label URL, exactly as they arrived. They are only bounded here, not
  * shape-checked: a malformed id, expiry or signature is a refused URL (403), never a 400 that
@@ -76,6 +83,20 @@ const LabelsService: ServiceSchema<{}, {}, LabelsVars> = {
       handler(ctx) {
         // A fresh 30-minute URL on every call: create and GET each hand out a new one.
         return { labelUrl: signLabelUrl(this.publicBaseUrl, ctx.params.parcelId, this.labelUrlSecret) };
+      }
+    }),
+
+    /** One call for a whole page of parcels (list endpoints): `{ labelUrls: { [parcelId]: url } }`. */
+    signUrls: defineAction<SignUrlsParams, LabelsVars>({
+      visibility: "public",
+      schema: SignUrlsSchema,
+      handler(ctx) {
+        const now = Date.now();
+        const labelUrls: Record<string, string> = {};
+        for (const parcelId of ctx.params.parcelIds) {
+          labelUrls[parcelId] = signLabelUrl(this.publicBaseUrl, parcelId, this.labelUrlSecret, now);
+        }
+        return { labelUrls };
       }
     }),
 

@@ -18,6 +18,7 @@ import { toParcelView } from "./parcels/parcel-view";
 import * as store from "./parcels/parcels.store";
 import * as relays from "./parcels/relay-points.store";
 import { applyStatusChange } from "./parcels/status-change";
+import { relayOutbox, releaseLease } from "./parcels/outbox-relay";
 import { sweep } from "./parcels/sweeper";
 
 const CreateSchema = Joi.object<CreateParcelInput, true>({
@@ -110,6 +111,9 @@ interface ParcelsVars {
   encryptionKey: string;
   sweepTimer: NodeJS.Timeout | null;
   sweeping: Promise<unknown> | null;
+  relayTimer: NodeJS.Timeout | null;
+  relaying: Promise<number> | null;
+  relayAgain: boolean;
 }
 
 interface ParcelsMethods {
@@ -120,6 +124,7 @@ interface ParcelsMethods {
   visibleOrNotFound(ctx: Context<unknown, PartnerMeta>, id: string): Promise<store.ParcelRow>;
   changeStatus(id: string, decide: (row: store.ParcelRow) => void, change: Parameters<typeof applyStatusChange>[2]): Promise<{ before: store.ParcelRow; after: store.ParcelRow }>;
   runSweep(): Promise<unknown>;
+  runRelay(): Promise<number>;
 }
 
 type ParcelsThis = ParcelsVars & ParcelsMethods & { broker: import("moleculer").ServiceBroker; logger: import("moleculer").Logger };
@@ -150,6 +155,7 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
           ctx.params,
           key
         );
+        void this.runRelay();
         return this.viewOf(ctx, row);
       }
     }),
@@ -350,6 +356,14 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
       }
     }),
 
+    // call parcels.relayOutbox
+    relayOutbox: defineAction<unknown, ParcelsThis>({
+      visibility: "public",
+      async handler() {
+        return { relayed: await this.runRelay() };
+      }
+    }),
+
     // call parcels.sweep
     sweep: defineAction<{ olderThanSeconds?: number }, ParcelsThis>({
       visibility: "public",
@@ -390,7 +404,7 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
         decide(before);
         const { row } = await applyStatusChange(tx, before, change);
         return { before, after: row };
-      });
+      }).finally(() => void this.runRelay());
     },
 
     /** A fresh pre-signed label URL, or null when the labels service cannot answer right now (SPEC §2.1). */
@@ -418,6 +432,34 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
       }
     },
 
+    /** One relay pass at a time; a request during a pass schedules exactly one more after it. */
+    runRelay(): Promise<number> {
+      if (this.relaying) {
+        this.relayAgain = true;
+        return this.relaying;
+      }
+      const pass = relayOutbox({
+        db: this.db,
+        logger: this.logger,
+        holder: this.broker.nodeID,
+        call: (action, params) => this.broker.call(action, params),
+        isAvailable: action => this.broker.registry.actions.isAvailable(action)
+      })
+        .catch(err => {
+          this.logger.warn("outbox relay pass failed:", (err as Error).message);
+          return 0;
+        })
+        .finally(() => {
+          this.relaying = null;
+          if (this.relayAgain) {
+            this.relayAgain = false;
+            void this.runRelay();
+          }
+        });
+      this.relaying = pass;
+      return pass;
+    },
+
     runSweep(): Promise<unknown> {
       if (!this.sweeping) {
         const config = configOf(this.broker);
@@ -438,17 +480,23 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
     this.encryptionKey = requireSecret(configOf(this.broker), "encryptionKey");
     this.sweepTimer = null;
     this.sweeping = null;
+    this.relayTimer = null;
+    this.relaying = null;
+    this.relayAgain = false;
   },
 
   async started() {
     await relays.seedRelayPoints(this.db, relayDirectory as relays.RelayPoint[]);
     const config = configOf(this.broker);
     this.sweepTimer = setInterval(() => void this.runSweep(), config.sweepIntervalMs);
+    this.relayTimer = setInterval(() => void this.runRelay(), config.outboxIntervalMs);
   },
 
   async stopped() {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
-    await this.sweeping;
+    if (this.relayTimer) clearInterval(this.relayTimer);
+    await Promise.all([this.sweeping, this.relaying]);
+    await releaseLease(this.db, this.broker.nodeID).catch(() => undefined);
   }
 };
 

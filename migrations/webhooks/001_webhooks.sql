@@ -30,7 +30,8 @@ CREATE TABLE webhooks.deliveries (
   -- payload->data->parcel->>id, kept in a column for the per-parcel ordering check.
   parcel_id uuid NOT NULL,
   event_type text NOT NULL,
-  payload jsonb NOT NULL,
+  -- json, not jsonb: keeps the event's text and key order, so the body reads like the API's parcel view.
+  payload json NOT NULL,
   status text NOT NULL CHECK (status IN ('pending', 'delivered', 'failed', 'skipped')),
   -- Attempts ever made (the attempt log numbers them 1..attempts).
   attempts integer NOT NULL DEFAULT 0 CHECK (attempts >= 0),

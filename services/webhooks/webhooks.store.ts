@@ -155,7 +155,7 @@ export async function insertDelivery(
   const [inserted] = await db.query<{ id: string; status: DeliveryStatus }>(
     `INSERT INTO webhooks.deliveries
        (id, event_id, organization_id, mode, parcel_id, event_type, payload, status, next_attempt_at, last_error)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, CASE WHEN $9::boolean THEN now() END, $10)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8, CASE WHEN $9::boolean THEN now() END, $10)
      ON CONFLICT (event_id) DO NOTHING
      RETURNING id, status`,
     [

@@ -1,0 +1,382 @@
+import Joi from "joi";
+import type { Context, Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
+import { defineAction } from "../lib/action";
+import { decryptField, encryptField } from "../lib/crypto";
+import type { ParcelEvent } from "../lib/events";
+import { configOf } from "../lib/runtime";
+import { uuid } from "../lib/schemas";
+import { requireSecret } from "../lib/secrets";
+import { DbMixin, DbVars } from "../mixins/db.mixin";
+import * as store from "./notifications/notifications.store";
+import { composePickupSms, notifyRetryDelayMs, RelayPointInfo, SMS_RETRY_DELAYS_MS, smsRetryDelayMs } from "./notifications/pickup-sms";
+import { createSmsProvider, maskPhone, SmsProvider, SmsSendError } from "./notifications/sms-providers";
+
+/** What `parcels.recipientContact` answers: the recipient, decrypted by the service that owns it. */
+export interface RecipientContact {
+  phone: string;
+  name: string | null;
+}
+
+export const RELAY_NOTIFIED_REASON = "pick-up SMS sent";
+
+interface ParcelEventParams {
+  event: ParcelEvent;
+}
+const AT_RELAY = "parcel.at_relay";
+const onlyAtRelay = (schema: Joi.Schema) => Joi.when("type", { is: AT_RELAY, then: schema.required(), otherwise: Joi.any() });
+/**
+ * Every event passes through here, so only the id and type are checked for all of them: an event
+ * this service ignores must never be refused (a refusal holds the parcel's outbox queue, and with
+ * it the parcel's webhooks). What an AT_RELAY event must carry for the SMS is checked in full.
+ */
+const ParcelEventSchema = Joi.object<ParcelEventParams, true>({
+  event: Joi.object<ParcelEvent>({
+    id: uuid().required(),
+    type: Joi.string().max(100).required(),
+    organizationId: onlyAtRelay(uuid()),
+    sandbox: onlyAtRelay(Joi.boolean()),
+    data: onlyAtRelay(
+      Joi.object({
+        parcel: Joi.object({
+          id: uuid().required(),
+          trackingNumber: Joi.string().max(50).required(),
+          destinationRelayCode: Joi.string().max(50).required(),
+          codAmountDzd: Joi.number().min(0).allow(null).required()
+        })
+          .unknown(true)
+          .required()
+      }).unknown(true)
+    )
+  })
+    .unknown(true)
+    .required()
+});
+
+interface ParcelIdParams {
+  parcelId: string;
+}
+const ParcelIdSchema = Joi.object<ParcelIdParams, true>({ parcelId: uuid().required() });
+
+export interface NotificationsSettings extends ServiceSettingSchema {
+  /** Pause between two worker passes (a pass never overlaps the previous one). */
+  workerIntervalMs: number;
+  /** Messages claimed per pass. */
+  batchSize: number;
+  /** How long a claimed message stays away from other workers; longer than a send plus a call. */
+  leaseMs: number;
+  /** Waits between send attempts; its length + 1 is the number of attempts. */
+  retryDelaysMs: readonly number[];
+  /** First wait before asking parcels again for RELAY_NOTIFIED (then doubling, capped at 5 min). */
+  notifyRetryBaseMs: number;
+}
+
+export interface WorkerPassResult {
+  claimed: number;
+  sent: number;
+  retried: number;
+  failed: number;
+  notified: number;
+  notifyRetried: number;
+}
+
+type Outcome = "sent+notified" | "sent" | "retried" | "failed" | "notified" | "notify-retried" | "lease-lost";
+
+interface NotificationsVars extends DbVars {
+  provider: SmsProvider;
+  encryptionKey: string;
+  workerTimer: NodeJS.Timeout | null;
+  workerStopping: boolean;
+  /** The pass running or last run in this process; passes are chained, never concurrent. */
+  passChain: Promise<unknown>;
+}
+
+interface NotificationsMethods {
+  runWorkerPass(): Promise<WorkerPassResult>;
+  workerPass(): Promise<WorkerPassResult>;
+  processClaimed(message: store.SmsMessage): Promise<Outcome>;
+  sendClaimed(message: store.SmsMessage): Promise<Outcome>;
+  notifyParcel(message: store.SmsMessage): Promise<"notified" | "notify-retried">;
+  scheduleNextPass(): void;
+  kickWorker(): void;
+}
+
+type NotificationsThis = Service<NotificationsSettings> & NotificationsVars & NotificationsMethods;
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function errorType(err: unknown): string | undefined {
+  const type = (err as { type?: unknown } | null)?.type;
+  return typeof type === "string" ? type : undefined;
+}
+
+function publicView(message: store.SmsMessage, encryptionKey: string) {
+  let to = "***";
+  try {
+    to = maskPhone(decryptField(message.phoneEnc, encryptionKey));
+  } catch {
+    // A row sealed with another key still lists; only its masked number is unknown.
+  }
+  return {
+    id: message.id,
+    eventId: message.eventId,
+    parcelId: message.parcelId,
+    organizationId: message.organizationId,
+    to,
+    body: message.body,
+    provider: message.provider,
+    status: message.status,
+    attempts: message.attempts,
+    nextAttemptAt: message.nextAttemptAt,
+    lastError: message.lastError,
+    providerMessageId: message.providerMessageId,
+    sentAt: message.sentAt,
+    notifiedAt: message.notifiedAt,
+    createdAt: message.createdAt
+  };
+}
+
+export type SmsMessageView = ReturnType<typeof publicView>;
+
+/**
+ * The pick-up SMS (DESIGN §3 "Live parcels"): on AT_RELAY, one message per event to the
+ * recipient, sent by a worker with retries through the configured provider, and once sent the
+ * parcel is moved to RELAY_NOTIFIED by `parcels`. Acknowledging an event only means the message
+ * is stored; sending never holds up the outbox relay.
+ */
+const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMethods, NotificationsVars> = {
+  name: "notifications",
+  mixins: [DbMixin({ schema: "notifications" })],
+
+  settings: {
+    workerIntervalMs: 500,
+    batchSize: 20,
+    leaseMs: 60_000,
+    retryDelaysMs: SMS_RETRY_DELAYS_MS,
+    notifyRetryBaseMs: 5_000
+  },
+
+  actions: {
+    /**
+     * Called by the parcels outbox relay for every event; the answer is the acknowledgement.
+     * Idempotent per event id. Throws (so the relay retries later) only when a peer it needs is
+     * unavailable.
+     */
+    parcelEvent: defineAction<ParcelEventParams, NotificationsThis>({
+      visibility: "public",
+      schema: ParcelEventSchema,
+      async handler(ctx): Promise<{ smsQueued: boolean; messageId: string | null }> {
+        const { event } = ctx.params;
+        if (event.type !== AT_RELAY) return { smsQueued: false, messageId: null };
+        // A sandbox parcel's recipient is test data: no SMS to a possibly real number, and no
+        // automatic RELAY_NOTIFIED the merchant did not trigger.
+        if (event.sandbox) return { smsQueued: false, messageId: null };
+
+        const existing = await store.findByEventId(this.db, event.id);
+        if (existing) return { smsQueued: true, messageId: existing.id };
+
+        const parcel = event.data.parcel;
+        const contact = await recipientOf(ctx, parcel.id);
+        if (!contact || !contact.phone) {
+          this.logger.warn(`parcel ${parcel.id} reached AT_RELAY but has no recipient phone: no pick-up SMS`);
+          return { smsQueued: false, messageId: null };
+        }
+        const relay = await relayPointOf(ctx, parcel.destinationRelayCode);
+        const { message, created } = await store.insertMessage(this.db, {
+          eventId: event.id,
+          parcelId: parcel.id,
+          organizationId: event.organizationId,
+          phoneEnc: encryptField(contact.phone, this.encryptionKey),
+          body: composePickupSms({ trackingNumber: parcel.trackingNumber, relay, codAmountDzd: parcel.codAmountDzd }),
+          provider: this.provider.name
+        });
+        if (created) {
+          this.logger.info(`pick-up SMS ${message.id} queued for parcel ${parcel.id} to ${maskPhone(contact.phone)}`);
+          this.kickWorker();
+        }
+        return { smsQueued: true, messageId: message.id };
+      }
+    }),
+
+    // call notifications.runWorker
+    runWorker: defineAction<unknown, NotificationsThis>({
+      visibility: "public",
+      handler(): Promise<WorkerPassResult> {
+        return this.runWorkerPass();
+      }
+    }),
+
+    // call notifications.listMessages --parcelId <uuid>
+    listMessages: defineAction<ParcelIdParams, NotificationsThis>({
+      visibility: "public",
+      schema: ParcelIdSchema,
+      async handler(ctx): Promise<SmsMessageView[]> {
+        const messages = await store.listByParcel(this.db, ctx.params.parcelId);
+        return messages.map(m => publicView(m, this.encryptionKey));
+      }
+    })
+  },
+
+  methods: {
+    runWorkerPass(this: NotificationsThis): Promise<WorkerPassResult> {
+      const run = this.passChain.then(() => this.workerPass());
+      this.passChain = run.catch(() => undefined);
+      return run;
+    },
+
+    async workerPass(this: NotificationsThis): Promise<WorkerPassResult> {
+      const result: WorkerPassResult = { claimed: 0, sent: 0, retried: 0, failed: 0, notified: 0, notifyRetried: 0 };
+      const claimed = await store.claimDue(this.db, this.settings.batchSize, this.settings.leaseMs);
+      result.claimed = claimed.length;
+      const outcomes = await Promise.all(claimed.map(m => this.processClaimed(m)));
+      for (const outcome of outcomes) {
+        if (outcome === "sent+notified") {
+          result.sent += 1;
+          result.notified += 1;
+        } else if (outcome === "sent") result.sent += 1;
+        else if (outcome === "retried") result.retried += 1;
+        else if (outcome === "failed") result.failed += 1;
+        else if (outcome === "notified") result.notified += 1;
+        else if (outcome === "notify-retried") result.notifyRetried += 1;
+      }
+      return result;
+    },
+
+    async processClaimed(this: NotificationsThis, message: store.SmsMessage): Promise<Outcome> {
+      try {
+        if (message.status === "sent") return await this.notifyParcel(message);
+        return await this.sendClaimed(message);
+      } catch (err) {
+        // A database hiccup while recording the outcome: the lease brings the row back later.
+        this.logger.warn(`SMS ${message.id}: could not record the outcome (${errorMessage(err)}); retried after the lease`);
+        return "lease-lost";
+      }
+    },
+
+    async sendClaimed(this: NotificationsThis, message: store.SmsMessage): Promise<Outcome> {
+      const maxAttempts = this.settings.retryDelaysMs.length + 1;
+      if (message.attempts > maxAttempts) {
+        await store.markFailed(this.db, message, "out of attempts (a worker stopped during the last one)");
+        return "failed";
+      }
+      let phone: string;
+      try {
+        phone = decryptField(message.phoneEnc, this.encryptionKey);
+      } catch {
+        await store.markFailed(this.db, message, "the phone number cannot be decrypted with the current ENCRYPTION_KEY");
+        return "failed";
+      }
+      try {
+        const sent = await this.provider.send({ id: message.id, to: phone, body: message.body });
+        if (!(await store.markSent(this.db, message, { provider: this.provider.name, providerMessageId: sent.providerMessageId }))) {
+          return "lease-lost";
+        }
+      } catch (err) {
+        const reason = err instanceof SmsSendError ? err.message : `SMS provider error: ${errorMessage(err)}`;
+        const permanent = err instanceof SmsSendError && err.permanent;
+        const delay = permanent ? null : smsRetryDelayMs(message.attempts, this.settings.retryDelaysMs);
+        if (delay === null) {
+          await store.markFailed(this.db, message, reason);
+          this.logger.warn(`pick-up SMS ${message.id} (parcel ${message.parcelId}) failed after ${message.attempts} attempt(s): ${reason}`);
+          return "failed";
+        }
+        await store.scheduleSendRetry(this.db, message, reason, delay);
+        this.logger.info(`pick-up SMS ${message.id} attempt ${message.attempts} failed (${reason}); next try in ${delay} ms`);
+        return "retried";
+      }
+      const notified = await this.notifyParcel(message);
+      return notified === "notified" ? "sent+notified" : "sent";
+    },
+
+    /**
+     * Asks parcels for AT_RELAY → RELAY_NOTIFIED until it answers. A parcel already past AT_RELAY
+     * (delivered meanwhile, or moved by an operator) is an answer too: nothing more is owed.
+     */
+    async notifyParcel(this: NotificationsThis, message: store.SmsMessage): Promise<"notified" | "notify-retried"> {
+      try {
+        await this.broker.call("parcels.markRelayNotified", { parcelId: message.parcelId, reason: RELAY_NOTIFIED_REASON });
+        await store.markNotified(this.db, message, null);
+        return "notified";
+      } catch (err) {
+        const type = errorType(err);
+        if (type === "INVALID_TRANSITION" || type === "PARCEL_NOT_FOUND") {
+          await store.markNotified(this.db, message, `parcel not moved to RELAY_NOTIFIED: ${errorMessage(err)}`);
+          return "notified";
+        }
+        const delay = notifyRetryDelayMs(message.notifyAttempts, this.settings.notifyRetryBaseMs);
+        await store.scheduleNotifyRetry(this.db, message, `parcels.markRelayNotified failed: ${errorMessage(err)}`, delay);
+        this.logger.warn(`SMS ${message.id} sent but parcel ${message.parcelId} not yet RELAY_NOTIFIED (${errorMessage(err)}); next try in ${delay} ms`);
+        return "notify-retried";
+      }
+    },
+
+    scheduleNextPass(this: NotificationsThis): void {
+      if (this.workerStopping) return;
+      this.workerTimer = setTimeout(async () => {
+        this.workerTimer = null;
+        try {
+          await this.runWorkerPass();
+        } catch (err) {
+          this.logger.warn(`SMS worker pass failed: ${errorMessage(err)}`);
+        }
+        this.scheduleNextPass();
+      }, this.settings.workerIntervalMs);
+    },
+
+    /** A new message need not wait for the next tick. */
+    kickWorker(this: NotificationsThis): void {
+      if (this.workerStopping) return;
+      this.runWorkerPass().catch(err => this.logger.warn(`SMS worker pass failed: ${errorMessage(err)}`));
+    }
+  },
+
+  created() {
+    this.workerTimer = null;
+    this.workerStopping = false;
+    this.passChain = Promise.resolve();
+  },
+
+  // Runs after DbMixin's started: the schema is migrated when the worker begins.
+  started() {
+    const config = configOf(this.broker);
+    this.encryptionKey = requireSecret(config, "encryptionKey");
+    // Fails at start, not at the first SMS, when the key has the wrong shape.
+    encryptField("check", this.encryptionKey);
+    this.provider = createSmsProvider(config.sms, this.logger);
+    this.workerStopping = false;
+    this.scheduleNextPass();
+  },
+
+  // Runs before DbMixin's stopped: the pass in flight finishes while the database is still open.
+  async stopped() {
+    this.workerStopping = true;
+    if (this.workerTimer) clearTimeout(this.workerTimer);
+    this.workerTimer = null;
+    await this.passChain;
+  }
+};
+
+/** The recipient, or null when parcels says the parcel does not exist (nothing to notify). */
+async function recipientOf(ctx: Context, parcelId: string): Promise<RecipientContact | null> {
+  try {
+    return await ctx.call<RecipientContact, { parcelId: string }>("parcels.recipientContact", { parcelId });
+  } catch (err) {
+    if (errorType(err) === "PARCEL_NOT_FOUND") return null;
+    throw err;
+  }
+}
+
+/** A relay point missing from the directory still gets an SMS, with its code only. */
+async function relayPointOf(ctx: Context, code: string): Promise<RelayPointInfo> {
+  try {
+    const point = await ctx.call<RelayPointInfo, { code: string }>("parcels.relayPoint", { code });
+    return { code: point.code ?? code, name: point.name ?? null, city: point.city ?? null, address: point.address ?? null };
+  } catch (err) {
+    const type = errorType(err);
+    if (type === "RELAY_NOT_FOUND" || type === "NOT_FOUND") return { code, name: null, city: null, address: null };
+    throw err;
+  }
+}
+
+export default NotificationsService;

@@ -1,0 +1,478 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { inspect } from "node:util";
+import { Loggers, ServiceBroker } from "moleculer";
+import { loadConfig } from "../../lib/config";
+import type { Database } from "../../lib/db/database";
+import { openPostgres } from "../../lib/db/postgres";
+import { AppError } from "../../lib/errors";
+import type { ParcelEvent } from "../../lib/events";
+import type { ParcelEventType } from "../../lib/parcel-status";
+import type { ParcelView } from "../../lib/parcel-view";
+import { attachConfig } from "../../lib/runtime";
+import { brokerOptions } from "../../moleculer.config";
+import NotificationsService, { SmsMessageView, WorkerPassResult } from "../../services/notifications.service";
+import { composePickupSms } from "../../services/notifications/pickup-sms";
+import { maskPhone } from "../../services/notifications/sms-providers";
+import { createTestDatabase } from "../helpers/postgres";
+import { describeWithServers } from "../helpers/servers";
+
+const ENCRYPTION_KEY = randomBytes(32).toString("hex");
+const SMS_TOKEN = `sms_${randomBytes(12).toString("hex")}`;
+const ORG_ID = randomUUID();
+const RELAY = { code: "DZ-ALG-0042", name: "Librairie du Centre", city: "Alger", address: "12 rue Didouche Mourad" };
+
+/** Every log line of the brokers, rendered as text, to search for phone numbers. */
+const logLines: string[] = [];
+
+class CapturingLogger extends Loggers.Base<{ level: "debug" }> {
+  override getLogHandler(bindings: { nodeID: string }) {
+    return (level: string, args: unknown[]) => {
+      logLines.push(`${bindings.nodeID} ${level} ${args.map(a => (typeof a === "string" ? a : inspect(a, { depth: 6 }))).join(" ")}`);
+    };
+  }
+}
+
+interface GatewayRequest {
+  headers: http.IncomingHttpHeaders;
+  body: { to: string; message: string };
+}
+
+/** A local SMS gateway: records each POST and answers with the next planned status (200 when none). */
+function startSmsGateway() {
+  const requests: GatewayRequest[] = [];
+  const plan: number[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", chunk => chunks.push(chunk as Buffer));
+    req.on("end", () => {
+      requests.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
+      const status = plan.shift() ?? 200;
+      res.writeHead(status, { "Content-Type": "application/json" });
+      res.end(JSON.stringify(status < 300 ? { id: `gw-${requests.length}` } : { error: "try later" }));
+    });
+  });
+  return {
+    requests,
+    plan,
+    server,
+    listen: () => new Promise<number>(resolve => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port))),
+    close: () => new Promise<void>(resolve => server.close(() => resolve()))
+  };
+}
+
+interface Recipient {
+  parcelId: string;
+  phone: string;
+  /** Other spellings of the same number that must not appear in a log either. */
+  phoneForms: string[];
+}
+
+let phoneCounter = 10;
+function newRecipient(): Recipient {
+  phoneCounter += 1;
+  const last = String(phoneCounter).padStart(2, "0");
+  return {
+    parcelId: randomUUID(),
+    phone: `+213 555 12 34 ${last}`,
+    phoneForms: [`+213 555 12 34 ${last}`, `+2135551234${last}`, `5551234${last}`, `555 12 34 ${last}`]
+  };
+}
+
+function parcelView(parcelId: string, trackingNumber: string, codAmountDzd: number | null): ParcelView {
+  return {
+    id: parcelId,
+    trackingNumber,
+    status: "AT_RELAY",
+    destinationRelayCode: RELAY.code,
+    labelUrl: null,
+    pricePaidDzd: 400,
+    codAmountDzd,
+    createdAt: "2024-05-01T10:00:00.000Z",
+    updatedAt: new Date().toISOString()
+  };
+}
+
+function eventOf(type: ParcelEventType, parcel: ParcelView, sandbox = false): ParcelEvent {
+  return {
+    id: randomUUID(),
+    type,
+    createdAt: new Date().toISOString(),
+    organizationId: ORG_ID,
+    mode: sandbox ? "sandbox" : "live",
+    sandbox,
+    reason: null,
+    data: { previousStatus: "IN_TRANSIT", parcel: { ...parcel, status: type === "parcel.at_relay" ? "AT_RELAY" : parcel.status } }
+  };
+}
+
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise(resolve => setTimeout(resolve, 25));
+  }
+}
+
+const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+
+describeWithServers(["postgres"], "notifications service (pick-up SMS) on PostgreSQL", () => {
+  const gateway = startSmsGateway();
+  const contacts = new Map<string, Recipient>();
+  const recipientCalls: string[] = [];
+  const notifyCalls: Array<{ parcelId: string; reason: string }> = [];
+  /** How many of the next markRelayNotified calls answer "unavailable". */
+  let notifyFailures = 0;
+  let database: { url: string; drop: () => Promise<void> };
+  let db: Database;
+  const brokers: ServiceBroker[] = [];
+  let broker: ServiceBroker;
+
+  /** A node with notifications (fast schedules) and a stand-in for its parcels peer. */
+  async function startNode(url: string, port: number): Promise<ServiceBroker> {
+    const config = loadConfig({
+      DATABASE_URL: url,
+      BACKOFFICE_TOKEN: "x",
+      ENCRYPTION_KEY,
+      LABEL_URL_SECRET: "y",
+      SMS_PROVIDER: "http",
+      SMS_HTTP_URL: `http://127.0.0.1:${port}/v1/sms`,
+      SMS_HTTP_TOKEN: SMS_TOKEN,
+      LOG_LEVEL: "debug"
+    });
+    const node = new ServiceBroker({ ...brokerOptions(config), nodeID: `sms-node-${brokers.length + 1}`, logger: new CapturingLogger({ level: "debug" }) });
+    attachConfig(node, config);
+    node.createService({
+      ...NotificationsService,
+      settings: { ...NotificationsService.settings!, workerIntervalMs: 50, retryDelaysMs: [150, 150, 150, 150], notifyRetryBaseMs: 100 }
+    });
+    node.createService({
+      name: "parcels",
+      actions: {
+        recipientContact(ctx) {
+          const { parcelId } = ctx.params as { parcelId: string };
+          recipientCalls.push(parcelId);
+          const recipient = contacts.get(parcelId);
+          if (!recipient) throw new AppError("PARCEL_NOT_FOUND", "Parcel not found");
+          return { phone: recipient.phone, name: "Amel B." };
+        },
+        relayPoint(ctx) {
+          const { code } = ctx.params as { code: string };
+          return { ...RELAY, code };
+        },
+        markRelayNotified(ctx) {
+          const params = ctx.params as { parcelId: string; reason: string };
+          notifyCalls.push(params);
+          if (notifyFailures > 0) {
+            notifyFailures -= 1;
+            throw new AppError("UNAVAILABLE", "parcels is restarting");
+          }
+          return { status: "RELAY_NOTIFIED", changed: true };
+        }
+      }
+    });
+    await node.start();
+    brokers.push(node);
+    return node;
+  }
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const port = await gateway.listen();
+    broker = await startNode(database.url, port);
+    db = openPostgres(database.url, 2);
+  });
+
+  afterAll(async () => {
+    for (const node of brokers) await node.stop();
+    await db?.close();
+    await gateway.close();
+    await database?.drop();
+  });
+
+  const enqueue = (event: ParcelEvent) =>
+    broker.call<{ smsQueued: boolean; messageId: string | null }, object>("notifications.parcelEvent", { event });
+  const messagesOf = (parcelId: string) => broker.call<SmsMessageView[], object>("notifications.listMessages", { parcelId });
+  const runWorker = () => broker.call<WorkerPassResult>("notifications.runWorker");
+  const smsTo = (r: Recipient) => gateway.requests.filter(req => req.body.to === r.phone);
+  const notifiesOf = (r: Recipient) => notifyCalls.filter(c => c.parcelId === r.parcelId);
+
+  function atRelay(trackingNumber: string, codAmountDzd: number | null = 1500) {
+    const recipient = newRecipient();
+    contacts.set(recipient.parcelId, recipient);
+    return { recipient, event: eventOf("parcel.at_relay", parcelView(recipient.parcelId, trackingNumber, codAmountDzd)) };
+  }
+
+  test("AT_RELAY → one SMS through the http provider (bearer token, tracking number, relay, COD), then RELAY_NOTIFIED once", async () => {
+    const { recipient, event } = atRelay("RP123456785DZ");
+    const ack = await enqueue(event);
+    expect(ack.smsQueued).toBe(true);
+
+    await waitFor(() => notifiesOf(recipient).length > 0, "markRelayNotified");
+    await sleep(300);
+    await runWorker();
+
+    const sent = smsTo(recipient);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].headers.authorization).toBe(`Bearer ${SMS_TOKEN}`);
+    expect(sent[0].headers["content-type"]).toMatch(/^application\/json/);
+    expect(sent[0].headers["idempotency-key"]).toBe(ack.messageId);
+    expect(Object.keys(sent[0].body).sort()).toEqual(["message", "to"]);
+    const text = sent[0].body.message;
+    expect(text).toContain("RP123456785DZ");
+    expect(text).toContain("Montant à payer: 1 500,00 DZD");
+    expect(text).toContain("Librairie du Centre (DZ-ALG-0042)");
+    expect(text).toContain("12 rue Didouche Mourad, Alger");
+    expect(text).not.toContain(recipient.phone);
+
+    expect(notifiesOf(recipient)).toEqual([{ parcelId: recipient.parcelId, reason: "pick-up SMS sent" }]);
+
+    const [message, ...others] = await messagesOf(recipient.parcelId);
+    expect(others).toEqual([]);
+    expect(message).toMatchObject({ id: ack.messageId, eventId: event.id, status: "sent", provider: "http", attempts: 1, to: "+213 5** ** ** 11" });
+    expect(message.sentAt).not.toBeNull();
+    expect(message.notifiedAt).not.toBeNull();
+    expect(message.providerMessageId).toMatch(/^gw-/);
+    for (const form of recipient.phoneForms) expect(JSON.stringify(message)).not.toContain(form);
+  });
+
+  test("the phone is stored only encrypted", async () => {
+    const { recipient, event } = atRelay("RP000000017DZ");
+    await enqueue(event);
+    const rows = await db.query("SELECT * FROM notifications.sms_messages WHERE parcel_id = $1", [recipient.parcelId]);
+    expect(rows).toHaveLength(1);
+    const stored = JSON.stringify(rows);
+    for (const form of recipient.phoneForms) expect(stored).not.toContain(form);
+    expect(String((rows[0] as { phone_enc: string }).phone_enc)).toMatch(/^v1:/);
+    await waitFor(() => notifiesOf(recipient).length > 0, "markRelayNotified");
+  });
+
+  test("the same event enqueued twice (and concurrently) → still one SMS and one transition", async () => {
+    const { recipient, event } = atRelay("RP100000003DZ");
+    const acks = await Promise.all([enqueue(event), enqueue(event), enqueue(event)]);
+    expect(new Set(acks.map(a => a.messageId)).size).toBe(1);
+    await waitFor(() => notifiesOf(recipient).length > 0, "markRelayNotified");
+    // The outbox relay redelivers after the SMS went out (its acknowledgement was lost).
+    expect((await enqueue(event)).messageId).toBe(acks[0].messageId);
+    await sleep(300);
+    await runWorker();
+    expect(smsTo(recipient)).toHaveLength(1);
+    expect(notifiesOf(recipient)).toHaveLength(1);
+    expect(await messagesOf(recipient.parcelId)).toHaveLength(1);
+  });
+
+  test("events other than live AT_RELAY send nothing (sandbox included) and do not even look the recipient up", async () => {
+    const recipient = newRecipient();
+    contacts.set(recipient.parcelId, recipient);
+    const view = parcelView(recipient.parcelId, "RP200000006DZ", 900);
+    const types: ParcelEventType[] = [
+      "parcel.created",
+      "parcel.ready_for_pickup",
+      "parcel.in_transit",
+      "parcel.relay_notified",
+      "parcel.delivered",
+      "parcel.cancelled"
+    ];
+    for (const type of types) {
+      expect(await enqueue(eventOf(type, { ...view, status: "IN_TRANSIT" }))).toEqual({ smsQueued: false, messageId: null });
+    }
+    expect(await enqueue(eventOf("parcel.at_relay", view, true))).toEqual({ smsQueued: false, messageId: null });
+    // An event this service ignores is acknowledged whatever else it carries: refusing it would
+    // hold the parcel's outbox queue, webhooks included.
+    expect(await enqueue({ id: randomUUID(), type: "parcel.delivered" } as ParcelEvent)).toEqual({ smsQueued: false, messageId: null });
+    await sleep(200);
+    await runWorker();
+    expect(smsTo(recipient)).toHaveLength(0);
+    expect(notifiesOf(recipient)).toHaveLength(0);
+    expect(recipientCalls).not.toContain(recipient.parcelId);
+    expect(await messagesOf(recipient.parcelId)).toEqual([]);
+  });
+
+  test("an AT_RELAY event without what the SMS needs is refused (VALIDATION_FAILED), so the relay keeps it", async () => {
+    const { event } = atRelay("RP110000008DZ");
+    const broken = { ...event, data: { ...event.data, parcel: { ...event.data.parcel, trackingNumber: undefined } } };
+    // (Wrapped: the validation middleware throws synchronously on a local call.)
+    await expect((async () => enqueue(broken as unknown as ParcelEvent))()).rejects.toMatchObject({ type: "VALIDATION_FAILED" });
+  });
+
+  test("no COD → no amount line", async () => {
+    const { recipient, event } = atRelay("RP300000009DZ", null);
+    await enqueue(event);
+    await waitFor(() => smsTo(recipient).length > 0, "the SMS");
+    expect(smsTo(recipient)[0].body.message).not.toContain("Montant");
+    expect(smsTo(recipient)[0].body.message).toContain("RP300000009DZ");
+    await waitFor(() => notifiesOf(recipient).length > 0, "markRelayNotified");
+  });
+
+  test("gateway answering 500 twice → retried on the schedule with the same message id, then sent once and notified once", async () => {
+    const { recipient, event } = atRelay("RP400000001DZ");
+    gateway.plan.push(500, 503);
+    const ack = await enqueue(event);
+    await waitFor(() => notifiesOf(recipient).length > 0, "markRelayNotified");
+    await sleep(300);
+    await runWorker();
+
+    const attempts = smsTo(recipient);
+    expect(attempts).toHaveLength(3);
+    expect(new Set(attempts.map(a => a.headers["idempotency-key"]))).toEqual(new Set([ack.messageId]));
+    expect(notifiesOf(recipient)).toHaveLength(1);
+    const [message] = await messagesOf(recipient.parcelId);
+    expect(message).toMatchObject({ status: "sent", attempts: 3, lastError: null });
+  });
+
+  test("a gateway that keeps failing → five attempts, then failed; the parcel is not moved", async () => {
+    const { recipient, event } = atRelay("RP500000004DZ");
+    gateway.plan.push(500, 500, 500, 500, 500);
+    await enqueue(event);
+    await waitFor(async () => (await messagesOf(recipient.parcelId))[0]?.status === "failed", "the message to fail");
+    const [message] = await messagesOf(recipient.parcelId);
+    expect(message).toMatchObject({ attempts: 5, lastError: "SMS gateway answered HTTP 500", nextAttemptAt: null });
+    expect(smsTo(recipient)).toHaveLength(5);
+    expect(notifiesOf(recipient)).toHaveLength(0);
+  });
+
+  test("a gateway refusing the request itself (400) → failed at once, no retry", async () => {
+    const { recipient, event } = atRelay("RP600000007DZ");
+    gateway.plan.push(400);
+    await enqueue(event);
+    await waitFor(async () => (await messagesOf(recipient.parcelId))[0]?.status === "failed", "the message to fail");
+    await sleep(400);
+    expect(smsTo(recipient)).toHaveLength(1);
+    expect((await messagesOf(recipient.parcelId))[0]).toMatchObject({ attempts: 1, lastError: "SMS gateway answered HTTP 400" });
+  });
+
+  test("parcels unavailable after the send → the transition is retried until it lands, the SMS is not resent", async () => {
+    const { recipient, event } = atRelay("RP700000000DZ");
+    notifyFailures = 2;
+    await enqueue(event);
+    await waitFor(() => notifiesOf(recipient).length >= 3, "three markRelayNotified calls");
+    await sleep(400);
+    await runWorker();
+    expect(notifiesOf(recipient)).toHaveLength(3);
+    expect(smsTo(recipient)).toHaveLength(1);
+    const [message] = await messagesOf(recipient.parcelId);
+    expect(message.status).toBe("sent");
+    expect(message.notifiedAt).not.toBeNull();
+  });
+
+  test("two workers on one database never send one message twice", async () => {
+    const port = (gateway.server.address() as AddressInfo).port;
+    const second = await startNode(database.url, port);
+    const firstLine = logLines.length;
+    const batch = Array.from({ length: 30 }, (_, i) => atRelay(`RP8${String(i).padStart(7, "0")}0DZ`));
+    // Enqueued through both nodes, so that both workers are woken and race for the same rows.
+    await Promise.all(
+      batch.map(({ event }, i) => (i % 2 === 0 ? broker : second).call("notifications.parcelEvent", { event }))
+    );
+    await waitFor(() => batch.every(({ recipient }) => notifiesOf(recipient).length > 0), "all transitions");
+    await sleep(300);
+    for (const { recipient } of batch) {
+      expect(smsTo(recipient)).toHaveLength(1);
+      expect(notifiesOf(recipient)).toHaveLength(1);
+    }
+    const sentBy = (node: ServiceBroker) =>
+      logLines.slice(firstLine).filter(line => line.startsWith(`${node.nodeID} `) && line.includes("SMS sent to")).length;
+    // Both workers took part, and between them sent each message exactly once.
+    expect(sentBy(broker)).toBeGreaterThan(0);
+    expect(sentBy(second)).toBeGreaterThan(0);
+    expect(sentBy(broker) + sentBy(second)).toBe(batch.length);
+  });
+
+  test("no phone number ever reaches the logs; the masked form does", () => {
+    const all = logLines.join("\n");
+    expect(all).toMatch(/SMS sent to \+213 5\*\* \*\* \*\* \d\d/);
+    for (const recipient of contacts.values()) {
+      for (const form of recipient.phoneForms) expect(all).not.toContain(form);
+    }
+    expect(all).not.toContain(SMS_TOKEN);
+  });
+});
+
+describe("pick-up SMS text and phone masking", () => {
+  test("the text names the parcel, the relay (name, code, address, city once) and the cash to bring", () => {
+    const text = composePickupSms({
+      trackingNumber: "RP123456785DZ",
+      relay: { code: "DZ-ALG-0042", name: "Librairie\n du  Centre", city: "Alger", address: "12 rue Didouche Mourad, Alger" },
+      codAmountDzd: 1500
+    });
+    expect(text).toBe(
+      "Votre colis RP123456785DZ est arrivé au point relais Librairie du Centre (DZ-ALG-0042), 12 rue Didouche Mourad, Alger. " +
+        "Montant à payer: 1 500,00 DZD. Présentez ce SMS et une pièce d'identité pour le retirer."
+    );
+  });
+
+  test("a relay missing from the directory and no COD still give a usable text", () => {
+    const text = composePickupSms({
+      trackingNumber: "RP123456785DZ",
+      relay: { code: "DZ-ALG-0042", name: null, city: null, address: null },
+      codAmountDzd: 0
+    });
+    expect(text).toBe("Votre colis RP123456785DZ est arrivé au point relais DZ-ALG-0042. Présentez ce SMS et une pièce d'identité pour le retirer.");
+  });
+
+  test.each([
+    ["+213 555 12 34 67", "+213 5** ** ** 67"],
+    ["+213555123467", "+213 5** ** ** 67"],
+    ["00213 555 12 34 67", "+213 5** ** ** 67"],
+    ["0555 12 34 67", "05** ** ** 67"],
+    ["+33 6 12 34 56 78", "+3** ** ** ** 78"],
+    ["12345", "***"]
+  ])("masks %s as %s", (phone, masked) => {
+    expect(maskPhone(phone)).toBe(masked);
+  });
+});
+
+// Embedded mode (PGlite, no server): the same SQL, including the SKIP LOCKED claim, runs there too.
+describe("notifications with the default log provider, embedded (PGlite)", () => {
+  let broker: ServiceBroker;
+  const lines: string[] = [];
+  const notified: string[] = [];
+
+  class ArrayLogger extends Loggers.Base<{ level: "debug" }> {
+    override getLogHandler() {
+      return (level: string, args: unknown[]) => lines.push(`${level} ${args.map(a => (typeof a === "string" ? a : inspect(a))).join(" ")}`);
+    }
+  }
+
+  beforeAll(async () => {
+    const config = {
+      ...loadConfig({ BACKOFFICE_TOKEN: "x", ENCRYPTION_KEY: randomBytes(32).toString("hex"), LABEL_URL_SECRET: "y", LOG_LEVEL: "debug" }),
+      dataDir: `memory://${randomUUID()}`
+    };
+    expect(config.sms.provider).toBe("log");
+    broker = new ServiceBroker({ ...brokerOptions(config), logger: new ArrayLogger({ level: "debug" }) });
+    attachConfig(broker, config);
+    broker.createService({ ...NotificationsService, settings: { ...NotificationsService.settings!, workerIntervalMs: 50 } });
+    broker.createService({
+      name: "parcels",
+      actions: {
+        recipientContact: () => ({ phone: "0555 98 76 54", name: null }),
+        relayPoint: () => {
+          throw new AppError("RELAY_NOT_FOUND", "Relay point not found");
+        },
+        markRelayNotified(ctx) {
+          notified.push((ctx.params as { parcelId: string }).parcelId);
+          return { status: "RELAY_NOTIFIED", changed: true };
+        }
+      }
+    });
+    await broker.start();
+  });
+
+  afterAll(async () => {
+    await broker?.stop();
+  });
+
+  test("the message is stored as sent, the parcel notified, and only the masked number is logged", async () => {
+    const parcelId = randomUUID();
+    await broker.call("notifications.parcelEvent", { event: eventOf("parcel.at_relay", parcelView(parcelId, "RP900000002DZ", 250)) });
+    await waitFor(() => notified.includes(parcelId), "markRelayNotified");
+    const [message] = await broker.call<SmsMessageView[], object>("notifications.listMessages", { parcelId });
+    expect(message).toMatchObject({ status: "sent", provider: "log", attempts: 1, to: "05** ** ** 54" });
+    expect(message.body).toContain("point relais DZ-ALG-0042.");
+    expect(message.body).toContain("Montant à payer: 250,00 DZD");
+    const all = lines.join("\n");
+    expect(all).toContain("SMS sent to 05** ** ** 54");
+    for (const form of ["0555 98 76 54", "0555987654", "555987654"]) expect(all).not.toContain(form);
+  });
+});
