@@ -35,8 +35,12 @@ const SUCCESS_STATUS: Record<string, number> = {
   "webhooks.redeliver": 202
 };
 
-/** Services the partner and back-office routes call; the gateway is ready once all are reachable. */
-const FRONTED_SERVICES = ["auth", "wallet", "parcels", "labels", "webhooks"];
+/**
+ * Services without which the partner API cannot answer; the gateway is ready once all are
+ * reachable. Labels and webhooks are not among them: without them a parcel still reads (with
+ * labelUrl null) and events wait in the outbox.
+ */
+const FRONTED_SERVICES = ["auth", "wallet", "parcels"];
 
 /** Where a 201 points: the Location header of each creating alias. */
 const LOCATION_OF: Record<string, (params: Record<string, string>, data: { id?: string }) => string> = {
