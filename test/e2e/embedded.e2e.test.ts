@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { http } from "../helpers/http";
-import { freePort, RunningProcess, startProcess } from "../helpers/processes";
+import { freePort, ROOT, RunningProcess, startProcess } from "../helpers/processes";
 import { gatewayContract, SystemUnderTest } from "./gateway-contract";
 import { parcelsContract } from "./parcels-contract";
 
@@ -64,6 +64,27 @@ describe("embedded mode (npm start)", () => {
     parcelsContract(
       (): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() })
     );
+  });
+
+  test("the back-office CLI drives the same API", async () => {
+    const cli = async (...args: string[]) => {
+      const run = startProcess(process.execPath, [path.join(ROOT, "dist", "bin", "backoffice.js"), ...args], {
+        BACKOFFICE_URL: `http://127.0.0.1:${port}`,
+        BACKOFFICE_TOKEN: backofficeToken
+      });
+      await new Promise(resolve => run.child.once("exit", resolve));
+      expect({ args, code: run.child.exitCode }).toEqual({ args, code: 0 });
+      return JSON.parse(run.output());
+    };
+    const org = await cli("org:create", "Boutique", "Amel");
+    expect(org.name).toBe("Boutique Amel");
+    const key = await cli("key:create", org.id, "--mode", "sandbox", "--scopes", "parcels:read");
+    expect(key).toMatchObject({ mode: "sandbox", scopes: ["parcels:read"], key: expect.stringMatching(/^rp_sandbox_/) });
+    expect(await cli("wallet:top-up", org.id, "2500.50", "--mode", "sandbox")).toEqual({ mode: "sandbox", balanceDzd: 2500.5 });
+    const listed = await cli("key:list", org.id);
+    expect(listed.map((k: { id: string }) => k.id)).toEqual([key.id]);
+    expect(JSON.stringify(listed)).not.toContain(key.key);
+    expect((await cli("relay:list")).length).toBeGreaterThan(20);
   });
 
   test("a restart keeps the data and does not print the demo keys again", async () => {
