@@ -1,11 +1,13 @@
 import { ConfigError, loadConfig, ServiceName } from "../lib/config";
 import { bootstrapDemo, demoBanner } from "../lib/demo";
+import { startHealthServer } from "../lib/health-server";
 import { resolveSecrets } from "../lib/secrets";
 import { createSystem } from "../lib/system";
 
 async function main(): Promise<void> {
   const config = resolveSecrets(loadConfig());
   const broker = createSystem(config);
+  if (config.healthPort) startHealthServer(broker, config.healthPort);
   await broker.start();
 
   const demoNeeds: ServiceName[] = ["gateway", "auth", "wallet"];

@@ -20,6 +20,8 @@ export interface AppConfig {
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace";
   logFormat: "short" | "json";
   metricsPort: number | null;
+  /** Probe port of every process (`/healthz`, `/readyz`), for pods that have no gateway. */
+  healthPort: number | null;
   /** A PENDING parcel older than this is settled by the sweeper (finished or compensated). */
   pendingSweepAfterSeconds: number;
   sweepIntervalMs: number;
@@ -107,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel,
     logFormat,
     metricsPort: metricsPort === null ? null : integer(env, "METRICS_PORT", 0, 1, 65535),
+    healthPort: optional(env, "HEALTH_PORT") === null ? null : integer(env, "HEALTH_PORT", 0, 1, 65535),
     pendingSweepAfterSeconds: integer(env, "PENDING_SWEEP_AFTER_SECONDS", 30, 0, 86_400),
     sweepIntervalMs: integer(env, "SWEEP_INTERVAL_MS", 10_000, 50, 3_600_000),
     outboxIntervalMs: integer(env, "OUTBOX_INTERVAL_MS", 500, 10, 60_000),

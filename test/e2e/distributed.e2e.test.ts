@@ -13,11 +13,13 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
   const processes: RunningProcess[] = [];
   let database: { url: string; drop: () => Promise<void> };
   let ports: number[];
+  let healthPort: number;
   const backofficeToken = `bo_${randomBytes(16).toString("hex")}`;
 
   beforeAll(async () => {
     database = await createTestDatabase();
     ports = [await freePort(), await freePort()];
+    healthPort = await freePort();
     const common = {
       TRANSPORTER: NATS_URL,
       // A namespace per run keeps parallel runs on the shared NATS apart.
@@ -29,7 +31,7 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
       LABEL_URL_SECRET: randomBytes(32).toString("hex")
     };
     const started = await Promise.all([
-      startNode({ ...common, SERVICES: "auth", NODE_ID: "auth-1" }),
+      startNode({ ...common, SERVICES: "auth", NODE_ID: "auth-1", HEALTH_PORT: String(healthPort) }),
       startNode({ ...common, SERVICES: "wallet", NODE_ID: "wallet-1" }),
       startNode({ ...common, SERVICES: "parcels", NODE_ID: "parcels-1" }),
       startNode({ ...common, SERVICES: "labels,notifications,webhooks", NODE_ID: "events-1" }),
@@ -55,6 +57,14 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
 
   describe("gateway contract", () => gatewayContract(system));
   describe("parcels and wallet contract", () => parcelsContract(system));
+
+  test("a process without a gateway still answers its probes", async () => {
+    const live = await fetch(`http://127.0.0.1:${healthPort}/healthz`);
+    expect(live.status).toBe(200);
+    const ready = await fetch(`http://127.0.0.1:${healthPort}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: "ok", nodeID: "auth-1" });
+  });
 
   test("each process runs only the services it was given", () => {
     expect(processes[0].output()).toContain("Service 'auth' started");
