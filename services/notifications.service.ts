@@ -3,6 +3,7 @@ import type { Context, Service, ServiceSchema, ServiceSettingSchema } from "mole
 import { defineAction } from "../lib/action";
 import { decryptField, encryptField } from "../lib/crypto";
 import type { ParcelEvent } from "../lib/events";
+import { BackgroundLoop } from "../lib/background-loop";
 import { configOf } from "../lib/runtime";
 import { uuid } from "../lib/schemas";
 import { requireSecret } from "../lib/secrets";
@@ -84,20 +85,15 @@ type Outcome = "sent+notified" | "sent" | "retried" | "failed" | "notified" | "n
 interface NotificationsVars extends DbVars {
   provider: SmsProvider;
   encryptionKey: string;
-  workerTimer: NodeJS.Timeout | null;
-  workerStopping: boolean;
-  /** The pass running or last run in this process; passes are chained, never concurrent. */
-  passChain: Promise<unknown>;
+  /** Passes never overlap in this process; kicked by each new message. */
+  worker: BackgroundLoop<WorkerPassResult>;
 }
 
 interface NotificationsMethods {
-  runWorkerPass(): Promise<WorkerPassResult>;
   workerPass(): Promise<WorkerPassResult>;
   processClaimed(message: store.SmsMessage): Promise<Outcome>;
   sendClaimed(message: store.SmsMessage): Promise<Outcome>;
   notifyParcel(message: store.SmsMessage): Promise<"notified" | "notify-retried">;
-  scheduleNextPass(): void;
-  kickWorker(): void;
 }
 
 type NotificationsThis = Service<NotificationsSettings> & NotificationsVars & NotificationsMethods;
@@ -193,7 +189,7 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
         });
         if (created) {
           this.logger.info(`pick-up SMS ${message.id} queued for parcel ${parcel.id} to ${maskPhone(contact.phone)}`);
-          this.kickWorker();
+          void this.worker.kick();
         }
         return { smsQueued: true, messageId: message.id };
       }
@@ -203,7 +199,7 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
     runWorker: defineAction<unknown, NotificationsThis>({
       visibility: "public",
       handler(): Promise<WorkerPassResult> {
-        return this.runWorkerPass();
+        return this.worker.runNow();
       }
     }),
 
@@ -219,12 +215,6 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
   },
 
   methods: {
-    runWorkerPass(this: NotificationsThis): Promise<WorkerPassResult> {
-      const run = this.passChain.then(() => this.workerPass());
-      this.passChain = run.catch(() => undefined);
-      return run;
-    },
-
     async workerPass(this: NotificationsThis): Promise<WorkerPassResult> {
       const result: WorkerPassResult = { claimed: 0, sent: 0, retried: 0, failed: 0, notified: 0, notifyRetried: 0 };
       const claimed = await store.claimDue(this.db, this.settings.batchSize, this.settings.leaseMs);
@@ -309,32 +299,15 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
         this.logger.warn(`SMS ${message.id} sent but parcel ${message.parcelId} not yet RELAY_NOTIFIED (${errorMessage(err)}); next try in ${delay} ms`);
         return "notify-retried";
       }
-    },
-
-    scheduleNextPass(this: NotificationsThis): void {
-      if (this.workerStopping) return;
-      this.workerTimer = setTimeout(async () => {
-        this.workerTimer = null;
-        try {
-          await this.runWorkerPass();
-        } catch (err) {
-          this.logger.warn(`SMS worker pass failed: ${errorMessage(err)}`);
-        }
-        this.scheduleNextPass();
-      }, this.settings.workerIntervalMs);
-    },
-
-    /** A new message need not wait for the next tick. */
-    kickWorker(this: NotificationsThis): void {
-      if (this.workerStopping) return;
-      this.runWorkerPass().catch(err => this.logger.warn(`SMS worker pass failed: ${errorMessage(err)}`));
     }
   },
 
   created() {
-    this.workerTimer = null;
-    this.workerStopping = false;
-    this.passChain = Promise.resolve();
+    this.worker = new BackgroundLoop(
+      () => this.workerPass(),
+      this.settings.workerIntervalMs,
+      err => this.logger.warn(`SMS worker pass failed: ${errorMessage(err)}`)
+    );
   },
 
   // Runs after DbMixin's started: the schema is migrated when the worker begins.
@@ -344,16 +317,12 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
     // Fails at start, not at the first SMS, when the key has the wrong shape.
     encryptField("check", this.encryptionKey);
     this.provider = createSmsProvider(config.sms, this.logger);
-    this.workerStopping = false;
-    this.scheduleNextPass();
+    this.worker.start();
   },
 
   // Runs before DbMixin's stopped: the pass in flight finishes while the database is still open.
   async stopped() {
-    this.workerStopping = true;
-    if (this.workerTimer) clearTimeout(this.workerTimer);
-    this.workerTimer = null;
-    await this.passChain;
+    await this.worker.stop();
   }
 };
 

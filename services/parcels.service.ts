@@ -9,6 +9,7 @@ import { toDzd } from "../lib/money";
 import { assertCancellable, assertOperatorTransition, isParcelStatus, ParcelStatus } from "../lib/parcel-status";
 import type { ParcelPage, ParcelView } from "../lib/parcel-view";
 import type { PartnerMeta } from "../lib/principal";
+import { BackgroundLoop } from "../lib/background-loop";
 import { configOf } from "../lib/runtime";
 import { keyMode, moneyDzd, parcelStatus, queryInteger, relayCode, uuid } from "../lib/schemas";
 import { requireSecret } from "../lib/secrets";
@@ -19,7 +20,7 @@ import * as store from "./parcels/parcels.store";
 import * as relays from "./parcels/relay-points.store";
 import { applyStatusChange } from "./parcels/status-change";
 import { relayOutbox, releaseLease } from "./parcels/outbox-relay";
-import { sweep } from "./parcels/sweeper";
+import { sweep, SweepResult } from "./parcels/sweeper";
 
 const CreateSchema = Joi.object<CreateParcelInput, true>({
   recipientName: Joi.string().min(1).max(100).pattern(/\S/).required(),
@@ -109,11 +110,8 @@ const RelayCodeSchema = Joi.object<RelayCodeParams, true>({ code: Joi.string().m
 interface ParcelsVars {
   db: Database;
   encryptionKey: string;
-  sweepTimer: NodeJS.Timeout | null;
-  sweeping: Promise<unknown> | null;
-  relayTimer: NodeJS.Timeout | null;
-  relaying: Promise<number> | null;
-  relayAgain: boolean;
+  relayLoop: BackgroundLoop<number>;
+  sweepLoop: BackgroundLoop<SweepResult>;
 }
 
 interface ParcelsMethods {
@@ -123,7 +121,6 @@ interface ParcelsMethods {
   labelUrlsFor(ctx: Context, parcelIds: string[]): Promise<Record<string, string>>;
   visibleOrNotFound(ctx: Context<unknown, PartnerMeta>, id: string): Promise<store.ParcelRow>;
   changeStatus(id: string, decide: (row: store.ParcelRow) => void, change: Parameters<typeof applyStatusChange>[2]): Promise<{ before: store.ParcelRow; after: store.ParcelRow }>;
-  runSweep(): Promise<unknown>;
   runRelay(): Promise<number>;
 }
 
@@ -432,70 +429,42 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
       }
     },
 
-    /** One relay pass at a time; a request during a pass schedules exactly one more after it. */
-    runRelay(): Promise<number> {
-      if (this.relaying) {
-        this.relayAgain = true;
-        return this.relaying;
-      }
-      const pass = relayOutbox({
-        db: this.db,
-        logger: this.logger,
-        holder: this.broker.nodeID,
-        call: (action, params) => this.broker.call(action, params),
-        isAvailable: action => this.broker.registry.actions.isAvailable(action)
-      })
-        .catch(err => {
-          this.logger.warn("outbox relay pass failed:", (err as Error).message);
-          return 0;
-        })
-        .finally(() => {
-          this.relaying = null;
-          if (this.relayAgain) {
-            this.relayAgain = false;
-            void this.runRelay();
-          }
-        });
-      this.relaying = pass;
-      return pass;
-    },
-
-    runSweep(): Promise<unknown> {
-      if (!this.sweeping) {
-        const config = configOf(this.broker);
-        this.sweeping = sweep(
-          { db: this.db, logger: this.logger, call: (a, p) => this.broker.call(a, p) },
-          config.pendingSweepAfterSeconds
-        )
-          .catch(err => this.logger.warn("sweeper pass failed:", (err as Error).message))
-          .finally(() => {
-            this.sweeping = null;
-          });
-      }
-      return this.sweeping;
+    /** Wakes the outbox relay now (one pass at a time; see BackgroundLoop). */
+    async runRelay(): Promise<number> {
+      return (await this.relayLoop.kick()) ?? 0;
     }
   },
 
   created() {
-    this.encryptionKey = requireSecret(configOf(this.broker), "encryptionKey");
-    this.sweepTimer = null;
-    this.sweeping = null;
-    this.relayTimer = null;
-    this.relaying = null;
-    this.relayAgain = false;
+    const config = configOf(this.broker);
+    this.encryptionKey = requireSecret(config, "encryptionKey");
+    const deps = { logger: this.logger, call: <T>(action: string, params: object) => this.broker.call<T, object>(action, params) };
+    this.relayLoop = new BackgroundLoop(
+      () =>
+        relayOutbox({
+          ...deps,
+          db: this.db,
+          holder: this.broker.nodeID,
+          isAvailable: action => this.broker.registry.actions.isAvailable(action)
+        }),
+      config.outboxIntervalMs,
+      err => this.logger.warn("outbox relay pass failed:", err.message)
+    );
+    this.sweepLoop = new BackgroundLoop(
+      () => sweep({ ...deps, db: this.db }, config.pendingSweepAfterSeconds),
+      config.sweepIntervalMs,
+      err => this.logger.warn("sweeper pass failed:", err.message)
+    );
   },
 
   async started() {
     await relays.seedRelayPoints(this.db, relayDirectory as relays.RelayPoint[]);
-    const config = configOf(this.broker);
-    this.sweepTimer = setInterval(() => void this.runSweep(), config.sweepIntervalMs);
-    this.relayTimer = setInterval(() => void this.runRelay(), config.outboxIntervalMs);
+    this.relayLoop.start();
+    this.sweepLoop.start();
   },
 
   async stopped() {
-    if (this.sweepTimer) clearInterval(this.sweepTimer);
-    if (this.relayTimer) clearInterval(this.relayTimer);
-    await Promise.all([this.sweeping, this.relaying]);
+    await Promise.all([this.relayLoop.stop(), this.sweepLoop.stop()]);
     await releaseLease(this.db, this.broker.nodeID).catch(() => undefined);
   }
 };

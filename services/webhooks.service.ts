@@ -7,6 +7,7 @@ import { decryptField, encryptField } from "../lib/crypto";
 import { AppError } from "../lib/errors";
 import type { ParcelEvent } from "../lib/events";
 import { delayAfterResponse } from "../lib/retry-schedule";
+import { BackgroundLoop } from "../lib/background-loop";
 import { configOf } from "../lib/runtime";
 import { keyMode, queryInteger, uuid } from "../lib/schemas";
 import { requireSecret } from "../lib/secrets";
@@ -55,19 +56,14 @@ export interface WebhooksSettings extends ServiceSettingSchema {
 interface WebhooksVars extends DbVars {
   config: AppConfig;
   encryptionKey: string;
-  workerTimer: NodeJS.Timeout | null;
-  workerStopping: boolean;
-  /** The pass running now (passes never overlap within one service instance). */
-  currentPass: Promise<number> | null;
+  worker: BackgroundLoop<number>;
 }
 
 interface WebhooksMethods {
-  runPass(): Promise<number>;
   workerPass(): Promise<number>;
   sendBatch(batch: store.Delivery[]): Promise<number>;
   freshLabelUrls(parcelIds: string[]): Promise<Record<string, string>>;
   sendOne(delivery: store.Delivery, endpoint: store.Endpoint | undefined): Promise<number>;
-  scheduleWorker(): void;
 }
 
 type WebhooksThis = Service<WebhooksSettings> & WebhooksVars & WebhooksMethods;
@@ -172,7 +168,7 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
         const result = await store.insertDelivery(this.db, { id: randomUUID(), event, skipReason });
         if (result.created && result.status === "pending") {
           // Due now: a pass soon after keeps the first attempt close to the event.
-          this.scheduleWorker();
+          void this.worker.kick();
         }
         return { id: result.id, status: result.status };
       }
@@ -225,7 +221,7 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
       async handler(ctx) {
         const found = await store.redeliver(this.db, ctx.params.id);
         if (!found) throw new AppError("NOT_FOUND", "Webhook delivery not found");
-        this.scheduleWorker();
+        void this.worker.kick();
         return { id: ctx.params.id, status: "pending" };
       }
     }),
@@ -234,28 +230,16 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
     runWorker: defineAction<unknown, WebhooksThis>({
       visibility: "public",
       async handler() {
-        return this.runPass();
+        return this.worker.runNow();
       }
     })
   },
 
   methods: {
-    /** Passes of one instance run one after the other, whoever asks (the timer or runWorker). */
-    runPass(this: WebhooksThis): Promise<number> {
-      const previous = this.currentPass ?? Promise.resolve(0);
-      const pass = previous.catch(() => 0).then(() => this.workerPass());
-      this.currentPass = pass;
-      const clear = () => {
-        if (this.currentPass === pass) this.currentPass = null;
-      };
-      pass.then(clear, clear);
-      return pass;
-    },
-
     async workerPass(this: WebhooksThis): Promise<number> {
       let attempts = 0;
       const leaseMs = this.config.webhookTimeoutMs + this.settings.leaseMarginMs;
-      for (let i = 0; i < this.settings.maxBatchesPerPass && !this.workerStopping; i++) {
+      for (let i = 0; i < this.settings.maxBatchesPerPass && !this.worker.stopping; i++) {
         const batch = await store.claimDue(this.db, { limit: this.settings.batchSize, leaseMs });
         if (batch.length === 0) break;
         attempts += await this.sendBatch(batch);
@@ -349,47 +333,28 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
         this.logger.debug(`${what}: delivered on attempt ${attemptNo}`);
       }
       return 1;
-    },
-
-    /** The worker loop: a pass every `webhookWorkerIntervalMs`, never two at once; also nudged by enqueue. */
-    scheduleWorker(this: WebhooksThis): void {
-      if (this.workerStopping || this.workerTimer || this.currentPass) return;
-      this.workerTimer = setTimeout(() => {
-        this.workerTimer = null;
-        if (this.workerStopping) return;
-        this.runPass()
-          .catch(err => this.logger.error(`webhook worker pass failed: ${(err as Error).message}`))
-          .finally(() => {
-            if (this.workerStopping || this.workerTimer) return;
-            this.workerTimer = setTimeout(() => {
-              this.workerTimer = null;
-              this.scheduleWorker();
-            }, this.config.webhookWorkerIntervalMs);
-          });
-      }, 0);
     }
   },
 
   created(this: WebhooksThis) {
-    this.workerTimer = null;
-    this.workerStopping = false;
-    this.currentPass = null;
+    // A pass every WEBHOOK_WORKER_INTERVAL_MS, never two at once in this instance; also kicked by enqueue.
+    this.worker = new BackgroundLoop(
+      () => this.workerPass(),
+      configOf(this.broker).webhookWorkerIntervalMs,
+      err => this.logger.error(`webhook worker pass failed: ${err.message}`)
+    );
   },
 
   started(this: WebhooksThis) {
     // Runs after the database mixin's started(): the schema is migrated.
     this.config = configOf(this.broker);
     this.encryptionKey = requireSecret(this.config, "encryptionKey");
-    this.workerStopping = false;
-    this.scheduleWorker();
+    this.worker.start();
   },
 
   async stopped(this: WebhooksThis) {
     // Runs before the database mixin's stopped(): the pass in flight finishes on an open pool.
-    this.workerStopping = true;
-    if (this.workerTimer) clearTimeout(this.workerTimer);
-    this.workerTimer = null;
-    if (this.currentPass) await this.currentPass.catch(() => 0);
+    await this.worker.stop();
   }
 };
 

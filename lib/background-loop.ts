@@ -1,0 +1,83 @@
+/**
+ * A recurring background pass (outbox relay, sweeper, webhook and SMS workers): one pass at a time,
+ * the next one `intervalMs` after the previous ended, and `kick()` to run one now when work arrives.
+ * A kick during a pass schedules exactly one more right after it, so no arrival waits a full tick.
+ */
+export class BackgroundLoop<T = unknown> {
+  private timer: NodeJS.Timeout | null = null;
+  private current: Promise<T | undefined> | null = null;
+  private again = false;
+  /** Periodic passes only once started; kicks work either way (an action may run one pass). */
+  private started = false;
+  private stopped = false;
+
+  constructor(
+    private readonly pass: () => Promise<T>,
+    private readonly intervalMs: number,
+    private readonly onError: (err: Error) => void
+  ) {}
+
+  /** True once `stop()` was called: a long pass checks it between batches. */
+  get stopping(): boolean {
+    return this.stopped;
+  }
+
+  start(): void {
+    this.started = true;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Runs a pass now, or right after the one in flight; resolves with the in-flight or new pass's result. */
+  kick(): Promise<T | undefined> {
+    if (this.current) {
+      this.again = true;
+      return this.current;
+    }
+    void this.launch().catch(() => undefined);
+    return this.current!;
+  }
+
+  /** A fresh pass once the one in flight is over; its failure is the caller's too (actions, tests). */
+  async runNow(): Promise<T> {
+    while (this.current) await this.current;
+    return this.launch();
+  }
+
+  /** Stops scheduling and waits for the pass in flight (before the database it uses is closed). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.current;
+  }
+
+  private launch(): Promise<T> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const run = this.pass();
+    this.current = run
+      .catch(err => {
+        this.onError(err as Error);
+        return undefined;
+      })
+      .finally(() => {
+        this.current = null;
+        if (this.again && !this.stopped) {
+          this.again = false;
+          void this.kick();
+        } else {
+          this.schedule(this.intervalMs);
+        }
+      });
+    return run;
+  }
+
+  private schedule(delayMs: number): void {
+    if (!this.started || this.stopped || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.kick();
+    }, delayMs);
+  }
+}

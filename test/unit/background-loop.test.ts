@@ -1,0 +1,90 @@
+import { BackgroundLoop } from "../../lib/background-loop";
+
+const tick = (ms = 0) => new Promise(r => setTimeout(r, ms));
+
+describe("BackgroundLoop", () => {
+  test("passes never overlap, and a kick during a pass runs exactly one more after it", async () => {
+    let running = 0;
+    let maxRunning = 0;
+    let passes = 0;
+    let release: () => void = () => undefined;
+    const loop = new BackgroundLoop(
+      async () => {
+        running++;
+        maxRunning = Math.max(maxRunning, running);
+        passes++;
+        await new Promise<void>(r => (release = r));
+        running--;
+        return passes;
+      },
+      60_000,
+      () => undefined
+    );
+    const first = loop.kick();
+    void loop.kick();
+    void loop.kick();
+    release();
+    expect(await first).toBe(1);
+    await tick();
+    expect(passes).toBe(2);
+    release();
+    await tick();
+    expect(passes).toBe(2);
+    expect(maxRunning).toBe(1);
+    await loop.stop();
+  });
+
+  test("runs on its interval once started, and not after stop", async () => {
+    let passes = 0;
+    const loop = new BackgroundLoop(async () => ++passes, 10, () => undefined);
+    loop.start();
+    await tick(80);
+    await loop.stop();
+    const seen = passes;
+    expect(seen).toBeGreaterThanOrEqual(2);
+    await tick(50);
+    expect(passes).toBe(seen);
+  });
+
+  test("a failing pass is reported and the loop goes on", async () => {
+    const errors: string[] = [];
+    let passes = 0;
+    const loop = new BackgroundLoop(
+      async () => {
+        passes++;
+        if (passes === 1) throw new Error("database away");
+        return passes;
+      },
+      5,
+      err => errors.push(err.message)
+    );
+    loop.start();
+    await tick(60);
+    await loop.stop();
+    expect(errors).toEqual(["database away"]);
+    expect(passes).toBeGreaterThan(1);
+  });
+});
+
+describe("BackgroundLoop.runNow", () => {
+  test("waits for the pass in flight, then runs a fresh one and passes its failure on", async () => {
+    const order: string[] = [];
+    let fail = false;
+    const loop = new BackgroundLoop(
+      async () => {
+        order.push("start");
+        await tick(10);
+        order.push("end");
+        if (fail) throw new Error("boom");
+        return order.length;
+      },
+      60_000,
+      () => undefined
+    );
+    void loop.kick();
+    expect(await loop.runNow()).toBe(4);
+    expect(order).toEqual(["start", "end", "start", "end"]);
+    fail = true;
+    await expect(loop.runNow()).rejects.toThrow("boom");
+  });
+});
