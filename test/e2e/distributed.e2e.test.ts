@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { backoffice, partner } from "../helpers/http";
 import { createTestDatabase } from "../helpers/postgres";
 import { freePort, RunningProcess, startNode, waitForHttp } from "../helpers/processes";
 import { describeWithServers, NATS_URL, REDIS_URL } from "../helpers/servers";
@@ -14,6 +15,8 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
   let database: { url: string; drop: () => Promise<void> };
   let ports: number[];
   let healthPort: number;
+  let labels: RunningProcess;
+  let commonEnv: Record<string, string>;
   const backofficeToken = `bo_${randomBytes(16).toString("hex")}`;
 
   beforeAll(async () => {
@@ -34,16 +37,18 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
       startNode({ ...common, SERVICES: "auth", NODE_ID: "auth-1", HEALTH_PORT: String(healthPort) }),
       startNode({ ...common, SERVICES: "wallet", NODE_ID: "wallet-1" }),
       startNode({ ...common, SERVICES: "parcels", NODE_ID: "parcels-1" }),
-      startNode({ ...common, SERVICES: "labels,notifications,webhooks", NODE_ID: "events-1" }),
+      startNode({ ...common, SERVICES: "notifications,webhooks", NODE_ID: "events-1" }),
       startNode({ ...common, SERVICES: "gateway", NODE_ID: "gateway-1", PORT: String(ports[0]) }),
       startNode({ ...common, SERVICES: "gateway", NODE_ID: "gateway-2", PORT: String(ports[1]) })
     ]);
     processes.push(...started);
+    labels = await startNode({ ...common, SERVICES: "labels", NODE_ID: "labels-1" });
+    commonEnv = common;
     await Promise.all(ports.map(p => waitForHttp(`http://127.0.0.1:${p}/readyz`)));
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all(processes.map(p => p.stop()));
+    await Promise.all([...processes, labels].map(p => p?.stop()));
     await database?.drop();
   });
 
@@ -57,6 +62,36 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
 
   describe("gateway contract", () => gatewayContract(system));
   describe("parcels and wallet contract", () => parcelsContract(system));
+
+  test("labels service stopped: parcels still created and read with labelUrl null; a URL again once it is back", async () => {
+    const base = `http://127.0.0.1:${ports[0]}`;
+    const bo = backoffice(base, backofficeToken);
+    const org = await bo.createOrganization("Sans Etiquettes");
+    const call = partner(base, (await bo.createKey(org.id)).key);
+    await bo.call("POST", `/organizations/${org.id}/wallet/top-ups`, { amountDzd: 10_000 });
+    const body = { recipientName: "R", recipientPhone: "0555000000", weightG: 300, destinationRelayCode: "DZ-16-HYDRA" };
+    const withLabels = (await call("POST", "/parcels", body)).body;
+    expect(withLabels.labelUrl).toContain(`/labels/${withLabels.id}.pdf`);
+
+    await labels.stop();
+    const created = await call("POST", "/parcels", body);
+    expect(created.status).toBe(201);
+    expect(created.body.labelUrl).toBeNull();
+    const read = await call("GET", `/parcels/${created.body.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.labelUrl).toBeNull();
+
+    labels = await startNode({ ...commonEnv, SERVICES: "labels", NODE_ID: "labels-1" });
+    let again = (await call("GET", `/parcels/${created.body.id}`)).body;
+    for (let i = 0; i < 50 && again.labelUrl === null; i++) {
+      await new Promise(r => setTimeout(r, 100));
+      again = (await call("GET", `/parcels/${created.body.id}`)).body;
+    }
+    expect(again.labelUrl).toContain(`/labels/${created.body.id}.pdf`);
+    const pdf = await fetch(again.labelUrl.replace(/^https?:\/\/[^/]+/, base));
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get("content-type")).toContain("application/pdf");
+  });
 
   test("a process without a gateway still answers its probes", async () => {
     const live = await fetch(`http://127.0.0.1:${healthPort}/healthz`);
