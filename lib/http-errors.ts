@@ -36,6 +36,10 @@ function classify(err: LooseError): { code: ErrorCode; message: string } | null 
       return { code: "UNSUPPORTED_MEDIA_TYPE", message: "Unsupported request body encoding" };
   }
   switch (err.name) {
+    // moleculer-web's own 400, raised for a path parameter with a broken %-escape.
+    case "BadRequestError":
+    case "URIError":
+      return { code: "VALIDATION_FAILED", message: "The URL is not validly percent-encoded" };
     case "NotFoundError":
       return { code: "NOT_FOUND", message: "No such route" };
     case "UnAuthorizedError":

@@ -154,6 +154,14 @@ export function gatewayContract(system: () => SystemUnderTest): void {
     expect(res.headers.get("x-request-id")).toBeTruthy();
   });
 
+  test.each(["/api/partner/v1/parcels/by-tracking/%ZZ", "/api/partner/v1/parcels/%E0%A4%A", "/labels/%ZZ.pdf"])(
+    "a broken %%-escape in %s is a 400, not a 500",
+    async path => {
+      const res = await http(system().baseUrl, "GET", path, { headers: { Authorization: `ApiKey ${keyA}` } });
+      expectError(res, 400, "VALIDATION_FAILED");
+    }
+  );
+
   test("a malformed JSON body is a 400 in the error shape", async () => {
     const res = await http(system().baseUrl, "POST", "/api/backoffice/v1/organizations", {
       headers: { Authorization: `Bearer ${system().backofficeToken}`, "Content-Type": "application/json" },

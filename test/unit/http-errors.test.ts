@@ -38,6 +38,18 @@ describe("error normalisation", () => {
     expect(toErrorResponse(Object.assign(new Error("x"), { type: "entity.too.large" })).body.status).toBe(413);
   });
 
+  test("a broken %-escape in the URL is the client's error", () => {
+    let uriError: unknown;
+    try {
+      decodeURIComponent("%ZZ");
+    } catch (err) {
+      uriError = err;
+    }
+    expect(toErrorResponse(uriError).body).toMatchObject({ code: "VALIDATION_FAILED", status: 400 });
+    const fromRouter = Object.assign(new Error("Bad request"), { name: "BadRequestError", code: 400, type: "BAD_REQUEST" });
+    expect(toErrorResponse(fromRouter).body).toMatchObject({ code: "VALIDATION_FAILED", status: 400 });
+  });
+
   test("anything unknown is a 500 INTERNAL without its message or stack", () => {
     const res = toErrorResponse(new TypeError("Cannot read properties of undefined (reading 'secret')"));
     expect(res.body).toEqual({ code: "INTERNAL", message: "Internal error", status: 500 });
