@@ -14,7 +14,11 @@ export interface SweepResult {
   discarded: number;
   refunded: number;
   deferred: number;
+  purgedEvents: number;
 }
+
+/** How long dispatched outbox rows are kept once every consumer acknowledged them. */
+const OUTBOX_RETENTION_DAYS = 7;
 
 const BATCH = 100;
 
@@ -25,7 +29,7 @@ const BATCH = 100;
  * parcels whose refund was not acknowledged are refunded again (refunds are idempotent).
  */
 export async function sweep(deps: SweepDeps, pendingOlderThanSeconds: number): Promise<SweepResult> {
-  const result: SweepResult = { finished: 0, discarded: 0, refunded: 0, deferred: 0 };
+  const result: SweepResult = { finished: 0, discarded: 0, refunded: 0, deferred: 0, purgedEvents: 0 };
   for (const row of await store.pendingOlderThan(deps.db, pendingOlderThanSeconds, BATCH)) {
     const movement = { parcelId: row.id, organizationId: row.organization_id, mode: row.mode };
     try {
@@ -56,5 +60,12 @@ export async function sweep(deps: SweepDeps, pendingOlderThanSeconds: number): P
       deps.logger.warn(`sweeper: refund of parcel ${row.id} left for the next pass (${(err as Error).message})`);
     }
   }
+  const purged = await deps.db.query(
+    `DELETE FROM parcels.outbox WHERE id IN (
+       SELECT id FROM parcels.outbox WHERE dispatched_at < now() - make_interval(days => $1::int) LIMIT 1000)
+     RETURNING id`,
+    [OUTBOX_RETENTION_DAYS]
+  );
+  result.purgedEvents = purged.length;
   return result;
 }

@@ -1,0 +1,123 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { ServiceBroker } from "moleculer";
+import { loadConfig } from "../../lib/config";
+import { acquireDatabase, releaseDatabase } from "../../lib/db/connection";
+import type { Database } from "../../lib/db/database";
+import { createSystem } from "../../lib/system";
+import * as store from "../../services/parcels/parcels.store";
+
+/**
+ * The sweeper's decisions, one by one, on the embedded engine: what a crash can leave behind and
+ * how each case is settled (DESIGN §3: finish or compensate).
+ */
+describe("create-parcel saga: the sweeper settles what a crash left", () => {
+  const config = loadConfig({
+    DATA_DIR: `memory://${randomUUID()}`,
+    SERVICES: "auth,wallet,parcels",
+    BACKOFFICE_TOKEN: "t",
+    ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+    LABEL_URL_SECRET: "l",
+    SWEEP_INTERVAL_MS: "3600000"
+  });
+  let broker: ServiceBroker;
+  let db: Database;
+  let orgId: string;
+
+  beforeAll(async () => {
+    broker = createSystem(config, { logger: false });
+    await broker.start();
+    db = await acquireDatabase(config);
+    orgId = (await broker.call<{ id: string }, object>("auth.createOrganization", { name: "Sweep SARL" })).id;
+    await broker.call("wallet.topUp", { organizationId: orgId, mode: "live", amountDzd: 1000 });
+  });
+
+  afterAll(async () => {
+    await releaseDatabase(config);
+    await broker.stop();
+  });
+
+  async function pendingParcel(): Promise<store.ParcelRow> {
+    return store.insertPending(db, {
+      id: randomUUID(),
+      organization_id: orgId,
+      mode: "live",
+      tracking_number: `RP${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}DZ`,
+      destination_relay_code: "DZ-16-ALGER-CENTRE",
+      recipient_name_enc: "v1:x",
+      recipient_phone_enc: "v1:y",
+      weight_g: 500,
+      length_cm: null,
+      width_cm: null,
+      height_cm: null,
+      declared_value_centimes: null,
+      cod_amount_centimes: null,
+      price_centimes: 35000,
+      idempotency_key: null,
+      request_fingerprint: null
+    });
+  }
+  const balance = async () =>
+    (await broker.call<{ balanceDzd: number }, object>("wallet.get", { organizationId: orgId, mode: "live" })).balanceDzd;
+  const sweep = () => broker.call<Record<string, number>, object>("parcels.sweep", { olderThanSeconds: 0 });
+  const statusOf = async (id: string) =>
+    (await db.query<{ status: string }>("SELECT status FROM parcels.parcels WHERE id = $1", [id]))[0]?.status ?? null;
+
+  test("debited but never marked CREATED (crash after the debit): finished, with its event", async () => {
+    const row = await pendingParcel();
+    await broker.call("wallet.debit", { parcelId: row.id, organizationId: orgId, mode: "live", amountCentimes: 35000 });
+    const before = await balance();
+    expect(await sweep()).toMatchObject({ finished: 1, discarded: 0 });
+    expect(await statusOf(row.id)).toBe("CREATED");
+    expect(await balance()).toBe(before);
+    const events = await db.query<{ type: string }>("SELECT type FROM parcels.outbox WHERE parcel_id = $1", [row.id]);
+    expect(events.map(e => e.type)).toEqual(["parcel.created"]);
+  });
+
+  test("never debited (crash before the debit): discarded, and a late debit is refused", async () => {
+    const row = await pendingParcel();
+    const before = await balance();
+    expect(await sweep()).toMatchObject({ finished: 0, discarded: 1 });
+    expect(await statusOf(row.id)).toBeNull();
+    await expect(
+      broker.call("wallet.debit", { parcelId: row.id, organizationId: orgId, mode: "live", amountCentimes: 35000 })
+    ).rejects.toMatchObject({ type: "CONFLICT" });
+    expect(await balance()).toBe(before);
+  });
+
+  test("a debit and a refund at once for one parcel: the money ends where it started", async () => {
+    const row = await pendingParcel();
+    const before = await balance();
+    const movement = { parcelId: row.id, organizationId: orgId, mode: "live" };
+    await Promise.allSettled([
+      broker.call("wallet.debit", { ...movement, amountCentimes: 35000 }),
+      broker.call("wallet.refund", { ...movement, reason: "compensation" })
+    ]);
+    await sweep();
+    expect(await statusOf(row.id)).toBeNull();
+    expect(await balance()).toBe(before);
+  });
+
+  test("a cancel whose refund was not acknowledged is refunded by the sweeper, once", async () => {
+    const row = await pendingParcel();
+    await broker.call("wallet.debit", { parcelId: row.id, organizationId: orgId, mode: "live", amountCentimes: 35000 });
+    await sweep();
+    const afterDebit = await balance();
+    await db.query("UPDATE parcels.parcels SET status = 'CANCELLED', refund_pending = true WHERE id = $1", [row.id]);
+    expect(await sweep()).toMatchObject({ refunded: 1 });
+    expect(await sweep()).toMatchObject({ refunded: 0 });
+    expect(await balance()).toBe(afterDebit + 350);
+  });
+
+  test("dispatched events older than a week are purged, others kept", async () => {
+    const row = await pendingParcel();
+    await broker.call("wallet.debit", { parcelId: row.id, organizationId: orgId, mode: "live", amountCentimes: 35000 });
+    await sweep();
+    await db.query(
+      "UPDATE parcels.outbox SET dispatched_at = now() - interval '8 days' WHERE parcel_id = $1",
+      [row.id]
+    );
+    const result = await sweep();
+    expect(result.purgedEvents).toBe(1);
+    expect(await db.query("SELECT 1 FROM parcels.outbox WHERE parcel_id = $1", [row.id])).toEqual([]);
+  });
+});
