@@ -87,6 +87,11 @@ function smsProvider(raw: string | null): "log" | "http" {
   throw new ConfigError(`SMS_PROVIDER must be "log" or "http" (got "${raw}")`);
 }
 
+/** A folder, or `memory://…` for a throw-away embedded database (tests), which is no path. */
+function dataDirOf(raw: string): string {
+  return raw.startsWith("memory://") ? raw : path.resolve(raw);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = integer(env, "PORT", 3000, 0, 65535);
   const databaseUrl = optional(env, "DATABASE_URL");
@@ -100,7 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     transporter: optional(env, "TRANSPORTER"),
     databaseUrl,
     databasePoolSize: integer(env, "DATABASE_POOL_SIZE", 10, 1, 200),
-    dataDir: path.resolve(optional(env, "DATA_DIR") ?? "./data"),
+    dataDir: dataDirOf(optional(env, "DATA_DIR") ?? "./data"),
     redisUrl: optional(env, "REDIS_URL"),
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
     services: parseServices(optional(env, "SERVICES")),
