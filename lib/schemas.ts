@@ -8,7 +8,9 @@ export const moneyDzd = () =>
   Joi.number()
     .min(0)
     .max(MAX_MONEY_DZD)
-    .custom((value: number, helpers) => (hasAtMostTwoDecimals(value) ? value : helpers.error("number.precision", { limit: 2 })));
+    .custom((value: number, helpers) => (hasAtMostTwoDecimals(value) ? value : helpers.error("number.precision", { limit: 2 })))
+    // What the custom rule means, for the OpenAPI document (lib/openapi/joi-schema.ts).
+    .meta({ openapi: { multipleOf: 0.01 } });
 
 export const uuid = () => Joi.string().guid();
 
@@ -24,3 +26,6 @@ export const RELAY_CODE_PATTERN = /^DZ-[A-Z0-9-]{3,30}$/;
 export const relayCode = () => Joi.string().pattern(RELAY_CODE_PATTERN).messages({
   "string.pattern.base": "{{#label}} must be DZ- followed by 3 to 30 characters among A-Z, 0-9 and hyphen"
 });
+
+/** `Idempotency-Key` header of POST /parcels: 1 to 255 visible ASCII characters. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;

@@ -6,8 +6,17 @@ import type { Context, ServiceSchema } from "moleculer";
 import { extractApiKey, hashApiKey, isWellFormedKey } from "../lib/api-keys";
 import { AppError } from "../lib/errors";
 import { toErrorResponse } from "../lib/http-errors";
+import {
+  buildBackofficeDocument,
+  buildPartnerDocument,
+  docsAsset,
+  docsPageHtml,
+  DOCS_CONTENT_SECURITY_POLICY,
+  OpenApiDocument
+} from "../lib/openapi";
 import { KeyRateLimiter } from "../lib/rate-limit";
 import { configOf } from "../lib/runtime";
+import { REQUEST_ID_PATTERN } from "../lib/request-id";
 import { requireSecret } from "../lib/secrets";
 import type { Principal } from "../lib/principal";
 
@@ -21,6 +30,8 @@ interface GatewayVars {
   redis: Redis | null;
   backofficeTokenDigest: Buffer;
   defaultRateLimit: number;
+  partnerApiDocument: OpenApiDocument;
+  backofficeApiDocument: OpenApiDocument;
 }
 
 /** Aliases whose success is not a plain 200. */
@@ -50,8 +61,6 @@ const LOCATION_OF: Record<string, (params: Record<string, string>, data: { id?: 
   "wallet.topUp": p => `/api/backoffice/v1/organizations/${p.organizationId}/wallet`,
   "parcels.upsertRelayPoint": () => `/api/backoffice/v1/relay-points`
 };
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 function sendErrorJson(this: { logger: { error: (...a: unknown[]) => void } }, req: GatewayRequest, res: ServerResponse, err: unknown) {
   const requestId = req.$ctx?.requestID ?? undefined;
@@ -84,7 +93,7 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
     // Accept the caller's X-Request-Id when it is sane, otherwise make one; it comes back on every response.
     rootCallOptions(options: { requestID?: string }, req: IncomingMessage) {
       const given = req.headers["x-request-id"];
-      options.requestID = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+      options.requestID = typeof given === "string" && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
     },
     onError: sendErrorJson,
 
@@ -147,6 +156,30 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
         }
       },
       {
+        // SPEC §4.8: the partner API's description and its reference page, readable without a key.
+        name: "api-docs",
+        path: "/",
+        mappingPolicy: "restrict",
+        autoAliases: false,
+        aliases: {
+          "GET /v3/api-docs/partner": "gateway.partnerApiDocs",
+          "GET /docs": "gateway.docsPage",
+          "GET /docs/:file": "gateway.docsAsset"
+        }
+      },
+      {
+        // The back-office API's description sits behind the back-office token, like the API itself:
+        // an internal surface that merchants have no use for is not advertised to whoever reaches the gateway.
+        name: "backoffice-api-docs",
+        path: "/v3/api-docs/backoffice",
+        mappingPolicy: "restrict",
+        autoAliases: false,
+        authentication: "authenticateOperator",
+        aliases: {
+          "GET /": "gateway.backofficeApiDocs"
+        }
+      },
+      {
         name: "probes",
         path: "/",
         mappingPolicy: "restrict",
@@ -178,6 +211,50 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
           "Cache-Control": "private, max-age=60"
         };
         return Buffer.from(label.pdfBase64, "base64");
+      }
+    },
+
+    /** GET /v3/api-docs/partner: the OpenAPI 3.1 document, built once from the actions' own Joi schemas. */
+    partnerApiDocs: {
+      visibility: "published",
+      handler(this: GatewayVars, ctx: Context<unknown, Record<string, unknown>>) {
+        ctx.meta.$responseHeaders = { "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*" };
+        return this.partnerApiDocument;
+      }
+    },
+
+    /** GET /v3/api-docs/backoffice (back-office token). */
+    backofficeApiDocs: {
+      visibility: "published",
+      handler(this: GatewayVars, ctx: Context<unknown, Record<string, unknown>>) {
+        ctx.meta.$responseHeaders = { "Cache-Control": "no-store" };
+        return this.backofficeApiDocument;
+      }
+    },
+
+    /** GET /docs: Swagger UI, from our own server only. */
+    docsPage: {
+      visibility: "published",
+      handler(ctx: Context<unknown, Record<string, unknown>>) {
+        ctx.meta.$responseType = "text/html; charset=utf-8";
+        ctx.meta.$responseHeaders = {
+          "Content-Security-Policy": DOCS_CONTENT_SECURITY_POLICY,
+          "X-Content-Type-Options": "nosniff",
+          "Cache-Control": "no-cache"
+        };
+        return docsPageHtml();
+      }
+    },
+
+    /** GET /docs/<asset>: the few swagger-ui-dist files the page loads. */
+    docsAsset: {
+      visibility: "published",
+      handler(ctx: Context<Record<string, unknown>, Record<string, unknown>>) {
+        const asset = typeof ctx.params.file === "string" ? docsAsset(ctx.params.file) : null;
+        if (!asset) throw new AppError("NOT_FOUND", "No such file");
+        ctx.meta.$responseType = asset.type;
+        ctx.meta.$responseHeaders = { "Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff" };
+        return asset.body;
       }
     },
 
@@ -256,6 +333,8 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
       : null;
     this.redis?.on("error", err => this.logger.warn("Redis unavailable for rate limits:", err.message));
     this.limiter = new KeyRateLimiter(this.redis, `${config.namespace}:rate`);
+    this.partnerApiDocument = buildPartnerDocument({ serverUrl: config.publicBaseUrl });
+    this.backofficeApiDocument = buildBackofficeDocument({ serverUrl: config.publicBaseUrl });
   },
 
   async stopped() {

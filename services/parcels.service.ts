@@ -11,7 +11,7 @@ import type { ParcelPage, ParcelView } from "../lib/parcel-view";
 import type { PartnerMeta } from "../lib/principal";
 import { BackgroundLoop } from "../lib/background-loop";
 import { configOf } from "../lib/runtime";
-import { keyMode, moneyDzd, parcelStatus, queryInteger, relayCode, uuid } from "../lib/schemas";
+import { IDEMPOTENCY_KEY_PATTERN, moneyDzd, parcelStatus, queryInteger, relayCode, uuid } from "../lib/schemas";
 import { requireSecret } from "../lib/secrets";
 import { DbMixin } from "../mixins/db.mixin";
 import { createParcel, CreateParcelInput } from "./parcels/create-parcel";
@@ -141,7 +141,7 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
       schema: CreateSchema,
       async handler(ctx) {
         const key = ctx.meta.idempotencyKey ?? null;
-        if (key !== null && !/^[\x21-\x7e]{1,255}$/.test(key)) {
+        if (key !== null && !IDEMPOTENCY_KEY_PATTERN.test(key)) {
           throw new AppError("VALIDATION_FAILED", "The request is not valid", {
             details: [{ field: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]
           });

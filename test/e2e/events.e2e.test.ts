@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { verifyWebhookSignature } from "../../lib/webhook-signature";
 import { backoffice, http, partner } from "../helpers/http";
+import { apiResponseValidator } from "../helpers/openapi-validator";
 import { parsePdf } from "../helpers/pdf";
 import { freePort, RunningProcess, startNode, waitForHttp } from "../helpers/processes";
 import { Receiver, ReceivedRequest, startReceiver } from "../helpers/receivers";
@@ -133,6 +134,8 @@ describe("event path: webhooks, SMS and labels (embedded)", () => {
       expect(Math.abs(Number(d.raw.headers["x-relay-timestamp"]) - Date.now() / 1000)).toBeLessThan(300);
       expect(Object.keys(d.body).sort()).toEqual(["createdAt", "data", "id", "reason", "sandbox", "type"]);
       expect(d.raw.rawBody).not.toContain("Karim");
+      // The delivery is what the partner document's `webhooks` entry for its event says (issue 5).
+      expect(apiResponseValidator().validateWebhook("partner", { headers: d.raw.headers, body: d.body })).toEqual([]);
     }
     // Exactly one delivery id per event, and per event one request (no failure, so no retry).
     expect(new Set(deliveries.map(d => d.body.id)).size).toBe(total);

@@ -1,3 +1,5 @@
+import { apiResponseValidator } from "./openapi-validator";
+
 export interface HttpResult<T = any> {
   status: number;
   headers: Headers;
@@ -21,6 +23,9 @@ export async function http<T = any>(
   const text = await res.text();
   let parsed: unknown = text;
   if ((res.headers.get("content-type") ?? "").includes("application/json") && text) parsed = JSON.parse(text);
+  // Every answer of a documented operation must be what the OpenAPI document says (issue 5):
+  // a status, body or header it does not describe fails the test that received it.
+  apiResponseValidator().assert({ method, path, status: res.status, headers: res.headers, body: parsed, text });
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 

@@ -1,0 +1,84 @@
+import fs from "node:fs";
+import path from "node:path";
+
+/**
+ * The human reference at /docs: Swagger UI from the swagger-ui-dist package, served by the gateway
+ * itself (no CDN), rendering /v3/api-docs/partner. The page's Content-Security-Policy allows our
+ * own origin only, so a browser would refuse any outside load if one ever crept in.
+ */
+
+export const DOCS_PATH = "/docs";
+export const PARTNER_DOCUMENT_PATH = "/v3/api-docs/partner";
+export const BACKOFFICE_DOCUMENT_PATH = "/v3/api-docs/backoffice";
+
+export const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'"
+].join("; ");
+
+export function docsPageHtml(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Relay Parcels — Partner API reference</title>
+  <link rel="stylesheet" href="${DOCS_PATH}/swagger-ui.css">
+  <link rel="icon" type="image/png" href="${DOCS_PATH}/favicon-32x32.png" sizes="32x32">
+</head>
+<body>
+  <noscript>This reference needs JavaScript. The raw OpenAPI document is at <a href="${PARTNER_DOCUMENT_PATH}">${PARTNER_DOCUMENT_PATH}</a>.</noscript>
+  <div id="swagger-ui"></div>
+  <script src="${DOCS_PATH}/swagger-ui-bundle.js"></script>
+  <script src="${DOCS_PATH}/init.js"></script>
+</body>
+</html>
+`;
+}
+
+const INIT_SCRIPT = `window.ui = SwaggerUIBundle({
+  url: ${JSON.stringify(PARTNER_DOCUMENT_PATH)},
+  dom_id: "#swagger-ui",
+  deepLinking: true,
+  presets: [SwaggerUIBundle.presets.apis],
+  layout: "BaseLayout",
+  validatorUrl: null,
+  docExpansion: "list",
+  defaultModelsExpandDepth: 1,
+  displayRequestDuration: true,
+  persistAuthorization: false
+});
+`;
+
+/** The files /docs/<name> may serve, and their types; nothing else of the package is reachable. */
+const ASSETS: Record<string, { type: string; file?: string; text?: string }> = {
+  "swagger-ui.css": { type: "text/css; charset=utf-8", file: "swagger-ui.css" },
+  "swagger-ui-bundle.js": { type: "text/javascript; charset=utf-8", file: "swagger-ui-bundle.js" },
+  "favicon-32x32.png": { type: "image/png", file: "favicon-32x32.png" },
+  "favicon-16x16.png": { type: "image/png", file: "favicon-16x16.png" },
+  "init.js": { type: "text/javascript; charset=utf-8", text: INIT_SCRIPT }
+};
+
+const cache = new Map<string, Buffer>();
+
+function swaggerUiDir(): string {
+  return path.dirname(require.resolve("swagger-ui-dist/package.json"));
+}
+
+/** The asset's bytes and content type, or null for a name that is not served. */
+export function docsAsset(name: string): { body: Buffer; type: string } | null {
+  if (!Object.prototype.hasOwnProperty.call(ASSETS, name)) return null;
+  const asset = ASSETS[name];
+  let body = cache.get(name);
+  if (!body) {
+    body = asset.text !== undefined ? Buffer.from(asset.text, "utf8") : fs.readFileSync(path.join(swaggerUiDir(), asset.file!));
+    cache.set(name, body);
+  }
+  return { body, type: asset.type };
+}
