@@ -7,14 +7,8 @@ import { LABEL_URL_TTL_SECONDS, signLabelUrl } from "../../lib/label-url";
 import { attachConfig } from "../../lib/runtime";
 import { brokerOptions } from "../../moleculer.config";
 import LabelsService, { ParcelLabelData, RenderedLabel } from "../../services/labels.service";
+import { parsePdf } from "../helpers/pdf";
 
-interface ParsedPdf {
-  numpages: number;
-  text: string;
-}
-// As in test/unit/label-pdf.test.ts: the library file, without the package index's debug run.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const parsePdf = require("pdf-parse/lib/pdf-parse.js") as (data: Buffer) => Promise<ParsedPdf>;
 
 const SECRET = randomBytes(32).toString("hex");
 const BASE_URL = "https://parcels.example.test";
