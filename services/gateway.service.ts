@@ -6,18 +6,11 @@ import type { Context, ServiceSchema } from "moleculer";
 import { extractApiKey, hashApiKey, isWellFormedKey } from "../lib/api-keys";
 import { AppError } from "../lib/errors";
 import { toErrorResponse } from "../lib/http-errors";
-import {
-  buildBackofficeDocument,
-  buildPartnerDocument,
-  docsAsset,
-  docsPageHtml,
-  DOCS_CONTENT_SECURITY_POLICY,
-  OpenApiDocument
-} from "../lib/openapi";
 import { KeyRateLimiter } from "../lib/rate-limit";
 import { configOf } from "../lib/runtime";
 import { REQUEST_ID_PATTERN } from "../lib/request-id";
 import { requireSecret } from "../lib/secrets";
+import { ApiDocsMixin } from "./gateway/api-docs.mixin";
 import type { Principal } from "../lib/principal";
 
 type GatewayRequest = IncomingMessage & {
@@ -30,8 +23,6 @@ interface GatewayVars {
   redis: Redis | null;
   backofficeTokenDigest: Buffer;
   defaultRateLimit: number;
-  partnerApiDocument: OpenApiDocument;
-  backofficeApiDocument: OpenApiDocument;
 }
 
 /** Aliases whose success is not a plain 200. */
@@ -80,7 +71,7 @@ function sendErrorJson(this: { logger: { error: (...a: unknown[]) => void } }, r
 /** HTTP front door: partner API, back-office API, probes. Authenticates, limits, normalises errors. */
 const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
   name: "gateway",
-  mixins: [ApiGateway],
+  mixins: [ApiGateway, ApiDocsMixin],
 
   settings: {
     port: 3000,
@@ -214,50 +205,6 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
       }
     },
 
-    /** GET /v3/api-docs/partner: the OpenAPI 3.1 document, built once from the actions' own Joi schemas. */
-    partnerApiDocs: {
-      visibility: "published",
-      handler(this: GatewayVars, ctx: Context<unknown, Record<string, unknown>>) {
-        ctx.meta.$responseHeaders = { "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*" };
-        return this.partnerApiDocument;
-      }
-    },
-
-    /** GET /v3/api-docs/backoffice (back-office token). */
-    backofficeApiDocs: {
-      visibility: "published",
-      handler(this: GatewayVars, ctx: Context<unknown, Record<string, unknown>>) {
-        ctx.meta.$responseHeaders = { "Cache-Control": "no-store" };
-        return this.backofficeApiDocument;
-      }
-    },
-
-    /** GET /docs: Swagger UI, from our own server only. */
-    docsPage: {
-      visibility: "published",
-      handler(ctx: Context<unknown, Record<string, unknown>>) {
-        ctx.meta.$responseType = "text/html; charset=utf-8";
-        ctx.meta.$responseHeaders = {
-          "Content-Security-Policy": DOCS_CONTENT_SECURITY_POLICY,
-          "X-Content-Type-Options": "nosniff",
-          "Cache-Control": "no-cache"
-        };
-        return docsPageHtml();
-      }
-    },
-
-    /** GET /docs/<asset>: the few swagger-ui-dist files the page loads. */
-    docsAsset: {
-      visibility: "published",
-      handler(ctx: Context<Record<string, unknown>, Record<string, unknown>>) {
-        const asset = typeof ctx.params.file === "string" ? docsAsset(ctx.params.file) : null;
-        if (!asset) throw new AppError("NOT_FOUND", "No such file");
-        ctx.meta.$responseType = asset.type;
-        ctx.meta.$responseHeaders = { "Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff" };
-        return asset.body;
-      }
-    },
-
     liveness: {
       visibility: "published",
       handler() {
@@ -333,8 +280,6 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
       : null;
     this.redis?.on("error", err => this.logger.warn("Redis unavailable for rate limits:", err.message));
     this.limiter = new KeyRateLimiter(this.redis, `${config.namespace}:rate`);
-    this.partnerApiDocument = buildPartnerDocument({ serverUrl: config.publicBaseUrl });
-    this.backofficeApiDocument = buildBackofficeDocument({ serverUrl: config.publicBaseUrl });
   },
 
   async stopped() {

@@ -1,4 +1,3 @@
-import Joi from "joi";
 import type { Context, ServiceSchema } from "moleculer";
 import relayDirectory from "../resources/relay-points.json";
 import { defineAction } from "../lib/action";
@@ -11,101 +10,39 @@ import type { ParcelPage, ParcelView } from "../lib/parcel-view";
 import type { PartnerMeta } from "../lib/principal";
 import { BackgroundLoop } from "../lib/background-loop";
 import { configOf } from "../lib/runtime";
-import { IDEMPOTENCY_KEY_PATTERN, moneyDzd, parcelStatus, queryInteger, relayCode, uuid } from "../lib/schemas";
+import { IDEMPOTENCY_KEY_PATTERN } from "../lib/schemas";
 import { requireSecret } from "../lib/secrets";
 import { DbMixin } from "../mixins/db.mixin";
 import { createParcel, CreateParcelInput } from "./parcels/create-parcel";
+import {
+  CancelParams,
+  CancelSchema,
+  CreateSchema,
+  IdParams,
+  IdSchema,
+  ListParams,
+  ListSchema,
+  ParcelIdParams,
+  ParcelIdSchema,
+  RelayCodeParams,
+  RelayCodeSchema,
+  RelayPointParams,
+  RelayNotifiedParams,
+  RelayNotifiedSchema,
+  RelayPointSchema,
+  SweepParams,
+  SweepSchema,
+  TrackingParams,
+  TrackingSchema,
+  TransitionParams,
+  TransitionSchema
+} from "./parcels/parcels.params";
 import { toParcelView } from "./parcels/parcel-view";
 import * as store from "./parcels/parcels.store";
 import * as relays from "./parcels/relay-points.store";
 import { applyStatusChange } from "./parcels/status-change";
 import { relayOutbox, releaseLease } from "./parcels/outbox-relay";
 import { sweep, SweepResult } from "./parcels/sweeper";
-
-const CreateSchema = Joi.object<CreateParcelInput, true>({
-  recipientName: Joi.string().min(1).max(100).pattern(/\S/).required(),
-  recipientPhone: Joi.string().pattern(/^\+?[0-9 ]{8,20}$/).required().messages({
-    "string.pattern.base": "{{#label}} must be 8 to 20 digits or spaces, with an optional leading +"
-  }),
-  weightG: Joi.number().integer().min(1).max(30000).required(),
-  destinationRelayCode: relayCode().required(),
-  lengthCm: Joi.number().integer().min(1).max(300).allow(null).default(null),
-  widthCm: Joi.number().integer().min(1).max(300).allow(null).default(null),
-  heightCm: Joi.number().integer().min(1).max(300).allow(null).default(null),
-  declaredValueDzd: moneyDzd().allow(null).default(null),
-  codAmountDzd: moneyDzd().allow(null).default(null)
-});
-
-interface ListParams {
-  status: ParcelStatus | null;
-  page: number;
-  size: number;
-}
-const ListSchema = Joi.object<ListParams, true>({
-  status: parcelStatus().allow(null).default(null),
-  page: queryInteger().min(0).max(2_147_483_647).default(0),
-  size: queryInteger().min(1).max(100).default(20)
-}).unknown(true);
-
-interface IdParams {
-  id: string;
-}
-const IdSchema = Joi.object<IdParams, true>({ id: uuid().required() }).unknown(true);
-
-interface TrackingParams {
-  trackingNumber: string;
-}
-const TrackingSchema = Joi.object<TrackingParams, true>({
-  trackingNumber: Joi.string().min(1).max(64).required()
-}).unknown(true);
-
-interface CancelParams {
-  id: string;
-  reason: string | null;
-}
-const CancelSchema = Joi.object<CancelParams, true>({
-  id: uuid().required(),
-  reason: Joi.string().max(500).allow(null, "").default(null)
-});
-
-interface TransitionParams {
-  id: string;
-  toStatus: string;
-  reason: string | null;
-}
-const TransitionSchema = Joi.object<TransitionParams, true>({
-  id: uuid().required(),
-  // Checked by hand: an unknown status is INVALID_STATUS (SPEC §4.7), not a generic validation error.
-  toStatus: Joi.string().max(50).required(),
-  reason: Joi.string().max(500).allow(null, "").default(null)
-});
-
-interface ParcelIdParams {
-  parcelId: string;
-}
-const ParcelIdSchema = Joi.object<ParcelIdParams, true>({ parcelId: uuid().required() });
-
-interface RelayPointParams {
-  code: string;
-  name: string;
-  city: string;
-  wilaya: string | null;
-  address: string | null;
-  active: boolean;
-}
-const RelayPointSchema = Joi.object<RelayPointParams, true>({
-  code: relayCode().required(),
-  name: Joi.string().min(1).max(200).required(),
-  city: Joi.string().min(1).max(100).required(),
-  wilaya: Joi.string().max(10).allow(null).default(null),
-  address: Joi.string().max(300).allow(null).default(null),
-  active: Joi.boolean().default(true)
-});
-
-interface RelayCodeParams {
-  code: string;
-}
-const RelayCodeSchema = Joi.object<RelayCodeParams, true>({ code: Joi.string().max(40).required() });
 
 interface ParcelsVars {
   db: Database;
@@ -330,12 +267,9 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
     }),
 
     /** AT_RELAY → RELAY_NOTIFIED once the pick-up SMS is sent; a no-op in any other state. */
-    markRelayNotified: defineAction<ParcelIdParams & { reason: string | null }, ParcelsThis>({
+    markRelayNotified: defineAction<RelayNotifiedParams, ParcelsThis>({
       visibility: "public",
-      schema: Joi.object<ParcelIdParams & { reason: string | null }, true>({
-        parcelId: uuid().required(),
-        reason: Joi.string().max(500).allow(null).default(null)
-      }),
+      schema: RelayNotifiedSchema,
       async handler(ctx) {
         try {
           await this.changeStatus(
@@ -362,9 +296,9 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
     }),
 
     // call parcels.sweep
-    sweep: defineAction<{ olderThanSeconds?: number }, ParcelsThis>({
+    sweep: defineAction<SweepParams, ParcelsThis>({
       visibility: "public",
-      schema: Joi.object<{ olderThanSeconds?: number }, true>({ olderThanSeconds: Joi.number().integer().min(0) }),
+      schema: SweepSchema,
       async handler(ctx) {
         const config = configOf(this.broker);
         return sweep(
