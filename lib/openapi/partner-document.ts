@@ -1,4 +1,5 @@
 import { KEY_PREFIX } from "../api-keys";
+import type { ErrorCode } from "../errors";
 import { isParcelStatus, PARCEL_STATUSES } from "../parcel-status";
 import { IDEMPOTENCY_KEY_PATTERN } from "../schemas";
 import { dateTime, objectOf, SAMPLE_PARCEL, sharedSchemas, TRACKING_NUMBER_PATTERN, uuidSchema } from "./components";
@@ -27,6 +28,16 @@ export interface SandboxTriggerResponse {
 
 export const PARTNER_BASE = "/api/partner/v1";
 const P = PARTNER_BASE;
+
+/** What a read of one parcel can answer besides 200 (by id or by tracking number). */
+const READ_ONE_PARCEL_ERRORS = {
+  400: ["VALIDATION_FAILED"],
+  401: ["UNAUTHENTICATED"],
+  403: ["SCOPE_MISSING"],
+  404: ["PARCEL_NOT_FOUND"],
+  429: ["RATE_LIMITED"],
+  503: ["UNAVAILABLE"]
+} satisfies Record<number, ErrorCode[]>;
 
 const PARCEL_ID = { id: { description: "Parcel id (uuid).", examples: [SAMPLE_PARCEL.id] } };
 const parcelView = schemaRef("ParcelView");
@@ -180,14 +191,7 @@ export const PARTNER_OPERATIONS: OperationSpec[] = [
     tag: "Parcels",
     layout: { path: ["id"], fields: PARCEL_ID },
     success: { status: 200, description: "The parcel.", schema: parcelView },
-    errors: {
-      400: ["VALIDATION_FAILED"],
-      401: ["UNAUTHENTICATED"],
-      403: ["SCOPE_MISSING"],
-      404: ["PARCEL_NOT_FOUND"],
-      429: ["RATE_LIMITED"],
-      503: ["UNAVAILABLE"]
-    }
+    errors: READ_ONE_PARCEL_ERRORS
   },
   {
     method: "get",
@@ -202,14 +206,7 @@ export const PARTNER_OPERATIONS: OperationSpec[] = [
       fields: { trackingNumber: { description: `Tracking number, e.g. RP123456785DZ (issued numbers match ${TRACKING_NUMBER_PATTERN}).`, examples: ["RP123456785DZ"] } }
     },
     success: { status: 200, description: "The parcel.", schema: parcelView },
-    errors: {
-      400: ["VALIDATION_FAILED"],
-      401: ["UNAUTHENTICATED"],
-      403: ["SCOPE_MISSING"],
-      404: ["PARCEL_NOT_FOUND"],
-      429: ["RATE_LIMITED"],
-      503: ["UNAVAILABLE"]
-    }
+    errors: READ_ONE_PARCEL_ERRORS
   },
   {
     method: "post",

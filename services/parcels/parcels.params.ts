@@ -2,6 +2,7 @@ import Joi from "joi";
 import type { ParcelStatus } from "../../lib/parcel-status";
 import { moneyDzd, parcelStatus, queryInteger, relayCode, uuid } from "../../lib/schemas";
 import type { CreateParcelInput } from "./create-parcel";
+import type { RelayPoint } from "./relay-points.store";
 
 /** The params of every parcels action: each interface beside the Joi schema that validates it. */
 
@@ -68,14 +69,8 @@ export interface ParcelIdParams {
 }
 export const ParcelIdSchema = Joi.object<ParcelIdParams, true>({ parcelId: uuid().required() });
 
-export interface RelayPointParams {
-  code: string;
-  name: string;
-  city: string;
-  wilaya: string | null;
-  address: string | null;
-  active: boolean;
-}
+/** A relay point as the back-office sends it is the stored record itself. */
+export type RelayPointParams = RelayPoint;
 export const RelayPointSchema = Joi.object<RelayPointParams, true>({
   code: relayCode().required(),
   name: Joi.string().min(1).max(200).required(),
