@@ -72,14 +72,7 @@ function toMessage(row: SmsRow): SmsMessage {
   };
 }
 
-export interface NewSmsMessage {
-  eventId: string;
-  parcelId: string;
-  organizationId: string;
-  phoneEnc: string;
-  body: string;
-  provider: SmsProviderName;
-}
+export type NewSmsMessage = Pick<SmsMessage, "eventId" | "parcelId" | "organizationId" | "phoneEnc" | "body" | "provider">;
 
 /** Idempotent on the event: a second call for one event returns the first message untouched. */
 export async function insertMessage(db: Queryable, m: NewSmsMessage): Promise<{ message: SmsMessage; created: boolean }> {

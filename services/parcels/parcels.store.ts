@@ -112,23 +112,19 @@ export async function appendOutbox(
 }
 
 /** Visible parcels only: a PENDING row does not exist for the API. */
-export async function findVisible(db: Queryable, owner: Owner, id: string): Promise<ParcelRow | null> {
+async function findVisibleBy(db: Queryable, owner: Owner, column: "id" | "tracking_number", value: string): Promise<ParcelRow | null> {
   const [row] = await db.query<ParcelRow>(
     `SELECT * FROM parcels.parcels
-      WHERE id = $1 AND organization_id = $2 AND mode = $3 AND status <> 'PENDING'`,
-    [id, owner.organizationId, owner.mode]
+      WHERE ${column} = $1 AND organization_id = $2 AND mode = $3 AND status <> 'PENDING'`,
+    [value, owner.organizationId, owner.mode]
   );
   return row ?? null;
 }
 
-export async function findVisibleByTracking(db: Queryable, owner: Owner, trackingNumber: string): Promise<ParcelRow | null> {
-  const [row] = await db.query<ParcelRow>(
-    `SELECT * FROM parcels.parcels
-      WHERE tracking_number = $1 AND organization_id = $2 AND mode = $3 AND status <> 'PENDING'`,
-    [trackingNumber, owner.organizationId, owner.mode]
-  );
-  return row ?? null;
-}
+export const findVisible = (db: Queryable, owner: Owner, id: string) => findVisibleBy(db, owner, "id", id);
+
+export const findVisibleByTracking = (db: Queryable, owner: Owner, trackingNumber: string) =>
+  findVisibleBy(db, owner, "tracking_number", trackingNumber);
 
 export async function findByIdempotencyKey(db: Queryable, owner: Owner, key: string): Promise<ParcelRow | null> {
   const [row] = await db.query<ParcelRow>(

@@ -3,7 +3,7 @@ import { backoffice, partner } from "../helpers/http";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
 import { createTestDatabase } from "../helpers/postgres";
 import { freePort, RunningProcess, startNode, waitForHttp } from "../helpers/processes";
-import { describeWithServers, NATS_URL, REDIS_URL } from "../helpers/servers";
+import { describeWithServers, distributedEnv } from "../helpers/servers";
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
@@ -26,13 +26,7 @@ describeWithServers(["postgres", "redis", "nats"], "crash safety of the create-p
     database = await createTestDatabase();
     port = await freePort();
     env = {
-      TRANSPORTER: NATS_URL,
-      NAMESPACE: `crash-${randomBytes(4).toString("hex")}`,
-      DATABASE_URL: database.url,
-      REDIS_URL,
-      BACKOFFICE_TOKEN: backofficeToken,
-      ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-      LABEL_URL_SECRET: randomBytes(32).toString("hex"),
+      ...distributedEnv(database.url, backofficeToken, "crash"),
       PORT: String(port),
       PENDING_SWEEP_AFTER_SECONDS: "2",
       SWEEP_INTERVAL_MS: "500"

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { backoffice, partner } from "../helpers/http";
 import { createTestDatabase } from "../helpers/postgres";
 import { freePort, RunningProcess, startNode, waitForHttp } from "../helpers/processes";
-import { describeWithServers, NATS_URL, REDIS_URL } from "../helpers/servers";
+import { describeWithServers, distributedEnv } from "../helpers/servers";
 import { gatewayContract, SystemUnderTest } from "./gateway-contract";
 import { parcelsContract } from "./parcels-contract";
 
@@ -23,16 +23,7 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
     database = await createTestDatabase();
     ports = [await freePort(), await freePort()];
     healthPort = await freePort();
-    const common = {
-      TRANSPORTER: NATS_URL,
-      // A namespace per run keeps parallel runs on the shared NATS apart.
-      NAMESPACE: `test-${randomBytes(4).toString("hex")}`,
-      DATABASE_URL: database.url,
-      REDIS_URL,
-      BACKOFFICE_TOKEN: backofficeToken,
-      ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-      LABEL_URL_SECRET: randomBytes(32).toString("hex")
-    };
+    const common = distributedEnv(database.url, backofficeToken, "test");
     const started = await Promise.all([
       startNode({ ...common, SERVICES: "auth", NODE_ID: "auth-1", HEALTH_PORT: String(healthPort) }),
       startNode({ ...common, SERVICES: "wallet", NODE_ID: "wallet-1" }),

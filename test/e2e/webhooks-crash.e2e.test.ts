@@ -4,7 +4,7 @@ import { backoffice, partner } from "../helpers/http";
 import { createTestDatabase } from "../helpers/postgres";
 import { freePort, RunningProcess, startNode, waitForHttp } from "../helpers/processes";
 import { Receiver, startReceiver } from "../helpers/receivers";
-import { describeWithServers, NATS_URL, REDIS_URL } from "../helpers/servers";
+import { describeWithServers, distributedEnv } from "../helpers/servers";
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
@@ -31,13 +31,7 @@ describeWithServers(["postgres", "redis", "nats"], "webhooks at-least-once acros
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     env = {
-      TRANSPORTER: NATS_URL,
-      NAMESPACE: `hooks-${randomBytes(4).toString("hex")}`,
-      DATABASE_URL: database.url,
-      REDIS_URL,
-      BACKOFFICE_TOKEN: token,
-      ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-      LABEL_URL_SECRET: randomBytes(32).toString("hex"),
+      ...distributedEnv(database.url, token, "hooks"),
       WEBHOOK_ALLOW_PRIVATE: "true",
       WEBHOOK_TIMEOUT_MS: "2000",
       WEBHOOK_WORKER_INTERVAL_MS: "100",

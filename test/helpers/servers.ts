@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import net from "node:net";
 
 export type ServerName = "postgres" | "redis" | "nats";
@@ -42,4 +43,20 @@ export function describeWithServers(servers: ServerName[], name: string, body: (
     process.stderr.write(`\n[notice] skipping "${name}": ${missing.join(", ")} not reachable on localhost\n`);
   }
   (missing.length === 0 ? describe : describe.skip)(name, body);
+}
+
+/**
+ * The environment every process of one distributed test system shares: the local servers, fresh
+ * secrets, and a NATS namespace of its own so that parallel runs on the shared NATS stay apart.
+ */
+export function distributedEnv(databaseUrl: string, backofficeToken: string, namespacePrefix: string): Record<string, string> {
+  return {
+    TRANSPORTER: NATS_URL,
+    NAMESPACE: `${namespacePrefix}-${randomBytes(4).toString("hex")}`,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    BACKOFFICE_TOKEN: backofficeToken,
+    ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+    LABEL_URL_SECRET: randomBytes(32).toString("hex")
+  };
 }
