@@ -1,4 +1,4 @@
-import Joi from "joi";
+import { Joi } from "./joi";
 import { hasAtMostTwoDecimals, MAX_MONEY_DZD } from "./money";
 import { PARCEL_STATUSES } from "./parcel-status";
 
@@ -29,3 +29,7 @@ export const relayCode = () => Joi.string().pattern(RELAY_CODE_PATTERN).messages
 
 /** `Idempotency-Key` header of POST /parcels: 1 to 255 visible ASCII characters. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** An action that takes no parameters (query strings it does not know are ignored, as on any GET). */
+export type NoParams = Record<string, never>;
+export const NoParamsSchema = Joi.object<NoParams>({}).unknown(true);

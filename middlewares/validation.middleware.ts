@@ -1,7 +1,8 @@
 import type { Context, Middleware } from "moleculer";
-import type { ValidationErrorItem } from "joi";
 import { extrasOf } from "../lib/action";
 import { AppError, FieldProblem } from "../lib/errors";
+import type { ValidationErrorItem } from "../lib/joi";
+import { unsafeTextProblems } from "../lib/text-safety";
 
 function toFieldProblem(item: ValidationErrorItem): FieldProblem {
   return {
@@ -11,8 +12,10 @@ function toFieldProblem(item: ValidationErrorItem): FieldProblem {
 }
 
 /**
- * Checks `ctx.params` against the action's Joi `schema` and hands the handler the validated
- * value (defaults applied). Every problem is reported at once, field by field.
+ * Checks `ctx.params` of every action that declares a Joi `schema`: first the one rule every
+ * string obeys whatever its field (lib/text-safety: no control characters, no unpaired
+ * surrogates, no prototype keys), then the schema. The handler gets the validated value
+ * (defaults applied). Every problem is reported at once, field by field.
  */
 export const ValidationMiddleware: Middleware = {
   name: "JoiValidation",
@@ -21,7 +24,10 @@ export const ValidationMiddleware: Middleware = {
     if (!schema) return next;
     // async, so that a refusal is a rejected promise like any other failure of a call.
     return async function validated(this: ThisParameterType<typeof next>, ctx: Context<unknown>) {
-      const { error, value } = schema.validate(ctx.params ?? {}, {
+      const params = ctx.params ?? {};
+      const unsafe = unsafeTextProblems(params);
+      if (unsafe.length > 0) throw new AppError("VALIDATION_FAILED", "The request is not valid", { details: unsafe });
+      const { error, value } = schema.validate(params, {
         abortEarly: false,
         convert: false,
         errors: { wrap: { label: false } }

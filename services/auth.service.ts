@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import Joi from "joi";
+import { Joi } from "../lib/joi";
 import type { ServiceSchema } from "moleculer";
 import { defineAction } from "../lib/action";
 import { generateApiKey, KeyMode, Scope, SCOPES } from "../lib/api-keys";
 import { AppError } from "../lib/errors";
 import { PartnerMeta, Principal } from "../lib/principal";
+import { NoParams, NoParamsSchema } from "../lib/schemas";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
 import * as store from "./auth/auth.store";
 
@@ -149,7 +150,10 @@ const AuthService: ServiceSchema<{}, {}, AuthThis> = {
     }),
 
     /** GET /api/partner/v1/health (SPEC §2.5). */
-    health: defineAction<unknown, AuthThis, PartnerMeta>({
+    health: defineAction<NoParams, AuthThis, PartnerMeta>({
+      // Any valid key may ping, whatever its scopes (SPEC §2.5: "ok when the key is valid").
+      scope: "any",
+      schema: NoParamsSchema,
       handler(ctx) {
         const auth = ctx.meta.auth;
         return {

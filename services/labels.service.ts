@@ -1,8 +1,10 @@
-import Joi from "joi";
+import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
+import { Joi } from "../lib/joi";
 import type { Context, ServiceSchema } from "moleculer";
 import { defineAction } from "../lib/action";
 import { AppError } from "../lib/errors";
-import { renderLabelPdf } from "../lib/label-pdf";
+import { LabelData, renderLabelPdf } from "../lib/label-pdf";
 import { signLabelUrl, verifyLabelSignature } from "../lib/label-url";
 import { configOf } from "../lib/runtime";
 import { uuid } from "../lib/schemas";
@@ -60,17 +62,21 @@ const RenderSchema = Joi.object<RenderParams, true>({
 interface LabelsVars {
   labelUrlSecret: string;
   publicBaseUrl: string;
+  /** Rendered PDFs by a digest of what they print: a reprint costs a lookup, not a render. */
+  rendered: LRUCache<string, Buffer>;
 }
+
+/** Rendered labels kept in memory, by total size (a label is a few kilobytes). */
+const RENDER_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
  * Shipping labels and their pre-signed download URLs.
  *
- * No database and no object storage: a label is rendered on demand from the parcel's current
- * data (`parcels.labelData`) and the sender's name (`auth.getOrganization`). Its content is a pure
- * function of that data (only the PDF's embedded creation timestamp and file id differ between
- * two downloads), so storing PDFs would add a store to keep in step with parcel and relay-point
- * changes, and a failure mode ("stored but stale"), for a render that takes a few tens of ms.
- * The service is stateless and scales by adding instances.
+ * No database and no object storage: a label is rendered from the parcel's current data
+ * (`parcels.labelData`) and the sender's name (`auth.getOrganization`), and the PDF is kept in a
+ * bounded in-memory cache keyed by a digest of exactly that data. A reprint is served from the
+ * cache; a change of the parcel, relay point or sender name changes the digest, so a stale
+ * label is never served. The service scales by adding instances (each with its own cache).
  */
 const LabelsService: ServiceSchema<{}, {}, LabelsVars> = {
   name: "labels",
@@ -110,9 +116,13 @@ const LabelsService: ServiceSchema<{}, {}, LabelsVars> = {
         const verdict = verifyLabelSignature(parcelId, expires, signature, this.labelUrlSecret);
         if (verdict === "expired") throw new AppError("LABEL_URL_INVALID", "label URL expired");
         if (verdict !== "valid") throw new AppError("LABEL_URL_INVALID", "label URL is not valid");
-        return renderLabelOf(ctx, parcelId);
+        return renderLabelOf(ctx, parcelId, this.rendered);
       }
     })
+  },
+
+  created() {
+    this.rendered = new LRUCache<string, Buffer>({ maxSize: RENDER_CACHE_BYTES, sizeCalculation: pdf => pdf.length });
   },
 
   started() {
@@ -122,12 +132,12 @@ const LabelsService: ServiceSchema<{}, {}, LabelsVars> = {
   }
 };
 
-async function renderLabelOf(ctx: Context, parcelId: string): Promise<RenderedLabel> {
+async function renderLabelOf(ctx: Context, parcelId: string, cache: LRUCache<string, Buffer>): Promise<RenderedLabel> {
   const parcel = await ctx.call<ParcelLabelData, { parcelId: string }>("parcels.labelData", { parcelId });
   const sender = await ctx.call<{ name: string }, { organizationId: string }>("auth.getOrganization", {
     organizationId: parcel.organizationId
   });
-  const pdf = await renderLabelPdf({
+  const input: LabelData = {
     trackingNumber: parcel.trackingNumber,
     relayCode: parcel.relayCode,
     relayName: parcel.relayName,
@@ -137,7 +147,13 @@ async function renderLabelOf(ctx: Context, parcelId: string): Promise<RenderedLa
     senderName: sender.name,
     createdAt: parcel.createdAt,
     sandbox: parcel.sandbox
-  });
+  };
+  const key = createHash("sha256").update(JSON.stringify(input)).digest("base64url");
+  let pdf = cache.get(key);
+  if (!pdf) {
+    pdf = await renderLabelPdf(input);
+    cache.set(key, pdf);
+  }
   return { pdfBase64: pdf.toString("base64"), fileName: `label-${parcel.trackingNumber}.pdf` };
 }
 

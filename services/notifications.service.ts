@@ -1,4 +1,4 @@
-import Joi from "joi";
+import { Joi, type Schema } from "../lib/joi";
 import type { Context, Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../lib/action";
 import { decryptField, encryptField } from "../lib/crypto";
@@ -24,7 +24,7 @@ interface ParcelEventParams {
   event: ParcelEvent;
 }
 const AT_RELAY = "parcel.at_relay";
-const onlyAtRelay = (schema: Joi.Schema) => Joi.when("type", { is: AT_RELAY, then: schema.required(), otherwise: Joi.any() });
+const onlyAtRelay = (schema: Schema) => Joi.when("type", { is: AT_RELAY, then: schema.required(), otherwise: Joi.any() });
 /**
  * Every event passes through here, so only the id and type are checked for all of them: an event
  * this service ignores must never be refused (a refusal holds the parcel's outbox queue, and with

@@ -1,4 +1,4 @@
-import Joi from "joi";
+import { Joi } from "../lib/joi";
 import type { ServiceSchema } from "moleculer";
 import { defineAction } from "../lib/action";
 import type { KeyMode } from "../lib/api-keys";

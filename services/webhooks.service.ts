@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import Joi from "joi";
+import { Joi } from "../lib/joi";
 import type { Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../lib/action";
 import type { AppConfig } from "../lib/config";

@@ -1,15 +1,19 @@
-import Joi from "joi";
+import { Joi } from "../../lib/joi";
 import type { ParcelStatus } from "../../lib/parcel-status";
-import { moneyDzd, parcelStatus, queryInteger, relayCode, uuid } from "../../lib/schemas";
+import { moneyDzd, NoParams, NoParamsSchema, parcelStatus, queryInteger, relayCode, uuid } from "../../lib/schemas";
 import type { CreateParcelInput } from "./create-parcel";
 import type { RelayPoint } from "./relay-points.store";
 
 /** The params of every parcels action: each interface beside the Joi schema that validates it. */
 
+export { NoParamsSchema };
+export type { NoParams };
+
 export const CreateSchema = Joi.object<CreateParcelInput, true>({
   recipientName: Joi.string().min(1).max(100).pattern(/\S/).required(),
-  recipientPhone: Joi.string().pattern(/^\+?[0-9 ]{8,20}$/).required().messages({
-    "string.pattern.base": "{{#label}} must be 8 to 20 digits or spaces, with an optional leading +"
+  // SPEC §2.2's pattern, plus at least eight digits: eight spaces are no phone number.
+  recipientPhone: Joi.string().pattern(/^(?=(?:[^0-9]*[0-9]){8})\+?[0-9 ]{8,20}$/).required().messages({
+    "string.pattern.base": "{{#label}} must be 8 to 20 digits or spaces with at least 8 digits, and an optional leading +"
   }),
   weightG: Joi.number().integer().min(1).max(30000).required(),
   destinationRelayCode: relayCode().required(),
