@@ -1,18 +1,18 @@
 import type { ObjectSchema } from "joi";
 import type { ActionSchema, Context } from "moleculer";
-import type { Scope } from "./api-keys";
+import type { ScopeRequirement } from "./api-keys";
 
 /** Fields our actions add to Moleculer's: read by the validation middleware and the gateway. */
 export interface ActionExtras {
   /** Joi schema of `ctx.params`; the handler's params type comes from the same declaration. */
   schema?: ObjectSchema<unknown>;
-  /** Scope the calling API key must carry. */
-  scope?: Scope;
+  /** Scope the calling API key must carry; "any" when every valid key may call it. */
+  scope?: ScopeRequirement;
 }
 
 type TypedAction<P, TThis, M extends object> = Omit<ActionSchema<TThis>, "handler"> & {
   schema?: ObjectSchema<P>;
-  scope?: Scope;
+  scope?: ScopeRequirement;
   handler(this: TThis, ctx: Context<P, M>): unknown;
 };
 

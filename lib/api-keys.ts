@@ -3,6 +3,8 @@ import { createHash, randomBytes } from "node:crypto";
 export type KeyMode = "live" | "sandbox";
 export const SCOPES = ["parcels:read", "parcels:write"] as const;
 export type Scope = (typeof SCOPES)[number];
+/** What an endpoint asks of a key: one scope, or "any" for calls every valid key may make (health). */
+export type ScopeRequirement = Scope | "any";
 
 /** Fixed prefixes (SPEC §5.3): a key says at a glance whether it touches real money. */
 export const KEY_PREFIX: Record<KeyMode, string> = {
@@ -63,15 +65,29 @@ export function modeOfKey(key: string): KeyMode | null {
   return null;
 }
 
+export type ApiKeyReading = { key: string } | { problem: string };
+
+const NO_KEY = "Missing API key (use Authorization: ApiKey <key> or X-API-Key: <key>)";
+
 /**
- * Reads the key from `Authorization: ApiKey <key>` or `X-API-Key: <key>` (SPEC §5.1).
- * Any other Authorization scheme (Bearer, Basic) is not a partner credential.
+ * Reads the key from `Authorization: ApiKey <key>` or `X-API-Key: <key>` (SPEC §5.1). Anything
+ * ambiguous is refused rather than guessed: another scheme in Authorization (Bearer, Basic) is
+ * not a partner credential even beside a valid X-API-Key, and two different keys in the two
+ * headers say the caller does not know which key it means.
  */
-export function extractApiKey(headers: Record<string, string | string[] | undefined>): string | null {
-  const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-  const authorization = single(headers["authorization"]);
-  const match = authorization === undefined ? null : /^ApiKey\s+(\S+)\s*$/i.exec(authorization);
-  if (match) return match[1];
-  const header = single(headers["x-api-key"])?.trim();
-  return header ? header : null;
+export function readApiKey(headers: Record<string, string | string[] | undefined>): ApiKeyReading {
+  const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(",") : v);
+  const authorization = single(headers["authorization"])?.trim();
+  let fromAuthorization: string | null = null;
+  if (authorization) {
+    const match = /^ApiKey\s+(\S+)$/i.exec(authorization);
+    if (!match) return { problem: "The Authorization header must use the ApiKey scheme (Authorization: ApiKey <key>)" };
+    fromAuthorization = match[1];
+  }
+  const fromHeader = single(headers["x-api-key"])?.trim() || null;
+  if (fromAuthorization && fromHeader && fromAuthorization !== fromHeader) {
+    return { problem: "Authorization and X-API-Key carry two different keys; send one" };
+  }
+  const key = fromAuthorization ?? fromHeader;
+  return key ? { key } : { problem: NO_KEY };
 }

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { CorsPolicy, parseCorsOrigins } from "./http/cors";
 
 export type ServiceName = "gateway" | "auth" | "wallet" | "parcels" | "labels" | "notifications" | "webhooks";
 
@@ -14,6 +15,21 @@ export interface AppConfig {
   dataDir: string;
   redisUrl: string | null;
   rateLimitPerMinute: number;
+  /** Label downloads per minute and client address (a pre-signed URL carries no key to count by). */
+  labelDownloadsPerMinute: number;
+  /** Browser origins allowed to call the APIs (CORS); none by default. */
+  cors: CorsPolicy;
+  http: {
+    /** The whole request, body included, must arrive within this time (slow-body clients). */
+    requestTimeoutMs: number;
+    /** The headers must arrive within this time (slowloris). */
+    headersTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    /** Largest JSON request body, as sent and once decompressed. */
+    maxBodyBytes: number;
+    /** Proxies in front of the gateway whose X-Forwarded-For entries are trusted (0: none). */
+    trustProxyHops: number;
+  };
   services: ServiceName[];
   namespace: string;
   nodeId: string | undefined;
@@ -71,6 +87,14 @@ function parseServices(raw: string | null): ServiceName[] {
   return names as ServiceName[];
 }
 
+function corsOrigins(raw: string | null): CorsPolicy {
+  try {
+    return parseCorsOrigins(raw);
+  } catch (err) {
+    throw new ConfigError(`CORS_ORIGINS: ${(err as Error).message}`);
+  }
+}
+
 function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
   const raw = optional(env, name);
   if (raw === null) return fallback;
@@ -92,6 +116,21 @@ function dataDirOf(raw: string): string {
   return raw.startsWith("memory://") ? raw : path.resolve(raw);
 }
 
+function httpLimits(env: NodeJS.ProcessEnv): AppConfig["http"] {
+  const requestTimeoutMs = integer(env, "HTTP_REQUEST_TIMEOUT_MS", 30_000, 1_000, 600_000);
+  const headersTimeoutMs = integer(env, "HTTP_HEADERS_TIMEOUT_MS", 10_000, 1_000, 600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError("HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS");
+  }
+  return {
+    requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs: integer(env, "HTTP_KEEP_ALIVE_TIMEOUT_MS", 5_000, 100, 600_000),
+    maxBodyBytes: integer(env, "HTTP_MAX_BODY_BYTES", 65_536, 1_024, 16_777_216),
+    trustProxyHops: integer(env, "TRUST_PROXY_HOPS", 0, 0, 10)
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = integer(env, "PORT", 3000, 0, 65535);
   const databaseUrl = optional(env, "DATABASE_URL");
@@ -108,6 +147,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: dataDirOf(optional(env, "DATA_DIR") ?? "./data"),
     redisUrl: optional(env, "REDIS_URL"),
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
+    labelDownloadsPerMinute: integer(env, "LABEL_DOWNLOADS_PER_MINUTE", 120, 1, 1_000_000),
+    cors: corsOrigins(optional(env, "CORS_ORIGINS")),
+    http: httpLimits(env),
     services: parseServices(optional(env, "SERVICES")),
     namespace: optional(env, "NAMESPACE") ?? "relay",
     nodeId: optional(env, "NODE_ID") ?? undefined,

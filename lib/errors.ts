@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   ORGANIZATION_NOT_FOUND: 404,
   API_KEY_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
   PARCEL_NOT_CANCELLABLE: 409,
   INVALID_TRANSITION: 409,
   CONFLICT: 409,
@@ -25,6 +26,7 @@ export const ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   UNAVAILABLE: 503
 } as const;
@@ -39,6 +41,8 @@ export interface FieldProblem {
 export interface AppErrorData {
   details?: FieldProblem[];
   retryAfterSeconds?: number;
+  /** The methods a path does answer to, for the Allow header of a 405. */
+  allow?: string[];
 }
 
 /**

@@ -1,4 +1,4 @@
-import { AppError, ERROR_STATUS, ErrorCode, FieldProblem, isErrorCode } from "./errors";
+import { AppError, AppErrorData, ERROR_STATUS, ErrorCode, FieldProblem, isErrorCode } from "./errors";
 
 export interface ErrorBody {
   code: ErrorCode;
@@ -20,7 +20,7 @@ interface LooseError {
   message?: string;
   code?: unknown;
   type?: unknown;
-  data?: { details?: FieldProblem[]; retryAfterSeconds?: number } | unknown;
+  data?: AppErrorData | unknown;
   status?: number;
 }
 
@@ -63,13 +63,15 @@ export function toErrorResponse(raw: unknown, requestId?: string): ErrorResponse
   let message = "Internal error";
   let details: FieldProblem[] | undefined;
   let retryAfterSeconds: number | undefined;
+  let allow: string[] | undefined;
 
   if (raw instanceof AppError || (isErrorCode(err.type) && err.code === ERROR_STATUS[err.type])) {
     code = err.type as ErrorCode;
     message = err.message ?? code;
-    const data = (err.data ?? {}) as { details?: FieldProblem[]; retryAfterSeconds?: number };
+    const data = (err.data ?? {}) as AppErrorData;
     details = data.details;
     retryAfterSeconds = data.retryAfterSeconds;
+    allow = data.allow;
   } else {
     const known = classify(err);
     if (known) ({ code, message } = known);
@@ -81,5 +83,6 @@ export function toErrorResponse(raw: unknown, requestId?: string): ErrorResponse
   if (requestId) body.requestId = requestId;
   const headers: Record<string, string> = {};
   if (retryAfterSeconds !== undefined) headers["Retry-After"] = String(retryAfterSeconds);
+  if (allow !== undefined) headers["Allow"] = allow.join(", ");
   return { body, headers, unexpected: status >= 500 && code !== "UNAVAILABLE" };
 }

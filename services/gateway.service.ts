@@ -3,26 +3,30 @@ import { randomUUID, timingSafeEqual, createHash } from "node:crypto";
 import Redis from "ioredis";
 import ApiGateway from "moleculer-web";
 import type { Context, ServiceSchema } from "moleculer";
-import { extractApiKey, hashApiKey, isWellFormedKey } from "../lib/api-keys";
+import { hashApiKey, isWellFormedKey, readApiKey } from "../lib/api-keys";
+import type { AppConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
 import { toErrorResponse } from "../lib/http-errors";
-import { KeyRateLimiter } from "../lib/rate-limit";
+import { answerClientError } from "../lib/http/client-error";
+import { KeyRateLimiter, RateDecision } from "../lib/rate-limit";
 import { configOf } from "../lib/runtime";
 import { REQUEST_ID_PATTERN } from "../lib/request-id";
 import { requireSecret } from "../lib/secrets";
 import { ApiDocsMixin } from "./gateway/api-docs.mixin";
+import { EdgeMixin, EdgeRequest } from "./gateway/edge.mixin";
 import type { Principal } from "../lib/principal";
 
-type GatewayRequest = IncomingMessage & {
-  $ctx?: Context<unknown, Record<string, unknown>>;
+type GatewayRequest = EdgeRequest & {
   $action?: { name: string; scope?: string };
 };
 
 interface GatewayVars {
+  config: AppConfig;
   limiter: KeyRateLimiter;
+  addressLimiter: KeyRateLimiter;
   redis: Redis | null;
   backofficeTokenDigest: Buffer;
-  defaultRateLimit: number;
+  server: import("node:http").Server;
 }
 
 /** Aliases whose success is not a plain 200. */
@@ -55,6 +59,8 @@ const LOCATION_OF: Record<string, (params: Record<string, string>, data: { id?: 
 
 function sendErrorJson(this: { logger: { error: (...a: unknown[]) => void } }, req: GatewayRequest, res: ServerResponse, err: unknown) {
   const requestId = req.$ctx?.requestID ?? undefined;
+  // What is left of a body the edge refused to read is not waited for.
+  if (!req.complete) res.setHeader("Connection", "close");
   const { body, headers, unexpected } = toErrorResponse(err, requestId ?? undefined);
   if (unexpected) this.logger.error("Unexpected error", { requestId, error: err });
   if (res.headersSent) {
@@ -71,7 +77,8 @@ function sendErrorJson(this: { logger: { error: (...a: unknown[]) => void } }, r
 /** HTTP front door: partner API, back-office API, probes. Authenticates, limits, normalises errors. */
 const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
   name: "gateway",
-  mixins: [ApiGateway, ApiDocsMixin],
+  // EdgeMixin first: its routeHandler and resolveAlias take precedence over moleculer-web's.
+  mixins: [EdgeMixin, ApiGateway, ApiDocsMixin],
 
   settings: {
     port: 3000,
@@ -94,9 +101,9 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
         path: "/api/partner/v1",
         mappingPolicy: "restrict",
         autoAliases: false,
-        authentication: "authenticatePartner",
-        authorization: "authorizeScope",
-        bodyParsers: { json: { strict: true, limit: "64kb" } },
+        api: "partner",
+        // The edge reads bodies itself, after authentication (services/gateway/edge.mixin.ts).
+        bodyParsers: false,
         aliases: {
           "GET /health": "auth.health",
           "POST /parcels": "parcels.create",
@@ -107,6 +114,7 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
           "POST /sandbox/parcels/:id/trigger-event": "parcels.triggerSandboxEvent"
         },
         onBeforeCall(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest) {
+          ctx.meta.auth = req.$principal;
           const key = req.headers["idempotency-key"];
           if (typeof key === "string") ctx.meta.idempotencyKey = key;
         },
@@ -117,8 +125,8 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
         path: "/api/backoffice/v1",
         mappingPolicy: "restrict",
         autoAliases: false,
-        authentication: "authenticateOperator",
-        bodyParsers: { json: { strict: true, limit: "64kb" } },
+        api: "backoffice",
+        bodyParsers: false,
         aliases: {
           "POST /organizations": "auth.createOrganization",
           "GET /organizations/:organizationId": "auth.organizationOverview",
@@ -142,6 +150,8 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
         path: "/labels",
         mappingPolicy: "restrict",
         autoAliases: false,
+        api: "labels",
+        bodyParsers: false,
         aliases: {
           "GET /:file": "gateway.downloadLabel"
         }
@@ -152,6 +162,8 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
         path: "/",
         mappingPolicy: "restrict",
         autoAliases: false,
+        api: "open",
+        bodyParsers: false,
         aliases: {
           "GET /v3/api-docs/partner": "gateway.partnerApiDocs",
           "GET /docs": "gateway.docsPage",
@@ -165,7 +177,8 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
         path: "/v3/api-docs/backoffice",
         mappingPolicy: "restrict",
         autoAliases: false,
-        authentication: "authenticateOperator",
+        api: "backoffice",
+        bodyParsers: false,
         aliases: {
           "GET /": "gateway.backofficeApiDocs"
         }
@@ -175,6 +188,8 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
         path: "/",
         mappingPolicy: "restrict",
         autoAliases: false,
+        api: "open",
+        bodyParsers: false,
         aliases: {
           "GET /healthz": "gateway.liveness",
           "GET /readyz": "gateway.readiness"
@@ -184,17 +199,25 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
   },
 
   actions: {
-    /** Streams the PDF of a valid pre-signed URL; 403 for an expired or tampered one, 404 for an unknown parcel. */
+    /**
+     * Streams the PDF of a valid pre-signed URL. Any URL that does not verify — expired, tampered,
+     * or with a part of the wrong shape or length — is the same 403, so a prober learns nothing
+     * about which part it got wrong; 404 only for a well-signed URL of a parcel that is gone.
+     */
     downloadLabel: {
       visibility: "published",
       async handler(ctx: Context<Record<string, unknown>, Record<string, unknown>>) {
         const single = (v: unknown) => (typeof v === "string" ? v : "");
-        const match = /^([0-9a-fA-F-]{36})\.pdf$/.exec(single(ctx.params.file));
-        if (!match) throw new AppError("NOT_FOUND", "No such label");
+        const file = /^([0-9a-fA-F-]{36})\.pdf$/.exec(single(ctx.params.file));
+        const expires = single(ctx.params.expires);
+        const signature = single(ctx.params.signature);
+        if (!file || !/^\d{1,15}$/.test(expires) || !/^[0-9a-fA-F]{1,128}$/.test(signature)) {
+          throw new AppError("LABEL_URL_INVALID", "label URL is not valid");
+        }
         const label = await ctx.call<{ pdfBase64: string; fileName: string }, object>("labels.render", {
-          parcelId: match[1].toLowerCase(),
-          expires: single(ctx.params.expires),
-          signature: single(ctx.params.signature)
+          parcelId: file[1].toLowerCase(),
+          expires,
+          signature
         });
         ctx.meta.$responseType = "application/pdf";
         ctx.meta.$responseHeaders = {
@@ -229,36 +252,26 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
   },
 
   methods: {
-    /** `Authorization: ApiKey <key>` or `X-API-Key: <key>`; then the per-key rate limit. */
-    async authenticatePartner(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest, res: ServerResponse) {
-      const key = extractApiKey(req.headers);
-      if (!key || !isWellFormedKey(key)) {
-        throw new AppError("UNAUTHENTICATED", "Missing or invalid API key (use Authorization: ApiKey <key> or X-API-Key)");
-      }
-      const principal = await ctx.call<Principal | null, { keyHash: string }>("auth.resolveKey", { keyHash: hashApiKey(key) });
-      if (!principal) throw new AppError("UNAUTHENTICATED", "Missing or invalid API key (use Authorization: ApiKey <key> or X-API-Key)");
-
-      const limit = principal.rateLimitPerMinute ?? this.defaultRateLimit;
-      const decision = await this.limiter.consume(principal.keyId, limit);
-      res.setHeader("X-RateLimit-Limit", String(decision.limit));
-      res.setHeader("X-RateLimit-Remaining", String(decision.remaining));
-      if (!decision.allowed) {
-        throw new AppError("RATE_LIMITED", `Rate limit of ${limit} requests per minute exceeded`, {
-          retryAfterSeconds: decision.retryAfterSeconds
-        });
-      }
-      ctx.meta.auth = principal;
-      return null;
+    /** `Authorization: ApiKey <key>` or `X-API-Key: <key>` (SPEC §5.1); the edge calls it first. */
+    async authenticatePartner(ctx: Context, req: GatewayRequest): Promise<Principal> {
+      const reading = readApiKey(req.headers);
+      if (!("key" in reading)) throw new AppError("UNAUTHENTICATED", reading.problem);
+      const principal = isWellFormedKey(reading.key)
+        ? await ctx.call<Principal | null, { keyHash: string }>("auth.resolveKey", { keyHash: hashApiKey(reading.key) })
+        : null;
+      if (!principal) throw new AppError("UNAUTHENTICATED", "Invalid API key (unknown, revoked or malformed)");
+      return principal;
     },
 
-    authorizeScope(ctx: Context<unknown, { auth?: Principal }>, _route: unknown, req: GatewayRequest) {
-      const scope = req.$action?.scope;
-      if (scope && !ctx.meta.auth?.scopes.includes(scope as Principal["scopes"][number])) {
-        throw new AppError("SCOPE_MISSING", `This API key lacks the ${scope} scope`);
-      }
+    consumeKeyLimit(this: GatewayVars, principal: Principal): Promise<RateDecision> {
+      return this.limiter.consume(principal.keyId, principal.rateLimitPerMinute ?? this.config.rateLimitPerMinute);
     },
 
-    authenticateOperator(this: GatewayVars, _ctx: Context, _route: unknown, req: GatewayRequest) {
+    consumeLabelLimit(this: GatewayVars, address: string): Promise<RateDecision> {
+      return this.addressLimiter.consume(`labels:${address}`, this.config.labelDownloadsPerMinute);
+    },
+
+    authenticateOperator(this: GatewayVars, req: GatewayRequest) {
       const header = req.headers["authorization"];
       const match = typeof header === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
       // Compare digests so that timing reveals nothing about the token.
@@ -266,20 +279,27 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
       if (!match || !timingSafeEqual(given, this.backofficeTokenDigest)) {
         throw new AppError("UNAUTHENTICATED", "Missing or invalid back-office token (use Authorization: Bearer <token>)");
       }
-      return null;
     }
   },
 
   created() {
     const config = configOf(this.broker);
+    this.config = config;
     this.settings.port = config.port;
-    this.defaultRateLimit = config.rateLimitPerMinute;
+    // moleculer-web created the server already (in its own created()); bound what a slow client can hold.
+    this.server.requestTimeout = config.http.requestTimeoutMs;
+    this.server.headersTimeout = config.http.headersTimeoutMs;
+    this.server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
+    // Node checks those time-outs every 30 s by default; read when the server starts listening.
+    this.server.connectionsCheckingInterval = 1_000;
+    this.server.on("clientError", answerClientError);
     this.backofficeTokenDigest = createHash("sha256").update(requireSecret(config, "backofficeToken")).digest();
     this.redis = config.redisUrl
       ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
       : null;
     this.redis?.on("error", err => this.logger.warn("Redis unavailable for rate limits:", err.message));
     this.limiter = new KeyRateLimiter(this.redis, `${config.namespace}:rate`);
+    this.addressLimiter = new KeyRateLimiter(this.redis, `${config.namespace}:rate:address`);
   },
 
   async stopped() {

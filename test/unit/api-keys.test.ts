@@ -1,4 +1,4 @@
-import { extractApiKey, generateApiKey, hashApiKey, isWellFormedKey, modeOfKey, readablePrefix } from "../../lib/api-keys";
+import { readApiKey, generateApiKey, hashApiKey, isWellFormedKey, modeOfKey, readablePrefix } from "../../lib/api-keys";
 
 describe("API keys", () => {
   test("live and sandbox keys carry different fixed prefixes", () => {
@@ -36,12 +36,19 @@ describe("API keys", () => {
     [{ authorization: "ApiKey abc" }, "abc"],
     [{ authorization: "apikey   abc  " }, "abc"],
     [{ "x-api-key": " abc " }, "abc"],
+    [{ authorization: "ApiKey abc", "x-api-key": "abc" }, "abc"],
     [{ authorization: "Bearer abc" }, null],
-    [{ authorization: "Bearer abc", "x-api-key": "def" }, "def"],
+    // Another scheme beside a key is ambiguous: refused, not silently ignored.
+    [{ authorization: "Bearer abc", "x-api-key": "def" }, null],
+    // Two different keys: refused, never "the first one wins".
+    [{ authorization: "ApiKey abc", "x-api-key": "def" }, null],
     [{ authorization: "ApiKey" }, null],
+    [{ authorization: "ApiKey a b" }, null],
     [{ "x-api-key": "" }, null],
     [{}, null]
-  ])("extracts the key from %j", (headers, expected) => {
-    expect(extractApiKey(headers)).toBe(expected);
+  ])("reads the key from %j", (headers, expected) => {
+    const reading = readApiKey(headers);
+    expect("key" in reading ? reading.key : null).toBe(expected);
+    if (!("key" in reading)) expect(reading.problem.length).toBeGreaterThan(0);
   });
 });
