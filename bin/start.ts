@@ -5,7 +5,10 @@ import { resolveSecrets } from "../lib/secrets";
 import { createSystem } from "../lib/system";
 
 async function main(): Promise<void> {
-  const config = resolveSecrets(loadConfig());
+  const loaded = loadConfig();
+  // Embedded mode writes the database and secrets under DATA_DIR: for this user's eyes only.
+  if (loaded.embedded) process.umask(0o077);
+  const config = resolveSecrets(loaded);
   const broker = createSystem(config);
   if (config.healthPort) startHealthServer(broker, config.healthPort);
   await broker.start();

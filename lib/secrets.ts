@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { AppConfig, ConfigError } from "./config";
+import { ensurePrivateDir } from "./data-dir";
 
 type SecretName = keyof AppConfig["secrets"];
 
@@ -26,7 +27,7 @@ function generate(): AppConfig["secrets"] {
  */
 function readOrCreateSecretsFile(dataDir: string): AppConfig["secrets"] {
   const file = path.join(dataDir, "secrets.json");
-  fs.mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   try {
     fs.writeFileSync(file, JSON.stringify(generate(), null, 2), { flag: "wx", mode: 0o600 });
   } catch (err) {

@@ -1,5 +1,5 @@
-import fs from "node:fs";
 import { PGlite, Transaction } from "@electric-sql/pglite";
+import { ensurePrivateDir, restrictToOwner } from "../data-dir";
 import { Database, Queryable } from "./database";
 
 function wrap(db: PGlite | Transaction): Queryable {
@@ -16,8 +16,10 @@ function wrap(db: PGlite | Transaction): Queryable {
 
 /** `dataDir` is a folder, or `memory://<anything>` for a throw-away database (tests). */
 export async function openPglite(dataDir: string): Promise<Database> {
-  if (!dataDir.startsWith("memory://")) fs.mkdirSync(dataDir, { recursive: true });
+  const onDisk = !dataDir.startsWith("memory://");
+  if (onDisk) ensurePrivateDir(dataDir);
   const db = await PGlite.create(dataDir);
+  if (onDisk) restrictToOwner(dataDir);
   const direct = wrap(db);
   return {
     kind: "pglite",
