@@ -54,8 +54,12 @@ export function assertOperatorTransition(from: ParcelStatus, to: ParcelStatus): 
   }
 }
 
+export function isCancellable(status: ParcelStatus): boolean {
+  return CANCELLABLE_STATUSES.includes(status);
+}
+
 export function assertCancellable(status: ParcelStatus): void {
-  if (!CANCELLABLE_STATUSES.includes(status)) {
+  if (!isCancellable(status)) {
     throw new AppError(
       "PARCEL_NOT_CANCELLABLE",
       `a parcel in status ${status} can no longer be cancelled; only ${CANCELLABLE_STATUSES.join(" and ")} parcels can (contact support after pick-up)`

@@ -5,7 +5,7 @@ import { decryptField } from "../lib/crypto";
 import type { Database } from "../lib/db/database";
 import { AppError } from "../lib/errors";
 import { toDzd } from "../lib/money";
-import { assertCancellable, assertOperatorTransition, isParcelStatus, ParcelStatus } from "../lib/parcel-status";
+import { assertCancellable, assertOperatorTransition, isCancellable, isParcelStatus, ParcelStatus } from "../lib/parcel-status";
 import type { ParcelPage, ParcelView } from "../lib/parcel-view";
 import type { PartnerMeta } from "../lib/principal";
 import { BackgroundLoop } from "../lib/background-loop";
@@ -22,6 +22,8 @@ import {
   IdSchema,
   ListParams,
   ListSchema,
+  NoParams,
+  NoParamsSchema,
   ParcelIdParams,
   ParcelIdSchema,
   RelayCodeParams,
@@ -58,6 +60,7 @@ interface ParcelsMethods {
   labelUrlsFor(ctx: Context, parcelIds: string[]): Promise<Record<string, string>>;
   visibleOrNotFound(ctx: Context<unknown, PartnerMeta>, id: string): Promise<store.ParcelRow>;
   changeStatus(id: string, decide: (row: store.ParcelRow) => void, change: Parameters<typeof applyStatusChange>[2]): Promise<{ before: store.ParcelRow; after: store.ParcelRow }>;
+  refundCancelled(ctx: Context, row: store.ParcelRow): Promise<void>;
   runRelay(): Promise<number>;
 }
 
@@ -143,19 +146,19 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
           actor: "merchant",
           refundPending: true
         });
-        try {
-          await ctx.call("wallet.refund", { parcelId: row.id, organizationId: row.organization_id, mode: row.mode, reason: "cancelled" });
-          await store.clearRefundPending(this.db, row.id);
-        } catch (err) {
-          // The parcel is cancelled either way; the sweeper repeats the refund until the wallet acknowledges it.
-          this.logger.warn(`parcel ${row.id}: refund deferred (${(err as Error).message})`);
-        }
+        await this.refundCancelled(ctx, after);
         return this.viewOf(ctx, after);
       }
     }),
 
-    // POST /api/partner/v1/sandbox/parcels/{id}/trigger-event
+    /**
+     * POST /api/partner/v1/sandbox/parcels/{id}/trigger-event. Money follows the live rules where
+     * they exist: a trigger to CANCELLED from a cancellable status refunds the sandbox wallet
+     * exactly as a cancel does; no other trigger moves money (a refunded parcel stays refunded
+     * whatever it is moved to next, and is never charged twice).
+     */
     triggerSandboxEvent: defineAction<TransitionParams, ParcelsThis, PartnerMeta & { $statusCode?: number }>({
+      scope: "parcels:write",
       schema: TransitionSchema,
       async handler(ctx) {
         if (ctx.meta.auth.mode !== "sandbox") {
@@ -167,6 +170,7 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
             details: [{ field: "toStatus", message: "unknown status" }]
           });
         }
+        let refunds = false;
         const { before, after } = await this.changeStatus(
           ctx.params.id,
           current => {
@@ -174,9 +178,11 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
               throw new AppError("FORBIDDEN", "This parcel belongs to another organisation");
             }
             if (current.mode !== "sandbox") throw new AppError("NOT_SANDBOX_PARCEL", "Only sandbox parcels can be moved by the trigger");
+            refunds = toStatus === "CANCELLED" && isCancellable(current.status as ParcelStatus);
           },
-          { to: toStatus, reason: ctx.params.reason || null, actor: "sandbox" }
+          { to: toStatus, reason: ctx.params.reason || null, actor: "sandbox", refundPending: refunds }
         );
+        if (refunds) await this.refundCancelled(ctx, after);
         ctx.meta.$statusCode = 202;
         return {
           parcelId: after.id,
@@ -205,7 +211,8 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
       }
     }),
 
-    listRelayPoints: defineAction<unknown, ParcelsThis>({
+    listRelayPoints: defineAction<NoParams, ParcelsThis>({
+      schema: NoParamsSchema,
       async handler() {
         return relays.listRelayPoints(this.db);
       }
@@ -336,6 +343,16 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
         const { row } = await applyStatusChange(tx, before, change);
         return { before, after: row };
       }).finally(() => void this.runRelay());
+    },
+
+    /** Gives a cancelled parcel's price back; if the wallet cannot answer now, the sweeper repeats it until it does. */
+    async refundCancelled(ctx: Context, row: store.ParcelRow): Promise<void> {
+      try {
+        await ctx.call("wallet.refund", { parcelId: row.id, organizationId: row.organization_id, mode: row.mode, reason: "cancelled" });
+        await store.clearRefundPending(this.db, row.id);
+      } catch (err) {
+        this.logger.warn(`parcel ${row.id}: refund deferred (${(err as Error).message})`);
+      }
     },
 
     /** A fresh pre-signed label URL, or null when the labels service cannot answer right now (SPEC §2.1). */
