@@ -488,7 +488,7 @@ export interface components {
              * @description Machine-readable error code. Each response below lists the codes it can carry.
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "RELAY_NOT_FOUND" | "INVALID_TARIFF" | "INVALID_STATUS" | "UNAUTHENTICATED" | "INSUFFICIENT_BALANCE" | "SCOPE_MISSING" | "SANDBOX_KEY_REQUIRED" | "NOT_SANDBOX_PARCEL" | "LABEL_URL_INVALID" | "FORBIDDEN" | "NOT_FOUND" | "PARCEL_NOT_FOUND" | "ORGANIZATION_NOT_FOUND" | "API_KEY_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PARCEL_NOT_CANCELLABLE" | "INVALID_TRANSITION" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "RELAY_NOT_FOUND" | "INVALID_TARIFF" | "INVALID_STATUS" | "UNAUTHENTICATED" | "INSUFFICIENT_BALANCE" | "SCOPE_MISSING" | "SANDBOX_KEY_REQUIRED" | "NOT_SANDBOX_PARCEL" | "LABEL_URL_INVALID" | "FORBIDDEN" | "NOT_FOUND" | "PARCEL_NOT_FOUND" | "ORGANIZATION_NOT_FOUND" | "API_KEY_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "PARCEL_NOT_CANCELLABLE" | "INVALID_TRANSITION" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE";
             /** @description Human-readable explanation (English). */
             message: string;
             /** @description The HTTP status, repeated. */
@@ -1247,7 +1247,7 @@ export interface operations {
                         /** @constant */
                         status?: 403;
                         /** @enum {unknown} */
-                        code?: "SANDBOX_KEY_REQUIRED" | "NOT_SANDBOX_PARCEL" | "FORBIDDEN";
+                        code?: "SCOPE_MISSING" | "SANDBOX_KEY_REQUIRED" | "NOT_SANDBOX_PARCEL" | "FORBIDDEN";
                     };
                 };
             };
@@ -1288,22 +1288,6 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {unknown} */
-                        code?: "VALIDATION_FAILED";
-                    };
-                };
-            };
             /** @description Not allowed */
             403: {
                 headers: {
@@ -1332,10 +1316,11 @@ export interface operations {
                         /** @constant */
                         status?: 404;
                         /** @enum {unknown} */
-                        code?: "NOT_FOUND" | "PARCEL_NOT_FOUND";
+                        code?: "PARCEL_NOT_FOUND";
                     };
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Temporarily unavailable; retry later */
             503: {
                 headers: {

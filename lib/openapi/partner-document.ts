@@ -265,7 +265,7 @@ export const PARTNER_OPERATIONS: OperationSpec[] = [
     errors: {
       400: ["VALIDATION_FAILED", "INVALID_STATUS"],
       401: ["UNAUTHENTICATED"],
-      403: ["SANDBOX_KEY_REQUIRED", "NOT_SANDBOX_PARCEL", "FORBIDDEN"],
+      403: ["SCOPE_MISSING", "SANDBOX_KEY_REQUIRED", "NOT_SANDBOX_PARCEL", "FORBIDDEN"],
       404: ["PARCEL_NOT_FOUND"],
       413: ["PAYLOAD_TOO_LARGE"],
       415: ["UNSUPPORTED_MEDIA_TYPE"],
@@ -299,14 +299,15 @@ export const PARTNER_OPERATIONS: OperationSpec[] = [
         "Content-Disposition": { required: true, description: "inline; filename=\"<tracking number>.pdf\"", schema: { type: "string" } }
       }
     },
-    errors: { 400: ["VALIDATION_FAILED"], 403: ["LABEL_URL_INVALID"], 404: ["NOT_FOUND", "PARCEL_NOT_FOUND"], 503: ["UNAVAILABLE"] }
+    errors: { 403: ["LABEL_URL_INVALID"], 404: ["PARCEL_NOT_FOUND"], 429: ["RATE_LIMITED"], 503: ["UNAVAILABLE"] }
   }
 ];
 
 const AUTH_SCHEMES = ["ApiKeyAuthorization", "ApiKeyHeader"] as const;
 
 const partnerStyle: DocumentStyle = {
-  security: (scope: string | undefined): SecurityRequirement[] => AUTH_SCHEMES.map(name => ({ [name]: scope ? [scope] : [] })),
+  security: (scope: string | undefined): SecurityRequirement[] =>
+    AUTH_SCHEMES.map(name => ({ [name]: scope && scope !== "any" ? [scope] : [] })),
   rate: { success: "required", errors: "optional" }
 };
 
@@ -318,7 +319,8 @@ and receive every status change on your webhook.
 Send your API key on every call, either as \`Authorization: ApiKey <API_KEY>\` or as \`X-API-Key: <API_KEY>\`.
 Keys are created in the back-office (Settings, API keys) and shown once. Live keys start with \`${KEY_PREFIX.live}\`, sandbox
 keys with \`${KEY_PREFIX.sandbox}\`; a sandbox key sees only sandbox parcels, paid from the sandbox wallet. Scopes:
-\`parcels:read\` to list and read, \`parcels:write\` to create and cancel (each operation lists the scope it needs).
+\`parcels:read\` to list and read, \`parcels:write\` to create, cancel and trigger sandbox events (each operation lists the
+scope it needs).
 
 ## Rate limits
 60 requests per minute per key unless your key has its own limit. Every authenticated answer carries

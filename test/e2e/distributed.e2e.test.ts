@@ -5,6 +5,9 @@ import { freePort, RunningProcess, startNode, waitForHttp } from "../helpers/pro
 import { describeWithServers, distributedEnv } from "../helpers/servers";
 import { gatewayContract, SystemUnderTest } from "./gateway-contract";
 import { parcelsContract } from "./parcels-contract";
+import { HOSTILE_INPUT_ENV, hostileInputContract } from "./hostile-input-contract";
+import { fuzzContract } from "./fuzz-contract";
+import { checkMoneyInvariant } from "../helpers/money-invariant";
 
 /**
  * Distributed mode: auth in one process, two gateways in two others, talking over the local NATS,
@@ -29,8 +32,8 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
       startNode({ ...common, SERVICES: "wallet", NODE_ID: "wallet-1" }),
       startNode({ ...common, SERVICES: "parcels", NODE_ID: "parcels-1" }),
       startNode({ ...common, SERVICES: "notifications,webhooks", NODE_ID: "events-1" }),
-      startNode({ ...common, SERVICES: "gateway", NODE_ID: "gateway-1", PORT: String(ports[0]) }),
-      startNode({ ...common, SERVICES: "gateway", NODE_ID: "gateway-2", PORT: String(ports[1]) })
+      startNode({ ...common, ...HOSTILE_INPUT_ENV, SERVICES: "gateway", NODE_ID: "gateway-1", PORT: String(ports[0]) }),
+      startNode({ ...common, ...HOSTILE_INPUT_ENV, SERVICES: "gateway", NODE_ID: "gateway-2", PORT: String(ports[1]) })
     ]);
     processes.push(...started);
     labels = await startNode({ ...common, SERVICES: "labels", NODE_ID: "labels-1" });
@@ -53,6 +56,14 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
 
   describe("gateway contract", () => gatewayContract(system));
   describe("parcels and wallet contract", () => parcelsContract(system));
+  describe("hostile input", () => hostileInputContract(system));
+  describe("fuzz", () => fuzzContract(system));
+
+  test("after all that traffic, the money invariant holds", async () => {
+    const report = await checkMoneyInvariant(database.url);
+    expect(report.violations).toEqual([]);
+    expect(report.visibleParcels).toBeGreaterThan(0);
+  });
 
   test("labels service stopped: parcels still created and read with labelUrl null; a URL again once it is back", async () => {
     const base = `http://127.0.0.1:${ports[0]}`;

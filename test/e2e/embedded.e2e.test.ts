@@ -5,6 +5,9 @@ import { http } from "../helpers/http";
 import { freePort, ROOT, RunningProcess, startProcess } from "../helpers/processes";
 import { gatewayContract, SystemUnderTest } from "./gateway-contract";
 import { parcelsContract } from "./parcels-contract";
+import { HOSTILE_INPUT_ENV, hostileInputContract } from "./hostile-input-contract";
+import { fuzzContract } from "./fuzz-contract";
+import { checkMoneyInvariant } from "../helpers/money-invariant";
 
 /** `npm start` exactly as the README says: no servers, no variables but a port and a data folder. */
 describe("embedded mode (npm start)", () => {
@@ -19,7 +22,7 @@ describe("embedded mode (npm start)", () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "relay-embedded-"));
     port = await freePort();
     const t0 = Date.now();
-    proc = startProcess("npm", ["start", "--silent"], { PORT: String(port), DATA_DIR: dataDir });
+    proc = startProcess("npm", ["start", "--silent"], { PORT: String(port), DATA_DIR: dataDir, ...HOSTILE_INPUT_ENV });
     const banner = await proc.waitForOutput(/curl -s -H "Authorization: ApiKey (rp_live_\w+)" (\S+)\/api\/partner\/v1\/health/, 60_000);
     demoLiveKey = banner[1];
     backofficeToken = (await proc.waitForOutput(/Back-office token \(Authorization: Bearer …\): (\S+)/))[1];
@@ -64,6 +67,38 @@ describe("embedded mode (npm start)", () => {
     parcelsContract(
       (): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() })
     );
+  });
+
+  describe("hostile input", () => {
+    hostileInputContract(
+      (): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() })
+    );
+  });
+
+  describe("fuzz", () => {
+    fuzzContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
+  });
+
+  test("after all that traffic, the money invariant holds (read from the stopped process's database)", async () => {
+    await proc.stop();
+    const report = await checkMoneyInvariant({ pgliteDir: path.join(dataDir, "pgdata") });
+    expect(report.violations).toEqual([]);
+    expect(report.visibleParcels).toBeGreaterThan(0);
+    proc = startProcess("npm", ["start", "--silent"], { PORT: String(port), DATA_DIR: dataDir, ...HOSTILE_INPUT_ENV });
+    await proc.waitForOutput(/Demo keys were printed on the first start/, 60_000);
+  }, 90_000);
+
+  test("DATA_DIR is for its owner only: folders 0700, files 0600", () => {
+    const loose: string[] = [];
+    const walk = (p: string) => {
+      const stat = fs.lstatSync(p);
+      const expected = stat.isDirectory() ? 0o700 : 0o600;
+      if ((stat.mode & 0o777) !== expected) loose.push(`${(stat.mode & 0o777).toString(8)} ${p}`);
+      if (stat.isDirectory()) for (const entry of fs.readdirSync(p)) walk(path.join(p, entry));
+    };
+    walk(dataDir);
+    expect(loose).toEqual([]);
+    expect(fs.readdirSync(path.join(dataDir, "pgdata")).length).toBeGreaterThan(5);
   });
 
   test("the back-office CLI drives the same API", async () => {

@@ -199,7 +199,8 @@ describe("event path: webhooks, SMS and labels (embedded)", () => {
     expect((await http(base, "GET", `${url.pathname}${expired}`)).status).toBe(403);
     expect((await http(base, "GET", `${url.pathname}`)).status).toBe(403);
     expect((await http(base, "GET", "/labels/../../etc/passwd")).status).toBe(404);
-    expect((await http(base, "GET", "/labels/not-a-parcel.pdf")).body).toMatchObject({ status: 404, code: "NOT_FOUND" });
+    // A URL that does not verify is one 403, whichever part is wrong (nothing tells a prober more).
+    expect((await http(base, "GET", "/labels/not-a-parcel.pdf")).body).toMatchObject({ status: 403, code: "LABEL_URL_INVALID" });
     // A fresh URL on every read.
     const again = (await live("GET", `/parcels/${parcel.id}`)).body;
     expect(again.labelUrl).toEqual(expect.stringContaining(parcel.id));

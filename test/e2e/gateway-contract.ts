@@ -146,7 +146,6 @@ export function gatewayContract(system: () => SystemUnderTest): void {
   test.each([
     ["GET", "/nowhere"],
     ["GET", "/api/partner/v1/unknown"],
-    ["DELETE", "/api/partner/v1/health"],
     ["GET", "/api/partner/v2/health"]
   ])("unknown route %s %s is a JSON 404, never HTML", async (method, path) => {
     const res = await http(system().baseUrl, method, path, { headers: { Authorization: `ApiKey ${keyA}` } });
@@ -154,13 +153,24 @@ export function gatewayContract(system: () => SystemUnderTest): void {
     expect(res.headers.get("x-request-id")).toBeTruthy();
   });
 
-  test.each(["/api/partner/v1/parcels/by-tracking/%ZZ", "/api/partner/v1/parcels/%E0%A4%A", "/labels/%ZZ.pdf"])(
+  test("a known route with another method is a JSON 405 with Allow, never HTML", async () => {
+    const res = await http(system().baseUrl, "DELETE", "/api/partner/v1/health", { headers: { Authorization: `ApiKey ${keyA}` } });
+    expectError(res, 405, "METHOD_NOT_ALLOWED");
+    expect(res.headers.get("allow")).toBe("GET");
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  test.each(["/api/partner/v1/parcels/by-tracking/%ZZ", "/api/partner/v1/parcels/%E0%A4%A"])(
     "a broken %%-escape in %s is a 400, not a 500",
     async path => {
       const res = await http(system().baseUrl, "GET", path, { headers: { Authorization: `ApiKey ${keyA}` } });
       expectError(res, 400, "VALIDATION_FAILED");
     }
   );
+
+  test("a broken %-escape in a label URL is the 403 of any label URL that does not verify", async () => {
+    expectError(await http(system().baseUrl, "GET", "/labels/%ZZ.pdf"), 403, "LABEL_URL_INVALID");
+  });
 
   test("a malformed JSON body is a 400 in the error shape", async () => {
     const res = await http(system().baseUrl, "POST", "/api/backoffice/v1/organizations", {

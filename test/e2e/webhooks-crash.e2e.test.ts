@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { Client } from "pg";
 import { backoffice, partner } from "../helpers/http";
 import { createTestDatabase } from "../helpers/postgres";
@@ -44,6 +44,11 @@ describeWithServers(["postgres", "redis", "nats"], "webhooks at-least-once acros
       start("gateway", "gateway", { PORT: String(port) })
     ]);
     await waitForHttp(`${base}/readyz`);
+    // Readiness covers the services parcels need; the webhooks workers may be discovered a moment later.
+    const probe = `/organizations/${randomUUID()}/webhook-deliveries`;
+    for (let i = 0; i < 100 && (await backoffice(base, token).call("GET", probe)).status === 503; i++) {
+      await new Promise(r => setTimeout(r, 100));
+    }
   }, 120_000);
 
   afterAll(async () => {

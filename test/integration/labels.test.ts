@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { ServiceBroker } from "moleculer";
 import { loadConfig } from "../../lib/config";
 import { AppError } from "../../lib/errors";
+import * as labelPdf from "../../lib/label-pdf";
 import { SANDBOX_MARK } from "../../lib/label-pdf";
 import { LABEL_URL_TTL_SECONDS, signLabelUrl } from "../../lib/label-url";
 import { attachConfig } from "../../lib/runtime";
@@ -217,5 +218,26 @@ describe("labels service", () => {
 
   test("signUrl refuses a parcel id that is not a uuid", async () => {
     await expect(signUrl("not-a-uuid")).rejects.toMatchObject({ type: "VALIDATION_FAILED", code: 400 });
+  });
+
+  test("a reprint is served from the cache; a change of what the label prints renders it anew", async () => {
+    const parcelId = randomUUID();
+    parcels.set(parcelId, { ...parcels.get(SANDBOX_PARCEL_ID)!, trackingNumber: "RP000000025DZ" });
+    const renders = jest.spyOn(labelPdf, "renderLabelPdf");
+    try {
+      const first = await render(renderParamsOf((await signUrl(parcelId)).labelUrl));
+      expect(renders).toHaveBeenCalledTimes(1);
+      const reprint = await render(renderParamsOf((await signUrl(parcelId)).labelUrl));
+      expect(renders).toHaveBeenCalledTimes(1);
+      expect(reprint.pdfBase64).toBe(first.pdfBase64);
+
+      parcels.set(parcelId, { ...parcels.get(parcelId)!, relayName: "Tabac Es-Salam (nouvelle adresse)" });
+      const changed = await render(renderParamsOf((await signUrl(parcelId)).labelUrl));
+      expect(renders).toHaveBeenCalledTimes(2);
+      expect(squash((await parsePdf(Buffer.from(changed.pdfBase64, "base64"))).text)).toContain("nouvelle adresse");
+    } finally {
+      renders.mockRestore();
+      parcels.delete(parcelId);
+    }
   });
 });

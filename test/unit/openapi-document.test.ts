@@ -80,10 +80,13 @@ describe("SPEC §2.2: the creation request, row by row", () => {
     expect(accepts(field("recipientName"), "N".repeat(101))).toBe(false);
   });
 
-  test("recipientPhone: ^\\+?[0-9 ]{8,20}$", () => {
-    expect(field("recipientPhone")).toMatchObject({ type: "string", pattern: "^\\+?[0-9 ]{8,20}$" });
+  // SPEC §2.2's pattern, and at least eight digits (eight spaces matched the SPEC's regex alone).
+  test("recipientPhone: ^\\+?[0-9 ]{8,20}$ with at least eight digits", () => {
+    expect(field("recipientPhone")).toMatchObject({ type: "string", pattern: "^(?=(?:[^0-9]*[0-9]){8})\\+?[0-9 ]{8,20}$" });
     for (const ok of ["05551234", "+213 555 12 34 56", "0555 12 34 56 78 901"]) expect(accepts(field("recipientPhone"), ok)).toBe(true);
-    for (const bad of ["0555123", "0555 12 34 56 78 9012", "0555-12-34-56", "++21355512345"]) expect(accepts(field("recipientPhone"), bad)).toBe(false);
+    for (const bad of ["0555123", "0555 12 34 56 78 9012", "0555-12-34-56", "++21355512345", "        ", "+1 2 3 4 5 6 7"]) {
+      expect(accepts(field("recipientPhone"), bad)).toBe(false);
+    }
   });
 
   test("weightG: integer (int32), 1 to 30000", () => {
@@ -157,7 +160,7 @@ describe("SPEC §8: limits, row by row", () => {
   test("weightG, recipientName, recipientPhone and destinationRelayCode bounds (see §2.2 above) are the request's", () => {
     expect(field("weightG")).toMatchObject({ minimum: 1, maximum: 30000 });
     expect(field("recipientName").maxLength).toBe(100);
-    expect(field("recipientPhone").pattern).toBe("^\\+?[0-9 ]{8,20}$");
+    expect(field("recipientPhone").pattern).toBe("^(?=(?:[^0-9]*[0-9]){8})\\+?[0-9 ]{8,20}$");
     expect(field("destinationRelayCode").pattern).toMatch(/\{3,30\}/);
   });
 
@@ -242,7 +245,7 @@ describe("SPEC §4 and §7: the seven operations and every status they answer", 
     expect(codes(op("post", `${P}/parcels/{id}/cancel`), 409)).toEqual(["PARCEL_NOT_CANCELLABLE"]);
     const trigger = op("post", `${P}/sandbox/parcels/{id}/trigger-event`);
     expect(codes(trigger, 400)).toEqual(["INVALID_STATUS", "VALIDATION_FAILED"]);
-    expect(codes(trigger, 403)).toEqual(["FORBIDDEN", "NOT_SANDBOX_PARCEL", "SANDBOX_KEY_REQUIRED"]);
+    expect(codes(trigger, 403)).toEqual(["FORBIDDEN", "NOT_SANDBOX_PARCEL", "SANDBOX_KEY_REQUIRED", "SCOPE_MISSING"]);
     expect(codes(op("get", `${P}/parcels/{id}`), 404)).toEqual(["PARCEL_NOT_FOUND"]);
   });
 
@@ -280,7 +283,7 @@ describe("SPEC §5: authentication", () => {
       getParcel: either("parcels:read"),
       getParcelByTracking: either("parcels:read"),
       cancelParcel: either("parcels:write"),
-      triggerSandboxEvent: either(),
+      triggerSandboxEvent: either("parcels:write"),
       downloadLabel: []
     });
   });
