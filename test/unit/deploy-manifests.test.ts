@@ -337,6 +337,11 @@ if (!kubectlFound && process.env.CI === "true") {
         database: envValue(container, "POSTGRES_DB")
       });
       expect([url.hostname, Number(url.port)]).toEqual([serviceName, headless.ports[0].port]);
+      // Every relay pod counted, at the autoscalers' maxima, with its whole pool and the 3 reserved slots.
+      const maxConnections = Number(/max_connections=(\d+)/.exec((container.args ?? []).join(" "))?.[1]);
+      const pool = Number(configData(objects).DATABASE_POOL_SIZE);
+      const pods = objects.filter(o => o.kind === "HorizontalPodAutoscaler").reduce((sum, o) => sum + (o.spec as { maxReplicas: number }).maxReplicas, 0);
+      expect(pods * pool + 3).toBeLessThanOrEqual(maxConnections);
       for (const variable of ["TRANSPORTER", "REDIS_URL"]) {
         const target = new URL(app[variable]);
         const service = findObject(objects, "Service", target.hostname)?.spec as { ports: Array<{ port: number }> } | undefined;
