@@ -106,8 +106,9 @@ async function announce(
     processes: plan.map(p => ({ name: p.name, pid: pids.get(p.name) ?? -1, healthPort: p.healthPort, metricsPort: p.metricsPort })),
     demo
   };
-  process.stdout.write(clusterBanner(info));
+  // The machine's line first, so that the banner is what a person sees last.
   say(readyLine(info));
+  process.stdout.write(clusterBanner(info));
 }
 
 function summarize(exits: ChildExit[], failure: ChildExit | null, say: (text: string) => void, alarm: (text: string) => void): number {

@@ -10,8 +10,8 @@ export class LineSplitter {
 
   constructor(private readonly onLine: (line: string) => void) {}
 
-  push(chunk: Buffer | string): void {
-    const lines = (this.pending + chunk.toString()).split(/\r?\n/);
+  push(chunk: string): void {
+    const lines = (this.pending + chunk).split(/\r?\n/);
     this.pending = lines.pop() ?? "";
     for (const line of lines) this.onLine(line);
   }

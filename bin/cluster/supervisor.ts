@@ -88,8 +88,9 @@ export class Supervisor {
       stdout: new LineSplitter(line => this.options.onLine(spec.name, "stdout", line)),
       stderr: new LineSplitter(line => this.options.onLine(spec.name, "stderr", line))
     };
-    child.stdout!.on("data", chunk => splitters.stdout.push(chunk));
-    child.stderr!.on("data", chunk => splitters.stderr.push(chunk));
+    // Decoded by the stream, so that a character split across two chunks arrives whole.
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => splitters.stdout.push(chunk));
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => splitters.stderr.push(chunk));
     const state = { killed: false };
     const exited = new Promise<ChildExit>(resolve => {
       // "close", not "exit": the output pipes are drained by then, so no last line is lost.
