@@ -23,6 +23,9 @@ export interface PodOwner {
 }
 
 export const KUBECTL = process.env.KUBECTL ?? "kubectl";
+/** The label every relay pod carries (NATS, PostgreSQL and Redis pods do not). */
+export const APP_LABEL = { "app.kubernetes.io/name": "relay-parcels" };
+const SECRET_TEMPLATE = path.join(ROOT, "k8s", "base", "secret.template.yaml");
 
 export function kubectlInstalled(): boolean {
   return spawnSync(KUBECTL, ["version", "--client"], { stdio: "ignore" }).status === 0;
@@ -157,4 +160,38 @@ export function variablesTheCodeReads(environments: Array<Record<string, string>
     }
   }
   return names;
+}
+
+export const templateSecret = () => readYamlDocuments(SECRET_TEMPLATE)[0] as KubeObject & { stringData: Record<string, string> };
+
+export function envValue(container: IContainer, name: string): string | undefined {
+  return container.env?.find(variable => variable.name === name)?.value;
+}
+
+export function portNumber(container: IContainer, port: number | string | undefined): number | undefined {
+  if (typeof port === "number") return port;
+  return container.ports?.find(p => p.name === port)?.containerPort;
+}
+
+export const appOwners = (objects: KubeObject[]) => podOwners(objects).filter(owner => matchesSelector(owner.labels, APP_LABEL));
+export const componentOf = (owner: PodOwner) => owner.labels["app.kubernetes.io/component"];
+export const configData = (objects: KubeObject[]) => (findGenerated(objects, "ConfigMap", "relay-config")?.data ?? {}) as Record<string, string>;
+
+export function secretData(secret: KubeObject): Record<string, string> {
+  const data = (secret.data ?? {}) as Record<string, string>;
+  return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, Buffer.from(value, "base64").toString("utf8")]));
+}
+
+/** What a relay container is given: its env, the ConfigMap and the Secret it reads (prod: the template's keys). */
+export function environmentOf(objects: KubeObject[], container: IContainer): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const source of container.envFrom ?? []) {
+    if (source.configMapRef) Object.assign(env, findObject(objects, "ConfigMap", source.configMapRef.name ?? "")?.data ?? {});
+    if (source.secretRef) {
+      const secret = findObject(objects, "Secret", source.secretRef.name ?? "");
+      Object.assign(env, secret ? secretData(secret) : templateSecret().stringData);
+    }
+  }
+  for (const variable of container.env ?? []) env[variable.name] = variable.value ?? "";
+  return env;
 }

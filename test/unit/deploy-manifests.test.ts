@@ -5,18 +5,26 @@ import type { IContainer } from "kubernetes-models/v1/Container";
 import { ALL_SERVICES, loadConfig } from "../../lib/config";
 import { brokerOptions } from "../../moleculer.config";
 import {
+  APP_LABEL,
+  appOwners,
+  componentOf,
+  configData,
   containersOf,
+  environmentOf,
+  envValue,
   findGenerated,
   findObject,
   KubeObject,
   KUBECTL,
   kubectlInstalled,
   matchesSelector,
-  PodOwner,
   podOwners,
+  portNumber,
   readYamlDocuments,
   renderKustomization,
   SchemaVerdict,
+  secretData,
+  templateSecret,
   validateKubernetesObjects,
   variablesTheCodeReads,
   yamlFiles
@@ -31,43 +39,7 @@ import { ROOT } from "../helpers/processes";
 
 const K8S = path.join(ROOT, "k8s");
 const OVERLAYS = ["dev", "prod"] as const;
-const APP_LABEL = { "app.kubernetes.io/name": "relay-parcels" };
 const APP_UID = 1000;
-const SECRET_TEMPLATE = path.join(K8S, "base", "secret.template.yaml");
-
-const templateSecret = () => readYamlDocuments(SECRET_TEMPLATE)[0] as KubeObject & { stringData: Record<string, string> };
-
-function envValue(container: IContainer, name: string): string | undefined {
-  return container.env?.find(variable => variable.name === name)?.value;
-}
-
-function portNumber(container: IContainer, port: number | string | undefined): number | undefined {
-  if (typeof port === "number") return port;
-  return container.ports?.find(p => p.name === port)?.containerPort;
-}
-
-const appOwners = (objects: KubeObject[]) => podOwners(objects).filter(owner => matchesSelector(owner.labels, APP_LABEL));
-const componentOf = (owner: PodOwner) => owner.labels["app.kubernetes.io/component"];
-const configData = (objects: KubeObject[]) => (findGenerated(objects, "ConfigMap", "relay-config")?.data ?? {}) as Record<string, string>;
-
-function secretData(secret: KubeObject): Record<string, string> {
-  const data = (secret.data ?? {}) as Record<string, string>;
-  return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, Buffer.from(value, "base64").toString("utf8")]));
-}
-
-/** What a relay container is given: its env, the ConfigMap and the Secret it reads (prod: the template's keys). */
-function environmentOf(objects: KubeObject[], container: IContainer): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const source of container.envFrom ?? []) {
-    if (source.configMapRef) Object.assign(env, findObject(objects, "ConfigMap", source.configMapRef.name ?? "")?.data ?? {});
-    if (source.secretRef) {
-      const secret = findObject(objects, "Secret", source.secretRef.name ?? "");
-      Object.assign(env, secret ? secretData(secret) : templateSecret().stringData);
-    }
-  }
-  for (const variable of container.env ?? []) env[variable.name] = variable.value ?? "";
-  return env;
-}
 
 /** A registry host (with a dot or a port, or localhost), then a pinned tag or digest that is not `latest`. */
 const IMAGE_WITH_REGISTRY = /^(?:[a-z0-9-]+\.[a-z0-9.-]+|[a-z0-9.-]+:\d+|localhost)\/[a-z0-9._/-]+(?::(?!latest$)[\w][\w.-]*)?(?:@sha256:[a-f0-9]{64})?$/;
