@@ -281,6 +281,7 @@ describeBrowser("tracking pages in headless Chromium", () => {
       expect(answer.status()).toBe(400);
       expect(await page.getAttribute("#number", "aria-invalid")).toBe("true");
       expect(await page.innerText("#number-error")).toContain("ne ressemble pas à un numéro de suivi");
+      await shoot(page, "form-error-fr-mobile");
       expect(problems).toEqual([]);
     } finally {
       await close();

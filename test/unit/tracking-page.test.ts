@@ -165,7 +165,7 @@ describe("the parcel page", () => {
     const fr = renderParcelPage(parcel(), { lang: "fr", now: NOW });
     expect(fr).toContain("<bdi>Librairie Didouche</bdi>");
     expect(fr).toContain("Ouvert en ce moment · ferme à 12:30");
-    expect(fr).toMatch(/<tr class="today"><th scope="row">Du samedi au jeudi<span class="tag">aujourd&#39;hui<\/span><\/th>/);
+    expect(fr).toMatch(/<tr class="today"><th scope="row">Du samedi au jeudi<span class="tag">aujourd’hui<\/span><\/th>/);
     expect(fr).toContain("https://www.openstreetmap.org/?mlat=36.766950&amp;mlon=3.052870");
     const ar = renderParcelPage(parcel(), { lang: "ar", now: NOW });
     expect(ar).toContain("<bdi>مكتبة ديدوش</bdi>");
