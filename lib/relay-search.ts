@@ -30,10 +30,11 @@ export const RelayPointSearchSchema = Joi.object<RelayPointSearchQuery, true>({
   city: text(100),
   q: text(100),
   near: nearSchema(),
-  radiusKm: radiusKmSchema(),
+  // A radius alone is refused on its own field (an object-level .with() would name no field).
+  radiusKm: radiusKmSchema().when("near", { not: Joi.exist(), then: Joi.forbidden().messages({ "any.unknown": "{{#label}} needs near=LAT,LNG" }) }),
   page: queryInteger().min(0).max(10_000).default(0),
   size: queryInteger().min(1).max(100).default(20)
-}).with("radiusKm", "near");
+});
 
 export interface RelayPointSearchPlan {
   wilaya: string | null;
