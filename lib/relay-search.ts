@@ -1,0 +1,158 @@
+import Joi from "joi";
+import { BoundingBox, boundingBox, DEFAULT_RADIUS_KM, distanceKm, LatLng, nearSchema, radiusKmSchema, roundKm } from "./geo";
+import type { OpeningHours } from "./opening-hours";
+import { positionOf, RelayPointEntry } from "./relay-points";
+import { queryInteger } from "./schemas";
+import { foldSearchText } from "./search-text";
+import { wilayaCodeSchema } from "./wilayas";
+
+/**
+ * `GET /api/partner/v1/relay-points?wilaya=&city=&q=&near=LAT,LNG&radiusKm=&page=&size=`:
+ * only active points; with `near`, those within `radiusKm` (default 20), nearest first, with
+ * `distanceKm`; otherwise by code. `searchRelayPoints` is the reference: the SQL of the store
+ * must answer the same (test/integration/relay-points-directory.test.ts compares them).
+ */
+
+export interface RelayPointSearchQuery {
+  wilaya?: string;
+  city?: string;
+  q?: string;
+  near?: LatLng;
+  radiusKm?: number;
+  page: number;
+  size: number;
+}
+
+const text = (max: number) => Joi.string().trim().min(1).max(max).prefs({ convert: true });
+
+export const RelayPointSearchSchema = Joi.object<RelayPointSearchQuery, true>({
+  wilaya: wilayaCodeSchema(),
+  city: text(100),
+  q: text(100),
+  near: nearSchema(),
+  // A radius alone is refused on its own field (an object-level .with() would name no field).
+  radiusKm: radiusKmSchema().when("near", { not: Joi.exist(), then: Joi.forbidden().messages({ "any.unknown": "{{#label}} needs near=LAT,LNG" }) }),
+  page: queryInteger().min(0).max(10_000).default(0),
+  size: queryInteger().min(1).max(100).default(20)
+});
+
+export interface RelayPointSearchPlan {
+  wilaya: string | null;
+  /** Folded `city` (lib/search-text.ts), compared with `city_key` and `city_ar_key`; null: no filter. */
+  cityKey: string | null;
+  /** Folded `q`, a substring of `search_key`; null: no filter. */
+  textKey: string | null;
+  near: { center: LatLng; radiusKm: number; box: BoundingBox } | null;
+  page: number;
+  size: number;
+  offset: number;
+}
+
+/** A folded filter that is empty (only spaces or punctuation) filters nothing. */
+function keyOrNull(value: string | undefined): string | null {
+  const key = value === undefined ? "" : foldSearchText(value);
+  return key === "" ? null : key;
+}
+
+export function planRelayPointSearch(query: RelayPointSearchQuery): RelayPointSearchPlan {
+  const near = query.near
+    ? { center: query.near, radiusKm: query.radiusKm ?? DEFAULT_RADIUS_KM, box: boundingBox(query.near, query.radiusKm ?? DEFAULT_RADIUS_KM) }
+    : null;
+  return {
+    wilaya: query.wilaya ?? null,
+    cityKey: keyOrNull(query.city),
+    textKey: keyOrNull(query.q),
+    near,
+    page: query.page,
+    size: query.size,
+    offset: query.page * query.size
+  };
+}
+
+/** The folded text a `q` search looks into, field by field (no match across two fields). */
+export function searchKeyOf(entry: Pick<RelayPointEntry, "code" | "name" | "nameAr" | "city" | "cityAr" | "address">): string {
+  return [entry.code, entry.name, entry.nameAr, entry.city, entry.cityAr, entry.address].map(v => foldSearchText(v ?? "")).join(" ");
+}
+
+export function matchesFilters(entry: RelayPointEntry, plan: RelayPointSearchPlan): boolean {
+  if (!entry.active) return false;
+  if (plan.wilaya !== null && entry.wilaya !== plan.wilaya) return false;
+  if (plan.cityKey !== null && foldSearchText(entry.city) !== plan.cityKey && foldSearchText(entry.cityAr ?? "") !== plan.cityKey) return false;
+  if (plan.textKey !== null && !searchKeyOf(entry).includes(plan.textKey)) return false;
+  return true;
+}
+
+/** One item of the answer. */
+export interface RelayPointResult {
+  code: string;
+  name: string;
+  city: string;
+  wilaya: string | null;
+  address: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  openingHours: OpeningHours | null;
+  /** Only when the search had `near`. */
+  distanceKm?: number;
+}
+
+export function toRelayPointResult(entry: RelayPointEntry, distance?: number): RelayPointResult {
+  const result: RelayPointResult = {
+    code: entry.code,
+    name: entry.name,
+    city: entry.city,
+    wilaya: entry.wilaya,
+    address: entry.address,
+    latitude: entry.latitude,
+    longitude: entry.longitude,
+    openingHours: entry.openingHours
+  };
+  if (distance !== undefined) result.distanceKm = roundKm(distance);
+  return result;
+}
+
+/**
+ * Exact distances for the points a bounding-box query returned: those within the radius,
+ * nearest first (ties by code, so pages are stable). Points without a position are left out.
+ */
+export function rankByDistance<T extends Pick<RelayPointEntry, "code" | "latitude" | "longitude">>(
+  entries: readonly T[],
+  center: LatLng,
+  radiusKm: number
+): { entry: T; distanceKm: number }[] {
+  const ranked: { entry: T; distanceKm: number }[] = [];
+  for (const entry of entries) {
+    const position = positionOf(entry);
+    if (!position) continue;
+    const d = distanceKm(center, position);
+    if (d <= radiusKm) ranked.push({ entry, distanceKm: d });
+  }
+  return ranked.sort((a, b) => a.distanceKm - b.distanceKm || compareCodes(a.entry.code, b.entry.code));
+}
+
+/** Byte order, as PostgreSQL's `ORDER BY code COLLATE "C"`; codes are ASCII. */
+export function compareCodes(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export interface RelayPointPage {
+  items: RelayPointResult[];
+  page: number;
+  size: number;
+  totalElements: number;
+  totalPages: number;
+}
+
+export function pageOf(items: RelayPointResult[], totalElements: number, plan: Pick<RelayPointSearchPlan, "page" | "size">): RelayPointPage {
+  return { items, page: plan.page, size: plan.size, totalElements, totalPages: Math.ceil(totalElements / plan.size) };
+}
+
+/** The whole search over entries in memory: the reference semantics (and enough for a small directory). */
+export function searchRelayPoints(entries: readonly RelayPointEntry[], query: RelayPointSearchQuery): RelayPointPage {
+  const plan = planRelayPointSearch(query);
+  const matching = entries.filter(e => matchesFilters(e, plan));
+  const results = plan.near
+    ? rankByDistance(matching, plan.near.center, plan.near.radiusKm).map(r => toRelayPointResult(r.entry, r.distanceKm))
+    : [...matching].sort((a, b) => compareCodes(a.code, b.code)).map(e => toRelayPointResult(e));
+  return pageOf(results.slice(plan.offset, plan.offset + plan.size), results.length, plan);
+}

@@ -1,0 +1,249 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import relayPoints from "../../resources/relay-points.json";
+import { Database, Queryable } from "../../lib/db/database";
+import { migrateSchema, migrationFiles } from "../../lib/db/migrate";
+import { openPglite } from "../../lib/db/pglite";
+import { openPostgres } from "../../lib/db/postgres";
+import { projectRoot } from "../../lib/project-root";
+import type { RelayPointEntry } from "../../lib/relay-points";
+import { pageOf, planRelayPointSearch, rankByDistance, RelayPointPage, RelayPointSearchQuery, searchRelayPoints, toRelayPointResult } from "../../lib/relay-search";
+import { foldSearchText } from "../../lib/search-text";
+import { createTestDatabase } from "../helpers/postgres";
+import { describeWithServers } from "../helpers/servers";
+
+/**
+ * Migration parcels/004 on both engines: it upgrades a table that already holds points, its
+ * checks refuse what the directory must never hold, its SQL fold is lib/search-text.ts's, and a
+ * store query over its columns and indexes answers what lib/relay-search.ts answers.
+ */
+
+const directory: RelayPointEntry[] = relayPoints;
+const MIGRATION = "004_relay_points_directory.sql";
+const COLUMNS = "code, name, name_ar, city, city_ar, wilaya, address, latitude, longitude, opening_hours, active";
+
+interface Row {
+  code: string;
+  name: string;
+  name_ar: string | null;
+  city: string;
+  city_ar: string | null;
+  wilaya: string | null;
+  address: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  opening_hours: RelayPointEntry["openingHours"];
+  active: boolean;
+}
+
+const toEntry = (r: Row): RelayPointEntry => ({
+  code: r.code,
+  name: r.name,
+  nameAr: r.name_ar,
+  city: r.city,
+  cityAr: r.city_ar,
+  wilaya: r.wilaya,
+  address: r.address,
+  latitude: r.latitude,
+  longitude: r.longitude,
+  openingHours: r.opening_hours,
+  active: r.active
+});
+
+/**
+ * The seed the parcels service should run: adds the shipped points, and fills in what older rows
+ * lack without overwriting what an operator set.
+ */
+async function seed(db: Queryable, points: RelayPointEntry[]): Promise<void> {
+  for (const p of points) {
+    await db.query(
+      `INSERT INTO parcels.relay_points (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ON CONFLICT (code) DO UPDATE SET
+         name_ar = coalesce(relay_points.name_ar, EXCLUDED.name_ar),
+         city_ar = coalesce(relay_points.city_ar, EXCLUDED.city_ar),
+         latitude = CASE WHEN relay_points.latitude IS NULL THEN EXCLUDED.latitude ELSE relay_points.latitude END,
+         longitude = CASE WHEN relay_points.latitude IS NULL THEN EXCLUDED.longitude ELSE relay_points.longitude END,
+         opening_hours = coalesce(relay_points.opening_hours, EXCLUDED.opening_hours)`,
+      [p.code, p.name, p.nameAr, p.city, p.cityAr, p.wilaya, p.address, p.latitude, p.longitude, JSON.stringify(p.openingHours), p.active]
+    );
+  }
+}
+
+const FILTERS = `active
+  AND ($1::text IS NULL OR wilaya = $1)
+  AND ($2::text IS NULL OR city_key = $2 OR city_ar_key = $2)
+  AND ($3::text IS NULL OR strpos(search_key, $3) > 0)`;
+
+/** The store's search: filters and the bounding box in SQL, the exact distance in lib/relay-search. */
+async function searchInDatabase(db: Queryable, query: RelayPointSearchQuery): Promise<RelayPointPage> {
+  const plan = planRelayPointSearch(query);
+  const filters = [plan.wilaya, plan.cityKey, plan.textKey];
+  if (plan.near) {
+    const { box } = plan.near;
+    const rows = await db.query<Row>(
+      `SELECT ${COLUMNS} FROM parcels.relay_points WHERE ${FILTERS}
+         AND latitude BETWEEN $4 AND $5 AND longitude BETWEEN $6 AND $7`,
+      [...filters, box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude]
+    );
+    const ranked = rankByDistance(rows.map(toEntry), plan.near.center, plan.near.radiusKm);
+    return pageOf(
+      ranked.slice(plan.offset, plan.offset + plan.size).map(r => toRelayPointResult(r.entry, r.distanceKm)),
+      ranked.length,
+      plan
+    );
+  }
+  const rows = await db.query<Row & { total: number }>(
+    `SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM parcels.relay_points WHERE ${FILTERS}
+     ORDER BY code COLLATE "C" LIMIT $4 OFFSET $5`,
+    [...filters, plan.size, plan.offset]
+  );
+  const total = rows[0]?.total ?? (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM parcels.relay_points WHERE ${FILTERS}`, filters))[0].n;
+  return pageOf(rows.map(r => toRelayPointResult(toEntry(r))), total, plan);
+}
+
+const QUERIES: Omit<RelayPointSearchQuery, "page" | "size">[] = [
+  {},
+  { wilaya: "16" },
+  { wilaya: "31", q: "superette" },
+  { city: "Oran" },
+  { city: "SETIF" },
+  { city: "وهران" },
+  { city: "bordj bou arreridj" },
+  { q: "didouche" },
+  { q: "مكتبة" },
+  { q: "dz-13" },
+  { near: { latitude: 36.7538, longitude: 3.0588 } },
+  { near: { latitude: 36.7538, longitude: 3.0588 }, radiusKm: 5 },
+  { near: { latitude: 36.7538, longitude: 3.0588 }, radiusKm: 500, wilaya: "31" },
+  { near: { latitude: 35.6971, longitude: -0.6308 }, radiusKm: 30, q: "oran" },
+  { near: { latitude: 22.785, longitude: 5.5228 }, radiusKm: 500 },
+  { near: { latitude: 48.8566, longitude: 2.3522 }, radiusKm: 100 }
+];
+
+function directoryContract(open: () => Promise<{ db: Database; close: () => Promise<void> }>) {
+  let db: Database;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ db, close } = await open());
+    // A table as it stands before 004, holding an operator's edit and a point of the old free-text shape.
+    const dir = path.join(projectRoot(), "migrations", "parcels");
+    const before = migrationFiles("parcels").filter(f => f < MIGRATION);
+    await db.exec(`CREATE SCHEMA IF NOT EXISTS parcels;
+      CREATE TABLE IF NOT EXISTS parcels.schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());`);
+    for (const file of before) {
+      await db.exec(fs.readFileSync(path.join(dir, file), "utf8"));
+      await db.query("INSERT INTO parcels.schema_migrations (id) VALUES ($1)", [file]);
+    }
+    await db.query(
+      `INSERT INTO parcels.relay_points (code, name, city, wilaya, address, active) VALUES
+        ('DZ-16-ALGER-CENTRE', 'Librairie Didouche (renamed by an operator)', 'Alger Centre', '16', '42 Rue Didouche Mourad, Alger Centre', true),
+        ('DZ-LEGACY-POINT', 'Point ancien', 'Alger', 'Alger', NULL, true)`
+    );
+  }, 60_000);
+
+  afterAll(() => close());
+
+  test("004 applies over existing rows, once", async () => {
+    expect(await migrateSchema(db, "parcels")).toEqual([MIGRATION]);
+    expect(await migrateSchema(db, "parcels")).toEqual([]);
+    const [legacy] = await db.query<Row>(`SELECT ${COLUMNS} FROM parcels.relay_points WHERE code = 'DZ-LEGACY-POINT'`);
+    expect(legacy).toMatchObject({ wilaya: "Alger", latitude: null, longitude: null, opening_hours: null, name_ar: null });
+  });
+
+  test("the seed adds the shipped points and fills older rows without overwriting an operator's edit", async () => {
+    await seed(db, directory);
+    await seed(db, directory);
+    const rows = await db.query<Row>(`SELECT ${COLUMNS} FROM parcels.relay_points WHERE code <> 'DZ-LEGACY-POINT' ORDER BY code COLLATE "C"`);
+    expect(rows).toHaveLength(directory.length);
+    const alger = rows.find(r => r.code === "DZ-16-ALGER-CENTRE")!;
+    expect(alger.name).toBe("Librairie Didouche (renamed by an operator)");
+    expect(alger).toMatchObject({ name_ar: "مكتبة ديدوش", latitude: 36.76695, longitude: 3.05287 });
+    expect(alger.opening_hours).toEqual(directory.find(p => p.code === "DZ-16-ALGER-CENTRE")!.openingHours);
+    // Everything but the edited name came back as shipped: jsonb and double precision round-trip.
+    expect(rows.map(toEntry).filter(p => p.code !== "DZ-16-ALGER-CENTRE")).toEqual(directory.filter(p => p.code !== "DZ-16-ALGER-CENTRE").sort((a, b) => (a.code < b.code ? -1 : 1)));
+  });
+
+  test("its checks refuse what the directory must never hold", async () => {
+    const insert = (overrides: Record<string, unknown>) => {
+      const row = { code: `DZ-99-T${randomUUID().slice(0, 8).toUpperCase()}`, name: "Test", city: "Alger", wilaya: "16", latitude: 36.7, longitude: 3.05, opening_hours: JSON.stringify(directory[0].openingHours), ...overrides };
+      return db.query(
+        "INSERT INTO parcels.relay_points (code, name, city, wilaya, latitude, longitude, opening_hours) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        [row.code, row.name, row.city, row.wilaya, row.latitude, row.longitude, row.opening_hours]
+      );
+    };
+    await expect(insert({})).resolves.toEqual([]);
+    await expect(insert({ latitude: null, longitude: null, opening_hours: null })).resolves.toEqual([]);
+    await expect(insert({ latitude: 91 })).rejects.toThrow(/check constraint/);
+    await expect(insert({ longitude: -180.5 })).rejects.toThrow(/check constraint/);
+    await expect(insert({ longitude: null })).rejects.toThrow(/relay_points_position_pair/);
+    const { sun: _sun, ...sixDays } = directory[0].openingHours!;
+    await expect(insert({ opening_hours: JSON.stringify(sixDays) })).rejects.toThrow(/check constraint/);
+    await expect(insert({ opening_hours: JSON.stringify({ ...sixDays, sun: {} }) })).rejects.toThrow(/check constraint/);
+    await expect(insert({ opening_hours: JSON.stringify([]) })).rejects.toThrow(/check constraint/);
+    await expect(db.query("UPDATE parcels.relay_points SET name_ar = '  ' WHERE code = 'DZ-31-ORAN-CENTRE'")).rejects.toThrow(/check constraint/);
+    await db.query("DELETE FROM parcels.relay_points WHERE code LIKE 'DZ-99-T%'");
+  });
+
+  test("the SQL fold is lib/search-text.ts's, on every name of the directory and on awkward input", async () => {
+    const samples = [
+      ...directory.flatMap(p => [p.code, p.name, p.nameAr ?? "", p.city, p.cityAr ?? "", p.address ?? ""]),
+      "ÀÂÄÁÃÇÉÈÊËÎÏÍÌÔÖÓÒÕÛÜÙÚŸÑ àâäáãçéèêëîïíìôöóòõûüùúÿñ",
+      "أإآٱ ةىؤئ ٠١٢٣٤٥٦٧٨٩ عـــنابة مَكْتَبَةُ",
+      "M'Sila — Bordj-Bou-Arréridj / N°12",
+      ""
+    ];
+    const rows = await db.query<{ folded: string[] }>("SELECT array(SELECT parcels.fold_search_text(s) FROM unnest($1::text[]) AS s) AS folded", [samples]);
+    expect(rows[0].folded).toEqual(samples.map(foldSearchText));
+  });
+
+  test.each(QUERIES.map(q => [JSON.stringify(q), q] as const))("the store's search answers as the reference: %s", async (_label, query) => {
+    // Every row, the legacy point without a position included.
+    const stored = (await db.query<Row>(`SELECT ${COLUMNS} FROM parcels.relay_points`)).map(toEntry);
+    for (const [page, size] of [
+      [0, 20],
+      [1, 3]
+    ]) {
+      const full = { ...query, page, size };
+      expect(await searchInDatabase(db, full)).toEqual(searchRelayPoints(stored, full));
+    }
+  });
+
+  test("the search can use the indexes", async () => {
+    const plans = await db.transaction(async tx => {
+      await tx.query("SET LOCAL enable_seqscan = off");
+      const explain = async (sql: string, params: unknown[]) =>
+        (await tx.query<{ "QUERY PLAN": string }>(`EXPLAIN ${sql}`, params)).map(r => r["QUERY PLAN"]).join("\n");
+      return {
+        wilaya: await explain("SELECT code FROM parcels.relay_points WHERE active AND wilaya = $1 ORDER BY wilaya, code", ["16"]),
+        city: await explain("SELECT code FROM parcels.relay_points WHERE active AND city_key = $1", ["oran"]),
+        position: await explain("SELECT code FROM parcels.relay_points WHERE active AND latitude BETWEEN $1 AND $2 AND longitude BETWEEN $3 AND $4", [36.5, 37, 2.8, 3.3])
+      };
+    });
+    expect(plans.wilaya).toContain("relay_points_active_wilaya");
+    expect(plans.city).toContain("relay_points_active_city");
+    expect(plans.position).toContain("relay_points_active_position");
+  });
+}
+
+describe("relay directory (migration 004) on PGlite", () => {
+  directoryContract(async () => {
+    const db = await openPglite(`memory://${randomUUID()}`);
+    return { db, close: () => db.close() };
+  });
+});
+
+describeWithServers(["postgres"], "relay directory (migration 004) on the PostgreSQL server", () => {
+  directoryContract(async () => {
+    const test = await createTestDatabase();
+    const db = openPostgres(test.url, 2);
+    return {
+      db,
+      close: async () => {
+        await db.close();
+        await test.drop();
+      }
+    };
+  });
+});
