@@ -1,8 +1,25 @@
 import { Direction, DirectionalRun, directionalRuns, isPlainLeftToRight, paragraphDirection, shaperInput } from "./bidi";
-import { FontWeight, unicodeFontHasGlyph, useUnicodeFont } from "./fonts";
+import { FontWeight, shapingFeatures, unicodeFontHasGlyph, useUnicodeFont } from "./fonts";
 import { shrunkSize, truncateToWidth, wrapWords } from "./text-fit";
 
 type Doc = PDFKit.PDFDocument;
+
+/**
+ * pdfkit hands `features` to fontkit as it is, and fontkit also takes an object that turns
+ * features on or off; @types/pdfkit only knows the array form.
+ */
+interface ShapedTextOptions extends Omit<PDFKit.Mixins.TextOptions, "features"> {
+  features?: Record<string, boolean>;
+}
+
+declare global {
+  namespace PDFKit.Mixins {
+    interface PDFText {
+      text(text: string, x: number, y: number, options: ShapedTextOptions): this;
+      widthOfString(text: string, options: ShapedTextOptions): number;
+    }
+  }
+}
 
 export interface TextStyle {
   size: number;
@@ -79,9 +96,12 @@ function selectFont(doc: Doc, prepared: PreparedText, style: TextStyle, size: nu
   doc.fontSize(size);
 }
 
-/** `features` set (even empty) makes pdfkit shape the whole run at once instead of word by word. */
-function textOptions(prepared: PreparedText): PDFKit.Mixins.TextOptions {
-  return prepared.unicode ? { lineBreak: false, baseline: "alphabetic", features: [] } : { lineBreak: false, baseline: "alphabetic" };
+/**
+ * `features` set makes pdfkit shape the whole run at once instead of word by word. Called for
+ * every pdfkit call, as fontkit writes into the features object.
+ */
+function textOptions(prepared: PreparedText): ShapedTextOptions {
+  return prepared.unicode ? { lineBreak: false, baseline: "alphabetic", features: shapingFeatures() } : { lineBreak: false, baseline: "alphabetic" };
 }
 
 function runsOf(prepared: PreparedText, line: string): DirectionalRun[] {
@@ -91,11 +111,10 @@ function runsOf(prepared: PreparedText, line: string): DirectionalRun[] {
 
 /** Lays a line out with the current font and size. */
 function layOut(doc: Doc, prepared: PreparedText, line: string): { runs: LaidOutRun[]; width: number } {
-  const options = textOptions(prepared);
   let width = 0;
   const runs = runsOf(prepared, line).map(run => {
     const input = shaperInput(run);
-    const runWidth = doc.widthOfString(input, options);
+    const runWidth = doc.widthOfString(input, textOptions(prepared));
     width += runWidth;
     return { input, width: runWidth, visualIndex: run.visualIndex };
   });
@@ -119,7 +138,6 @@ function alignedStart(box: TextBox, width: number, style: TextStyle, direction: 
  */
 function drawLaidOut(doc: Doc, prepared: PreparedText, line: string, box: TextBox, style: TextStyle): void {
   const { runs, width } = layOut(doc, prepared, line);
-  const options = textOptions(prepared);
   const xOf = new Map<number, number>();
   let x = alignedStart(box, width, style, prepared.direction);
   for (const run of [...runs].sort((a, b) => a.visualIndex - b.visualIndex)) {
@@ -127,7 +145,7 @@ function drawLaidOut(doc: Doc, prepared: PreparedText, line: string, box: TextBo
     x += run.width;
   }
   doc.fillColor(style.color ?? "black");
-  for (const run of runs) doc.text(run.input, xOf.get(run.visualIndex) ?? box.x, box.baseline, options);
+  for (const run of runs) doc.text(run.input, xOf.get(run.visualIndex) ?? box.x, box.baseline, textOptions(prepared));
 }
 
 /**
