@@ -8,3 +8,4 @@ export {
 } from "./label-data";
 export { LABEL_FORMATS, type LabelFormat, type PdfLabelFormat, isLabelFormat, pageCount } from "./page-formats";
 export { type LabelDocumentOptions, renderLabelDocument, renderLabelPdf } from "./pdf-document";
+export { type ZplOptions, renderZpl, zplFontDownload } from "./zpl";
