@@ -34,7 +34,9 @@ export async function renderLabelDocument(labels: readonly LabelData[], options:
   const size: [number, number] = [spec.pageWidth, spec.pageHeight];
 
   const title = labels.length === 1 ? `Label ${labels[0].trackingNumber}` : `${labels.length} labels`;
-  const doc = new PDFDocument({ size, margin: 0, autoFirstPage: false, info: { Title: title, Creator: "relay-parcels" } });
+  // No default font (font: ""): pdfkit would parse Helvetica's metrics for this document alone;
+  // every text call selects its font, shared between documents (pdf-fonts.ts).
+  const doc = new PDFDocument({ size, margin: 0, autoFirstPage: false, font: "", info: { Title: title, Creator: "relay-parcels" } });
   const chunks: Buffer[] = [];
   const finished = new Promise<Buffer>((resolve, reject) => {
     doc.on("data", (chunk: Buffer) => chunks.push(chunk));

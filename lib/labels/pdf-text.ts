@@ -1,5 +1,6 @@
 import { Direction, DirectionalRun, directionalRuns, isPlainLeftToRight, paragraphDirection, shaperInput } from "./bidi";
-import { FontWeight, shapingFeatures, unicodeFontHasGlyph, useUnicodeFont } from "./fonts";
+import { shapingFeatures, unicodeFontHasGlyph } from "./fonts";
+import { useStandardFont, useUnicodeFont } from "./pdf-fonts";
 import { shrunkSize, truncateToWidth, wrapWords } from "./text-fit";
 
 type Doc = PDFKit.PDFDocument;
@@ -23,7 +24,7 @@ declare global {
 
 export interface TextStyle {
   size: number;
-  weight?: FontWeight;
+  weight?: "regular" | "bold";
   /** Courier, for the tracking number: fixed-width digits are easier to read out over the phone. */
   monospace?: boolean;
   color?: string;
@@ -77,31 +78,40 @@ function isWinAnsi(text: string): boolean {
  * goes to the bundled Unicode font, where a character it has no glyph for (emoji, Tifinagh) prints
  * as a visible "?" rather than as a blank a courier could misread.
  */
-export function prepareText(text: string, weight: FontWeight = "regular"): PreparedText {
+export function prepareText(text: string): PreparedText {
   const clean = text.normalize("NFC").replace(/[\u0000-\u001f\u007f-\u009f\s]+/gu, " ").trim();
   if (isWinAnsi(clean)) return { text: clean, unicode: false, direction: "ltr" };
   let printable = "";
   for (const char of clean) {
-    const known = DEFAULT_IGNORABLE.test(char) || unicodeFontHasGlyph(char.codePointAt(0) ?? 0, weight);
+    const known = DEFAULT_IGNORABLE.test(char) || unicodeFontHasGlyph(char.codePointAt(0) ?? 0);
     printable += known ? char : "?";
   }
   return { text: printable, unicode: true, direction: paragraphDirection(printable) };
 }
 
+/** Outline width, in ems, that makes the regular Unicode font read as bold. */
+const SYNTHETIC_BOLD_EM = 0.05;
+
 function selectFont(doc: Doc, prepared: PreparedText, style: TextStyle, size: number): void {
-  const weight = style.weight ?? "regular";
-  if (prepared.unicode) useUnicodeFont(doc, weight);
-  else if (style.monospace) doc.font("Courier-Bold");
-  else doc.font(weight === "bold" ? "Helvetica-Bold" : "Helvetica");
+  if (prepared.unicode) useUnicodeFont(doc);
+  else if (style.monospace) useStandardFont(doc, "Courier-Bold");
+  else useStandardFont(doc, style.weight === "bold" ? "Helvetica-Bold" : "Helvetica");
   doc.fontSize(size);
+}
+
+/** Bold in the Unicode font is its regular weight filled and outlined: one font to embed, not two. */
+function isSyntheticBold(prepared: PreparedText, style: TextStyle): boolean {
+  return prepared.unicode && style.weight === "bold";
 }
 
 /**
  * `features` set makes pdfkit shape the whole run at once instead of word by word. Called for
  * every pdfkit call, as fontkit writes into the features object.
  */
-function textOptions(prepared: PreparedText): ShapedTextOptions {
-  return prepared.unicode ? { lineBreak: false, baseline: "alphabetic", features: shapingFeatures() } : { lineBreak: false, baseline: "alphabetic" };
+function textOptions(prepared: PreparedText, style?: TextStyle): ShapedTextOptions {
+  if (!prepared.unicode) return { lineBreak: false, baseline: "alphabetic" };
+  const outline = style !== undefined && isSyntheticBold(prepared, style);
+  return { lineBreak: false, baseline: "alphabetic", features: shapingFeatures(), ...(outline ? { fill: true, stroke: true } : {}) };
 }
 
 function runsOf(prepared: PreparedText, line: string): DirectionalRun[] {
@@ -109,8 +119,13 @@ function runsOf(prepared: PreparedText, line: string): DirectionalRun[] {
   return directionalRuns(line, prepared.direction);
 }
 
+interface LaidOutLine {
+  runs: LaidOutRun[];
+  width: number;
+}
+
 /** Lays a line out with the current font and size. */
-function layOut(doc: Doc, prepared: PreparedText, line: string): { runs: LaidOutRun[]; width: number } {
+function layOut(doc: Doc, prepared: PreparedText, line: string): LaidOutLine {
   let width = 0;
   const runs = runsOf(prepared, line).map(run => {
     const input = shaperInput(run);
@@ -121,8 +136,23 @@ function layOut(doc: Doc, prepared: PreparedText, line: string): { runs: LaidOut
   return { runs, width };
 }
 
-function widthOf(doc: Doc, prepared: PreparedText, line: string): number {
-  return layOut(doc, prepared, line).width;
+/** Glyph widths scale linearly with the font size: a layout at one size gives it at another. */
+function scaled(laidOut: LaidOutLine, factor: number): LaidOutLine {
+  return { runs: laidOut.runs.map(run => ({ ...run, width: run.width * factor })), width: laidOut.width * factor };
+}
+
+/** Shaping Arabic is the costly part of a label: each candidate line is laid out once per call. */
+function layoutCache(doc: Doc, prepared: PreparedText): { layOut: (line: string) => LaidOutLine; measure: (line: string) => number } {
+  const cache = new Map<string, LaidOutLine>();
+  const cachedLayOut = (line: string): LaidOutLine => {
+    let laidOut = cache.get(line);
+    if (!laidOut) {
+      laidOut = layOut(doc, prepared, line);
+      cache.set(line, laidOut);
+    }
+    return laidOut;
+  };
+  return { layOut: cachedLayOut, measure: line => cachedLayOut(line).width };
 }
 
 function alignedStart(box: TextBox, width: number, style: TextStyle, direction: Direction): number {
@@ -136,8 +166,7 @@ function alignedStart(box: TextBox, width: number, style: TextStyle, direction: 
  * Runs are placed left to right in display order but written to the PDF in reading order: text
  * extraction (copy and paste, search, our tests) then reads each line in the order it was written.
  */
-function drawLaidOut(doc: Doc, prepared: PreparedText, line: string, box: TextBox, style: TextStyle): void {
-  const { runs, width } = layOut(doc, prepared, line);
+function drawLaidOut(doc: Doc, prepared: PreparedText, { runs, width }: LaidOutLine, box: TextBox, style: TextStyle, size: number): void {
   const xOf = new Map<number, number>();
   let x = alignedStart(box, width, style, prepared.direction);
   for (const run of [...runs].sort((a, b) => a.visualIndex - b.visualIndex)) {
@@ -145,7 +174,8 @@ function drawLaidOut(doc: Doc, prepared: PreparedText, line: string, box: TextBo
     x += run.width;
   }
   doc.fillColor(style.color ?? "black");
-  for (const run of runs) doc.text(run.input, xOf.get(run.visualIndex) ?? box.x, box.baseline, textOptions(prepared));
+  if (isSyntheticBold(prepared, style)) doc.lineWidth(size * SYNTHETIC_BOLD_EM).strokeColor(style.color ?? "black");
+  for (const run of runs) doc.text(run.input, xOf.get(run.visualIndex) ?? box.x, box.baseline, textOptions(prepared, style));
 }
 
 /**
@@ -153,28 +183,31 @@ function drawLaidOut(doc: Doc, prepared: PreparedText, line: string, box: TextBo
  * is first shrunk (down to `minSize`) and then cut with an ellipsis.
  */
 export function drawTextLine(doc: Doc, text: string, box: TextBox, style: TextStyle): void {
-  const prepared = prepareText(text, style.weight);
+  const prepared = prepareText(text);
   if (prepared.text === "") return;
   selectFont(doc, prepared, style, style.size);
-  const measure = (candidate: string): number => widthOf(doc, prepared, candidate);
-  const naturalWidth = measure(prepared.text);
-  const size = style.minSize === undefined ? style.size : shrunkSize(style.size, naturalWidth, box.width, style.minSize);
+  const natural = layOut(doc, prepared, prepared.text);
+  const size = style.minSize === undefined ? style.size : shrunkSize(style.size, natural.width, box.width, style.minSize);
+  const atSize = scaled(natural, size / style.size);
   if (size !== style.size) doc.fontSize(size);
-  const fits = (naturalWidth * size) / style.size <= box.width;
-  const line = fits ? prepared.text : truncateToWidth(prepared.text, box.width, measure);
-  drawLaidOut(doc, prepared, line, box, style);
+  if (atSize.width <= box.width + 1e-6) {
+    drawLaidOut(doc, prepared, atSize, box, style, size);
+    return;
+  }
+  const cache = layoutCache(doc, prepared);
+  drawLaidOut(doc, prepared, cache.layOut(truncateToWidth(prepared.text, box.width, cache.measure)), box, style, size);
 }
 
 /** Draws a paragraph on at most `maxLines` lines, the last one cut with an ellipsis if needed. Returns the lines used. */
 export function drawTextBlock(doc: Doc, text: string, box: TextBox, style: TextBlockStyle): number {
-  const prepared = prepareText(text, style.weight);
+  const prepared = prepareText(text);
   if (prepared.text === "") return 0;
   selectFont(doc, prepared, style, style.size);
-  const measure = (candidate: string): number => widthOf(doc, prepared, candidate);
+  const { layOut: cachedLayOut, measure } = layoutCache(doc, prepared);
   const lines = wrapWords(prepared.text, box.width, style.maxLines, measure);
   lines.forEach((line, index) => {
     const fitted = measure(line) > box.width ? truncateToWidth(line, box.width, measure) : line;
-    drawLaidOut(doc, prepared, fitted, { ...box, baseline: box.baseline + index * style.lineHeight }, style);
+    drawLaidOut(doc, prepared, cachedLayOut(fitted), { ...box, baseline: box.baseline + index * style.lineHeight }, style, style.size);
   });
   return lines.length;
 }

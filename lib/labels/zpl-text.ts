@@ -1,5 +1,5 @@
 import { directionalRuns, paragraphDirection } from "./bidi";
-import { FontWeight, unicodeFontHasGlyph, unicodeRunWidthEm } from "./fonts";
+import { unicodeFontHasGlyph, unicodeRunWidthEm } from "./fonts";
 import { ELLIPSIS, truncateToWidth, wrapWords } from "./text-fit";
 
 /** Where the printer finds the Unicode font; `zplFontDownload` stores the bundled one there. */
@@ -58,9 +58,9 @@ function font0Width(text: string, cellWidth: number): number {
   return [...text].length * cellWidth * FONT0_ADVANCE_PER_CELL_WIDTH;
 }
 
-function unicodeWidth(text: string, height: number, weight: FontWeight): number {
+function unicodeWidth(text: string, height: number): number {
   const direction = paragraphDirection(text);
-  return directionalRuns(text, direction).reduce((sum, run) => sum + unicodeRunWidthEm(run.text, weight), 0) * height;
+  return directionalRuns(text, direction).reduce((sum, run) => sum + unicodeRunWidthEm(run.text), 0) * height;
 }
 
 /**
@@ -71,13 +71,11 @@ function unicodeWidth(text: string, height: number, weight: FontWeight): number 
 export function zplTextField(text: string, x: number, y: number, width: number, style: ZplTextStyle, options: ZplTextOptions): string {
   const cleaned = clean(text);
   if (cleaned === "") return "";
-  // The printer has one Unicode font (the regular weight, see zplFontDownload); measure with it.
-  const weight: FontWeight = "regular";
   const plain = forFont0(cleaned);
   const font0 = plain !== null;
-  const value = plain ?? [...cleaned].map(char => (DEFAULT_IGNORABLE.test(char) || unicodeFontHasGlyph(char.codePointAt(0) ?? 0, weight) ? char : "?")).join("");
+  const value = plain ?? [...cleaned].map(char => (DEFAULT_IGNORABLE.test(char) || unicodeFontHasGlyph(char.codePointAt(0) ?? 0) ? char : "?")).join("");
   let height = style.height;
-  const measure = (candidate: string): number => (font0 ? font0Width(candidate, height) : unicodeWidth(candidate, height, weight));
+  const measure = (candidate: string): number => (font0 ? font0Width(candidate, height) : unicodeWidth(candidate, height));
   const maxLines = style.maxLines ?? 1;
   const lineSpacing = style.lineSpacing ?? 0;
 

@@ -120,6 +120,6 @@ export function renderZpl(labels: readonly LabelData[], options: ZplOptions = {}
  * drive as RPLABEL.TTF (~DY, TrueType, ASCII hex), where `renderZpl` looks for it by default.
  */
 export function zplFontDownload(): string {
-  const data = unicodeFontData("regular");
+  const data = unicodeFontData();
   return `~DYE:RPLABEL,A,T,${data.length},,${data.toString("hex").toUpperCase()}\n`;
 }

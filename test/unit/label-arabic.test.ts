@@ -1,6 +1,6 @@
 import { LabelData, renderLabelDocument, renderLabelPdf } from "../../lib/labels";
 import { directionalRuns, paragraphDirection, shaperInput } from "../../lib/labels/bidi";
-import { sharesParsedFonts } from "../../lib/labels/fonts";
+import { sharesParsedFonts } from "../../lib/labels/pdf-fonts";
 import { parsePdf } from "../helpers/pdf";
 import { readPages } from "./label-pdf-reading";
 

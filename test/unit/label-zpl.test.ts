@@ -132,7 +132,7 @@ describe("renderZpl", () => {
 
 describe("zplFontDownload", () => {
   it("stores the bundled Unicode font on the printer as E:RPLABEL.TTF, in ASCII hex", () => {
-    const font = unicodeFontData("regular");
+    const font = unicodeFontData();
     const command = zplFontDownload();
     const match = /^~DYE:RPLABEL,A,T,(\d+),,([0-9A-F]+)\n$/.exec(command);
     expect(match).not.toBeNull();
