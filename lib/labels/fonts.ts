@@ -11,7 +11,6 @@ import * as fontkit from "fontkit";
 const UNICODE_FONT_FILE = "@expo-google-fonts/cairo/400Regular/Cairo_400Regular.ttf";
 
 interface LoadedFont {
-  file: string;
   data: Buffer;
   font: fontkit.Font;
 }
@@ -25,17 +24,13 @@ function loadFont(): LoadedFont {
   const data = fs.readFileSync(file);
   const font = fontkit.create(data);
   if (!("layout" in font)) throw new Error(`${file} is a font collection, not a font`);
-  loaded = { file, data, font };
+  loaded = { data, font };
   return loaded;
 }
 
 /** The parsed font, shared by every document and every ZPL measurement of the process. */
 export function unicodeFont(): fontkit.Font {
   return loadFont().font;
-}
-
-export function unicodeFontFile(): string {
-  return loadFont().file;
 }
 
 export function unicodeFontData(): Buffer {

@@ -12,8 +12,8 @@ export interface LabelBarcodes {
   qr: QrMatrix;
 }
 
-/** Where the barcodes of a label go, computed once so drawing and tests agree. */
-export interface LabelBarcodeLayout {
+/** Where the barcodes of a label go. */
+interface LabelBarcodeLayout {
   code128: BarcodePlacement;
   qr: BarcodePlacement;
 }
@@ -49,7 +49,7 @@ const BOTTOM = {
 } as const;
 const COD_HEIGHT = 28;
 
-export function barcodeLayout(barcodes: LabelBarcodes, cell: LabelCell, dotsPerInch: number): LabelBarcodeLayout {
+function barcodeLayout(barcodes: LabelBarcodes, cell: LabelCell, dotsPerInch: number): LabelBarcodeLayout {
   const qr = placeQr(barcodes.qr, cell.x + cell.width - 2, cell.y + TOP.middleRule + 1, TOP.qrMaxSide, dotsPerInch);
   const barsTop = cell.y + TOP.codTop + BOTTOM.barsTopFromCod;
   const code128 = placeCode128(
@@ -143,7 +143,7 @@ export function drawLabel(doc: Doc, label: LabelData, barcodes: LabelBarcodes, c
   drawTextLine(doc, formatLabelDate(label.createdAt), at(TOP.headerBaseline, 75, left + contentWidth - 75), { size: 9, align: "right" });
   rule(doc, cell, TOP.headerRule);
 
-  drawTextLine(doc, "DESTINATION RELAY POINT", at(TOP.captionBaseline), { size: 7, color: INK });
+  drawTextLine(doc, "DESTINATION RELAY POINT", at(TOP.captionBaseline), { size: 7 });
   // The relay code is what sorting reads: shrink it rather than cut it.
   drawTextLine(doc, label.relayCode, at(TOP.relayCodeBaseline), { size: 22, minSize: 9, weight: "bold" });
   drawRelayBlock(doc, label, cell);

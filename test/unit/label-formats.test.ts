@@ -1,4 +1,4 @@
-import { LabelData, pageCount, renderLabelDocument, renderLabelPdf } from "../../lib/labels";
+import { LABEL_FORMATS, LabelData, isLabelFormat, pageCount, renderLabelDocument, renderLabelPdf } from "../../lib/labels";
 import { labelCells } from "../../lib/labels/page-formats";
 import { parsePdf } from "../helpers/pdf";
 import { readPages } from "./label-pdf-reading";
@@ -109,6 +109,12 @@ describe("label page formats", () => {
     const a4 = await parsePdf(await renderLabelDocument([long, long, long, long], { format: "a4" }));
     expect(a4.numpages).toBe(1);
     expect(squash(a4.text).split(`DZ-${"A".repeat(30)}`)).toHaveLength(5);
+  });
+
+  it("names the formats a caller may ask for", () => {
+    expect(LABEL_FORMATS).toEqual(["a6", "4x6", "a4", "zpl"]);
+    expect(LABEL_FORMATS.every(isLabelFormat)).toBe(true);
+    for (const value of ["A6", "a5", "", null, 4]) expect(isLabelFormat(value)).toBe(false);
   });
 
   it("refuses an empty batch, more than 100 labels and an offset outside the sheet", async () => {
