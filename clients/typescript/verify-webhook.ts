@@ -21,7 +21,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * it, `whsec_` + base64 of your secret when you chose it; `standardWebhooksSecret()` below):
  *
  *   import { Webhook } from "standardwebhooks";
- *   const event = new Webhook(process.env.RELAY_WEBHOOK_SECRET_WHSEC!).verify(req.body, req.headers); // throws if not genuine
+ *   const event = new Webhook(process.env.RELAY_WEBHOOK_SECRET_WHSEC!).verify(req.body, req.headers as Record<string, string>); // throws if not genuine
  *
  * Always verify the raw body as received: a body parsed and serialised again differs in spacing or
  * key order and no longer matches.
