@@ -1,7 +1,8 @@
 /**
- * The published webhook retry schedule (DESIGN §3): the first attempt is immediate, then each
- * entry is the wait after the attempt before it. Ten attempts spread over about 3.5 days, so a
- * merchant endpoint that is down over a long weekend still receives its events.
+ * The published webhook retry schedule (DESIGN §3, the example schedule of Standard Webhooks): the
+ * first attempt is immediate, then each entry is the wait after the attempt before it. Ten
+ * attempts; the last comes 3 days 3 h 35 min after the first at the earliest (jitter only ever
+ * adds), so a merchant endpoint that is down over a long weekend still receives its events.
  */
 export const RETRY_DELAYS_SECONDS: readonly number[] = Object.freeze([
   5,
@@ -17,8 +18,12 @@ export const RETRY_DELAYS_SECONDS: readonly number[] = Object.freeze([
 
 export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 
-/** ±10 %: deliveries that failed together (an endpoint outage) must not all come back at once. */
-const JITTER_RATIO = 0.1;
+/**
+ * Each wait is lengthened by 0 to 20 %, so that deliveries that failed together (an endpoint
+ * outage) do not all come back at once. Never shortened: the published delays are minimums, and
+ * the whole schedule never spans less than the 3 days we promise.
+ */
+const JITTER_RATIO = 0.2;
 
 /** A Retry-After longer than the longest step of our schedule is not honoured beyond it. */
 export const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
@@ -34,7 +39,7 @@ export function nextAttemptDelayMs(attemptsMade: number, random: () => number = 
   if (attemptsMade === 0) return 0;
   if (attemptsMade >= MAX_ATTEMPTS) return null;
   const baseMs = RETRY_DELAYS_SECONDS[attemptsMade - 1] * 1000;
-  const factor = 1 - JITTER_RATIO + 2 * JITTER_RATIO * random();
+  const factor = 1 + JITTER_RATIO * random();
   return Math.round(baseMs * factor);
 }
 
@@ -109,4 +114,62 @@ export function delayAfterResponse(
   if (status === null || !STATUSES_WITH_RETRY_AFTER.has(status)) return scheduled;
   const requested = parseRetryAfter(retryAfterHeader, now);
   return requested === null ? scheduled : Math.max(scheduled, requested);
+}
+
+/**
+ * An endpoint that has failed every attempt for this long is disabled (Standard Webhooks,
+ * "Retry schedule"): longer than one delivery's whole schedule, so an endpoint is never given up
+ * on while a single event is still being retried from the first failure, and short enough that a
+ * dead URL stops being called within the week.
+ */
+export const DISABLE_ENDPOINT_AFTER_MS = 5 * 24 * 3600 * 1000;
+
+type Moment = Date | number;
+
+function millis(moment: Moment): number {
+  return moment instanceof Date ? moment.getTime() : moment;
+}
+
+/**
+ * The failing streak of an endpoint: its first failed attempt since its last successful one.
+ * A failure is any attempt that is not a 2xx (time-outs, refused connections, 3xx, 4xx, 5xx).
+ */
+export interface EndpointFailureStreak {
+  firstFailureAt: Moment | null;
+  lastSuccessAt: Moment | null;
+}
+
+/**
+ * True when the endpoint has failed every attempt for DISABLE_ENDPOINT_AFTER_MS: a failure began a
+ * streak at `firstFailureAt`, no success came at or after it, and that was at least 5 days ago.
+ */
+export function shouldDisableEndpoint(firstFailureAt: Moment | null, lastSuccessAt: Moment | null, now: Moment): boolean {
+  if (firstFailureAt === null) return false;
+  const since = millis(firstFailureAt);
+  if (lastSuccessAt !== null && millis(lastSuccessAt) >= since) return false;
+  return millis(now) - since >= DISABLE_ENDPOINT_AFTER_MS;
+}
+
+/**
+ * The streak after one more attempt ended at `at`. Workers finish attempts out of order, so an
+ * older result never undoes a newer one: a success ends only a streak that began before it, and a
+ * failure older than the last success starts none. In SQL, for the endpoint row:
+ *   success: last_success_at = GREATEST(last_success_at, $at),
+ *            first_failure_at = CASE WHEN first_failure_at > $at THEN first_failure_at END
+ *   failure: first_failure_at = CASE WHEN last_success_at >= $at THEN first_failure_at
+ *                                    ELSE LEAST(first_failure_at, $at) END
+ * (LEAST and GREATEST ignore NULLs in PostgreSQL.)
+ */
+export function failureStreakAfterAttempt(streak: EndpointFailureStreak, succeeded: boolean, at: Moment): EndpointFailureStreak {
+  const atMs = millis(at);
+  const first = streak.firstFailureAt === null ? null : millis(streak.firstFailureAt);
+  const lastSuccess = streak.lastSuccessAt === null ? null : millis(streak.lastSuccessAt);
+  if (succeeded) {
+    return {
+      firstFailureAt: first !== null && first > atMs ? streak.firstFailureAt : null,
+      lastSuccessAt: lastSuccess !== null && lastSuccess >= atMs ? streak.lastSuccessAt : at
+    };
+  }
+  if (lastSuccess !== null && lastSuccess >= atMs) return streak;
+  return { firstFailureAt: first !== null && first <= atMs ? streak.firstFailureAt : at, lastSuccessAt: streak.lastSuccessAt };
 }

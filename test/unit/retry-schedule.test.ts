@@ -7,8 +7,7 @@ import {
   parseRetryAfter
 } from "../../lib/retry-schedule";
 
-const noJitter = (): number => 0.5;
-const lowestJitter = (): number => 0;
+const noJitter = (): number => 0;
 const highestJitter = (): number => 0.999999;
 const now = Date.UTC(2025, 0, 15, 10, 0, 0);
 
@@ -25,20 +24,28 @@ describe("nextAttemptDelayMs", () => {
     expect(nextAttemptDelayMs(0, noJitter)).toBe(0);
   });
 
-  it("follows the schedule without jitter at the middle of the random range", () => {
+  it("follows the schedule when the jitter draws nothing", () => {
     const delays = Array.from({ length: MAX_ATTEMPTS - 1 }, (_, i) => nextAttemptDelayMs(i + 1, noJitter));
     expect(delays).toEqual(RETRY_DELAYS_SECONDS.map(s => s * 1000));
   });
 
-  it("jitters by at most 10 % either way", () => {
-    expect(nextAttemptDelayMs(1, lowestJitter)).toBe(4500);
-    expect(nextAttemptDelayMs(1, highestJitter)).toBe(5500);
-    expect(nextAttemptDelayMs(9, lowestJitter)).toBe(0.9 * 86_400_000);
+  it("lengthens a wait by up to 20 %, never shortens it", () => {
+    expect(nextAttemptDelayMs(1, highestJitter)).toBe(6000);
+    expect(nextAttemptDelayMs(9, highestJitter)).toBeGreaterThan(1.199 * 86_400_000);
+    expect(nextAttemptDelayMs(9, highestJitter)).toBeLessThanOrEqual(1.2 * 86_400_000);
     for (let i = 0; i < 200; i++) {
       const delay = nextAttemptDelayMs(2) ?? -1;
-      expect(delay).toBeGreaterThanOrEqual(270_000);
-      expect(delay).toBeLessThanOrEqual(330_000);
+      expect(delay).toBeGreaterThanOrEqual(300_000);
+      expect(delay).toBeLessThanOrEqual(360_000);
     }
+  });
+
+  it("keeps retrying for at least 3 days, whatever the jitter draws", () => {
+    const span = (random: () => number) =>
+      Array.from({ length: MAX_ATTEMPTS }, (_, attempts) => nextAttemptDelayMs(attempts, random) ?? 0).reduce((a, b) => a + b, 0);
+    expect(span(noJitter)).toBe(((3 * 24 + 3) * 3600 + 35 * 60 + 5) * 1000);
+    expect(span(noJitter)).toBeGreaterThanOrEqual(3 * 86_400_000);
+    expect(span(highestJitter)).toBeLessThan(4 * 86_400_000);
   });
 
   it("spreads deliveries that failed together", () => {

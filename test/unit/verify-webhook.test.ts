@@ -1,6 +1,14 @@
 import { createHmac } from "node:crypto";
-import { parseVerifiedWebhook, verifyWebhookSignature } from "../../clients/typescript/verify-webhook";
-import { signWebhookBody } from "../../lib/webhook-signature";
+import {
+  checkStandardWebhook,
+  parseStandardWebhook,
+  parseVerifiedWebhook,
+  standardWebhookKey,
+  TIMESTAMP_TOLERANCE_SECONDS,
+  verifyStandardWebhook,
+  verifyWebhookSignature
+} from "../../clients/typescript/verify-webhook";
+import { signWebhookBody, signWebhookDelivery, standardSignatureKeyOf } from "../../lib/webhook-signature";
 
 /** The merchants' webhook helper (clients/typescript/verify-webhook.ts) against the server's signer. */
 
@@ -64,4 +72,75 @@ test("the helper is dependency-free: it imports node:crypto and nothing else", (
   const source = require("node:fs").readFileSync(require.resolve("../../clients/typescript/verify-webhook.ts"), "utf8") as string;
   const imports = [...source.matchAll(/^import .* from "([^"]+)";$/gm)].map(m => m[1]);
   expect(imports).toEqual(["node:crypto"]);
+});
+
+describe("the Standard Webhooks check", () => {
+  const NOW = 1768658531;
+  const NEW_SECRET = "whsec_EPskTS7oOptfIXPIWDy/25mK+gAByLkiMp16MUe6gyw=";
+  const signed = {
+    "X-Relay-Event": "parcel.delivered",
+    ...signWebhookDelivery({ deliveryId: headers["X-Relay-Delivery-Id"], body, secrets: [{ secret: SECRET, expiresAt: null }], now: NOW * 1000 })
+  };
+  const options = { nowSeconds: NOW };
+
+  test("parseStandardWebhook: the event with the delivery id when genuine and fresh", () => {
+    expect(parseStandardWebhook(body, signed, SECRET, options)).toEqual({
+      deliveryId: headers["X-Relay-Delivery-Id"],
+      eventType: "parcel.delivered",
+      event: JSON.parse(body)
+    });
+    const lower = Object.fromEntries(Object.entries(signed).map(([k, v]) => [k.toLowerCase(), [v]]));
+    expect(parseStandardWebhook(Buffer.from(body), lower, SECRET, options)?.event.data.parcel.trackingNumber).toBe("RP123456785DZ");
+  });
+
+  test("parseStandardWebhook: null when stale, forged, inconsistent or not JSON", () => {
+    expect(parseStandardWebhook(body, signed, SECRET, { nowSeconds: NOW + TIMESTAMP_TOLERANCE_SECONDS + 1 })).toBeNull();
+    expect(parseStandardWebhook(body, signed, NEW_SECRET, options)).toBeNull();
+    expect(parseStandardWebhook(body, { ...signed, "X-Relay-Event": "parcel.lost" }, SECRET, options)).toBeNull();
+    const notJson = "not json";
+    const signedNotJson = signWebhookDelivery({ deliveryId: "d1", body: notJson, secrets: [{ secret: SECRET, expiresAt: null }], now: NOW * 1000 });
+    expect(checkStandardWebhook(notJson, signedNotJson, SECRET, options)).toBe("valid");
+    expect(parseStandardWebhook(notJson, signedNotJson, SECRET, options)).toBeNull();
+  });
+
+  test("several secrets while rotating: any one of them verifies", () => {
+    expect(verifyStandardWebhook(body, signed, [NEW_SECRET, SECRET], options)).toBe(true);
+    expect(verifyStandardWebhook(body, signed, [NEW_SECRET], options)).toBe(false);
+    expect(verifyStandardWebhook(body, signed, [], options)).toBe(false);
+    expect(verifyStandardWebhook(body, signed, "", options)).toBe(false);
+  });
+
+  test("the tolerance is 5 minutes either way by default, and can be narrowed", () => {
+    expect(TIMESTAMP_TOLERANCE_SECONDS).toBe(300);
+    expect(checkStandardWebhook(body, signed, SECRET, { nowSeconds: NOW - 300 })).toBe("valid");
+    expect(checkStandardWebhook(body, signed, SECRET, { nowSeconds: NOW - 301 })).toBe("timestamp_outside_tolerance");
+    expect(checkStandardWebhook(body, signed, SECRET, { nowSeconds: NOW + 60, toleranceSeconds: 30 })).toBe("timestamp_outside_tolerance");
+  });
+
+  test("uses the clock when no time is given", () => {
+    const fresh = signWebhookDelivery({ deliveryId: "d2", body, secrets: [{ secret: SECRET, expiresAt: null }], now: Date.now() });
+    expect(verifyStandardWebhook(body, fresh, SECRET)).toBe(true);
+    expect(verifyStandardWebhook(body, signed, SECRET)).toBe(false);
+  });
+
+  test.each([
+    ["a fractional timestamp", `${NOW}.5`],
+    ["a timestamp in Arabic-Indic digits", "١٧٦٨٦٥٨٥٣١"],
+    ["a negative timestamp", `-${NOW}`],
+    ["an empty timestamp", ""]
+  ])("refuses %s as malformed", (_case, timestamp) => {
+    expect(checkStandardWebhook(body, { ...signed, "webhook-timestamp": timestamp }, SECRET, options)).toBe("invalid_headers");
+  });
+
+  test("never throws on a malformed signature header", () => {
+    for (const bad of ["", "v1,", "v1", "garbage", "v1,@@@", " ", "v1,ä"]) {
+      expect(checkStandardWebhook(body, { ...signed, "webhook-signature": bad }, SECRET, options)).not.toBe("valid");
+    }
+  });
+
+  test("derives the same key as the server from any secret", () => {
+    for (const secret of [SECRET, NEW_SECRET, "boutique-amel-secret-2026", "whsec_QUJDRE==", "سر"]) {
+      expect(standardWebhookKey(secret)).toEqual(standardSignatureKeyOf(secret));
+    }
+  });
 });
