@@ -1,36 +1,72 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import { buildBackofficeDocument, buildPartnerDocument } from "../lib/openapi";
+import path from "node:path";
+import { loadConfig } from "../lib/config";
+import { call } from "../lib/contract";
+import type { OpenApiDocument } from "../lib/openapi/types";
+import { createSystem } from "./system";
 
 /**
- * Prints (or writes) an OpenAPI document exactly as the gateway builds it, without starting
- * anything: `node dist/bin/api-docs.js partner|backoffice [--server-url URL] [--out FILE]`.
- * `npm run client:generate` uses it to refresh clients/typescript/.
+ * Prints (or writes) the OpenAPI documents exactly as a gateway serves them: it starts every
+ * service in this process (an in-memory database, a gateway on a free port), asks the gateway,
+ * and stops. `node dist/bin/api-docs.js partner|backoffice [--server-url URL] [--out FILE]`, or
+ * `all --out-dir DIR` for both;
+ * `npm run client:generate` uses it to refresh clients/.
  */
 
 export const DEFAULT_SERVER_URL = "http://localhost:3000";
 
-export function documentText(which: string, serverUrl = DEFAULT_SERVER_URL): string {
-  const build = { partner: buildPartnerDocument, backoffice: buildBackofficeDocument }[which];
-  if (!build) throw new Error(`unknown document "${which}" (partner or backoffice)`);
-  return JSON.stringify(build({ serverUrl }), null, 2) + "\n";
+export type DocumentName = "partner" | "backoffice";
+
+export async function apiDocuments(serverUrl = DEFAULT_SERVER_URL): Promise<Record<DocumentName, OpenApiDocument>> {
+  const secret = () => randomBytes(32).toString("hex");
+  const config = loadConfig({
+    DATA_DIR: `memory://api-docs-${process.pid}`,
+    PORT: "0",
+    PUBLIC_BASE_URL: serverUrl,
+    LOG_LEVEL: "error",
+    BACKOFFICE_TOKEN: secret(),
+    ENCRYPTION_KEY: secret(),
+    LABEL_URL_SECRET: secret()
+  });
+  const broker = await createSystem(config, { logger: false });
+  await broker.start();
+  try {
+    return {
+      partner: await call(broker, "gateway.partnerApiDocs", {}),
+      backoffice: await call(broker, "gateway.backofficeApiDocs", {})
+    };
+  } finally {
+    await broker.stop();
+  }
 }
 
-function main(argv: string[]): void {
+export const documentText = (document: OpenApiDocument): string => JSON.stringify(document, null, 2) + "\n";
+
+async function main(argv: string[]): Promise<void> {
   const option = (name: string) => {
     const i = argv.indexOf(name);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  const text = documentText(argv[0] ?? "partner", option("--server-url"));
+  const which = argv[0] ?? "partner";
+  const documents = await apiDocuments(option("--server-url"));
+  if (which === "all") {
+    // Both, as <dir>/partner.json and <dir>/backoffice.json (npm run lint:api).
+    const dir = option("--out-dir") ?? ".";
+    fs.mkdirSync(dir, { recursive: true });
+    for (const name of ["partner", "backoffice"] as const) fs.writeFileSync(path.join(dir, `${name}.json`), documentText(documents[name]));
+    return;
+  }
+  if (which !== "partner" && which !== "backoffice") throw new Error(`unknown document "${which}" (partner, backoffice or all)`);
+  const text = documentText(documents[which]);
   const out = option("--out");
   if (out) fs.writeFileSync(out, text);
   else process.stdout.write(text);
 }
 
 if (require.main === module) {
-  try {
-    main(process.argv.slice(2));
-  } catch (err) {
+  main(process.argv.slice(2)).catch(err => {
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(1);
-  }
+  });
 }

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { loadConfig } from "../lib/config";
+import { backofficeClient, OperationCall } from "./backoffice-client";
 
 const USAGE = `Usage: npm run backoffice -- <command> [arguments]
 
@@ -45,115 +46,69 @@ function flags(args: string[]): { positional: string[]; options: Record<string, 
   return { positional, options };
 }
 
-async function request(method: string, route: string, body?: unknown): Promise<unknown> {
-  const base = (process.env.BACKOFFICE_URL ?? `http://localhost:${loadConfig().port}`).replace(/\/+$/, "");
-  const res = await fetch(`${base}/api/backoffice/v1${route}`, {
-    method,
-    headers: { Authorization: `Bearer ${token()}`, "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body)
-  });
-  const text = await res.text();
-  const parsed: unknown = text ? JSON.parse(text) : { status: res.status };
-  if (!res.ok) {
-    process.stderr.write(JSON.stringify(parsed, null, 2) + "\n");
-    process.exit(1);
-  }
-  return parsed;
+function baseUrl(): string {
+  return process.env.BACKOFFICE_URL ?? `http://localhost:${loadConfig().port}`;
 }
 
-async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  const { positional, options } = flags(rest);
-  const need = (n: number) => {
-    if (positional.length < n) throw new Error(`${command} needs ${n} argument(s)\n\n${USAGE}`);
-  };
-  let result: unknown;
-  switch (command) {
-    case "org:create":
-      need(1);
-      result = await request("POST", "/organizations", { name: positional.join(" ") });
-      break;
-    case "org:get":
-      need(1);
-      result = await request("GET", `/organizations/${encodeURIComponent(positional[0])}`);
-      break;
-    case "key:create": {
-      need(1);
-      const body: Record<string, unknown> = { mode: options.mode ?? "live" };
-      if (options.scopes) body.scopes = options.scopes.split(",");
-      if (options.name) body.name = options.name;
-      if (options["rate-limit"]) body.rateLimitPerMinute = Number(options["rate-limit"]);
-      result = await request("POST", `/organizations/${encodeURIComponent(positional[0])}/api-keys`, body);
-      break;
-    }
-    case "key:list":
-      need(1);
-      result = await request("GET", `/organizations/${encodeURIComponent(positional[0])}/api-keys`);
-      break;
-    case "key:revoke":
-      need(2);
-      result = await request(
-        "DELETE",
-        `/organizations/${encodeURIComponent(positional[0])}/api-keys/${encodeURIComponent(positional[1])}`
-      );
-      break;
-    case "wallet:top-up":
-      need(2);
-      result = await request("POST", `/organizations/${encodeURIComponent(positional[0])}/wallet/top-ups`, {
-        amountDzd: Number(positional[1]),
-        mode: options.mode ?? "live"
-      });
-      break;
-    case "wallet:show":
-      need(1);
-      result = await request("GET", `/organizations/${encodeURIComponent(positional[0])}/wallet?mode=${options.mode ?? "live"}`);
-      break;
-    case "webhook:set":
-      need(3);
-      result = await request("PUT", `/organizations/${encodeURIComponent(positional[0])}/webhook`, {
-        url: positional[1],
-        secret: positional[2]
-      });
-      break;
-    case "webhook:deliveries": {
-      need(1);
-      const query = new URLSearchParams();
-      for (const name of ["status", "page", "size"]) if (options[name]) query.set(name, options[name]);
-      result = await request("GET", `/organizations/${encodeURIComponent(positional[0])}/webhook-deliveries?${query}`);
-      break;
-    }
-    case "webhook:redeliver":
-      need(1);
-      result = await request("POST", `/webhook-deliveries/${encodeURIComponent(positional[0])}/redeliver`);
-      break;
-    case "parcel:move":
-      need(2);
-      result = await request("POST", `/parcels/${encodeURIComponent(positional[0])}/transitions`, {
-        toStatus: positional[1],
-        reason: options.reason ?? null
-      });
-      break;
-    case "relay:list":
-      result = await request("GET", "/relay-points");
-      break;
-    case "relay:add": {
-      need(3);
-      const [code, name, city] = positional;
-      result = await request("POST", "/relay-points", {
-        code,
-        name,
-        city,
-        address: options.address ?? null,
-        wilaya: options.wilaya ?? null,
-        active: !("inactive" in options)
-      });
-      break;
-    }
-    default:
-      process.stdout.write(USAGE + "\n");
-      process.exit(command ? 2 : 0);
+/** Each command: the operation it calls, and how its arguments become the operation's parameters and body. */
+type Command = { need: number; operation: string; build(positional: string[], options: Record<string, string>): OperationCall };
+
+const COMMANDS: Record<string, Command> = {
+  "org:create": { need: 1, operation: "createOrganization", build: p => ({ body: { name: p.join(" ") } }) },
+  "org:get": { need: 1, operation: "getOrganization", build: p => ({ params: { organizationId: p[0] } }) },
+  "key:create": {
+    need: 1,
+    operation: "createApiKey",
+    build: (p, o) => ({
+      params: { organizationId: p[0] },
+      body: {
+        mode: o.mode ?? "live",
+        ...(o.scopes ? { scopes: o.scopes.split(",") } : {}),
+        ...(o.name ? { name: o.name } : {}),
+        ...(o["rate-limit"] ? { rateLimitPerMinute: Number(o["rate-limit"]) } : {})
+      }
+    })
+  },
+  "key:list": { need: 1, operation: "listApiKeys", build: p => ({ params: { organizationId: p[0] } }) },
+  "key:revoke": { need: 2, operation: "revokeApiKey", build: p => ({ params: { organizationId: p[0], keyId: p[1] } }) },
+  "wallet:top-up": {
+    need: 2,
+    operation: "topUpWallet",
+    build: (p, o) => ({ params: { organizationId: p[0] }, body: { amountDzd: Number(p[1]), mode: o.mode ?? "live" } })
+  },
+  "wallet:show": { need: 1, operation: "getWallet", build: (p, o) => ({ params: { organizationId: p[0], mode: o.mode ?? "live" } }) },
+  "webhook:set": { need: 3, operation: "setWebhookEndpoint", build: p => ({ params: { organizationId: p[0] }, body: { url: p[1], secret: p[2] } }) },
+  "webhook:deliveries": {
+    need: 1,
+    operation: "listWebhookDeliveries",
+    build: (p, o) => ({ params: { organizationId: p[0], status: o.status, page: o.page, size: o.size } })
+  },
+  "webhook:redeliver": { need: 1, operation: "redeliverWebhook", build: p => ({ params: { id: p[0] } }) },
+  "parcel:move": { need: 2, operation: "transitionParcel", build: (p, o) => ({ params: { id: p[0] }, body: { toStatus: p[1], reason: o.reason ?? null } }) },
+  "relay:list": { need: 0, operation: "listRelayPoints", build: () => ({}) },
+  "relay:add": {
+    need: 3,
+    operation: "upsertRelayPoint",
+    build: ([code, name, city], o) => ({ body: { code, name, city, address: o.address ?? null, wilaya: o.wilaya ?? null, active: !("inactive" in o) } })
   }
-  process.stdout.write(JSON.stringify(result, null, 2) + "\n");
+};
+
+async function main(argv: string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  const command = name ? COMMANDS[name] : undefined;
+  if (!command) {
+    process.stdout.write(USAGE + "\n");
+    process.exit(name ? 2 : 0);
+  }
+  const { positional, options } = flags(rest);
+  if (positional.length < command.need) throw new Error(`${name} needs ${command.need} argument(s)\n\n${USAGE}`);
+  const client = await backofficeClient(baseUrl(), token());
+  const result = await client.call(command.operation, command.build(positional, options));
+  if (result.status >= 300) {
+    process.stderr.write(JSON.stringify(result.body, null, 2) + "\n");
+    process.exit(1);
+  }
+  process.stdout.write(JSON.stringify(result.body ?? { status: result.status }, null, 2) + "\n");
 }
 
 main(process.argv.slice(2)).catch(err => {

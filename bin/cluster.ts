@@ -9,6 +9,9 @@ import { waitUntilReady } from "./cluster/readiness";
 import { clusterSecrets } from "./cluster/secrets";
 import { ClusterUsageError, clusterSettings, USAGE } from "./cluster/settings";
 import { ChildExit, cleanlyStopped, Supervisor } from "./cluster/supervisor";
+import { PROBE_PATHS } from "../lib/endpoint";
+import { fetchOperations } from "./backoffice-client";
+import { PARTNER_DOCUMENT_PATH } from "../services/gateway/openapi/docs-page";
 
 const RUNNER = "cluster";
 
@@ -73,8 +76,8 @@ async function main(): Promise<number> {
 /** Every process's probe port, then the gateways' own /readyz (ready once what they front answers). */
 function readinessTargets(plan: ProcessPlan[]) {
   return [
-    ...plan.map(p => ({ name: p.name, url: `http://127.0.0.1:${p.healthPort}/readyz` })),
-    ...plan.filter(p => p.gatewayPort !== null).map(p => ({ name: `${p.name} (HTTP)`, url: `http://127.0.0.1:${p.gatewayPort}/readyz` }))
+    ...plan.map(p => ({ name: p.name, url: `http://127.0.0.1:${p.healthPort}${PROBE_PATHS.readiness}` })),
+    ...plan.filter(p => p.gatewayPort !== null).map(p => ({ name: `${p.name} (HTTP)`, url: `http://127.0.0.1:${p.gatewayPort}${PROBE_PATHS.readiness}` }))
   ];
 }
 
@@ -87,8 +90,14 @@ async function announce(
   alarm: (text: string) => void
 ): Promise<void> {
   let demo: DemoOutcome | null = null;
+  const gateway = `http://127.0.0.1:${settings.gatewayPorts[0]}`;
+  // The banner's examples take their paths from the served document: routes are declared once, on the actions.
+  const partnerPaths = await fetchOperations(gateway, PARTNER_DOCUMENT_PATH).then(
+    operations => ({ health: operations.get("getHealth")?.path ?? null, createParcel: operations.get("createParcel")?.path ?? null }),
+    () => ({ health: null, createParcel: null })
+  );
   try {
-    demo = await ensureDemoMerchant(`http://127.0.0.1:${settings.gatewayPorts[0]}`, backofficeToken, settings.dataDir, settings.databaseUrl);
+    demo = await ensureDemoMerchant(gateway, backofficeToken, settings.dataDir, settings.databaseUrl);
   } catch (err) {
     alarm(`no demo merchant: ${(err as Error).message}`);
   }
@@ -104,7 +113,8 @@ async function announce(
     secretsFile: path.join(settings.dataDir, "secrets.json"),
     dataDir: settings.dataDir,
     processes: plan.map(p => ({ name: p.name, pid: pids.get(p.name) ?? -1, healthPort: p.healthPort, metricsPort: p.metricsPort })),
-    demo
+    demo,
+    partnerPaths
   };
   // The machine's line first, so that the banner is what a person sees last.
   say(readyLine(info));

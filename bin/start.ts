@@ -1,15 +1,15 @@
 import { ConfigError, loadConfig, ServiceName } from "../lib/config";
-import { bootstrapDemo, demoBanner } from "../lib/demo";
-import { startHealthServer } from "../lib/health-server";
+import { bootstrapDemo, demoBanner } from "./demo";
+import { startHealthServer } from "./health-server";
 import { resolveSecrets } from "../lib/secrets";
-import { createSystem } from "../lib/system";
+import { createSystem } from "./system";
 
 async function main(): Promise<void> {
   const loaded = loadConfig();
   // Embedded mode writes the database and secrets under DATA_DIR: for this user's eyes only.
   if (loaded.embedded) process.umask(0o077);
   const config = resolveSecrets(loaded);
-  const broker = createSystem(config);
+  const broker = await createSystem(config);
   if (config.healthPort) startHealthServer(broker, config.healthPort);
   await broker.start();
 
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const runsEverything = demoNeeds.every(name => config.services.includes(name));
   if (config.embedded && runsEverything) {
     const demo = await bootstrapDemo(broker, config);
-    process.stdout.write(demoBanner(config, demo));
+    process.stdout.write(demoBanner(config, demo, broker));
   }
   if (process.argv.includes("--repl")) broker.repl();
 }

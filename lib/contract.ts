@@ -17,7 +17,7 @@ type Params<A extends ActionName> = ActionContracts[A] extends { params: infer P
 type Answer<A extends ActionName> = ActionContracts[A] extends { answer: infer R } ? R : never;
 
 /** A Context or a ServiceBroker: both call actions. */
-interface Caller {
+export interface Caller {
   call<TResult, TParams>(actionName: string, params?: TParams, opts?: CallingOptions): Promise<TResult>;
 }
 

@@ -23,3 +23,22 @@ export function ensurePrivateDir(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   fs.chmodSync(dir, 0o700);
 }
+
+const guarded = new Set<string>();
+
+/**
+ * PGlite's file layer applies the modes Postgres asks for with an explicit chmod (0644 for its
+ * relcache init files, written while running), which no umask masks. For paths under `dir`, this
+ * process's chmod keeps only the owner's bits, so files written later stay private too.
+ */
+export function keepModesPrivate(dir: string): void {
+  const root = path.resolve(dir) + path.sep;
+  if (guarded.has(root)) return;
+  guarded.add(root);
+  const chmodSync = fs.chmodSync;
+  fs.chmodSync = function privateChmodSync(target: fs.PathLike, mode: fs.Mode): void {
+    const inside = typeof target === "string" && [...guarded].some(r => path.resolve(target).startsWith(r));
+    const masked = inside ? (typeof mode === "string" ? parseInt(mode, 8) : mode) & ~0o077 : mode;
+    chmodSync(target, masked);
+  };
+}

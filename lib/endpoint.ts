@@ -1,7 +1,7 @@
 import type { ObjectSchema } from "joi";
 import type { ErrorCode } from "./errors";
 import { joiToJsonSchema } from "./openapi/joi-schema";
-import type { Example, Header, JsonSchema, JsonType, Parameter } from "./openapi/types";
+import type { Example, Header, JsonSchema, JsonType, Parameter, PathItem } from "./openapi/types";
 
 /**
  * An HTTP endpoint is declared once, on the action that answers it (STYLE: the kantab and
@@ -28,6 +28,9 @@ export const API_BASE_PATH: Readonly<Record<ApiKind, string>> = Object.freeze({
   open: "/",
   operator: "/"
 });
+
+/** Kubernetes probe paths, the same on a gateway's port and on every process's probe port. */
+export const PROBE_PATHS = Object.freeze({ liveness: "/healthz", readiness: "/readyz" });
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 const METHODS: readonly string[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -169,5 +172,25 @@ export function compileRequest(method: HttpMethod, path: string, joi: ObjectSche
 
 export function compileEndpoint(rest: string, joi: ObjectSchema<unknown> | undefined, docs: EndpointDocs): CompiledEndpoint {
   const { method, path } = parseRest(rest);
-  return { ...docs, method, path, request: compileRequest(method, path, joi, docs.fields) };
+  return detached({ ...docs, method, path, request: compileRequest(method, path, joi, docs.fields) });
+}
+
+/**
+ * A copy in which no object appears twice. Moleculer serialises the registry (INFO packets) with
+ * a guard that drops any object it has already seen, shared or not, so a schema reused by two
+ * fields (ParcelStatus in `previousStatus` and `newStatus`) would lose one of them on the wire.
+ * Declarations are detached before they enter the registry; functions are kept (they stay in the
+ * service's own process, where tests read them).
+ */
+export function detached<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(item => detached(item)) as T;
+  if (value === null || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, detached(v)])) as T;
+}
+
+/** What a service may add to the documents besides its endpoints (its `settings.openapi`, which the registry carries). */
+export interface ServiceDocs {
+  tags?: Array<{ name: string; description: string }>;
+  /** OpenAPI 3.1 `webhooks`: requests this service sends to merchants. */
+  webhooks?: Record<string, PathItem>;
 }

@@ -65,3 +65,9 @@ export class AppError extends Errors.MoleculerError {
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === "string" && Object.prototype.hasOwnProperty.call(ERROR_STATUS, value);
 }
+
+/** The code of an error from any service (an AppError here, or one that crossed the transporter), or undefined. */
+export function errorCodeOf(err: unknown): ErrorCode | undefined {
+  const type = (err as { type?: unknown } | null)?.type;
+  return isErrorCode(type) ? type : undefined;
+}

@@ -1,4 +1,4 @@
-import Joi from "joi";
+import { Joi } from "./joi";
 
 /** Decimal degrees, WGS 84 (what phones and maps give). */
 export interface LatLng {

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { API_BASE_PATH } from "./endpoint";
 
 /** SPEC §8: a label URL is valid for about 30 minutes. */
 export const LABEL_URL_TTL_SECONDS = 1800;
@@ -29,7 +30,7 @@ export function signLabelUrl(
   const expires = String(Math.floor(now / 1000) + ttlSeconds);
   const signature = labelSignature(parcelId, expires, secret).toString("hex");
   const base = baseUrl.replace(/\/+$/, "");
-  return `${base}/labels/${encodeURIComponent(parcelId)}.pdf?expires=${expires}&signature=${signature}`;
+  return `${base}${API_BASE_PATH.labels}/${encodeURIComponent(parcelId)}.pdf?expires=${expires}&signature=${signature}`;
 }
 
 /**

@@ -1,4 +1,5 @@
-import Joi from "joi";
+import type { ArraySchema } from "joi";
+import { Joi } from "./joi";
 import { Lang, LOCALE_OF } from "./languages";
 
 /**
@@ -60,7 +61,7 @@ const daySchema = Joi.array()
 
 /** What the back-office sends for a relay point's `openingHours`: all seven days, each checked. */
 export const openingHoursSchema = () =>
-  Joi.object<OpeningHours, true>(Object.fromEntries(WEEKDAYS.map(day => [day, daySchema.required()])) as Record<Weekday, Joi.ArraySchema>);
+  Joi.object<OpeningHours, true>(Object.fromEntries(WEEKDAYS.map(day => [day, daySchema.required()])) as Record<Weekday, ArraySchema>);
 
 export function isValidOpeningHours(value: unknown): value is OpeningHours {
   return openingHoursSchema().validate(value, { convert: false }).error === undefined;

@@ -1,4 +1,6 @@
-import type { ParcelStatus } from "./parcel-status";
+import { amountDzd, component, dateTime, nullable, objectOf, uuidSchema } from "./openapi/json-schema";
+import type { JsonSchema } from "./openapi/types";
+import { PARCEL_STATUSES, ParcelStatus } from "./parcel-status";
 
 /** SPEC §2.1: what the API shows of a parcel; never the recipient's name or phone. */
 export interface ParcelView {
@@ -13,10 +15,88 @@ export interface ParcelView {
   updatedAt: string;
 }
 
-export interface ParcelPage {
-  items: ParcelView[];
+/** A page of anything (SPEC §2.3's shape, shared by every paged list). */
+export interface Page<T> {
+  items: T[];
   page: number;
   size: number;
   totalElements: number;
   totalPages: number;
 }
+
+export type ParcelPage = Page<ParcelView>;
+
+export function pageOf<T>(items: T[], page: number, size: number, totalElements: number): Page<T> {
+  return { items, page, size, totalElements, totalPages: Math.ceil(totalElements / size) };
+}
+
+export const TRACKING_NUMBER_PATTERN = "^[A-Z]{2}[0-9]{9}[A-Z]{2}$";
+
+export const SAMPLE_PARCEL: ParcelView = {
+  id: "3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70",
+  trackingNumber: "RP123456785DZ",
+  status: "CREATED",
+  destinationRelayCode: "DZ-16-ALGER-CENTRE",
+  labelUrl:
+    "https://api.example.dz/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=9f2c5e6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80",
+  pricePaidDzd: 500,
+  codAmountDzd: 1500,
+  createdAt: "2026-01-15T09:30:00.000Z",
+  updatedAt: "2026-01-15T09:30:00.000Z"
+};
+
+export const ParcelStatusSchema = component("ParcelStatus", {
+  type: "string",
+  enum: [...PARCEL_STATUSES],
+  description:
+    "Status of a parcel. A new parcel is CREATED; only CREATED and READY_FOR_PICKUP parcels can be cancelled. " +
+    "Transitions other than cancel are made by couriers and relay points (or by the sandbox trigger)."
+});
+
+export const ParcelViewSchema = component(
+  "ParcelView",
+  objectOf<ParcelView>(
+    {
+      id: uuidSchema("Internal parcel identifier."),
+      trackingNumber: {
+        type: "string",
+        pattern: TRACKING_NUMBER_PATTERN,
+        description: "Public tracking number (UPU S10 shape: two letters, nine digits including a check digit, DZ).",
+        examples: ["RP123456785DZ"]
+      },
+      status: ParcelStatusSchema,
+      destinationRelayCode: { type: "string", description: "Public code of the destination relay point.", examples: ["DZ-16-ALGER-CENTRE"] },
+      labelUrl: {
+        type: ["string", "null"],
+        format: "uri",
+        description:
+          "Pre-signed URL of the PDF label, valid about 30 minutes. null when the label service is momentarily " +
+          "unavailable: read the parcel again with GET to obtain a fresh URL."
+      },
+      pricePaidDzd: amountDzd("Price debited from the wallet (tariff by weight tier, plus the COD fee)."),
+      codAmountDzd: nullable({ type: "number", minimum: 0, maximum: 10_000_000, description: "Cash to collect at hand-over, in DZD, at most two decimals; null when there is no cash on delivery." }),
+      createdAt: dateTime("Creation time, UTC."),
+      updatedAt: dateTime("Time of the last modification, UTC.")
+    },
+    { description: "A parcel as the API shows it. The recipient's name and phone are never returned.", examples: [SAMPLE_PARCEL] }
+  )
+);
+
+/** A page of `item` schemas, as every paged list answers. */
+export function pageSchema(name: string, item: JsonSchema, itemsDescription: string, description: string): JsonSchema {
+  return component(
+    name,
+    objectOf<Page<unknown>>(
+      {
+        items: { type: "array", items: item, description: itemsDescription },
+        page: { type: "integer", format: "int32", minimum: 0, description: "Zero-based page number." },
+        size: { type: "integer", format: "int32", minimum: 1, maximum: 100, description: "Page size asked for." },
+        totalElements: { type: "integer", format: "int64", minimum: 0, description: "Number of matching items in all pages." },
+        totalPages: { type: "integer", format: "int32", minimum: 0, description: "Number of pages at this size." }
+      },
+      { description }
+    )
+  );
+}
+
+export const ParcelPageSchema = pageSchema("ParcelPage", ParcelViewSchema, "The parcels of this page, newest first.", "One page of parcels.");

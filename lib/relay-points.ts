@@ -1,4 +1,4 @@
-import Joi from "joi";
+import { Joi } from "./joi";
 import { isValidLatLng, LatLng } from "./geo";
 import { OpeningHours, openingHoursSchema } from "./opening-hours";
 

@@ -1,4 +1,4 @@
-import Joi from "joi";
+import { Joi } from "./joi";
 import { BoundingBox, boundingBox, DEFAULT_RADIUS_KM, distanceKm, LatLng, nearSchema, radiusKmSchema, roundKm } from "./geo";
 import type { OpeningHours } from "./opening-hours";
 import { positionOf, RelayPointEntry } from "./relay-points";
@@ -7,7 +7,7 @@ import { foldSearchText } from "./search-text";
 import { wilayaCodeSchema } from "./wilayas";
 
 /**
- * `GET /api/partner/v1/relay-points?wilaya=&city=&q=&near=LAT,LNG&radiusKm=&page=&size=`:
+ * The relay-point search of the partner API (query wilaya, city, q, near=LAT,LNG, radiusKm, page, size):
  * only active points; with `near`, those within `radiusKm` (default 20), nearest first, with
  * `distanceKm`; otherwise by code. `searchRelayPoints` is the reference: the SQL of the store
  * must answer the same (test/integration/relay-points-directory.test.ts compares them).

@@ -4,13 +4,14 @@ import { PARCEL_STATUSES } from "./parcel-status";
 
 /** Joi pieces shared by several actions, so one bound is written once. */
 
-export const moneyDzd = () =>
-  Joi.number()
-    .min(0)
+/** An amount in DZD, 0 to 10 000 000 (`more than zero` for a payment: one lower bound, not two). */
+export const moneyDzd = (lower: "zero" | "more than zero" = "zero") =>
+  (lower === "zero" ? Joi.number().min(0) : Joi.number().greater(0))
     .max(MAX_MONEY_DZD)
     .custom((value: number, helpers) => (hasAtMostTwoDecimals(value) ? value : helpers.error("number.precision", { limit: 2 })))
-    // What the custom rule means, for the OpenAPI document (lib/openapi/joi-schema.ts).
-    .meta({ openapi: { multipleOf: 0.01 } });
+    // What the custom rule means, for the OpenAPI document (lib/openapi/joi-schema.ts): in words,
+    // because multipleOf 0.01 makes floating-point validators refuse valid amounts such as 19.99.
+    .meta({ openapi: { description: "At most two decimals." } });
 
 export const uuid = () => Joi.string().guid();
 

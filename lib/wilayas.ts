@@ -1,4 +1,4 @@
-import Joi from "joi";
+import { Joi } from "./joi";
 import wilayaList from "../resources/wilayas.json";
 import type { LatLng } from "./geo";
 

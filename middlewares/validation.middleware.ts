@@ -1,5 +1,4 @@
 import type { Context, Middleware } from "moleculer";
-import { extrasOf } from "../lib/action";
 import { AppError, FieldProblem } from "../lib/errors";
 import type { ValidationErrorItem } from "../lib/joi";
 import { unsafeTextProblems } from "../lib/text-safety";
@@ -20,7 +19,7 @@ function toFieldProblem(item: ValidationErrorItem): FieldProblem {
 export const ValidationMiddleware: Middleware = {
   name: "JoiValidation",
   localAction(next, action) {
-    const schema = extrasOf(action).schema;
+    const schema = action.schema;
     if (!schema) return next;
     // async, so that a refusal is a rejected promise like any other failure of a call.
     return async function validated(this: ThisParameterType<typeof next>, ctx: Context<unknown>) {

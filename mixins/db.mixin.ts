@@ -2,7 +2,7 @@ import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { acquireDatabase, releaseDatabase } from "../lib/db/connection";
 import { Database } from "../lib/db/database";
 import { migrateSchema } from "../lib/db/migrate";
-import { configOf } from "../lib/runtime";
+import { configOf } from "./config.mixin";
 
 export interface DbVars {
   db: Database;
@@ -13,7 +13,7 @@ export interface DbVars {
  * applied before the service is announced as started.
  */
 export function DbMixin(options: { schema: string }): Partial<ServiceSchema> {
-  const mixin: Partial<ServiceSchema<ServiceSettingSchema, {}, DbVars>> = {
+  const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, DbVars>> = {
     async started() {
       const config = configOf(this.broker);
       this.db = await acquireDatabase(config);

@@ -1,106 +1,124 @@
 import { randomUUID } from "node:crypto";
-import { Joi } from "../lib/joi";
 import type { ServiceSchema } from "moleculer";
 import { defineAction } from "../lib/action";
-import { generateApiKey, KeyMode, Scope, SCOPES } from "../lib/api-keys";
+import { detached } from "../lib/endpoint";
+import { generateApiKey } from "../lib/api-keys";
+import { call } from "../lib/contract";
 import { AppError } from "../lib/errors";
-import { PartnerMeta, Principal } from "../lib/principal";
-import { NoParams, NoParamsSchema } from "../lib/schemas";
+import type { PartnerMeta, Principal } from "../lib/principal";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
+import type { NewApiKey, Organization } from "./auth/auth.contract";
+import {
+  ApiKeyView,
+  AUTH_DOCS,
+  CreateApiKeyParams,
+  CreateApiKeySchema,
+  CreateOrganizationParams,
+  CreateOrganizationSchema,
+  HealthResponse,
+  HealthView,
+  NewApiKeyView,
+  NoParams,
+  NoParamsSchema,
+  OrganizationIdParams,
+  OrganizationIdSchema,
+  OrganizationOverviewView,
+  OrganizationView,
+  ResolveKeyParams,
+  ResolveKeySchema,
+  RevokeApiKeyParams,
+  RevokeApiKeySchema
+} from "./auth/auth.params";
 import * as store from "./auth/auth.store";
-
-interface CreateOrganizationParams {
-  name: string;
-}
-const CreateOrganizationSchema = Joi.object<CreateOrganizationParams, true>({
-  name: Joi.string().trim().min(1).max(200).required()
-});
-
-interface OrganizationIdParams {
-  organizationId: string;
-}
-const OrganizationIdSchema = Joi.object<OrganizationIdParams, true>({
-  organizationId: Joi.string().guid().required()
-});
-
-interface CreateApiKeyParams {
-  organizationId: string;
-  mode: KeyMode;
-  scopes: Scope[];
-  name: string | null;
-  rateLimitPerMinute: number | null;
-}
-const CreateApiKeySchema = Joi.object<CreateApiKeyParams, true>({
-  organizationId: Joi.string().guid().required(),
-  mode: Joi.string().valid("live", "sandbox").required(),
-  scopes: Joi.array().items(Joi.string().valid(...SCOPES)).min(1).unique().default([...SCOPES]),
-  name: Joi.string().trim().max(100).allow(null).default(null),
-  rateLimitPerMinute: Joi.number().integer().min(1).max(1_000_000).allow(null).default(null)
-});
-
-interface RevokeApiKeyParams {
-  organizationId: string;
-  keyId: string;
-}
-const RevokeApiKeySchema = Joi.object<RevokeApiKeyParams, true>({
-  organizationId: Joi.string().guid().required(),
-  keyId: Joi.string().guid().required()
-});
-
-interface ResolveKeyParams {
-  keyHash: string;
-}
-const ResolveKeySchema = Joi.object<ResolveKeyParams, true>({
-  keyHash: Joi.string().hex().length(64).required()
-});
 
 type AuthThis = DbVars;
 
+const ORGANIZATION_NOT_FOUND = () => new AppError("ORGANIZATION_NOT_FOUND", "Organization not found");
+
+async function existingOrganization(db: DbVars["db"], organizationId: string): Promise<Organization> {
+  const org = await store.findOrganization(db, organizationId);
+  if (!org) throw ORGANIZATION_NOT_FOUND();
+  return org;
+}
+
 /** Organisations and API keys: creation (shown once), hashing, lookup, revocation, scopes. */
-const AuthService: ServiceSchema<{}, {}, AuthThis> = {
+const AuthService: ServiceSchema<{ openapi: typeof AUTH_DOCS }, object, AuthThis> = {
   name: "auth",
   mixins: [DbMixin({ schema: "auth" })],
+  settings: { openapi: detached(AUTH_DOCS) },
 
   actions: {
     // call auth.createOrganization --name "Boutique Amel"
     createOrganization: defineAction<CreateOrganizationParams, AuthThis>({
+      rest: "POST /organizations",
+      api: "backoffice",
       schema: CreateOrganizationSchema,
-      async handler(ctx) {
+      endpoint: {
+        operationId: "createOrganization",
+        summary: "Create an organisation",
+        description: "An organisation is one merchant: it owns API keys, a live and a sandbox wallet (both empty at first) and a webhook endpoint.",
+        tag: "Organisations",
+        status: 201,
+        location: { action: "auth.organizationOverview", params: { organizationId: "response.id" } },
+        response: OrganizationView,
+        responseDescription: "Created.",
+        body: { name: "OrganizationCreateRequest", description: "The new organisation." }
+      },
+      handler(ctx): Promise<Organization> {
         return store.insertOrganization(this.db, { id: randomUUID(), name: ctx.params.name });
       }
     }),
 
     // call auth.getOrganization --organizationId <uuid>
     getOrganization: defineAction<OrganizationIdParams, AuthThis>({
+      visibility: "public",
       schema: OrganizationIdSchema,
-      async handler(ctx) {
-        const org = await store.findOrganization(this.db, ctx.params.organizationId);
-        if (!org) throw new AppError("ORGANIZATION_NOT_FOUND", "Organization not found");
-        return org;
+      handler(ctx) {
+        return existingOrganization(this.db, ctx.params.organizationId);
       }
     }),
 
-    /** Back-office view of an organisation: the record and its two wallet balances. */
+    /** The back-office view of an organisation: the record and its two wallet balances. */
     organizationOverview: defineAction<OrganizationIdParams, AuthThis>({
+      rest: "GET /organizations/:organizationId",
+      api: "backoffice",
       schema: OrganizationIdSchema,
+      endpoint: {
+        operationId: "getOrganization",
+        summary: "Read an organisation with its wallet balances",
+        description: "The organisation and the balances of its two wallets; `wallets` is null while the wallet service does not answer.",
+        tag: "Organisations",
+        response: OrganizationOverviewView,
+        responseDescription: "The organisation.",
+        errors: ["ORGANIZATION_NOT_FOUND"]
+      },
       async handler(ctx) {
-        const org = await store.findOrganization(this.db, ctx.params.organizationId);
-        if (!org) throw new AppError("ORGANIZATION_NOT_FOUND", "Organization not found");
-        const wallets = await ctx
-          .call<{ liveDzd: number; sandboxDzd: number }, OrganizationIdParams>("wallet.balances", { organizationId: org.id })
-          .catch(() => null);
+        const org = await existingOrganization(this.db, ctx.params.organizationId);
+        const wallets = await call(ctx, "wallet.balances", { organizationId: org.id }).catch(() => null);
         return { ...org, wallets };
       }
     }),
 
     // call auth.createApiKey --organizationId <uuid> --mode sandbox
     createApiKey: defineAction<CreateApiKeyParams, AuthThis>({
+      rest: "POST /organizations/:organizationId/api-keys",
+      api: "backoffice",
       schema: CreateApiKeySchema,
-      async handler(ctx) {
+      endpoint: {
+        operationId: "createApiKey",
+        summary: "Create an API key (shown once)",
+        description: "A live or sandbox key with its scopes and its own rate limit. The full key is in this answer only: we keep its hash.",
+        tag: "API keys",
+        status: 201,
+        location: { action: "auth.listApiKeys", params: { organizationId: "params.organizationId" } },
+        response: NewApiKeyView,
+        responseDescription: "Created. `key` is shown here only, never again.",
+        errors: ["ORGANIZATION_NOT_FOUND"],
+        body: { name: "ApiKeyCreateRequest", description: "The key to create." }
+      },
+      async handler(ctx): Promise<NewApiKey> {
         const { organizationId, mode, scopes, name, rateLimitPerMinute } = ctx.params;
-        if (!(await store.findOrganization(this.db, organizationId))) {
-          throw new AppError("ORGANIZATION_NOT_FOUND", "Organization not found");
-        }
+        await existingOrganization(this.db, organizationId);
         const generated = generateApiKey(mode);
         const record = await store.insertApiKey(this.db, {
           id: randomUUID(),
@@ -118,17 +136,37 @@ const AuthService: ServiceSchema<{}, {}, AuthThis> = {
     }),
 
     listApiKeys: defineAction<OrganizationIdParams, AuthThis>({
+      rest: "GET /organizations/:organizationId/api-keys",
+      api: "backoffice",
       schema: OrganizationIdSchema,
+      endpoint: {
+        operationId: "listApiKeys",
+        summary: "List an organisation's API keys (without secrets)",
+        description: "Every key of the organisation, revoked ones included, by its prefix: never the secret, which we do not have.",
+        tag: "API keys",
+        response: { type: "array", items: ApiKeyView },
+        responseDescription: "The keys, newest first.",
+        errors: ["ORGANIZATION_NOT_FOUND"]
+      },
       async handler(ctx) {
-        if (!(await store.findOrganization(this.db, ctx.params.organizationId))) {
-          throw new AppError("ORGANIZATION_NOT_FOUND", "Organization not found");
-        }
+        await existingOrganization(this.db, ctx.params.organizationId);
         return store.listApiKeys(this.db, ctx.params.organizationId);
       }
     }),
 
     revokeApiKey: defineAction<RevokeApiKeyParams, AuthThis>({
+      rest: "DELETE /organizations/:organizationId/api-keys/:keyId",
+      api: "backoffice",
       schema: RevokeApiKeySchema,
+      endpoint: {
+        operationId: "revokeApiKey",
+        summary: "Revoke an API key",
+        description: "The key stops working on the very next request, in every gateway.",
+        tag: "API keys",
+        status: 204,
+        responseDescription: "Revoked (also when it already was).",
+        errors: ["API_KEY_NOT_FOUND"]
+      },
       async handler(ctx) {
         const revoked = await store.revokeApiKey(this.db, ctx.params.organizationId, ctx.params.keyId);
         if (!revoked) throw new AppError("API_KEY_NOT_FOUND", "API key not found");
@@ -144,25 +182,28 @@ const AuthService: ServiceSchema<{}, {}, AuthThis> = {
     resolveKey: defineAction<ResolveKeyParams, AuthThis>({
       visibility: "public",
       schema: ResolveKeySchema,
-      async handler(ctx): Promise<Principal | null> {
+      handler(ctx): Promise<Principal | null> {
         return store.findActivePrincipal(this.db, ctx.params.keyHash);
       }
     }),
 
-    /** GET /api/partner/v1/health (SPEC §2.5). */
+    /** SPEC §2.5. Any valid key may ping, whatever its scopes ("ok when the key is valid"). */
     health: defineAction<NoParams, AuthThis, PartnerMeta>({
-      // Any valid key may ping, whatever its scopes (SPEC §2.5: "ok when the key is valid").
+      rest: "GET /health",
+      api: "partner",
       scope: "any",
       schema: NoParamsSchema,
-      handler(ctx) {
-        const auth = ctx.meta.auth;
-        return {
-          status: "ok",
-          organizationId: auth.organizationId,
-          organizationName: auth.organizationName,
-          keyPrefix: auth.keyPrefix,
-          serverTime: new Date().toISOString()
-        };
+      endpoint: {
+        operationId: "getHealth",
+        summary: "Check the API key",
+        description: "Authenticated ping with no side effect: which organisation the key belongs to, and the server clock.",
+        tag: "Health",
+        response: HealthView,
+        responseDescription: "The key is valid."
+      },
+      handler(ctx): HealthResponse {
+        const { organizationId, organizationName, keyPrefix } = ctx.meta.auth;
+        return { status: "ok", organizationId, organizationName, keyPrefix, serverTime: new Date().toISOString() };
       }
     })
   }

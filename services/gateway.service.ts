@@ -2,23 +2,26 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomUUID, timingSafeEqual, createHash } from "node:crypto";
 import Redis from "ioredis";
 import ApiGateway from "moleculer-web";
-import type { Context, ServiceSchema } from "moleculer";
+import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
 import { hashApiKey, isWellFormedKey, readApiKey } from "../lib/api-keys";
 import type { AppConfig } from "../lib/config";
+import { defineAction } from "../lib/action";
+import { call } from "../lib/contract";
+import { API_BASE_PATH, API_KINDS, LocationRule, detached, PROBE_PATHS } from "../lib/endpoint";
 import { AppError } from "../lib/errors";
 import { toErrorResponse } from "../lib/http-errors";
 import { answerClientError } from "../lib/http/client-error";
+import type { Principal } from "../lib/principal";
 import { KeyRateLimiter, RateDecision } from "../lib/rate-limit";
-import { configOf } from "../lib/runtime";
 import { REQUEST_ID_PATTERN } from "../lib/request-id";
 import { requireSecret } from "../lib/secrets";
+import { ConfigMixin } from "../mixins/config.mixin";
 import { ApiDocsMixin } from "./gateway/api-docs.mixin";
 import { EdgeMixin, EdgeRequest } from "./gateway/edge.mixin";
-import type { Principal } from "../lib/principal";
+import type { RoutedEndpoint } from "./gateway/endpoints";
+import { DOWNLOAD_LABEL_DOCS, GATEWAY_DOCS, PROBE_DOCS } from "./gateway/gateway.params";
 
-type GatewayRequest = EdgeRequest & {
-  $action?: { name: string; scope?: string };
-};
+type GatewayRequest = EdgeRequest & { $endpoint?: { action: { name: string; endpoint?: RoutedEndpoint["endpoint"] } } };
 
 interface GatewayVars {
   config: AppConfig;
@@ -27,19 +30,11 @@ interface GatewayVars {
   redis: Redis | null;
   backofficeTokenDigest: Buffer;
   server: import("node:http").Server;
+  knownEndpoints: Map<string, RoutedEndpoint>;
 }
 
-/** Aliases whose success is not a plain 200. */
-const SUCCESS_STATUS: Record<string, number> = {
-  "auth.createOrganization": 201,
-  "auth.createApiKey": 201,
-  "auth.revokeApiKey": 204,
-  "parcels.create": 201,
-  "parcels.triggerSandboxEvent": 202,
-  "parcels.upsertRelayPoint": 201,
-  "wallet.topUp": 201,
-  "webhooks.redeliver": 202
-};
+type GatewayThis = GatewayVars & { broker: ServiceBroker; logger: import("moleculer").Logger };
+type HttpMeta = { $responseType?: string; $responseHeaders?: Record<string, string> };
 
 /**
  * Services without which the partner API cannot answer; the gateway is ready once all are
@@ -47,15 +42,6 @@ const SUCCESS_STATUS: Record<string, number> = {
  * labelUrl null) and events wait in the outbox.
  */
 const FRONTED_SERVICES = ["auth", "wallet", "parcels"];
-
-/** Where a 201 points: the Location header of each creating alias. */
-const LOCATION_OF: Record<string, (params: Record<string, string>, data: { id?: string }) => string> = {
-  "parcels.create": (_p, data) => `/api/partner/v1/parcels/${data.id}`,
-  "auth.createOrganization": (_p, data) => `/api/backoffice/v1/organizations/${data.id}`,
-  "auth.createApiKey": p => `/api/backoffice/v1/organizations/${p.organizationId}/api-keys`,
-  "wallet.topUp": p => `/api/backoffice/v1/organizations/${p.organizationId}/wallet`,
-  "parcels.upsertRelayPoint": () => `/api/backoffice/v1/relay-points`
-};
 
 function sendErrorJson(this: { logger: { error: (...a: unknown[]) => void } }, req: GatewayRequest, res: ServerResponse, err: unknown) {
   const requestId = req.$ctx?.requestID ?? undefined;
@@ -74,17 +60,45 @@ function sendErrorJson(this: { logger: { error: (...a: unknown[]) => void } }, r
   res.end(JSON.stringify(body));
 }
 
-/** HTTP front door: partner API, back-office API, probes. Authenticates, limits, normalises errors. */
-const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
+/** The absolute URL a declared Location rule points to, from the target action's own route. */
+function locationOf(this: GatewayThis, rule: LocationRule, params: Record<string, unknown>, data: Record<string, unknown>): string | null {
+  const target = this.knownEndpoints.get(rule.action);
+  if (!target) return null;
+  let path = API_BASE_PATH[target.api].replace(/\/$/, "") + target.endpoint.path;
+  for (const [name, source] of Object.entries(rule.params)) {
+    const [from, field] = source.split(".") as ["response" | "params", string];
+    path = path.replace(`:${name}`, encodeURIComponent(String((from === "response" ? data : params)[field])));
+  }
+  return this.config.publicBaseUrl + path;
+}
+
+/** The declared success status and Location of the endpoint that answered. */
+function applyDeclaredSuccess(this: GatewayThis, ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest, _res: ServerResponse, data: unknown) {
+  const endpoint = req.$endpoint?.action.endpoint;
+  if (endpoint?.status && !ctx.meta.$statusCode) ctx.meta.$statusCode = endpoint.status;
+  if (endpoint?.location && data && typeof data === "object") {
+    const location = locationOf.call(this, endpoint.location, ctx.params as Record<string, unknown>, data as Record<string, unknown>);
+    if (location) ctx.meta.$location = location;
+  }
+  return data;
+}
+
+/**
+ * HTTP front door: one route per API (partner, back-office, public, labels, and the root), whose
+ * aliases come from the endpoint declarations on the bus (gateway/edge.mixin.ts); authenticates,
+ * limits, normalises errors, and serves the API documents built from the same declarations.
+ */
+const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars> = {
   name: "gateway",
-  // EdgeMixin first: its routeHandler and resolveAlias take precedence over moleculer-web's.
-  mixins: [EdgeMixin, ApiGateway, ApiDocsMixin],
+  // EdgeMixin first: its routing methods take precedence over moleculer-web's.
+  mixins: [EdgeMixin, ApiGateway, ApiDocsMixin, ConfigMixin],
 
   settings: {
     port: 3000,
     ip: "0.0.0.0",
-    // Aliases are explicit; nothing is reachable by action name.
     optimizeOrder: true,
+    // Routes appear a moment after their service joins; the edge flushes the rebuild on a miss.
+    debounceTime: 100,
     log4XXResponses: false,
     logRequestParams: null,
     logResponseData: null,
@@ -94,108 +108,24 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
       options.requestID = typeof given === "string" && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
     },
     onError: sendErrorJson,
+    openapi: detached(GATEWAY_DOCS),
 
-    routes: [
-      {
-        name: "partner",
-        path: "/api/partner/v1",
-        mappingPolicy: "restrict",
-        autoAliases: false,
-        api: "partner",
-        // The edge reads bodies itself, after authentication (services/gateway/edge.mixin.ts).
-        bodyParsers: false,
-        aliases: {
-          "GET /health": "auth.health",
-          "POST /parcels": "parcels.create",
-          "GET /parcels": "parcels.list",
-          "GET /parcels/by-tracking/:trackingNumber": "parcels.getByTracking",
-          "GET /parcels/:id": "parcels.get",
-          "POST /parcels/:id/cancel": "parcels.cancel",
-          "POST /sandbox/parcels/:id/trigger-event": "parcels.triggerSandboxEvent"
-        },
-        onBeforeCall(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest) {
-          ctx.meta.auth = req.$principal;
-          const key = req.headers["idempotency-key"];
-          if (typeof key === "string") ctx.meta.idempotencyKey = key;
-        },
-        onAfterCall: setSuccessStatus
+    // Nothing is reachable by action name: only declared endpoints, each on the route of its API.
+    routes: API_KINDS.map(api => ({
+      name: api,
+      path: API_BASE_PATH[api],
+      api,
+      mappingPolicy: "restrict",
+      autoAliases: true,
+      // The edge reads bodies itself, after authentication (services/gateway/edge.mixin.ts).
+      bodyParsers: false,
+      onBeforeCall(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest) {
+        ctx.meta.auth = req.$principal;
+        const key = req.headers["idempotency-key"];
+        if (typeof key === "string") ctx.meta.idempotencyKey = key;
       },
-      {
-        name: "backoffice",
-        path: "/api/backoffice/v1",
-        mappingPolicy: "restrict",
-        autoAliases: false,
-        api: "backoffice",
-        bodyParsers: false,
-        aliases: {
-          "POST /organizations": "auth.createOrganization",
-          "GET /organizations/:organizationId": "auth.organizationOverview",
-          "POST /organizations/:organizationId/api-keys": "auth.createApiKey",
-          "GET /organizations/:organizationId/api-keys": "auth.listApiKeys",
-          "DELETE /organizations/:organizationId/api-keys/:keyId": "auth.revokeApiKey",
-          "POST /organizations/:organizationId/wallet/top-ups": "wallet.topUp",
-          "GET /organizations/:organizationId/wallet": "wallet.get",
-          "POST /parcels/:id/transitions": "parcels.transition",
-          "GET /relay-points": "parcels.listRelayPoints",
-          "POST /relay-points": "parcels.upsertRelayPoint",
-          "PUT /organizations/:organizationId/webhook": "webhooks.setEndpoint",
-          "GET /organizations/:organizationId/webhook-deliveries": "webhooks.listDeliveries",
-          "POST /webhook-deliveries/:id/redeliver": "webhooks.redeliver"
-        },
-        onAfterCall: setSuccessStatus
-      },
-      {
-        // Pre-signed label downloads: the signature in the URL is the credential (SPEC §2.1).
-        name: "labels",
-        path: "/labels",
-        mappingPolicy: "restrict",
-        autoAliases: false,
-        api: "labels",
-        bodyParsers: false,
-        aliases: {
-          "GET /:file": "gateway.downloadLabel"
-        }
-      },
-      {
-        // SPEC §4.8: the partner API's description and its reference page, readable without a key.
-        name: "api-docs",
-        path: "/",
-        mappingPolicy: "restrict",
-        autoAliases: false,
-        api: "open",
-        bodyParsers: false,
-        aliases: {
-          "GET /v3/api-docs/partner": "gateway.partnerApiDocs",
-          "GET /docs": "gateway.docsPage",
-          "GET /docs/:file": "gateway.docsAsset"
-        }
-      },
-      {
-        // The back-office API's description sits behind the back-office token, like the API itself:
-        // an internal surface that merchants have no use for is not advertised to whoever reaches the gateway.
-        name: "backoffice-api-docs",
-        path: "/v3/api-docs/backoffice",
-        mappingPolicy: "restrict",
-        autoAliases: false,
-        api: "backoffice",
-        bodyParsers: false,
-        aliases: {
-          "GET /": "gateway.backofficeApiDocs"
-        }
-      },
-      {
-        name: "probes",
-        path: "/",
-        mappingPolicy: "restrict",
-        autoAliases: false,
-        api: "open",
-        bodyParsers: false,
-        aliases: {
-          "GET /healthz": "gateway.liveness",
-          "GET /readyz": "gateway.readiness"
-        }
-      }
-    ]
+      onAfterCall: applyDeclaredSuccess
+    }))
   },
 
   actions: {
@@ -204,9 +134,11 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
      * or with a part of the wrong shape or length — is the same 403, so a prober learns nothing
      * about which part it got wrong; 404 only for a well-signed URL of a parcel that is gone.
      */
-    downloadLabel: {
-      visibility: "published",
-      async handler(ctx: Context<Record<string, unknown>, Record<string, unknown>>) {
+    downloadLabel: defineAction<Record<string, unknown>, GatewayThis, HttpMeta>({
+      rest: "GET /:file",
+      api: "labels",
+      endpoint: DOWNLOAD_LABEL_DOCS,
+      async handler(ctx) {
         const single = (v: unknown) => (typeof v === "string" ? v : "");
         const file = /^([0-9a-fA-F-]{36})\.pdf$/.exec(single(ctx.params.file));
         const expires = single(ctx.params.expires);
@@ -214,41 +146,34 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
         if (!file || !/^\d{1,15}$/.test(expires) || !/^[0-9a-fA-F]{1,128}$/.test(signature)) {
           throw new AppError("LABEL_URL_INVALID", "label URL is not valid");
         }
-        const label = await ctx.call<{ pdfBase64: string; fileName: string }, object>("labels.render", {
-          parcelId: file[1].toLowerCase(),
-          expires,
-          signature
-        });
+        const label = await call(ctx, "labels.render", { parcelId: file[1].toLowerCase(), expires, signature });
         ctx.meta.$responseType = "application/pdf";
-        ctx.meta.$responseHeaders = {
-          "Content-Disposition": `inline; filename="${label.fileName}"`,
-          "Cache-Control": "private, max-age=60"
-        };
+        ctx.meta.$responseHeaders = { "Content-Disposition": `inline; filename="${label.fileName}"`, "Cache-Control": "private, max-age=60" };
         return Buffer.from(label.pdfBase64, "base64");
       }
-    },
+    }),
 
-    liveness: {
-      visibility: "published",
+    liveness: defineAction<unknown, GatewayThis>({
+      rest: `GET ${PROBE_PATHS.liveness}`,
+      api: "open",
+      endpoint: PROBE_DOCS("getLiveness", "The process answers."),
       handler() {
         return { status: "ok" };
       }
-    },
+    }),
+
     /** Ready when the services the gateway fronts are reachable from this node. */
-    readiness: {
-      visibility: "published",
-      handler(this: GatewayVars & { broker: import("moleculer").ServiceBroker }, ctx: Context<unknown, Record<string, unknown>>) {
-        const available = new Set(
-          this.broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }).map(s => s.name)
-        );
+    readiness: defineAction<unknown, GatewayThis>({
+      rest: `GET ${PROBE_PATHS.readiness}`,
+      api: "open",
+      endpoint: PROBE_DOCS("getReadiness", "The services the gateway fronts are reachable."),
+      handler() {
+        const available = new Set(this.broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }).map(s => s.name));
         const missing = FRONTED_SERVICES.filter(name => !available.has(name));
-        if (missing.length > 0) {
-          throw new AppError("UNAVAILABLE", `Not ready: ${missing.join(", ")} unavailable`);
-        }
-        ctx.meta.$statusCode = 200;
+        if (missing.length > 0) throw new AppError("UNAVAILABLE", `Not ready: ${missing.join(", ")} unavailable`);
         return { status: "ok" };
       }
-    }
+    })
   },
 
   methods: {
@@ -256,9 +181,7 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
     async authenticatePartner(ctx: Context, req: GatewayRequest): Promise<Principal> {
       const reading = readApiKey(req.headers);
       if (!("key" in reading)) throw new AppError("UNAUTHENTICATED", reading.problem);
-      const principal = isWellFormedKey(reading.key)
-        ? await ctx.call<Principal | null, { keyHash: string }>("auth.resolveKey", { keyHash: hashApiKey(reading.key) })
-        : null;
+      const principal = isWellFormedKey(reading.key) ? await call(ctx, "auth.resolveKey", { keyHash: hashApiKey(reading.key) }) : null;
       if (!principal) throw new AppError("UNAUTHENTICATED", "Invalid API key (unknown, revoked or malformed)");
       return principal;
     },
@@ -283,8 +206,7 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
   },
 
   created() {
-    const config = configOf(this.broker);
-    this.config = config;
+    const config = this.config;
     this.settings.port = config.port;
     // moleculer-web created the server already (in its own created()); bound what a slow client can hold.
     this.server.requestTimeout = config.http.requestTimeoutMs;
@@ -294,9 +216,7 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
     this.server.connectionsCheckingInterval = 1_000;
     this.server.on("clientError", answerClientError);
     this.backofficeTokenDigest = createHash("sha256").update(requireSecret(config, "backofficeToken")).digest();
-    this.redis = config.redisUrl
-      ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
-      : null;
+    this.redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false }) : null;
     this.redis?.on("error", err => this.logger.warn("Redis unavailable for rate limits:", err.message));
     this.limiter = new KeyRateLimiter(this.redis, `${config.namespace}:rate`);
     this.addressLimiter = new KeyRateLimiter(this.redis, `${config.namespace}:rate:address`);
@@ -306,21 +226,5 @@ const GatewayService: ServiceSchema<Record<string, any>, {}, GatewayVars> = {
     if (this.redis) await this.redis.quit().catch(() => undefined);
   }
 };
-
-function setSuccessStatus(
-  this: { broker: import("moleculer").ServiceBroker },
-  ctx: Context<unknown, Record<string, unknown>>,
-  _route: unknown,
-  req: GatewayRequest,
-  _res: ServerResponse,
-  data: unknown
-) {
-  const action = req.$action?.name;
-  const status = action ? SUCCESS_STATUS[action] : undefined;
-  if (status && !ctx.meta.$statusCode) ctx.meta.$statusCode = status;
-  const location = action ? LOCATION_OF[action]?.(ctx.params as Record<string, string>, data as { id?: string }) : undefined;
-  if (location) ctx.meta.$location = configOf(this.broker).publicBaseUrl + location;
-  return data;
-}
 
 export default GatewayService;

@@ -1,24 +1,22 @@
 import type { ServiceSchema } from "moleculer";
 import type { ServiceName } from "../lib/config";
-import AuthService from "./auth.service";
-import GatewayService from "./gateway.service";
-import LabelsService from "./labels.service";
-import NotificationsService from "./notifications.service";
-import ParcelsService from "./parcels.service";
-import WalletService from "./wallet.service";
-import WebhooksService from "./webhooks.service";
+
+/**
+ * Each service's module, loaded only when a process runs that service: a `SERVICES=gateway` pod
+ * loads the gateway's code and no other service's (the gateway learns the others' endpoints
+ * from the registry).
+ */
+const LOADERS: Record<ServiceName, () => Promise<{ default: object }>> = {
+  gateway: () => import("./gateway.service"),
+  auth: () => import("./auth.service"),
+  wallet: () => import("./wallet.service"),
+  parcels: () => import("./parcels.service"),
+  labels: () => import("./labels.service"),
+  notifications: () => import("./notifications.service"),
+  webhooks: () => import("./webhooks.service")
+};
 
 /** Each service is typed with its own settings, methods and vars; the broker takes them untyped. */
-function untyped<S, M, V>(schema: ServiceSchema<S, M, V>): ServiceSchema {
-  return schema as unknown as ServiceSchema;
+export async function loadServiceSchema(name: ServiceName): Promise<ServiceSchema> {
+  return (await LOADERS[name]()).default as ServiceSchema;
 }
-
-export const SERVICE_SCHEMAS: Record<ServiceName, ServiceSchema> = {
-  gateway: untyped(GatewayService),
-  auth: untyped(AuthService),
-  wallet: untyped(WalletService),
-  parcels: untyped(ParcelsService),
-  labels: untyped(LabelsService),
-  notifications: untyped(NotificationsService),
-  webhooks: untyped(WebhooksService)
-};

@@ -1,67 +1,18 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import { Joi } from "../lib/joi";
 import type { Context, ServiceSchema } from "moleculer";
 import { defineAction } from "../lib/action";
+import { call } from "../lib/contract";
 import { AppError } from "../lib/errors";
 import { LabelData, renderLabelPdf } from "../lib/label-pdf";
 import { signLabelUrl, verifyLabelSignature } from "../lib/label-url";
-import { configOf } from "../lib/runtime";
-import { uuid } from "../lib/schemas";
 import { requireSecret } from "../lib/secrets";
+import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
+import type { LabelUrlParts, RenderedLabel } from "./labels/labels.contract";
+import { RenderSchema, SignUrlsParams, SignUrlsSchema } from "./labels/labels.params";
 
-/** What `parcels.labelData` answers: the parcel facts a label prints, nothing personal. */
-export interface ParcelLabelData {
-  trackingNumber: string;
-  relayCode: string;
-  relayName: string;
-  relayCity: string | null;
-  weightG: number;
-  codAmountDzd: number | null;
-  organizationId: string;
-  createdAt: string;
-  sandbox: boolean;
-}
-
-/** What `labels.render` answers: a Buffer does not cross the NATS JSON serializer, base64 does. */
-export interface RenderedLabel {
-  pdfBase64: string;
-  fileName: string;
-}
-
-interface SignUrlParams {
-  parcelId: string;
-}
-const SignUrlSchema = Joi.object<SignUrlParams, true>({
-  parcelId: uuid().required()
-});
-
-interface SignUrlsParams {
-  parcelIds: string[];
-}
-const SignUrlsSchema = Joi.object<SignUrlsParams, true>({
-  parcelIds: Joi.array().items(uuid()).max(1000).required()
-});
-
-/**
- * The three parts of a label URL, exactly as they arrived. They are only bounded here, not
- * shape-checked: a malformed id, expiry or signature is a refused URL (403), never a 400 that
- * would tell a prober which part it got wrong.
- */
-interface RenderParams {
-  parcelId: string;
-  expires: string;
-  signature: string;
-}
-const RenderSchema = Joi.object<RenderParams, true>({
-  parcelId: Joi.string().max(100).allow("").required(),
-  expires: Joi.string().max(32).allow("").default(""),
-  signature: Joi.string().max(200).allow("").default("")
-});
-
-interface LabelsVars {
+interface LabelsVars extends ConfigVars {
   labelUrlSecret: string;
-  publicBaseUrl: string;
   /** Rendered PDFs by a digest of what they print: a reprint costs a lookup, not a render. */
   rendered: LRUCache<string, Buffer>;
 }
@@ -78,36 +29,25 @@ const RENDER_CACHE_BYTES = 32 * 1024 * 1024;
  * cache; a change of the parcel, relay point or sender name changes the digest, so a stale
  * label is never served. The service scales by adding instances (each with its own cache).
  */
-const LabelsService: ServiceSchema<{}, {}, LabelsVars> = {
+const LabelsService: ServiceSchema<object, object, LabelsVars> = {
   name: "labels",
+  mixins: [ConfigMixin],
 
   actions: {
-    // call labels.signUrl --parcelId <uuid>
-    signUrl: defineAction<SignUrlParams, LabelsVars>({
-      visibility: "public",
-      schema: SignUrlSchema,
-      handler(ctx) {
-        // A fresh 30-minute URL on every call: create and GET each hand out a new one.
-        return { labelUrl: signLabelUrl(this.publicBaseUrl, ctx.params.parcelId, this.labelUrlSecret) };
-      }
-    }),
-
-    /** One call for a whole page of parcels (list endpoints): `{ labelUrls: { [parcelId]: url } }`. */
+    // call labels.signUrls --parcelIds '["<uuid>"]'
     signUrls: defineAction<SignUrlsParams, LabelsVars>({
       visibility: "public",
       schema: SignUrlsSchema,
       handler(ctx) {
         const now = Date.now();
         const labelUrls: Record<string, string> = {};
-        for (const parcelId of ctx.params.parcelIds) {
-          labelUrls[parcelId] = signLabelUrl(this.publicBaseUrl, parcelId, this.labelUrlSecret, now);
-        }
+        for (const parcelId of ctx.params.parcelIds) labelUrls[parcelId] = signLabelUrl(this.config.publicBaseUrl, parcelId, this.labelUrlSecret, now);
         return { labelUrls };
       }
     }),
 
     // call labels.render --parcelId <uuid> --expires <unix s> --signature <hex>
-    render: defineAction<RenderParams, LabelsVars>({
+    render: defineAction<LabelUrlParts, LabelsVars>({
       visibility: "public",
       schema: RenderSchema,
       async handler(ctx): Promise<RenderedLabel> {
@@ -121,22 +61,15 @@ const LabelsService: ServiceSchema<{}, {}, LabelsVars> = {
     })
   },
 
-  created() {
+  created(this: LabelsVars) {
+    this.labelUrlSecret = requireSecret(this.config, "labelUrlSecret");
     this.rendered = new LRUCache<string, Buffer>({ maxSize: RENDER_CACHE_BYTES, sizeCalculation: pdf => pdf.length });
-  },
-
-  started() {
-    const config = configOf(this.broker);
-    this.labelUrlSecret = requireSecret(config, "labelUrlSecret");
-    this.publicBaseUrl = config.publicBaseUrl;
   }
 };
 
 async function renderLabelOf(ctx: Context, parcelId: string, cache: LRUCache<string, Buffer>): Promise<RenderedLabel> {
-  const parcel = await ctx.call<ParcelLabelData, { parcelId: string }>("parcels.labelData", { parcelId });
-  const sender = await ctx.call<{ name: string }, { organizationId: string }>("auth.getOrganization", {
-    organizationId: parcel.organizationId
-  });
+  const parcel = await call(ctx, "parcels.labelData", { parcelId });
+  const sender = await call(ctx, "auth.getOrganization", { organizationId: parcel.organizationId });
   const input: LabelData = {
     trackingNumber: parcel.trackingNumber,
     relayCode: parcel.relayCode,

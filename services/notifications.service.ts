@@ -1,62 +1,18 @@
-import { Joi, type Schema } from "../lib/joi";
 import type { Context, Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../lib/action";
-import { decryptField, encryptField } from "../lib/crypto";
-import type { ParcelEvent } from "../lib/events";
 import { BackgroundLoop } from "../lib/background-loop";
-import { configOf } from "../lib/runtime";
-import { uuid } from "../lib/schemas";
+import { call } from "../lib/contract";
+import { decryptField, encryptField } from "../lib/crypto";
+import { errorCodeOf } from "../lib/errors";
 import { requireSecret } from "../lib/secrets";
+import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
+import { AT_RELAY, ParcelEventParams, ParcelEventSchema, ParcelIdParams, ParcelIdSchema } from "./notifications/notifications.params";
 import * as store from "./notifications/notifications.store";
 import { composePickupSms, notifyRetryDelayMs, RelayPointInfo, SMS_RETRY_DELAYS_MS, smsRetryDelayMs } from "./notifications/pickup-sms";
 import { createSmsProvider, maskPhone, SmsProvider, SmsSendError } from "./notifications/sms-providers";
 
-/** What `parcels.recipientContact` answers: the recipient, decrypted by the service that owns it. */
-export interface RecipientContact {
-  phone: string;
-  name: string | null;
-}
-
 export const RELAY_NOTIFIED_REASON = "pick-up SMS sent";
-
-interface ParcelEventParams {
-  event: ParcelEvent;
-}
-const AT_RELAY = "parcel.at_relay";
-const onlyAtRelay = (schema: Schema) => Joi.when("type", { is: AT_RELAY, then: schema.required(), otherwise: Joi.any() });
-/**
- * Every event passes through here, so only the id and type are checked for all of them: an event
- * this service ignores must never be refused (a refusal holds the parcel's outbox queue, and with
- * it the parcel's webhooks). What an AT_RELAY event must carry for the SMS is checked in full.
- */
-const ParcelEventSchema = Joi.object<ParcelEventParams, true>({
-  event: Joi.object<ParcelEvent>({
-    id: uuid().required(),
-    type: Joi.string().max(100).required(),
-    organizationId: onlyAtRelay(uuid()),
-    sandbox: onlyAtRelay(Joi.boolean()),
-    data: onlyAtRelay(
-      Joi.object({
-        parcel: Joi.object({
-          id: uuid().required(),
-          trackingNumber: Joi.string().max(50).required(),
-          destinationRelayCode: Joi.string().max(50).required(),
-          codAmountDzd: Joi.number().min(0).allow(null).required()
-        })
-          .unknown(true)
-          .required()
-      }).unknown(true)
-    )
-  })
-    .unknown(true)
-    .required()
-});
-
-interface ParcelIdParams {
-  parcelId: string;
-}
-const ParcelIdSchema = Joi.object<ParcelIdParams, true>({ parcelId: uuid().required() });
 
 export interface NotificationsSettings extends ServiceSettingSchema {
   /** Pause between two worker passes (a pass never overlaps the previous one). */
@@ -82,7 +38,7 @@ export interface WorkerPassResult {
 
 type Outcome = "sent+notified" | "sent" | "retried" | "failed" | "notified" | "notify-retried" | "lease-lost";
 
-interface NotificationsVars extends DbVars {
+interface NotificationsVars extends DbVars, ConfigVars {
   provider: SmsProvider;
   encryptionKey: string;
   /** Passes never overlap in this process; kicked by each new message. */
@@ -100,11 +56,6 @@ type NotificationsThis = Service<NotificationsSettings> & NotificationsVars & No
 
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-function errorType(err: unknown): string | undefined {
-  const type = (err as { type?: unknown } | null)?.type;
-  return typeof type === "string" ? type : undefined;
 }
 
 function publicView(message: store.SmsMessage, encryptionKey: string) {
@@ -143,7 +94,7 @@ export type SmsMessageView = ReturnType<typeof publicView>;
  */
 const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMethods, NotificationsVars> = {
   name: "notifications",
-  mixins: [DbMixin({ schema: "notifications" })],
+  mixins: [DbMixin({ schema: "notifications" }), ConfigMixin],
 
   settings: {
     workerIntervalMs: 500,
@@ -285,12 +236,12 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
      */
     async notifyParcel(this: NotificationsThis, message: store.SmsMessage): Promise<"notified" | "notify-retried"> {
       try {
-        await this.broker.call("parcels.markRelayNotified", { parcelId: message.parcelId, reason: RELAY_NOTIFIED_REASON });
+        await call(this.broker, "parcels.markRelayNotified", { parcelId: message.parcelId, reason: RELAY_NOTIFIED_REASON });
         await store.markNotified(this.db, message, null);
         return "notified";
       } catch (err) {
-        const type = errorType(err);
-        if (type === "INVALID_TRANSITION" || type === "PARCEL_NOT_FOUND") {
+        const code = errorCodeOf(err);
+        if (code === "INVALID_TRANSITION" || code === "PARCEL_NOT_FOUND") {
           await store.markNotified(this.db, message, `parcel not moved to RELAY_NOTIFIED: ${errorMessage(err)}`);
           return "notified";
         }
@@ -312,7 +263,7 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
 
   // Runs after DbMixin's started: the schema is migrated when the worker begins.
   started() {
-    const config = configOf(this.broker);
+    const config = this.config;
     this.encryptionKey = requireSecret(config, "encryptionKey");
     // Fails at start, not at the first SMS, when the key has the wrong shape.
     encryptField("check", this.encryptionKey);
@@ -327,11 +278,11 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
 };
 
 /** The recipient, or null when parcels says the parcel does not exist (nothing to notify). */
-async function recipientOf(ctx: Context, parcelId: string): Promise<RecipientContact | null> {
+async function recipientOf(ctx: Context, parcelId: string): Promise<{ name: string; phone: string } | null> {
   try {
-    return await ctx.call<RecipientContact, { parcelId: string }>("parcels.recipientContact", { parcelId });
+    return await call(ctx, "parcels.recipientContact", { parcelId });
   } catch (err) {
-    if (errorType(err) === "PARCEL_NOT_FOUND") return null;
+    if (errorCodeOf(err) === "PARCEL_NOT_FOUND") return null;
     throw err;
   }
 }
@@ -339,11 +290,11 @@ async function recipientOf(ctx: Context, parcelId: string): Promise<RecipientCon
 /** A relay point missing from the directory still gets an SMS, with its code only. */
 async function relayPointOf(ctx: Context, code: string): Promise<RelayPointInfo> {
   try {
-    const point = await ctx.call<RelayPointInfo, { code: string }>("parcels.relayPoint", { code });
+    const point = await call(ctx, "parcels.relayPoint", { code });
     return { code: point.code ?? code, name: point.name ?? null, city: point.city ?? null, address: point.address ?? null };
   } catch (err) {
-    const type = errorType(err);
-    if (type === "RELAY_NOT_FOUND" || type === "NOT_FOUND") return { code, name: null, city: null, address: null };
+    const known = errorCodeOf(err);
+    if (known === "RELAY_NOT_FOUND" || known === "NOT_FOUND") return { code, name: null, city: null, address: null };
     throw err;
   }
 }

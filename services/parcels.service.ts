@@ -1,23 +1,32 @@
 import type { Context, ServiceSchema } from "moleculer";
 import relayDirectory from "../resources/relay-points.json";
 import { defineAction } from "../lib/action";
+import { detached } from "../lib/endpoint";
+import { BackgroundLoop } from "../lib/background-loop";
+import { call } from "../lib/contract";
 import { decryptField } from "../lib/crypto";
-import type { Database } from "../lib/db/database";
-import { AppError } from "../lib/errors";
+import { AppError, errorCodeOf } from "../lib/errors";
+import type { ParcelEvent } from "../lib/events";
 import { toDzd } from "../lib/money";
 import { assertCancellable, assertOperatorTransition, isCancellable, isParcelStatus, ParcelStatus } from "../lib/parcel-status";
-import type { ParcelPage, ParcelView } from "../lib/parcel-view";
+import { pageOf, ParcelPage, ParcelPageSchema, ParcelView, ParcelViewSchema } from "../lib/parcel-view";
 import type { PartnerMeta } from "../lib/principal";
-import { BackgroundLoop } from "../lib/background-loop";
-import { configOf } from "../lib/runtime";
 import { IDEMPOTENCY_KEY_PATTERN } from "../lib/schemas";
 import { requireSecret } from "../lib/secrets";
-import { DbMixin } from "../mixins/db.mixin";
-import { createParcel, CreateParcelInput } from "./parcels/create-parcel";
+import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
+import { DbMixin, DbVars } from "../mixins/db.mixin";
+import { freshLabelUrls } from "../mixins/label-urls";
+import type { ParcelLabelData, RelayPoint, SweepResult } from "./parcels/parcels.contract";
+import { createParcel } from "./parcels/create-parcel";
+import { relayOutbox, releaseLease } from "./parcels/outbox-relay";
 import {
   CancelParams,
   CancelSchema,
+  CREATE_DESCRIPTION,
+  CREATE_EXAMPLES,
+  CreateParcelInput,
   CreateSchema,
+  IDEMPOTENCY_KEY_HEADER,
   IdParams,
   IdSchema,
   ListParams,
@@ -26,28 +35,32 @@ import {
   NoParamsSchema,
   ParcelIdParams,
   ParcelIdSchema,
+  PARCELS_DOCS,
   RelayCodeParams,
   RelayCodeSchema,
-  RelayPointParams,
   RelayNotifiedParams,
   RelayNotifiedSchema,
+  RelayPointListView,
+  RelayPointParams,
   RelayPointSchema,
+  RelayPointView,
+  SandboxTriggerResponse,
+  SandboxTriggerView,
   SweepParams,
   SweepSchema,
+  TO_STATUS_DOC,
   TrackingParams,
   TrackingSchema,
+  TRANSITION_DESCRIPTION,
   TransitionParams,
   TransitionSchema
 } from "./parcels/parcels.params";
 import { toParcelView } from "./parcels/parcel-view";
 import * as store from "./parcels/parcels.store";
-import * as relays from "./parcels/relay-points.store";
-import { applyStatusChange } from "./parcels/status-change";
-import { relayOutbox, releaseLease } from "./parcels/outbox-relay";
-import { sweep, SweepResult } from "./parcels/sweeper";
+import { applyStatusChange, StatusChange } from "./parcels/status-change";
+import { sweep } from "./parcels/sweeper";
 
-interface ParcelsVars {
-  db: Database;
+interface ParcelsVars extends DbVars, ConfigVars {
   encryptionKey: string;
   relayLoop: BackgroundLoop<number>;
   sweepLoop: BackgroundLoop<SweepResult>;
@@ -55,30 +68,42 @@ interface ParcelsVars {
 
 interface ParcelsMethods {
   owner(ctx: Context<unknown, PartnerMeta>): store.Owner;
-  viewOf(ctx: Context, row: store.ParcelRow): Promise<ParcelView>;
-  viewsOf(ctx: Context, rows: store.ParcelRow[]): Promise<ParcelView[]>;
-  labelUrlsFor(ctx: Context, parcelIds: string[]): Promise<Record<string, string>>;
-  visibleOrNotFound(ctx: Context<unknown, PartnerMeta>, id: string): Promise<store.ParcelRow>;
-  changeStatus(id: string, decide: (row: store.ParcelRow) => void, change: Parameters<typeof applyStatusChange>[2]): Promise<{ before: store.ParcelRow; after: store.ParcelRow }>;
-  refundCancelled(ctx: Context, row: store.ParcelRow): Promise<void>;
+  viewsOf(ctx: Context, parcels: store.ParcelRecord[]): Promise<ParcelView[]>;
+  visibleOrNotFound(ctx: Context<unknown, PartnerMeta>, by: { id: string } | { trackingNumber: string }): Promise<store.ParcelRecord>;
+  changeStatus(id: string, decide: (parcel: store.ParcelRecord) => void, change: StatusChange): Promise<{ before: store.ParcelRecord; after: store.ParcelRecord }>;
+  refundCancelled(ctx: Context, parcel: store.ParcelRecord): Promise<void>;
   runRelay(): Promise<number>;
 }
 
 type ParcelsThis = ParcelsVars & ParcelsMethods & { broker: import("moleculer").ServiceBroker; logger: import("moleculer").Logger };
 
 const PARCEL_NOT_FOUND = () => new AppError("PARCEL_NOT_FOUND", "Parcel not found");
-const LABEL_URL_TIMEOUT_MS = 1500;
 
 /** Parcels, their status history and events, the relay directory and the create-parcel saga. */
-const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
+const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMethods, ParcelsVars> = {
   name: "parcels",
-  mixins: [DbMixin({ schema: "parcels" })],
+  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin],
+  settings: { openapi: detached(PARCELS_DOCS) },
 
   actions: {
-    // POST /api/partner/v1/parcels
     create: defineAction<CreateParcelInput, ParcelsThis, PartnerMeta & { idempotencyKey?: string }>({
+      rest: "POST /parcels",
+      api: "partner",
       scope: "parcels:write",
       schema: CreateSchema,
+      endpoint: {
+        operationId: "createParcel",
+        summary: "Create a parcel",
+        description: CREATE_DESCRIPTION,
+        tag: "Parcels",
+        status: 201,
+        location: { action: "parcels.get", params: { id: "response.id" } },
+        response: ParcelViewSchema,
+        responseDescription: "Created and paid. Location points to the parcel.",
+        errors: ["RELAY_NOT_FOUND", "INVALID_TARIFF", "INSUFFICIENT_BALANCE", "CONFLICT", "IDEMPOTENCY_KEY_REUSED"],
+        parameters: [IDEMPOTENCY_KEY_HEADER],
+        body: { name: "ParcelCreateRequest", description: "A parcel to create. Unknown fields are refused.", examples: CREATE_EXAMPLES }
+      },
       async handler(ctx) {
         const key = ctx.meta.idempotencyKey ?? null;
         if (key !== null && !IDEMPOTENCY_KEY_PATTERN.test(key)) {
@@ -86,84 +111,127 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
             details: [{ field: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]
           });
         }
-        const row = await createParcel(
-          { db: this.db, encryptionKey: this.encryptionKey, logger: this.logger, call: (a, p) => ctx.call(a, p) },
-          this.owner(ctx),
-          ctx.params,
-          key
-        );
+        const parcel = await createParcel({ db: this.db, encryptionKey: this.encryptionKey, logger: this.logger, caller: ctx }, this.owner(ctx), ctx.params, key);
         void this.runRelay();
-        return this.viewOf(ctx, row);
+        return (await this.viewsOf(ctx, [parcel]))[0];
       }
     }),
 
-    // GET /api/partner/v1/parcels
     list: defineAction<ListParams, ParcelsThis, PartnerMeta>({
+      rest: "GET /parcels",
+      api: "partner",
       scope: "parcels:read",
       schema: ListSchema,
+      endpoint: {
+        operationId: "listParcels",
+        summary: "List parcels",
+        description: "The parcels of the key's organisation (live or sandbox, as the key), newest first, one page at a time. Other query parameters are ignored.",
+        tag: "Parcels",
+        response: ParcelPageSchema,
+        responseDescription: "A page of parcels."
+      },
       async handler(ctx): Promise<ParcelPage> {
         const { status, page, size } = ctx.params;
-        const { rows, total } = await store.listVisible(this.db, this.owner(ctx), { status, page, size });
-        return {
-          items: await this.viewsOf(ctx, rows),
-          page,
-          size,
-          totalElements: total,
-          totalPages: Math.ceil(total / size)
-        };
+        const { records, total } = await store.listVisible(this.db, this.owner(ctx), { status, page, size });
+        return pageOf(await this.viewsOf(ctx, records), page, size, total);
       }
     }),
 
-    // GET /api/partner/v1/parcels/{id}
     get: defineAction<IdParams, ParcelsThis, PartnerMeta>({
+      rest: "GET /parcels/:id",
+      api: "partner",
       scope: "parcels:read",
       schema: IdSchema,
+      endpoint: {
+        operationId: "getParcel",
+        summary: "Read a parcel",
+        description: "A parcel of the key's organisation, with a fresh label URL. Another organisation's parcel is reported as not found.",
+        tag: "Parcels",
+        response: ParcelViewSchema,
+        responseDescription: "The parcel.",
+        errors: ["PARCEL_NOT_FOUND"]
+      },
       async handler(ctx) {
-        return this.viewOf(ctx, await this.visibleOrNotFound(ctx, ctx.params.id));
+        return (await this.viewsOf(ctx, [await this.visibleOrNotFound(ctx, { id: ctx.params.id })]))[0];
       }
     }),
 
-    // GET /api/partner/v1/parcels/by-tracking/{trackingNumber}
     getByTracking: defineAction<TrackingParams, ParcelsThis, PartnerMeta>({
+      rest: "GET /parcels/by-tracking/:trackingNumber",
+      api: "partner",
       scope: "parcels:read",
       schema: TrackingSchema,
+      endpoint: {
+        operationId: "getParcelByTracking",
+        summary: "Find a parcel by tracking number",
+        description:
+          "Looks the tracking number up among the organisation's parcels (case and surrounding spaces do not matter). " +
+          "`by-tracking` is a literal segment, tried before any parcel id.",
+        tag: "Parcels",
+        response: ParcelViewSchema,
+        responseDescription: "The parcel.",
+        errors: ["PARCEL_NOT_FOUND"]
+      },
       async handler(ctx) {
-        const row = await store.findVisibleByTracking(this.db, this.owner(ctx), ctx.params.trackingNumber.trim().toUpperCase());
-        if (!row) throw PARCEL_NOT_FOUND();
-        return this.viewOf(ctx, row);
+        const parcel = await this.visibleOrNotFound(ctx, { trackingNumber: ctx.params.trackingNumber.trim().toUpperCase() });
+        return (await this.viewsOf(ctx, [parcel]))[0];
       }
     }),
 
-    // POST /api/partner/v1/parcels/{id}/cancel
     cancel: defineAction<CancelParams, ParcelsThis, PartnerMeta>({
+      rest: "POST /parcels/:id/cancel",
+      api: "partner",
       scope: "parcels:write",
       schema: CancelSchema,
+      endpoint: {
+        operationId: "cancelParcel",
+        summary: "Cancel a parcel",
+        description:
+          "Cancels a parcel that is still CREATED or READY_FOR_PICKUP and refunds its price to the wallet. After pick-up, cancelling goes through support (409).",
+        tag: "Parcels",
+        response: ParcelViewSchema,
+        responseDescription: "Cancelled: the parcel, in status CANCELLED.",
+        errors: ["PARCEL_NOT_FOUND", "PARCEL_NOT_CANCELLABLE"],
+        body: { name: "CancelRequest", required: false, description: "Optional cancel details." }
+      },
       async handler(ctx) {
-        const row = await this.visibleOrNotFound(ctx, ctx.params.id);
-        const { after } = await this.changeStatus(row.id, current => assertCancellable(current.status as ParcelStatus), {
+        const parcel = await this.visibleOrNotFound(ctx, { id: ctx.params.id });
+        const { after } = await this.changeStatus(parcel.id, current => assertCancellable(current.status as ParcelStatus), {
           to: "CANCELLED",
           reason: ctx.params.reason || null,
           actor: "merchant",
           refundPending: true
         });
         await this.refundCancelled(ctx, after);
-        return this.viewOf(ctx, after);
+        return (await this.viewsOf(ctx, [after]))[0];
       }
     }),
 
     /**
-     * POST /api/partner/v1/sandbox/parcels/{id}/trigger-event. Money follows the live rules where
-     * they exist: a trigger to CANCELLED from a cancellable status refunds the sandbox wallet
-     * exactly as a cancel does; no other trigger moves money (a refunded parcel stays refunded
-     * whatever it is moved to next, and is never charged twice).
+     * Money follows the live rules where they exist: a trigger to CANCELLED from a cancellable
+     * status refunds the sandbox wallet exactly as a cancel does; no other trigger moves money (a
+     * refunded parcel stays refunded whatever it is moved to next, and is never charged twice).
      */
-    triggerSandboxEvent: defineAction<TransitionParams, ParcelsThis, PartnerMeta & { $statusCode?: number }>({
+    triggerSandboxEvent: defineAction<TransitionParams, ParcelsThis, PartnerMeta>({
+      rest: "POST /sandbox/parcels/:id/trigger-event",
+      api: "partner",
       scope: "parcels:write",
       schema: TransitionSchema,
-      async handler(ctx) {
-        if (ctx.meta.auth.mode !== "sandbox") {
-          throw new AppError("SANDBOX_KEY_REQUIRED", "Only a sandbox key may trigger sandbox events");
-        }
+      endpoint: {
+        operationId: "triggerSandboxEvent",
+        summary: "Simulate a status change (sandbox)",
+        description:
+          "Sandbox keys only. Moves a sandbox parcel of your organisation to any status and sends the webhook for it, with sandbox=true and your reason in the payload.",
+        tag: "Sandbox",
+        status: 202,
+        response: SandboxTriggerView,
+        responseDescription: "Event scheduled: the status changed and the webhook is on its way.",
+        errors: ["INVALID_STATUS", "SANDBOX_KEY_REQUIRED", "NOT_SANDBOX_PARCEL", "FORBIDDEN", "PARCEL_NOT_FOUND"],
+        fields: { toStatus: TO_STATUS_DOC },
+        body: { name: "SandboxTriggerRequest", description: "The status to move the sandbox parcel to." }
+      },
+      async handler(ctx): Promise<SandboxTriggerResponse> {
+        if (ctx.meta.auth.mode !== "sandbox") throw new AppError("SANDBOX_KEY_REQUIRED", "Only a sandbox key may trigger sandbox events");
         const toStatus = ctx.params.toStatus;
         if (!isParcelStatus(toStatus)) {
           throw new AppError("INVALID_STATUS", `toStatus must be one of the 12 parcel statuses (got "${toStatus}")`, {
@@ -174,78 +242,105 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
         const { before, after } = await this.changeStatus(
           ctx.params.id,
           current => {
-            if (current.organization_id !== ctx.meta.auth.organizationId) {
-              throw new AppError("FORBIDDEN", "This parcel belongs to another organisation");
-            }
+            if (current.organizationId !== ctx.meta.auth.organizationId) throw new AppError("FORBIDDEN", "This parcel belongs to another organisation");
             if (current.mode !== "sandbox") throw new AppError("NOT_SANDBOX_PARCEL", "Only sandbox parcels can be moved by the trigger");
             refunds = toStatus === "CANCELLED" && isCancellable(current.status as ParcelStatus);
           },
           { to: toStatus, reason: ctx.params.reason || null, actor: "sandbox", refundPending: refunds }
         );
         if (refunds) await this.refundCancelled(ctx, after);
-        ctx.meta.$statusCode = 202;
         return {
           parcelId: after.id,
-          trackingNumber: after.tracking_number,
+          trackingNumber: after.trackingNumber,
           previousStatus: before.status,
           newStatus: after.status,
-          triggeredAt: after.updated_at.toISOString()
+          triggeredAt: after.updatedAt.toISOString()
         };
       }
     }),
 
-    // Back-office: POST /api/backoffice/v1/parcels/{id}/transitions
     transition: defineAction<TransitionParams, ParcelsThis>({
+      rest: "POST /parcels/:id/transitions",
+      api: "backoffice",
       schema: TransitionSchema,
+      endpoint: {
+        operationId: "transitionParcel",
+        summary: "Move a live parcel along the operator graph",
+        description: TRANSITION_DESCRIPTION,
+        tag: "Parcels",
+        response: ParcelViewSchema,
+        responseDescription: "The parcel after the change.",
+        errors: ["INVALID_STATUS", "PARCEL_NOT_FOUND", "INVALID_TRANSITION"],
+        fields: { toStatus: TO_STATUS_DOC, reason: { description: "Operator note, at most 500 characters; sent in the webhook." } },
+        body: { name: "TransitionRequest", description: "The status to move to." }
+      },
       async handler(ctx) {
         const toStatus = ctx.params.toStatus;
-        if (!isParcelStatus(toStatus)) {
-          throw new AppError("INVALID_STATUS", `toStatus must be one of the 12 parcel statuses (got "${toStatus}")`);
-        }
-        const { after } = await this.changeStatus(
-          ctx.params.id,
-          current => assertOperatorTransition(current.status as ParcelStatus, toStatus),
-          { to: toStatus, reason: ctx.params.reason || null, actor: "operator" }
-        );
-        return this.viewOf(ctx, after);
+        if (!isParcelStatus(toStatus)) throw new AppError("INVALID_STATUS", `toStatus must be one of the 12 parcel statuses (got "${toStatus}")`);
+        const { after } = await this.changeStatus(ctx.params.id, current => assertOperatorTransition(current.status as ParcelStatus, toStatus), {
+          to: toStatus,
+          reason: ctx.params.reason || null,
+          actor: "operator"
+        });
+        return (await this.viewsOf(ctx, [after]))[0];
       }
     }),
 
     listRelayPoints: defineAction<NoParams, ParcelsThis>({
+      rest: "GET /relay-points",
+      api: "backoffice",
       schema: NoParamsSchema,
-      async handler() {
-        return relays.listRelayPoints(this.db);
+      endpoint: {
+        operationId: "listRelayPoints",
+        summary: "List the relay-point directory",
+        description: "The relay points parcels may be sent to, active or not.",
+        tag: "Relay points",
+        response: RelayPointListView,
+        responseDescription: "Every relay point, by code."
+      },
+      handler(): Promise<RelayPoint[]> {
+        return store.listRelayPoints(this.db);
       }
     }),
 
     upsertRelayPoint: defineAction<RelayPointParams, ParcelsThis>({
+      rest: "POST /relay-points",
+      api: "backoffice",
       schema: RelayPointSchema,
-      async handler(ctx) {
-        return relays.upsertRelayPoint(this.db, ctx.params);
+      endpoint: {
+        operationId: "upsertRelayPoint",
+        summary: "Add or replace a relay point",
+        description: "Creates the relay point, or replaces the one with the same code; new parcels may be sent to it at once when it is active.",
+        tag: "Relay points",
+        status: 201,
+        location: { action: "parcels.listRelayPoints", params: {} },
+        response: RelayPointView,
+        responseDescription: "Stored.",
+        body: { name: "RelayPointRequest", description: "The relay point." }
+      },
+      handler(ctx) {
+        return store.upsertRelayPoint(this.db, ctx.params);
       }
     }),
 
-    // For labels and notifications: what they need of a parcel, and nothing for the partner API.
+    // For labels: what a label prints of a parcel, and nothing for the partner API.
     labelData: defineAction<ParcelIdParams, ParcelsThis>({
       visibility: "public",
       schema: ParcelIdSchema,
-      async handler(ctx) {
-        const [row] = await this.db.query<store.ParcelRow>(
-          "SELECT * FROM parcels.parcels WHERE id = $1 AND status <> 'PENDING'",
-          [ctx.params.parcelId]
-        );
-        if (!row) throw PARCEL_NOT_FOUND();
-        const relay = await relays.findRelayPoint(this.db, row.destination_relay_code);
+      async handler(ctx): Promise<ParcelLabelData> {
+        const parcel = await store.findParcel(this.db, ctx.params.parcelId);
+        if (!parcel || parcel.status === "PENDING") throw PARCEL_NOT_FOUND();
+        const relay = await store.findRelayPoint(this.db, parcel.destinationRelayCode);
         return {
-          trackingNumber: row.tracking_number,
-          relayCode: row.destination_relay_code,
-          relayName: relay?.name ?? row.destination_relay_code,
+          trackingNumber: parcel.trackingNumber,
+          relayCode: parcel.destinationRelayCode,
+          relayName: relay?.name ?? parcel.destinationRelayCode,
           relayCity: relay?.city ?? null,
-          weightG: row.weight_g,
-          codAmountDzd: row.cod_amount_centimes === null ? null : toDzd(row.cod_amount_centimes),
-          organizationId: row.organization_id,
-          createdAt: row.created_at.toISOString(),
-          sandbox: row.mode === "sandbox"
+          weightG: parcel.weightG,
+          codAmountDzd: parcel.codAmountCentimes === null ? null : toDzd(parcel.codAmountCentimes),
+          organizationId: parcel.organizationId,
+          createdAt: parcel.createdAt.toISOString(),
+          sandbox: parcel.mode === "sandbox"
         };
       }
     }),
@@ -254,12 +349,9 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
       visibility: "public",
       schema: ParcelIdSchema,
       async handler(ctx) {
-        const [row] = await this.db.query<store.ParcelRow>("SELECT * FROM parcels.parcels WHERE id = $1", [ctx.params.parcelId]);
-        if (!row) throw PARCEL_NOT_FOUND();
-        return {
-          name: decryptField(row.recipient_name_enc, this.encryptionKey),
-          phone: decryptField(row.recipient_phone_enc, this.encryptionKey)
-        };
+        const parcel = await store.findParcel(this.db, ctx.params.parcelId);
+        if (!parcel) throw PARCEL_NOT_FOUND();
+        return { name: decryptField(parcel.recipientNameEnc, this.encryptionKey), phone: decryptField(parcel.recipientPhoneEnc, this.encryptionKey) };
       }
     }),
 
@@ -267,13 +359,12 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
       visibility: "public",
       schema: RelayCodeSchema,
       async handler(ctx) {
-        const relay = await relays.findRelayPoint(this.db, ctx.params.code);
+        const relay = await store.findRelayPoint(this.db, ctx.params.code);
         if (!relay) throw new AppError("RELAY_NOT_FOUND", `Relay point ${ctx.params.code} does not exist`);
         return relay;
       }
     }),
 
-    /** AT_RELAY → RELAY_NOTIFIED once the pick-up SMS is sent; a no-op in any other state. */
     markRelayNotified: defineAction<RelayNotifiedParams, ParcelsThis>({
       visibility: "public",
       schema: RelayNotifiedSchema,
@@ -288,7 +379,7 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
           );
           return { changed: true };
         } catch (err) {
-          if ((err as AppError).type === "INVALID_TRANSITION") return { changed: false };
+          if (errorCodeOf(err) === "INVALID_TRANSITION") return { changed: false };
           throw err;
         }
       }
@@ -302,16 +393,12 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
       }
     }),
 
-    // call parcels.sweep
+    // call parcels.sweep --olderThanSeconds 0
     sweep: defineAction<SweepParams, ParcelsThis>({
       visibility: "public",
       schema: SweepSchema,
-      async handler(ctx) {
-        const config = configOf(this.broker);
-        return sweep(
-          { db: this.db, logger: this.logger, call: (a, p) => this.broker.call(a, p) },
-          ctx.params.olderThanSeconds ?? config.pendingSweepAfterSeconds
-        );
+      handler(ctx) {
+        return sweep({ db: this.db, logger: this.logger, caller: this.broker }, ctx.params.olderThanSeconds ?? this.config.pendingSweepAfterSeconds);
       }
     })
   },
@@ -321,100 +408,79 @@ const ParcelsService: ServiceSchema<{}, ParcelsMethods, ParcelsVars> = {
       return { organizationId: ctx.meta.auth.organizationId, mode: ctx.meta.auth.mode };
     },
 
-    async visibleOrNotFound(ctx: Context<unknown, PartnerMeta>, id: string): Promise<store.ParcelRow> {
-      const row = await store.findVisible(this.db, this.owner(ctx), id);
-      if (!row) throw PARCEL_NOT_FOUND();
-      return row;
+    async visibleOrNotFound(this: ParcelsThis, ctx: Context<unknown, PartnerMeta>, by: { id: string } | { trackingNumber: string }) {
+      const parcel = await store.findVisible(this.db, this.owner(ctx), by);
+      if (!parcel) throw PARCEL_NOT_FOUND();
+      return parcel;
     },
 
     /**
      * Locks the parcel, lets `decide` refuse the change (it throws), then applies it with its
      * history line and outbox event, all in one transaction.
      */
-    async changeStatus(
-      id: string,
-      decide: (row: store.ParcelRow) => void,
-      change: Parameters<typeof applyStatusChange>[2]
-    ): Promise<{ before: store.ParcelRow; after: store.ParcelRow }> {
-      return this.db.transaction(async tx => {
-        const before = await store.lockParcel(tx, id);
-        if (!before || before.status === "PENDING") throw PARCEL_NOT_FOUND();
-        decide(before);
-        const { row } = await applyStatusChange(tx, before, change);
-        return { before, after: row };
-      }).finally(() => void this.runRelay());
+    async changeStatus(this: ParcelsThis, id: string, decide: (parcel: store.ParcelRecord) => void, change: StatusChange) {
+      return this.db
+        .transaction(async tx => {
+          const before = await store.lockParcel(tx, id);
+          if (!before || before.status === "PENDING") throw PARCEL_NOT_FOUND();
+          decide(before);
+          const { row } = await applyStatusChange(tx, before, change);
+          return { before, after: row };
+        })
+        .finally(() => void this.runRelay());
     },
 
     /** Gives a cancelled parcel's price back; if the wallet cannot answer now, the sweeper repeats it until it does. */
-    async refundCancelled(ctx: Context, row: store.ParcelRow): Promise<void> {
+    async refundCancelled(this: ParcelsThis, ctx: Context, parcel: store.ParcelRecord) {
       try {
-        await ctx.call("wallet.refund", { parcelId: row.id, organizationId: row.organization_id, mode: row.mode, reason: "cancelled" });
-        await store.clearRefundPending(this.db, row.id);
+        await call(ctx, "wallet.refund", { parcelId: parcel.id, organizationId: parcel.organizationId, mode: parcel.mode, reason: "cancelled" });
+        await store.clearRefundPending(this.db, parcel.id);
       } catch (err) {
-        this.logger.warn(`parcel ${row.id}: refund deferred (${(err as Error).message})`);
+        this.logger.warn(`parcel ${parcel.id}: refund deferred (${(err as Error).message})`);
       }
     },
 
-    /** A fresh pre-signed label URL, or null when the labels service cannot answer right now (SPEC §2.1). */
-    async viewOf(ctx: Context, row: store.ParcelRow): Promise<ParcelView> {
-      return (await this.viewsOf(ctx, [row]))[0];
-    },
-
-    async viewsOf(ctx: Context, rows: store.ParcelRow[]): Promise<ParcelView[]> {
-      if (rows.length === 0) return [];
-      const urls = await this.labelUrlsFor(ctx, rows.map(r => r.id));
-      return rows.map(row => toParcelView(row, urls[row.id] ?? null));
-    },
-
-    async labelUrlsFor(ctx: Context, parcelIds: string[]): Promise<Record<string, string>> {
-      if (!this.broker.registry.actions.isAvailable("labels.signUrls")) return {};
-      try {
-        const signed = await ctx.call<{ labelUrls: Record<string, string> }, { parcelIds: string[] }>(
-          "labels.signUrls",
-          { parcelIds },
-          { timeout: LABEL_URL_TIMEOUT_MS }
-        );
-        return signed.labelUrls;
-      } catch {
-        return {};
-      }
+    /** Views with a fresh pre-signed label URL each, or null when the labels service cannot answer right now (SPEC §2.1). */
+    async viewsOf(this: ParcelsThis, ctx: Context, parcels: store.ParcelRecord[]): Promise<ParcelView[]> {
+      if (parcels.length === 0) return [];
+      const urls = await freshLabelUrls(ctx, this.broker, parcels.map(p => p.id));
+      return parcels.map(parcel => toParcelView(parcel, urls[parcel.id] ?? null));
     },
 
     /** Wakes the outbox relay now (one pass at a time; see BackgroundLoop). */
-    async runRelay(): Promise<number> {
+    async runRelay(this: ParcelsThis): Promise<number> {
       return (await this.relayLoop.kick()) ?? 0;
     }
   },
 
-  created() {
-    const config = configOf(this.broker);
-    this.encryptionKey = requireSecret(config, "encryptionKey");
-    const deps = { logger: this.logger, call: <T>(action: string, params: object) => this.broker.call<T, object>(action, params) };
+  created(this: ParcelsThis) {
+    this.encryptionKey = requireSecret(this.config, "encryptionKey");
     this.relayLoop = new BackgroundLoop(
       () =>
         relayOutbox({
-          ...deps,
           db: this.db,
+          logger: this.logger,
           holder: this.broker.nodeID,
+          deliver: (consumer, event: ParcelEvent) => call(this.broker, consumer, { event }),
           isAvailable: action => this.broker.registry.actions.isAvailable(action)
         }),
-      config.outboxIntervalMs,
+      this.config.outboxIntervalMs,
       err => this.logger.warn("outbox relay pass failed:", err.message)
     );
     this.sweepLoop = new BackgroundLoop(
-      () => sweep({ ...deps, db: this.db }, config.pendingSweepAfterSeconds),
-      config.sweepIntervalMs,
+      () => sweep({ db: this.db, logger: this.logger, caller: this.broker }, this.config.pendingSweepAfterSeconds),
+      this.config.sweepIntervalMs,
       err => this.logger.warn("sweeper pass failed:", err.message)
     );
   },
 
-  async started() {
-    await relays.seedRelayPoints(this.db, relayDirectory as relays.RelayPoint[]);
+  async started(this: ParcelsThis) {
+    await store.seedRelayPoints(this.db, relayDirectory as RelayPoint[]);
     this.relayLoop.start();
     this.sweepLoop.start();
   },
 
-  async stopped() {
+  async stopped(this: ParcelsThis) {
     await Promise.all([this.relayLoop.stop(), this.sweepLoop.stop()]);
     await releaseLease(this.db, this.broker.nodeID).catch(() => undefined);
   }

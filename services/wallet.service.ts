@@ -1,84 +1,77 @@
-import { Joi } from "../lib/joi";
 import type { ServiceSchema } from "moleculer";
 import { defineAction } from "../lib/action";
-import type { KeyMode } from "../lib/api-keys";
+import { detached } from "../lib/endpoint";
+import { call } from "../lib/contract";
 import { toCentimes, toDzd } from "../lib/money";
-import { keyMode, moneyDzd, uuid } from "../lib/schemas";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
+import type { Balances } from "./wallet/wallet.contract";
+import {
+  BalancesParams,
+  BalancesSchema,
+  DebitParams,
+  DebitSchema,
+  MovementParams,
+  MovementSchema,
+  TopUpParams,
+  TopUpResultView,
+  TopUpSchema,
+  WALLET_DOCS,
+  WalletParams,
+  WalletSchema,
+  WalletView
+} from "./wallet/wallet.params";
 import * as store from "./wallet/wallet.store";
-
-interface TopUpParams {
-  organizationId: string;
-  mode: KeyMode;
-  amountDzd: number;
-}
-const TopUpSchema = Joi.object<TopUpParams, true>({
-  organizationId: uuid().required(),
-  mode: keyMode().default("live"),
-  amountDzd: moneyDzd().greater(0).required()
-});
-
-interface WalletParams {
-  organizationId: string;
-  mode: KeyMode;
-}
-const WalletSchema = Joi.object<WalletParams, true>({
-  organizationId: uuid().required(),
-  mode: keyMode().default("live")
-});
-
-interface BalancesParams {
-  organizationId: string;
-}
-const BalancesSchema = Joi.object<BalancesParams, true>({ organizationId: uuid().required() });
-
-interface MovementParams extends store.ParcelMovement {
-  reason: string | null;
-}
-const MovementSchema = Joi.object<MovementParams, true>({
-  parcelId: uuid().required(),
-  organizationId: uuid().required(),
-  mode: keyMode().required(),
-  reason: Joi.string().max(500).allow(null).default(null)
-});
-
-interface DebitParams extends store.ParcelMovement {
-  amountCentimes: number;
-}
-const DebitSchema = Joi.object<DebitParams, true>({
-  parcelId: uuid().required(),
-  organizationId: uuid().required(),
-  mode: keyMode().required(),
-  amountCentimes: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).required()
-});
 
 const RECENT_ENTRIES = 50;
 
 type WalletThis = DbVars;
 
 /** Balances (live and sandbox per organisation) and the ledger: debit, refund, top-up. */
-const WalletService: ServiceSchema<{}, {}, WalletThis> = {
+const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, WalletThis> = {
   name: "wallet",
   mixins: [DbMixin({ schema: "wallet" })],
+  settings: { openapi: detached(WALLET_DOCS) },
 
   actions: {
     // call wallet.topUp --organizationId <uuid> --amountDzd 5000 --mode live
     topUp: defineAction<TopUpParams, WalletThis>({
+      rest: "POST /organizations/:organizationId/wallet/top-ups",
+      api: "backoffice",
       schema: TopUpSchema,
+      endpoint: {
+        operationId: "topUpWallet",
+        summary: "Top a wallet up",
+        description: "Credits the live or the sandbox wallet; the ledger records the movement with the balance after it.",
+        tag: "Wallets",
+        status: 201,
+        location: { action: "wallet.get", params: { organizationId: "params.organizationId" } },
+        response: TopUpResultView,
+        responseDescription: "Credited; the new balance.",
+        errors: ["ORGANIZATION_NOT_FOUND"],
+        body: { name: "TopUpRequest", description: "The top-up." }
+      },
       async handler(ctx) {
         const { organizationId, mode, amountDzd } = ctx.params;
         // The organisation must exist: money never lands on an account nobody owns.
-        await ctx.call("auth.getOrganization", { organizationId });
-        const balance = await this.db.transaction(tx =>
-          store.topUp(tx, organizationId, mode, toCentimes(amountDzd), "top-up")
-        );
+        await call(ctx, "auth.getOrganization", { organizationId });
+        const balance = await this.db.transaction(tx => store.topUp(tx, organizationId, mode, toCentimes(amountDzd), "top-up"));
         return { mode, balanceDzd: toDzd(balance) };
       }
     }),
 
     // call wallet.get --organizationId <uuid> --mode sandbox
     get: defineAction<WalletParams, WalletThis>({
+      rest: "GET /organizations/:organizationId/wallet",
+      api: "backoffice",
       schema: WalletSchema,
+      endpoint: {
+        operationId: "getWallet",
+        summary: "Read a wallet and its recent ledger",
+        description: "The balance of one wallet (live or sandbox) and its latest ledger entries: top-ups, parcel debits and refunds.",
+        tag: "Wallets",
+        response: WalletView,
+        responseDescription: "Balance and the 50 latest ledger entries, newest first."
+      },
       async handler(ctx) {
         const { organizationId, mode } = ctx.params;
         const [balance, entries] = await Promise.all([
@@ -104,7 +97,7 @@ const WalletService: ServiceSchema<{}, {}, WalletThis> = {
     balances: defineAction<BalancesParams, WalletThis>({
       visibility: "public",
       schema: BalancesSchema,
-      async handler(ctx) {
+      async handler(ctx): Promise<Balances> {
         const [live, sandbox] = await Promise.all([
           store.balanceOf(this.db, ctx.params.organizationId, "live"),
           store.balanceOf(this.db, ctx.params.organizationId, "sandbox")

@@ -1,19 +1,35 @@
 import { randomUUID } from "node:crypto";
-import { Joi } from "../lib/joi";
+import pLimit from "p-limit";
 import type { Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../lib/action";
-import type { AppConfig } from "../lib/config";
-import { decryptField, encryptField } from "../lib/crypto";
-import { AppError } from "../lib/errors";
-import type { ParcelEvent } from "../lib/events";
-import { delayAfterResponse } from "../lib/retry-schedule";
 import { BackgroundLoop } from "../lib/background-loop";
-import { configOf } from "../lib/runtime";
-import { keyMode, queryInteger, uuid } from "../lib/schemas";
+import { call } from "../lib/contract";
+import { decryptField, encryptField } from "../lib/crypto";
+import type { ServiceDocs } from "../lib/endpoint";
+import { detached } from "../lib/endpoint";
+import { AppError } from "../lib/errors";
+import { pageOf } from "../lib/parcel-view";
+import { delayAfterResponse } from "../lib/retry-schedule";
 import { requireSecret } from "../lib/secrets";
 import { assertPublicWebhookUrl } from "../lib/ssrf";
+import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
+import { freshLabelUrls } from "../mixins/label-urls";
 import { sendWebhook } from "./webhooks/webhook-sender";
+import {
+  DeliveryPageView,
+  EnqueueParams,
+  EnqueueSchema,
+  IdParams,
+  IdSchema,
+  ListDeliveriesParams,
+  ListDeliveriesSchema,
+  RedeliveryView,
+  SetEndpointParams,
+  SetEndpointSchema,
+  WebhookEndpointView,
+  WEBHOOKS_DOCS
+} from "./webhooks/webhooks.params";
 import * as store from "./webhooks/webhooks.store";
 
 /**
@@ -41,6 +57,7 @@ import * as store from "./webhooks/webhooks.store";
  */
 
 export interface WebhooksSettings extends ServiceSettingSchema {
+  openapi: ServiceDocs;
   /** Multiplies every retry wait; 1 in production, tiny in tests. */
   retryDelayScale: number;
   /** Deliveries claimed at once by one worker. */
@@ -53,8 +70,7 @@ export interface WebhooksSettings extends ServiceSettingSchema {
   leaseMarginMs: number;
 }
 
-interface WebhooksVars extends DbVars {
-  config: AppConfig;
+interface WebhooksVars extends DbVars, ConfigVars {
   encryptionKey: string;
   worker: BackgroundLoop<number>;
 }
@@ -62,80 +78,10 @@ interface WebhooksVars extends DbVars {
 interface WebhooksMethods {
   workerPass(): Promise<number>;
   sendBatch(batch: store.Delivery[]): Promise<number>;
-  freshLabelUrls(parcelIds: string[]): Promise<Record<string, string>>;
   sendOne(delivery: store.Delivery, endpoint: store.Endpoint | undefined): Promise<number>;
 }
 
 type WebhooksThis = Service<WebhooksSettings> & WebhooksVars & WebhooksMethods;
-
-// --- action parameters -------------------------------------------------------------------------
-
-interface EnqueueParams {
-  event: ParcelEvent;
-}
-const EnqueueSchema = Joi.object<EnqueueParams, true>({
-  event: Joi.object({
-    id: uuid().required(),
-    type: Joi.string().pattern(/^parcel\.[a-z_]{1,40}$/).required(),
-    createdAt: Joi.string().max(64).required(),
-    organizationId: uuid().required(),
-    mode: keyMode().required(),
-    sandbox: Joi.boolean().required(),
-    reason: Joi.string().max(2000).allow(null).required(),
-    data: Joi.object({
-      previousStatus: Joi.string().max(40).allow(null).required(),
-      parcel: Joi.object({ id: uuid().required() }).unknown(true).required()
-    })
-      .unknown(true)
-      .required()
-  })
-    .unknown(true)
-    .required()
-});
-
-interface SetEndpointParams {
-  organizationId: string;
-  url: string;
-  secret: string;
-}
-const SetEndpointSchema = Joi.object<SetEndpointParams, true>({
-  organizationId: uuid().required(),
-  url: Joi.string().max(2000).uri({ scheme: ["http", "https"] }).required(),
-  secret: Joi.string().min(16).max(200).required()
-});
-
-interface ListDeliveriesParams {
-  organizationId: string;
-  status: store.DeliveryStatus | null;
-  page: number;
-  size: number;
-}
-const ListDeliveriesSchema = Joi.object<ListDeliveriesParams, true>({
-  organizationId: uuid().required(),
-  // `?status=&page=&size=` with empty values means "not given".
-  status: Joi.string().valid(...store.DELIVERY_STATUSES).allow(null).empty("").default(null),
-  page: queryInteger().min(0).max(1_000_000).empty("").default(0),
-  size: queryInteger().min(1).max(100).empty("").default(20)
-}).unknown(true);
-
-interface IdParams {
-  id: string;
-}
-const IdSchema = Joi.object<IdParams, true>({ id: uuid().required() });
-
-// --- helpers -----------------------------------------------------------------------------------
-
-/** Runs `work` over `items` with at most `limit` in flight. */
-async function inPool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const runners = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (next < items.length) {
-      const item = items[next++];
-      await work(item);
-    }
-  });
-  await Promise.all(runners);
-}
 
 const NO_ENDPOINT = "no webhook endpoint configured for the organisation";
 const disabledReason = (endpoint: store.Endpoint) =>
@@ -143,9 +89,10 @@ const disabledReason = (endpoint: store.Endpoint) =>
 
 const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, WebhooksVars> = {
   name: "webhooks",
-  mixins: [DbMixin({ schema: "webhooks" })],
+  mixins: [DbMixin({ schema: "webhooks" }), ConfigMixin],
 
   settings: {
+    openapi: detached(WEBHOOKS_DOCS),
     retryDelayScale: 1,
     batchSize: 20,
     maxBatchesPerPass: 10,
@@ -174,27 +121,47 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
       }
     }),
 
-    // Back-office PUT /organizations/{orgId}/webhook
     setEndpoint: defineAction<SetEndpointParams, WebhooksThis>({
+      rest: "PUT /organizations/:organizationId/webhook",
+      api: "backoffice",
       schema: SetEndpointSchema,
+      endpoint: {
+        operationId: "setWebhookEndpoint",
+        summary: "Set the organisation's webhook URL and secret",
+        description: "Also re-enables an endpoint disabled by a 410. The URL must resolve to a public address unless private ones are allowed.",
+        tag: "Webhooks",
+        response: WebhookEndpointView,
+        responseDescription: "Stored.",
+        errors: ["ORGANIZATION_NOT_FOUND"],
+        body: { name: "WebhookEndpointRequest", description: "The endpoint." }
+      },
       async handler(ctx) {
         const { organizationId, url, secret } = ctx.params;
         await assertPublicWebhookUrl(url, this.config.webhookAllowPrivate);
-        await ctx.call("auth.getOrganization", { organizationId });
+        await call(ctx, "auth.getOrganization", { organizationId });
         await store.upsertEndpoint(this.db, { organizationId, url, secretEnc: encryptField(secret, this.encryptionKey) });
         this.logger.info(`webhook endpoint set for organization ${organizationId}`);
         return { url };
       }
     }),
 
-    // Back-office GET /organizations/{orgId}/webhook-deliveries?status=&page=&size=
     listDeliveries: defineAction<ListDeliveriesParams, WebhooksThis>({
+      rest: "GET /organizations/:organizationId/webhook-deliveries",
+      api: "backoffice",
       schema: ListDeliveriesSchema,
+      endpoint: {
+        operationId: "listWebhookDeliveries",
+        summary: "List webhook deliveries with their attempts",
+        description: "What was sent to the organisation's endpoint, with each attempt's status code or error, for support and redelivery.",
+        tag: "Webhooks",
+        response: DeliveryPageView,
+        responseDescription: "A page of deliveries, newest first."
+      },
       async handler(ctx) {
         const { organizationId, status, page, size } = ctx.params;
         const { items, totalElements } = await store.listDeliveries(this.db, { organizationId, status, page, size });
-        return {
-          items: items.map(d => ({
+        return pageOf(
+          items.map(d => ({
             id: d.id,
             eventId: d.eventId,
             eventType: d.eventType,
@@ -209,15 +176,25 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
           })),
           page,
           size,
-          totalElements,
-          totalPages: Math.ceil(totalElements / size)
-        };
+          totalElements
+        );
       }
     }),
 
-    // Back-office POST /webhook-deliveries/{id}/redeliver
     redeliver: defineAction<IdParams, WebhooksThis>({
+      rest: "POST /webhook-deliveries/:id/redeliver",
+      api: "backoffice",
       schema: IdSchema,
+      endpoint: {
+        operationId: "redeliverWebhook",
+        summary: "Send a delivery again",
+        description: "Starts a new round of the retry schedule, keeping the delivery id.",
+        tag: "Webhooks",
+        status: 202,
+        response: RedeliveryView,
+        responseDescription: "Scheduled.",
+        errors: ["NOT_FOUND"]
+      },
       async handler(ctx) {
         const found = await store.redeliver(this.db, ctx.params.id);
         if (!found) throw new AppError("NOT_FOUND", "Webhook delivery not found");
@@ -247,11 +224,16 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
       return attempts;
     },
 
+    /**
+     * The payload's parcel view gets a label URL valid from this attempt on (a stored one would
+     * have expired by the later retries); null when the labels service cannot answer, as in the API.
+     */
     async sendBatch(this: WebhooksThis, batch: store.Delivery[]): Promise<number> {
       const endpoints = await store.findEndpoints(this.db, [...new Set(batch.map(d => d.organizationId))]);
-      const labelUrls = await this.freshLabelUrls(batch.map(d => d.payload.data.parcel.id));
+      const labelUrls = await freshLabelUrls(this.broker, this.broker, batch.map(d => d.payload.data.parcel.id));
       let attempts = 0;
-      await inPool(batch, this.settings.concurrency, async delivery => {
+      const limit = pLimit(this.settings.concurrency);
+      await Promise.all(batch.map(delivery => limit(async () => {
         try {
           const parcel = delivery.payload.data.parcel;
           const event = { ...delivery.payload, data: { ...delivery.payload.data, parcel: { ...parcel, labelUrl: labelUrls[parcel.id] ?? null } } };
@@ -260,26 +242,8 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
           // The lease runs out and the delivery is tried again: nothing is lost.
           this.logger.error(`webhook delivery ${delivery.id}: ${(err as Error).message}`);
         }
-      });
+      })));
       return attempts;
-    },
-
-    /**
-     * The payload's parcel view gets a label URL valid from this attempt on (a stored one would
-     * have expired by the later retries); null when the labels service cannot answer, as in the API.
-     */
-    async freshLabelUrls(this: WebhooksThis, parcelIds: string[]): Promise<Record<string, string>> {
-      if (parcelIds.length === 0 || !this.broker.registry.actions.isAvailable("labels.signUrls")) return {};
-      try {
-        const res = await this.broker.call<{ labelUrls: Record<string, string> }, { parcelIds: string[] }>(
-          "labels.signUrls",
-          { parcelIds: [...new Set(parcelIds)] },
-          { timeout: 2000 }
-        );
-        return res.labelUrls;
-      } catch {
-        return {};
-      }
     },
 
     /** One attempt of one claimed delivery; answers 1 if an HTTP attempt was made, else 0. */
@@ -340,14 +304,13 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
     // A pass every WEBHOOK_WORKER_INTERVAL_MS, never two at once in this instance; also kicked by enqueue.
     this.worker = new BackgroundLoop(
       () => this.workerPass(),
-      configOf(this.broker).webhookWorkerIntervalMs,
+      this.config.webhookWorkerIntervalMs,
       err => this.logger.error(`webhook worker pass failed: ${err.message}`)
     );
   },
 
   started(this: WebhooksThis) {
     // Runs after the database mixin's started(): the schema is migrated.
-    this.config = configOf(this.broker);
     this.encryptionKey = requireSecret(this.config, "encryptionKey");
     this.worker.start();
   },

@@ -1,5 +1,7 @@
-import type { DemoAccount } from "../../lib/demo";
+import { demoAccountLines } from "../demo";
 import type { DemoOutcome } from "./demo-merchant";
+import { API_BASE_PATH } from "../../lib/endpoint";
+import { DOCS_PATH } from "../../services/gateway/openapi/docs-page";
 
 export interface ClusterInfo {
   namespace: string;
@@ -12,6 +14,8 @@ export interface ClusterInfo {
   dataDir: string;
   processes: Array<{ name: string; pid: number; healthPort: number; metricsPort: number | null }>;
   demo: DemoOutcome | null;
+  /** Where the banner's curl examples go, read from the served partner document (null: not found). */
+  partnerPaths: { health: string | null; createParcel: string | null };
 }
 
 /** The first line a machine looks for: one JSON object after a fixed word. */
@@ -33,20 +37,10 @@ function demoLines(info: ClusterInfo, base: string): string[] {
       `More keys: ${cli} key:create ${info.demo.existing} --mode sandbox`
     ];
   }
-  const demo: DemoAccount = info.demo.created;
+  const { health, createParcel } = info.partnerPaths;
   return [
-    "",
-    `Demo organisation "${demo.organizationName}" (${demo.organizationId}) — keys are shown only this once:`,
-    `  live key:    ${demo.liveKey}`,
-    `  sandbox key: ${demo.sandboxKey}`,
-    "",
-    "Wallets: 50 000 DZD live, 100 000 DZD sandbox.",
-    "",
-    "Try it (either gateway):",
-    `  curl -s -H "Authorization: ApiKey ${demo.liveKey}" ${base}/api/partner/v1/health`,
-    `  curl -s -H "Authorization: ApiKey ${demo.sandboxKey}" -H "Content-Type: application/json" \\`,
-    `    -d '{"recipientName":"Amina B.","recipientPhone":"+213 555 12 34 56","weightG":1200,"destinationRelayCode":"DZ-16-ALGER-CENTRE"}' \\`,
-    `    ${base}/api/partner/v1/parcels`,
+    ...demoAccountLines(info.demo.created, { health: health && base + health, createParcel: createParcel && base + createParcel }),
+    `  (either gateway; the reference: ${base}${DOCS_PATH})`,
     "",
     `More merchants and keys: ${cli} org:create "Ma Boutique"`
   ];
@@ -59,8 +53,8 @@ export function clusterBanner(info: ClusterInfo): string {
     "",
     `relay-parcels cluster is running: ${info.processes.length} processes, namespace "${info.namespace}" on ${info.transporter}`,
     `  Gateways        ${gateways.join("  ")}`,
-    `  Partner API     ${base}/api/partner/v1   (PUBLIC_BASE_URL ${info.publicBaseUrl})`,
-    `  Back-office API ${base}/api/backoffice/v1`,
+    `  Partner API     ${base}${API_BASE_PATH.partner}   (PUBLIC_BASE_URL ${info.publicBaseUrl})`,
+    `  Back-office API ${base}${API_BASE_PATH.backoffice}`,
     `  Back-office token (Authorization: Bearer …): ${info.backofficeToken}`,
     `  Database        ${withoutPassword(info.databaseUrl)}`,
     `  Secrets         ${info.secretsFile} (kept across restarts)`,

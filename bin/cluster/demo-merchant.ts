@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { DemoAccount } from "../../lib/demo";
-
-const DEMO_ORGANIZATION = "Demo Merchant SARL";
+import { backofficeClient } from "../backoffice-client";
+import { DEMO_ORGANIZATION, DEMO_WALLETS, DemoAccount } from "../demo";
 const MARKER = "cluster-demo.json";
 
 interface Marker {
@@ -19,30 +18,18 @@ function databaseIdentity(databaseUrl: string): string {
   return `${url.hostname}:${url.port || 5432}${url.pathname}`;
 }
 
-function backoffice(baseUrl: string, token: string) {
-  return async <T>(method: string, route: string, body?: object): Promise<{ status: number; body: T }> => {
-    const res = await fetch(`${baseUrl}/api/backoffice/v1${route}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body)
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
-  };
-}
-
 /**
  * What embedded mode does on its first start, through the back-office API: a demo organisation
  * with funded wallets, a live and a sandbox key. Remembered in DATA_DIR, and made again only if
  * that organisation is not in this database.
  */
 export async function ensureDemoMerchant(baseUrl: string, token: string, dataDir: string, databaseUrl: string): Promise<DemoOutcome> {
-  const call = backoffice(baseUrl, token);
+  const client = await backofficeClient(baseUrl, token);
   const markerFile = path.join(dataDir, MARKER);
   const database = databaseIdentity(databaseUrl);
   if (fs.existsSync(markerFile)) {
     const marker = JSON.parse(fs.readFileSync(markerFile, "utf8")) as Marker;
-    if (marker.database === database && (await call("GET", `/organizations/${marker.organizationId}`)).status === 200) {
+    if (marker.database === database && (await client.call("getOrganization", { params: { organizationId: marker.organizationId } })).status === 200) {
       return { existing: marker.organizationId };
     }
   }
@@ -50,13 +37,16 @@ export async function ensureDemoMerchant(baseUrl: string, token: string, dataDir
     if (res.status >= 300) throw new Error(`demo merchant: ${what} answered ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
-  const org = succeeded(await call<{ id: string; name: string }>("POST", "/organizations", { name: DEMO_ORGANIZATION }), "create organisation");
+  const org = succeeded(await client.call<{ id: string; name: string }>("createOrganization", { body: { name: DEMO_ORGANIZATION } }), "create organisation");
   const key = async (mode: "live" | "sandbox") =>
-    succeeded(await call<{ key: string }>("POST", `/organizations/${org.id}/api-keys`, { mode, name: `demo ${mode} key` }), `create ${mode} key`).key;
+    succeeded(
+      await client.call<{ key: string }>("createApiKey", { params: { organizationId: org.id }, body: { mode, name: `demo ${mode} key` } }),
+      `create ${mode} key`
+    ).key;
   const liveKey = await key("live");
   const sandboxKey = await key("sandbox");
-  for (const [mode, amountDzd] of [["live", 50_000], ["sandbox", 100_000]] as const) {
-    succeeded(await call("POST", `/organizations/${org.id}/wallet/top-ups`, { mode, amountDzd }), `top up ${mode} wallet`);
+  for (const [mode, amountDzd] of DEMO_WALLETS) {
+    succeeded(await client.call("topUpWallet", { params: { organizationId: org.id }, body: { mode, amountDzd } }), `top up ${mode} wallet`);
   }
   const marker: Marker = { organizationId: org.id, database, createdAt: new Date().toISOString() };
   fs.writeFileSync(markerFile, JSON.stringify(marker, null, 2) + "\n");

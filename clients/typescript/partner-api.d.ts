@@ -50,6 +50,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner/v1/parcels/by-tracking/{trackingNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find a parcel by tracking number
+         * @description Looks the tracking number up among the organisation's parcels (case and surrounding spaces do not matter). `by-tracking` is a literal segment, tried before any parcel id.
+         */
+        get: operations["getParcelByTracking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/v1/parcels/{id}": {
         parameters: {
             query?: never;
@@ -62,26 +82,6 @@ export interface paths {
          * @description A parcel of the key's organisation, with a fresh label URL. Another organisation's parcel is reported as not found.
          */
         get: operations["getParcel"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/partner/v1/parcels/by-tracking/{trackingNumber}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Find a parcel by tracking number
-         * @description Looks the tracking number up among the organisation's parcels (case and surrounding spaces do not matter).
-         */
-        get: operations["getParcelByTracking"];
         put?: never;
         post?: never;
         delete?: never;
@@ -139,7 +139,7 @@ export interface paths {
         };
         /**
          * Download a label (pre-signed URL)
-         * @description The labelUrl of a parcel: an A6 PDF with the tracking number as Code 128 barcode and QR code. No API key: the signature in the URL is the credential, valid about 30 minutes; read the parcel again for a fresh URL.
+         * @description The labelUrl of a parcel: an A6 PDF with the tracking number as Code 128 barcode and QR code. No API key: the signature in the URL is the credential, valid about 30 minutes; read the parcel again for a fresh URL. Any URL that does not verify (expired, altered, or with a malformed part) is the same 403.
          */
         get: operations["downloadLabel"];
         put?: never;
@@ -395,100 +395,39 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /**
-         * @description Status of a parcel. A new parcel is CREATED; only CREATED and READY_FOR_PICKUP parcels can be cancelled. Transitions other than cancel are made by couriers and relay points (or by the sandbox trigger).
-         * @enum {string}
-         */
-        ParcelStatus: "CREATED" | "READY_FOR_PICKUP" | "PICKED_UP" | "IN_TRANSIT" | "AT_RELAY" | "RELAY_NOTIFIED" | "DELIVERED" | "RETURN_PENDING" | "RETURNED" | "LOST" | "DAMAGED" | "CANCELLED";
-        /**
-         * @description A parcel as the API shows it. The recipient's name and phone are never returned.
-         * @example {
-         *       "id": "3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70",
-         *       "trackingNumber": "RP123456785DZ",
-         *       "status": "CREATED",
-         *       "destinationRelayCode": "DZ-16-ALGER-CENTRE",
-         *       "labelUrl": "https://api.example.dz/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=9f2c…",
-         *       "pricePaidDzd": 500,
-         *       "codAmountDzd": 1500,
-         *       "createdAt": "2026-01-15T09:30:00.000Z",
-         *       "updatedAt": "2026-01-15T09:30:00.000Z"
-         *     }
-         */
-        ParcelView: {
-            /**
-             * Format: uuid
-             * @description Internal parcel identifier.
-             */
-            id: string;
-            /**
-             * @description Public tracking number (UPU S10 shape: two letters, nine digits including a check digit, DZ).
-             * @example RP123456785DZ
-             */
-            trackingNumber: string;
-            status: components["schemas"]["ParcelStatus"];
-            /**
-             * @description Public code of the destination relay point.
-             * @example DZ-16-ALGER-CENTRE
-             */
-            destinationRelayCode: string;
-            /**
-             * Format: uri
-             * @description Pre-signed URL of the PDF label, valid about 30 minutes. null when the label service is momentarily unavailable: read the parcel again with GET to obtain a fresh URL.
-             */
-            labelUrl: string | null;
-            /** @description Price debited from the wallet (tariff by weight tier, plus the COD fee). In DZD, at most two decimals. */
-            pricePaidDzd: number;
-            /** @description Cash to collect at hand-over; null when there is no cash on delivery. In DZD, at most two decimals. */
-            codAmountDzd: number | null;
-            /**
-             * Format: date-time
-             * @description Creation time, UTC.
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description Time of the last modification, UTC.
-             */
-            updatedAt: string;
-        };
-        /** @description One page of parcels. */
-        ParcelPage: {
-            /** @description The parcels of this page, newest first. */
-            items: components["schemas"]["ParcelView"][];
-            /**
-             * Format: int32
-             * @description Zero-based page number.
-             */
-            page: number;
-            /**
-             * Format: int32
-             * @description Page size asked for.
-             */
-            size: number;
-            /**
-             * Format: int64
-             * @description Number of matching parcels in all pages.
-             */
-            totalElements: number;
-            /**
-             * Format: int32
-             * @description Number of pages at this size.
-             */
-            totalPages: number;
-        };
-        FieldProblem: {
-            /** @description The request field at fault (dotted path; a header name for headers). */
-            field: string;
-            /** @description What is wrong with it. */
-            message: string;
-        };
         /** @description The normalised error body of every failed call. */
         ApiError: {
             /**
-             * @description Machine-readable error code. Each response below lists the codes it can carry.
-             * @enum {string}
+             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
+             * @example VALIDATION_FAILED
+             * @example RELAY_NOT_FOUND
+             * @example INVALID_TARIFF
+             * @example INVALID_STATUS
+             * @example UNAUTHENTICATED
+             * @example INSUFFICIENT_BALANCE
+             * @example SCOPE_MISSING
+             * @example SANDBOX_KEY_REQUIRED
+             * @example NOT_SANDBOX_PARCEL
+             * @example LABEL_URL_INVALID
+             * @example FORBIDDEN
+             * @example NOT_FOUND
+             * @example PARCEL_NOT_FOUND
+             * @example ORGANIZATION_NOT_FOUND
+             * @example API_KEY_NOT_FOUND
+             * @example METHOD_NOT_ALLOWED
+             * @example REQUEST_TIMEOUT
+             * @example PARCEL_NOT_CANCELLABLE
+             * @example INVALID_TRANSITION
+             * @example CONFLICT
+             * @example PAYLOAD_TOO_LARGE
+             * @example UNSUPPORTED_MEDIA_TYPE
+             * @example IDEMPOTENCY_KEY_REUSED
+             * @example RATE_LIMITED
+             * @example HEADERS_TOO_LARGE
+             * @example INTERNAL
+             * @example UNAVAILABLE
              */
-            code: "VALIDATION_FAILED" | "RELAY_NOT_FOUND" | "INVALID_TARIFF" | "INVALID_STATUS" | "UNAUTHENTICATED" | "INSUFFICIENT_BALANCE" | "SCOPE_MISSING" | "SANDBOX_KEY_REQUIRED" | "NOT_SANDBOX_PARCEL" | "LABEL_URL_INVALID" | "FORBIDDEN" | "NOT_FOUND" | "PARCEL_NOT_FOUND" | "ORGANIZATION_NOT_FOUND" | "API_KEY_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "PARCEL_NOT_CANCELLABLE" | "INVALID_TRANSITION" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE";
+            code: string;
             /** @description Human-readable explanation (English). */
             message: string;
             /** @description The HTTP status, repeated. */
@@ -498,6 +437,42 @@ export interface components {
             /** @description Same value as the X-Request-Id header; quote it to support. */
             requestId?: string;
         };
+        /** @description Optional cancel details. */
+        CancelRequest: {
+            /**
+             * @description Why the parcel is cancelled, at most 500 characters; sent in the webhook.
+             * @default null
+             * @example order cancelled by the customer
+             */
+            reason?: string | null;
+        };
+        FieldProblem: {
+            /** @description The request field at fault (dotted path; a header name for headers). */
+            field: string;
+            /** @description What is wrong with it. */
+            message: string;
+        };
+        HealthResponse: {
+            /**
+             * @description Always ok when the key is valid.
+             * @constant
+             */
+            status: "ok";
+            /**
+             * Format: uuid
+             * @description The key's organisation.
+             */
+            organizationId: string;
+            /** @description Legal name of the organisation. */
+            organizationName: string;
+            /** @description Readable prefix of the key used (without the secret part). */
+            keyPrefix: string;
+            /**
+             * Format: date-time
+             * @description Server clock, UTC, to diagnose clock skew.
+             */
+            serverTime: string;
+        };
         /** @description A parcel to create. Unknown fields are refused. */
         ParcelCreateRequest: {
             /**
@@ -506,7 +481,7 @@ export interface components {
              */
             recipientName: string;
             /**
-             * @description Recipient's phone number: 8 to 20 digits or spaces, with an optional leading +. The pick-up SMS goes to it.
+             * @description Recipient's phone number: 8 to 20 digits or spaces (at least 8 digits), with an optional leading +. The pick-up SMS goes to it.
              * @example +213 555 12 34 56
              */
             recipientPhone: string;
@@ -540,77 +515,17 @@ export interface components {
              */
             heightCm?: number | null;
             /**
-             * @description Declared value for insurance, in DZD: 0 to 10 000 000, at most two decimals.
+             * @description Declared value for insurance, in DZD: 0 to 10 000 000. At most two decimals.
              * @default null
              * @example 2000
              */
             declaredValueDzd?: number | null;
             /**
-             * @description Cash to collect at hand-over, in DZD: 0 to 10 000 000, at most two decimals. Omitted or null: no cash on delivery. Independent of declaredValueDzd.
+             * @description Cash to collect at hand-over, in DZD: 0 to 10 000 000. Omitted or null: no cash on delivery. Independent of declaredValueDzd. At most two decimals.
              * @default null
              * @example 1500
              */
             codAmountDzd?: number | null;
-        };
-        /** @description Optional cancel details. */
-        CancelRequest: {
-            /**
-             * @description Why the parcel is cancelled, at most 500 characters; sent in the webhook.
-             * @default null
-             * @example order cancelled by the customer
-             */
-            reason?: string | null;
-        };
-        /** @description The status to move the sandbox parcel to. */
-        SandboxTriggerRequest: {
-            /**
-             * @description Target status, one of the 12 values (400 INVALID_STATUS otherwise).
-             * @example DELIVERED
-             * @enum {string}
-             */
-            toStatus: "CREATED" | "READY_FOR_PICKUP" | "PICKED_UP" | "IN_TRANSIT" | "AT_RELAY" | "RELAY_NOTIFIED" | "DELIVERED" | "RETURN_PENDING" | "RETURNED" | "LOST" | "DAMAGED" | "CANCELLED";
-            /**
-             * @description Free text, at most 500 characters; appears in the webhook payload.
-             * @default null
-             * @example integration test
-             */
-            reason?: string | null;
-        };
-        HealthResponse: {
-            /**
-             * @description Always ok when the key is valid.
-             * @constant
-             */
-            status: "ok";
-            /**
-             * Format: uuid
-             * @description The key's organisation.
-             */
-            organizationId: string;
-            /** @description Legal name of the organisation. */
-            organizationName: string;
-            /** @description Readable prefix of the key used (without the secret part). */
-            keyPrefix: string;
-            /**
-             * Format: date-time
-             * @description Server clock, UTC, to diagnose clock skew.
-             */
-            serverTime: string;
-        };
-        SandboxTriggerResponse: {
-            /**
-             * Format: uuid
-             * @description The parcel.
-             */
-            parcelId: string;
-            trackingNumber: string;
-            previousStatus: components["schemas"]["ParcelStatus"];
-            newStatus: components["schemas"]["ParcelStatus"];
-            /**
-             * Format: date-time
-             * @description When the status changed, UTC.
-             */
-            triggeredAt: string;
         };
         /**
          * @description Body of every webhook delivery. Verify X-Relay-Signature over the raw bytes before parsing.
@@ -627,7 +542,7 @@ export interface components {
          *           "trackingNumber": "RP123456785DZ",
          *           "status": "DELIVERED",
          *           "destinationRelayCode": "DZ-16-ALGER-CENTRE",
-         *           "labelUrl": "https://api.example.dz/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=9f2c…",
+         *           "labelUrl": "https://api.example.dz/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=9f2c5e6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80",
          *           "pricePaidDzd": 500,
          *           "codAmountDzd": 1500,
          *           "createdAt": "2026-01-15T09:30:00.000Z",
@@ -662,14 +577,125 @@ export interface components {
                 parcel: components["schemas"]["ParcelView"];
             };
         };
+        /** @description One page of parcels. */
+        ParcelPage: {
+            /** @description The parcels of this page, newest first. */
+            items: components["schemas"]["ParcelView"][];
+            /**
+             * Format: int32
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size asked for.
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching items in all pages.
+             */
+            totalElements: number;
+            /**
+             * Format: int32
+             * @description Number of pages at this size.
+             */
+            totalPages: number;
+        };
+        /**
+         * @description Status of a parcel. A new parcel is CREATED; only CREATED and READY_FOR_PICKUP parcels can be cancelled. Transitions other than cancel are made by couriers and relay points (or by the sandbox trigger).
+         * @enum {string}
+         */
+        ParcelStatus: "CREATED" | "READY_FOR_PICKUP" | "PICKED_UP" | "IN_TRANSIT" | "AT_RELAY" | "RELAY_NOTIFIED" | "DELIVERED" | "RETURN_PENDING" | "RETURNED" | "LOST" | "DAMAGED" | "CANCELLED";
+        /**
+         * @description A parcel as the API shows it. The recipient's name and phone are never returned.
+         * @example {
+         *       "id": "3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70",
+         *       "trackingNumber": "RP123456785DZ",
+         *       "status": "CREATED",
+         *       "destinationRelayCode": "DZ-16-ALGER-CENTRE",
+         *       "labelUrl": "https://api.example.dz/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=9f2c5e6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80",
+         *       "pricePaidDzd": 500,
+         *       "codAmountDzd": 1500,
+         *       "createdAt": "2026-01-15T09:30:00.000Z",
+         *       "updatedAt": "2026-01-15T09:30:00.000Z"
+         *     }
+         */
+        ParcelView: {
+            /**
+             * Format: uuid
+             * @description Internal parcel identifier.
+             */
+            id: string;
+            /**
+             * @description Public tracking number (UPU S10 shape: two letters, nine digits including a check digit, DZ).
+             * @example RP123456785DZ
+             */
+            trackingNumber: string;
+            status: components["schemas"]["ParcelStatus"];
+            /**
+             * @description Public code of the destination relay point.
+             * @example DZ-16-ALGER-CENTRE
+             */
+            destinationRelayCode: string;
+            /**
+             * Format: uri
+             * @description Pre-signed URL of the PDF label, valid about 30 minutes. null when the label service is momentarily unavailable: read the parcel again with GET to obtain a fresh URL.
+             */
+            labelUrl: string | null;
+            /** @description Price debited from the wallet (tariff by weight tier, plus the COD fee). In DZD, at most two decimals. */
+            pricePaidDzd: number;
+            /** @description Cash to collect at hand-over, in DZD, at most two decimals; null when there is no cash on delivery. */
+            codAmountDzd: number | null;
+            /**
+             * Format: date-time
+             * @description Creation time, UTC.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Time of the last modification, UTC.
+             */
+            updatedAt: string;
+        };
+        /** @description The status to move the sandbox parcel to. */
+        SandboxTriggerRequest: {
+            /**
+             * @description Target status, one of the 12 values (400 INVALID_STATUS otherwise).
+             * @example DELIVERED
+             * @enum {string}
+             */
+            toStatus: "CREATED" | "READY_FOR_PICKUP" | "PICKED_UP" | "IN_TRANSIT" | "AT_RELAY" | "RELAY_NOTIFIED" | "DELIVERED" | "RETURN_PENDING" | "RETURNED" | "LOST" | "DAMAGED" | "CANCELLED";
+            /**
+             * @description Free text, at most 500 characters; appears in the webhook payload.
+             * @default null
+             * @example integration test
+             */
+            reason?: string | null;
+        };
+        SandboxTriggerResponse: {
+            /**
+             * Format: uuid
+             * @description The parcel.
+             */
+            parcelId: string;
+            trackingNumber: string;
+            previousStatus: components["schemas"]["ParcelStatus"];
+            newStatus: components["schemas"]["ParcelStatus"];
+            /**
+             * Format: date-time
+             * @description When the status changed, UTC.
+             */
+            triggeredAt: string;
+        };
     };
     responses: {
-        /** @description Invalid request */
-        ValidationFailed: {
+        /** @description Not found */
+        ParcelNotFound: {
             headers: {
                 /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                 "X-Request-Id": string;
-                /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                 "X-RateLimit-Limit"?: number;
                 /** @description Requests left in the current one-minute window. */
                 "X-RateLimit-Remaining"?: number;
@@ -678,18 +704,21 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ApiError"] & {
                     /** @constant */
-                    status?: 400;
-                    /** @enum {unknown} */
-                    code?: "VALIDATION_FAILED";
+                    status?: 404;
+                    /**
+                     * @description One of PARCEL_NOT_FOUND.
+                     * @example PARCEL_NOT_FOUND
+                     */
+                    code?: string;
                 };
             };
         };
-        /** @description Missing or invalid credentials */
-        Unauthenticated: {
+        /** @description Request body too large */
+        PayloadTooLarge: {
             headers: {
                 /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                 "X-Request-Id": string;
-                /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                 "X-RateLimit-Limit"?: number;
                 /** @description Requests left in the current one-minute window. */
                 "X-RateLimit-Remaining"?: number;
@@ -698,9 +727,12 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ApiError"] & {
                     /** @constant */
-                    status?: 401;
-                    /** @enum {unknown} */
-                    code?: "UNAUTHENTICATED";
+                    status?: 413;
+                    /**
+                     * @description One of PAYLOAD_TOO_LARGE.
+                     * @example PAYLOAD_TOO_LARGE
+                     */
+                    code?: string;
                 };
             };
         };
@@ -709,7 +741,7 @@ export interface components {
             headers: {
                 /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                 "X-Request-Id": string;
-                /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                 "X-RateLimit-Limit": number;
                 /** @description Requests left in the current one-minute window. */
                 "X-RateLimit-Remaining": number;
@@ -721,28 +753,11 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"] & {
                     /** @constant */
                     status?: 429;
-                    /** @enum {unknown} */
-                    code?: "RATE_LIMITED";
-                };
-            };
-        };
-        /** @description Temporarily unavailable; retry later */
-        Unavailable: {
-            headers: {
-                /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
-                "X-Request-Id": string;
-                /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
-                "X-RateLimit-Limit"?: number;
-                /** @description Requests left in the current one-minute window. */
-                "X-RateLimit-Remaining"?: number;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ApiError"] & {
-                    /** @constant */
-                    status?: 503;
-                    /** @enum {unknown} */
-                    code?: "UNAVAILABLE";
+                    /**
+                     * @description One of RATE_LIMITED.
+                     * @example RATE_LIMITED
+                     */
+                    code?: string;
                 };
             };
         };
@@ -751,7 +766,7 @@ export interface components {
             headers: {
                 /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                 "X-Request-Id": string;
-                /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                 "X-RateLimit-Limit"?: number;
                 /** @description Requests left in the current one-minute window. */
                 "X-RateLimit-Remaining"?: number;
@@ -761,17 +776,20 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"] & {
                     /** @constant */
                     status?: 403;
-                    /** @enum {unknown} */
-                    code?: "SCOPE_MISSING";
+                    /**
+                     * @description One of SCOPE_MISSING.
+                     * @example SCOPE_MISSING
+                     */
+                    code?: string;
                 };
             };
         };
-        /** @description Request body larger than 64 KiB */
-        PayloadTooLarge: {
+        /** @description Missing or invalid credentials */
+        Unauthenticated: {
             headers: {
                 /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                 "X-Request-Id": string;
-                /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                 "X-RateLimit-Limit"?: number;
                 /** @description Requests left in the current one-minute window. */
                 "X-RateLimit-Remaining"?: number;
@@ -780,18 +798,44 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ApiError"] & {
                     /** @constant */
-                    status?: 413;
-                    /** @enum {unknown} */
-                    code?: "PAYLOAD_TOO_LARGE";
+                    status?: 401;
+                    /**
+                     * @description One of UNAUTHENTICATED.
+                     * @example UNAUTHENTICATED
+                     */
+                    code?: string;
                 };
             };
         };
-        /** @description Unsupported request body encoding */
+        /** @description Temporarily unavailable; retry later */
+        Unavailable: {
+            headers: {
+                /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                "X-Request-Id": string;
+                /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current one-minute window. */
+                "X-RateLimit-Remaining"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"] & {
+                    /** @constant */
+                    status?: 503;
+                    /**
+                     * @description One of UNAVAILABLE.
+                     * @example UNAVAILABLE
+                     */
+                    code?: string;
+                };
+            };
+        };
+        /** @description Unsupported request body type or encoding */
         UnsupportedMediaType: {
             headers: {
                 /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                 "X-Request-Id": string;
-                /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                 "X-RateLimit-Limit"?: number;
                 /** @description Requests left in the current one-minute window. */
                 "X-RateLimit-Remaining"?: number;
@@ -801,17 +845,20 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"] & {
                     /** @constant */
                     status?: 415;
-                    /** @enum {unknown} */
-                    code?: "UNSUPPORTED_MEDIA_TYPE";
+                    /**
+                     * @description One of UNSUPPORTED_MEDIA_TYPE.
+                     * @example UNSUPPORTED_MEDIA_TYPE
+                     */
+                    code?: string;
                 };
             };
         };
-        /** @description Not found */
-        ParcelNotFound: {
+        /** @description Invalid request */
+        ValidationFailed: {
             headers: {
                 /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                 "X-Request-Id": string;
-                /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                 "X-RateLimit-Limit"?: number;
                 /** @description Requests left in the current one-minute window. */
                 "X-RateLimit-Remaining"?: number;
@@ -820,9 +867,12 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ApiError"] & {
                     /** @constant */
-                    status?: 404;
-                    /** @enum {unknown} */
-                    code?: "PARCEL_NOT_FOUND";
+                    status?: 400;
+                    /**
+                     * @description One of VALIDATION_FAILED.
+                     * @example VALIDATION_FAILED
+                     */
+                    code?: string;
                 };
             };
         };
@@ -832,25 +882,25 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type ApiError = components['schemas']['ApiError'];
+export type CancelRequest = components['schemas']['CancelRequest'];
+export type FieldProblem = components['schemas']['FieldProblem'];
+export type HealthResponse = components['schemas']['HealthResponse'];
+export type ParcelCreateRequest = components['schemas']['ParcelCreateRequest'];
+export type ParcelEvent = components['schemas']['ParcelEvent'];
+export type ParcelPage = components['schemas']['ParcelPage'];
 export type ParcelStatus = components['schemas']['ParcelStatus'];
 export type ParcelView = components['schemas']['ParcelView'];
-export type ParcelPage = components['schemas']['ParcelPage'];
-export type FieldProblem = components['schemas']['FieldProblem'];
-export type ApiError = components['schemas']['ApiError'];
-export type ParcelCreateRequest = components['schemas']['ParcelCreateRequest'];
-export type CancelRequest = components['schemas']['CancelRequest'];
 export type SandboxTriggerRequest = components['schemas']['SandboxTriggerRequest'];
-export type HealthResponse = components['schemas']['HealthResponse'];
 export type SandboxTriggerResponse = components['schemas']['SandboxTriggerResponse'];
-export type ParcelEvent = components['schemas']['ParcelEvent'];
-export type ResponseValidationFailed = components['responses']['ValidationFailed'];
-export type ResponseUnauthenticated = components['responses']['Unauthenticated'];
-export type ResponseRateLimited = components['responses']['RateLimited'];
-export type ResponseUnavailable = components['responses']['Unavailable'];
-export type ResponseScopeMissing = components['responses']['ScopeMissing'];
-export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
-export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseParcelNotFound = components['responses']['ParcelNotFound'];
+export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
+export type ResponseRateLimited = components['responses']['RateLimited'];
+export type ResponseScopeMissing = components['responses']['ScopeMissing'];
+export type ResponseUnauthenticated = components['responses']['Unauthenticated'];
+export type ResponseUnavailable = components['responses']['Unavailable'];
+export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
+export type ResponseValidationFailed = components['responses']['ValidationFailed'];
 export type $defs = Record<string, never>;
 export interface operations {
     getHealth: {
@@ -867,7 +917,7 @@ export interface operations {
                 headers: {
                     /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                     "X-Request-Id": string;
-                    /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining": number;
@@ -904,7 +954,7 @@ export interface operations {
                 headers: {
                     /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                     "X-Request-Id": string;
-                    /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining": number;
@@ -946,7 +996,7 @@ export interface operations {
                 headers: {
                     /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                     "X-Request-Id": string;
-                    /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining": number;
@@ -963,7 +1013,7 @@ export interface operations {
                 headers: {
                     /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                     "X-Request-Id": string;
-                    /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining"?: number;
@@ -973,8 +1023,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @constant */
                         status?: 400;
-                        /** @enum {unknown} */
-                        code?: "VALIDATION_FAILED" | "RELAY_NOT_FOUND" | "INVALID_TARIFF";
+                        /**
+                         * @description One of VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF.
+                         * @example VALIDATION_FAILED
+                         * @example RELAY_NOT_FOUND
+                         * @example INVALID_TARIFF
+                         */
+                        code?: string;
                     };
                 };
             };
@@ -984,7 +1039,7 @@ export interface operations {
                 headers: {
                     /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                     "X-Request-Id": string;
-                    /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining"?: number;
@@ -994,8 +1049,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @constant */
                         status?: 402;
-                        /** @enum {unknown} */
-                        code?: "INSUFFICIENT_BALANCE";
+                        /**
+                         * @description One of INSUFFICIENT_BALANCE.
+                         * @example INSUFFICIENT_BALANCE
+                         */
+                        code?: string;
                     };
                 };
             };
@@ -1005,7 +1063,7 @@ export interface operations {
                 headers: {
                     /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                     "X-Request-Id": string;
-                    /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining"?: number;
@@ -1015,8 +1073,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @constant */
                         status?: 409;
-                        /** @enum {unknown} */
-                        code?: "CONFLICT";
+                        /**
+                         * @description One of CONFLICT.
+                         * @example CONFLICT
+                         */
+                        code?: string;
                     };
                 };
             };
@@ -1027,7 +1088,7 @@ export interface operations {
                 headers: {
                     /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                     "X-Request-Id": string;
-                    /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining"?: number;
@@ -1037,46 +1098,14 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @constant */
                         status?: 422;
-                        /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_REUSED";
+                        /**
+                         * @description One of IDEMPOTENCY_KEY_REUSED.
+                         * @example IDEMPOTENCY_KEY_REUSED
+                         */
+                        code?: string;
                     };
                 };
             };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getParcel: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Parcel id (uuid). */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The parcel. */
-            200: {
-                headers: {
-                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the current one-minute window. */
-                    "X-RateLimit-Remaining": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ParcelView"];
-                };
-            };
-            400: components["responses"]["ValidationFailed"];
-            401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ScopeMissing"];
-            404: components["responses"]["ParcelNotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
@@ -1098,7 +1127,42 @@ export interface operations {
                 headers: {
                     /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                     "X-Request-Id": string;
-                    /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParcelView"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            404: components["responses"]["ParcelNotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getParcel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Parcel id (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The parcel. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining": number;
@@ -1138,7 +1202,7 @@ export interface operations {
                 headers: {
                     /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                     "X-Request-Id": string;
-                    /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining": number;
@@ -1157,7 +1221,7 @@ export interface operations {
                 headers: {
                     /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                     "X-Request-Id": string;
-                    /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining"?: number;
@@ -1167,8 +1231,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @constant */
                         status?: 409;
-                        /** @enum {unknown} */
-                        code?: "PARCEL_NOT_CANCELLABLE";
+                        /**
+                         * @description One of PARCEL_NOT_CANCELLABLE.
+                         * @example PARCEL_NOT_CANCELLABLE
+                         */
+                        code?: string;
                     };
                 };
             };
@@ -1200,7 +1267,7 @@ export interface operations {
                 headers: {
                     /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                     "X-Request-Id": string;
-                    /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining": number;
@@ -1215,7 +1282,7 @@ export interface operations {
                 headers: {
                     /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                     "X-Request-Id": string;
-                    /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining"?: number;
@@ -1225,8 +1292,12 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @constant */
                         status?: 400;
-                        /** @enum {unknown} */
-                        code?: "VALIDATION_FAILED" | "INVALID_STATUS";
+                        /**
+                         * @description One of VALIDATION_FAILED, INVALID_STATUS.
+                         * @example VALIDATION_FAILED
+                         * @example INVALID_STATUS
+                         */
+                        code?: string;
                     };
                 };
             };
@@ -1236,7 +1307,7 @@ export interface operations {
                 headers: {
                     /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                     "X-Request-Id": string;
-                    /** @description Requests allowed per minute for this API key (60 unless the key has its own limit). */
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining"?: number;
@@ -1246,8 +1317,14 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @constant */
                         status?: 403;
-                        /** @enum {unknown} */
-                        code?: "SCOPE_MISSING" | "SANDBOX_KEY_REQUIRED" | "NOT_SANDBOX_PARCEL" | "FORBIDDEN";
+                        /**
+                         * @description One of SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, FORBIDDEN.
+                         * @example SCOPE_MISSING
+                         * @example SANDBOX_KEY_REQUIRED
+                         * @example NOT_SANDBOX_PARCEL
+                         * @example FORBIDDEN
+                         */
+                        code?: string;
                     };
                 };
             };
@@ -1293,14 +1370,21 @@ export interface operations {
                 headers: {
                     /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                     "X-Request-Id": string;
+                    /** @description Label downloads for this client address allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @constant */
                         status?: 403;
-                        /** @enum {unknown} */
-                        code?: "LABEL_URL_INVALID";
+                        /**
+                         * @description One of LABEL_URL_INVALID.
+                         * @example LABEL_URL_INVALID
+                         */
+                        code?: string;
                     };
                 };
             };
@@ -1309,31 +1393,69 @@ export interface operations {
                 headers: {
                     /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                     "X-Request-Id": string;
+                    /** @description Label downloads for this client address allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @constant */
                         status?: 404;
-                        /** @enum {unknown} */
-                        code?: "PARCEL_NOT_FOUND";
+                        /**
+                         * @description One of PARCEL_NOT_FOUND.
+                         * @example PARCEL_NOT_FOUND
+                         */
+                        code?: string;
                     };
                 };
             };
-            429: components["responses"]["RateLimited"];
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Label downloads for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds to wait before the next request is accepted. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 429;
+                        /**
+                         * @description One of RATE_LIMITED.
+                         * @example RATE_LIMITED
+                         */
+                        code?: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable; retry later */
             503: {
                 headers: {
                     /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                     "X-Request-Id": string;
+                    /** @description Label downloads for this client address allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @constant */
                         status?: 503;
-                        /** @enum {unknown} */
-                        code?: "UNAVAILABLE";
+                        /**
+                         * @description One of UNAVAILABLE.
+                         * @example UNAVAILABLE
+                         */
+                        code?: string;
                     };
                 };
             };

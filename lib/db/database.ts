@@ -6,7 +6,6 @@ export interface Queryable {
 }
 
 export interface Database extends Queryable {
-  readonly kind: "pglite" | "postgres";
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

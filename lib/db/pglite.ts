@@ -1,5 +1,5 @@
 import { PGlite, Transaction } from "@electric-sql/pglite";
-import { ensurePrivateDir, restrictToOwner } from "../data-dir";
+import { ensurePrivateDir, keepModesPrivate, restrictToOwner } from "../data-dir";
 import { Database, Queryable } from "./database";
 
 function wrap(db: PGlite | Transaction): Queryable {
@@ -17,12 +17,14 @@ function wrap(db: PGlite | Transaction): Queryable {
 /** `dataDir` is a folder, or `memory://<anything>` for a throw-away database (tests). */
 export async function openPglite(dataDir: string): Promise<Database> {
   const onDisk = !dataDir.startsWith("memory://");
-  if (onDisk) ensurePrivateDir(dataDir);
+  if (onDisk) {
+    ensurePrivateDir(dataDir);
+    keepModesPrivate(dataDir);
+  }
   const db = await PGlite.create(dataDir);
   if (onDisk) restrictToOwner(dataDir);
   const direct = wrap(db);
   return {
-    kind: "pglite",
     query: direct.query,
     exec: direct.exec,
     // PGlite serialises everything behind one connection, so a transaction is exclusive.

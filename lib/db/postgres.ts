@@ -19,7 +19,6 @@ export function openPostgres(url: string, poolSize: number): Database {
   pool.on("error", () => undefined);
   const direct = wrap(pool);
   return {
-    kind: "postgres",
     query: direct.query,
     exec: direct.exec,
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {

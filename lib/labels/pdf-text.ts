@@ -14,6 +14,7 @@ interface ShapedTextOptions extends Omit<PDFKit.Mixins.TextOptions, "features"> 
 }
 
 declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- augmenting @types/pdfkit, which is a namespace
   namespace PDFKit.Mixins {
     interface PDFText {
       text(text: string, x: number, y: number, options: ShapedTextOptions): this;
@@ -79,6 +80,7 @@ function isWinAnsi(text: string): boolean {
  * as a visible "?" rather than as a blank a courier could misread.
  */
 export function prepareText(text: string): PreparedText {
+  // eslint-disable-next-line no-control-regex -- control characters are what this removes
   const clean = text.normalize("NFC").replace(/[\u0000-\u001f\u007f-\u009f\s]+/gu, " ").trim();
   if (isWinAnsi(clean)) return { text: clean, unicode: false, direction: "ltr" };
   let printable = "";

@@ -43,6 +43,7 @@ function forFont0(text: string): string | null {
 }
 
 function clean(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this removes
   return text.normalize("NFC").replace(/[\u0000-\u001f\u007f-\u009f\s]+/gu, " ").trim();
 }
 

@@ -9,7 +9,7 @@ import type { JsonSchema, JsonType } from "./types";
  * Anything this converter does not know (a rule, a flag, a type) is an error, never silently
  * dropped: a new kind of constraint must be taught here before the document can be built.
  * A `custom()` rule has no JSON Schema equivalent by itself, so it must come with
- * `.meta({ openapi: {...} })` saying what it means (money: `{ multipleOf: 0.01 }`).
+ * `.meta({ openapi: {...} })` saying what it means (money: a description, "at most two decimals").
  *
  * Where the runtime is more lenient than what is documented (Joi's `guid()` also takes braces,
  * `empty("")` treats an empty query value as absent), the document shows the canonical form.
@@ -110,7 +110,12 @@ function convert(d: JoiDescription, path: string): JsonSchema {
   const customRules = (d.rules ?? []).filter(r => r.name === "custom").length;
   const metas = (d.metas ?? []).filter((m): m is { openapi: JsonSchema } => typeof m === "object" && m !== null && "openapi" in m);
   if (customRules > 0 && metas.length === 0) fail(path, "a custom() rule without .meta({ openapi: ... })");
-  for (const meta of metas) Object.assign(out, meta.openapi);
+  for (const meta of metas) {
+    // A meta's description completes the field's own (money: "at most two decimals").
+    const { description, ...rest } = meta.openapi;
+    Object.assign(out, rest);
+    if (description) out.description = out.description ? `${out.description} ${description}` : description;
+  }
   return out;
 }
 
@@ -201,6 +206,16 @@ function convertNumber(d: JoiDescription, path: string, only: boolean, allowed: 
       default:
         fail(path, `the number rule "${rule.name}"`);
     }
+  }
+  // Joi applies every bound; JSON Schema readers want one per side (Redocly's
+  // no-mixed-number-range-constraints): keep the stricter.
+  if (out.minimum !== undefined && out.exclusiveMinimum !== undefined) {
+    if (out.exclusiveMinimum >= out.minimum) delete out.minimum;
+    else delete out.exclusiveMinimum;
+  }
+  if (out.maximum !== undefined && out.exclusiveMaximum !== undefined) {
+    if (out.exclusiveMaximum <= out.maximum) delete out.maximum;
+    else delete out.exclusiveMaximum;
   }
   if (out.type === "integer") {
     const low = out.minimum ?? (out.exclusiveMinimum !== undefined ? out.exclusiveMinimum + 1 : -Infinity);

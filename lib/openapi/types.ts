@@ -41,6 +41,8 @@ export interface JsonSchema {
   readOnly?: boolean;
   writeOnly?: boolean;
   deprecated?: boolean;
+  /** Our marker: the gateway hoists this schema into components.schemas under this name (lib/openapi/json-schema). */
+  "x-component"?: string;
 }
 
 export interface Example {
@@ -134,8 +136,3 @@ export interface OpenApiDocument {
   };
 }
 
-export const ref = (kind: "schemas" | "responses" | "parameters" | "headers", name: string): Reference => ({
-  $ref: `#/components/${kind}/${name}`
-});
-
-export const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });

@@ -1,24 +1,10 @@
 import type { KeyMode, Scope } from "../../lib/api-keys";
 import type { Queryable } from "../../lib/db/database";
 import type { Principal } from "../../lib/principal";
+import type { ApiKeyRecord, Organization } from "./auth.contract";
+import { isoOrNull } from "../../lib/db/rows";
 
-export interface Organization {
-  id: string;
-  name: string;
-  createdAt: string;
-}
-
-export interface ApiKeyRecord {
-  id: string;
-  organizationId: string;
-  name: string | null;
-  mode: KeyMode;
-  keyPrefix: string;
-  scopes: Scope[];
-  rateLimitPerMinute: number | null;
-  createdAt: string;
-  revokedAt: string | null;
-}
+/** All SQL of the auth service (schema `auth`, migrations/auth/), returning camelCase records. */
 
 interface OrganizationRow {
   id: string;
@@ -55,7 +41,7 @@ function toApiKey(row: ApiKeyRow): ApiKeyRecord {
     scopes: row.scopes,
     rateLimitPerMinute: row.rate_limit_per_minute,
     createdAt: row.created_at.toISOString(),
-    revokedAt: row.revoked_at ? row.revoked_at.toISOString() : null
+    revokedAt: isoOrNull(row.revoked_at)
   };
 }
 

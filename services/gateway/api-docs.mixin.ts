@@ -1,45 +1,63 @@
-import type { Context, ServiceSchema } from "moleculer";
+import type { ServiceBroker, ServiceSchema, ServiceSettingSchema } from "moleculer";
+import { defineAction } from "../../lib/action";
+import type { AppConfig } from "../../lib/config";
 import { AppError } from "../../lib/errors";
-import {
-  buildBackofficeDocument,
-  buildPartnerDocument,
-  docsAsset,
-  docsPageHtml,
-  DOCS_CONTENT_SECURITY_POLICY,
-  OpenApiDocument
-} from "../../lib/openapi";
-import { configOf } from "../../lib/runtime";
+import type { OpenApiDocument } from "../../lib/openapi/types";
+import { RegistryService, RoutedEndpoint, serviceDocsOf } from "./endpoints";
+import { BACKOFFICE_DOCUMENT_PATH, docsAsset, docsPageHtml, DOCS_CONTENT_SECURITY_POLICY, DOCS_PATH, PARTNER_DOCUMENT_PATH } from "./openapi/docs-page";
+import { ApiDocuments, buildApiDocuments } from "./openapi/documents";
 
 interface ApiDocsVars {
-  partnerApiDocument: OpenApiDocument;
-  backofficeApiDocument: OpenApiDocument;
+  config: AppConfig;
+  broker: ServiceBroker;
+  knownEndpoints: Map<string, RoutedEndpoint>;
+  /** Built on first read after the endpoints changed. */
+  documents: ApiDocuments | null;
 }
 
-/** The gateway's documentation actions (SPEC §4.8); their routes are declared with the others in the gateway. */
-const mixin: Partial<ServiceSchema<{}, {}, ApiDocsVars>> = {
+interface ApiDocsMethods {
+  apiDocuments(): ApiDocuments;
+  onEndpointsChanged(): void;
+  refreshEndpoints(): void;
+}
+
+type ApiDocsThis = ApiDocsVars & ApiDocsMethods;
+type HttpMeta = { $responseType?: string; $responseHeaders?: Record<string, string> };
+
+const hidden = (operationId: string, summary: string) => ({ operationId, summary, tag: "Documentation", responseDescription: summary, hidden: true });
+
+/**
+ * SPEC §4.8: the partner API's description, generated from the endpoint declarations on the bus
+ * (services/gateway/openapi/), its reference page (Swagger UI served by us), and the back-office
+ * document behind the back-office token.
+ */
+const mixin: Partial<ServiceSchema<ServiceSettingSchema, ApiDocsMethods, ApiDocsVars>> = {
   actions: {
-    /** GET /v3/api-docs/partner: the OpenAPI 3.1 document, built once from the actions' own Joi schemas. */
-    partnerApiDocs: {
-      visibility: "published",
-      handler(ctx: Context<unknown, Record<string, unknown>>) {
+    partnerApiDocs: defineAction<unknown, ApiDocsThis, HttpMeta>({
+      rest: `GET ${PARTNER_DOCUMENT_PATH}`,
+      api: "open",
+      endpoint: hidden("getPartnerApiDocument", "The partner API's OpenAPI 3.1 document"),
+      handler(ctx): OpenApiDocument {
         ctx.meta.$responseHeaders = { "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*" };
-        return this.partnerApiDocument;
+        return this.apiDocuments().partner;
       }
-    },
+    }),
 
-    /** GET /v3/api-docs/backoffice (back-office token). */
-    backofficeApiDocs: {
-      visibility: "published",
-      handler(ctx: Context<unknown, Record<string, unknown>>) {
+    backofficeApiDocs: defineAction<unknown, ApiDocsThis, HttpMeta>({
+      rest: `GET ${BACKOFFICE_DOCUMENT_PATH}`,
+      api: "operator",
+      endpoint: hidden("getBackofficeApiDocument", "The back-office API's OpenAPI 3.1 document"),
+      handler(ctx): OpenApiDocument {
         ctx.meta.$responseHeaders = { "Cache-Control": "no-store" };
-        return this.backofficeApiDocument;
+        return this.apiDocuments().backoffice;
       }
-    },
+    }),
 
-    /** GET /docs: Swagger UI, from our own server only. */
-    docsPage: {
-      visibility: "published",
-      handler(ctx: Context<unknown, Record<string, unknown>>) {
+    docsPage: defineAction<unknown, ApiDocsThis, HttpMeta>({
+      rest: `GET ${DOCS_PATH}`,
+      api: "open",
+      endpoint: hidden("getDocsPage", "The reference page"),
+      handler(ctx) {
         ctx.meta.$responseType = "text/html; charset=utf-8";
         ctx.meta.$responseHeaders = {
           "Content-Security-Policy": DOCS_CONTENT_SECURITY_POLICY,
@@ -48,25 +66,35 @@ const mixin: Partial<ServiceSchema<{}, {}, ApiDocsVars>> = {
         };
         return docsPageHtml();
       }
-    },
+    }),
 
-    /** GET /docs/<asset>: the few swagger-ui-dist files the page loads. */
-    docsAsset: {
-      visibility: "published",
-      handler(ctx: Context<Record<string, unknown>, Record<string, unknown>>) {
+    docsAsset: defineAction<Record<string, unknown>, ApiDocsThis, HttpMeta>({
+      rest: `GET ${DOCS_PATH}/:file`,
+      api: "open",
+      endpoint: hidden("getDocsAsset", "A file of the reference page"),
+      handler(ctx) {
         const asset = typeof ctx.params.file === "string" ? docsAsset(ctx.params.file) : null;
         if (!asset) throw new AppError("NOT_FOUND", "No such file");
         ctx.meta.$responseType = asset.type;
         ctx.meta.$responseHeaders = { "Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff" };
         return asset.body;
       }
-    }
+    })
   },
 
-  created() {
-    const { publicBaseUrl } = configOf(this.broker);
-    this.partnerApiDocument = buildPartnerDocument({ serverUrl: publicBaseUrl });
-    this.backofficeApiDocument = buildBackofficeDocument({ serverUrl: publicBaseUrl });
+  methods: {
+    apiDocuments(this: ApiDocsThis): ApiDocuments {
+      this.refreshEndpoints();
+      if (!this.documents) {
+        const services = this.broker.registry.getServiceList({ withActions: true }) as unknown as RegistryService[];
+        this.documents = buildApiDocuments([...this.knownEndpoints.values()], serviceDocsOf(services), { serverUrl: this.config.publicBaseUrl });
+      }
+      return this.documents;
+    },
+
+    onEndpointsChanged(this: ApiDocsThis) {
+      this.documents = null;
+    }
   }
 };
 

@@ -1,13 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import ApiGateway from "moleculer-web";
-import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
+import type { Context, ServiceBroker, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { AppError } from "../../lib/errors";
 import { clientAddress } from "../../lib/http/client-address";
 import { corsResponseHeaders, isOriginAllowed, preflightHeaders } from "../../lib/http/cors";
 import { hasBody, readJsonBody } from "../../lib/http/json-body";
 import type { AppConfig } from "../../lib/config";
+import type { ApiKind } from "../../lib/endpoint";
 import type { RateDecision } from "../../lib/rate-limit";
 import type { Principal } from "../../lib/principal";
+import { compareRoutes, endpointsOf, RegistryService, RoutedEndpoint } from "./endpoints";
 
 /**
  * The gateway's edge: what every request goes through, in this order, before any action runs.
@@ -24,10 +26,11 @@ import type { Principal } from "../../lib/principal";
  * 5. The JSON body (lib/http/json-body): every failure a 4xx in the error shape.
  *
  * Then moleculer-web's own route handler takes over (params merge, call, response).
+ *
+ * The routes themselves come from the registry: each route (one per API) gets an alias for every
+ * endpoint declared with that `api` (lib/endpoint.ts), rebuilt whenever services come and go.
+ * Endpoints once seen are kept: a service that is restarting answers 503, not 404.
  */
-
-/** Which credential and limit a route's requests need; set as `api` on each route. */
-export type ApiKind = "partner" | "backoffice" | "labels" | "open";
 
 interface RouteLike {
   path: string;
@@ -36,8 +39,11 @@ interface RouteLike {
 
 interface AliasLike {
   method: string;
+  path: string;
+  fullPath: string;
   action: string | null;
   route: RouteLike;
+  _generated?: boolean;
   isMethod(method: string | undefined): boolean;
   match(url: string): Record<string, string> | false;
 }
@@ -61,6 +67,14 @@ export interface EdgeVars {
   config: AppConfig;
   aliases: AliasLike[];
   broker: ServiceBroker;
+  /** Every endpoint this gateway has seen in the registry, by action name. */
+  knownEndpoints: Map<string, RoutedEndpoint>;
+  /** moleculer-web's debounced alias rebuild (lodash debounce: it has flush()). */
+  regenerateAllAutoAliases: { flush(): void };
+  createAlias(route: RouteLike, path: { method: string; path: string }, action: string): AliasLike;
+  optimizeAliasesOrder(): void;
+  onEndpointsChanged(): void;
+  refreshEndpoints(): void;
   authenticatePartner(ctx: Context, req: EdgeRequest): Promise<Principal>;
   authenticateOperator(req: EdgeRequest): void;
   consumeKeyLimit(principal: Principal): Promise<RateDecision>;
@@ -70,7 +84,8 @@ export interface EdgeVars {
 type EdgeThis = EdgeVars & EdgeMethods;
 
 interface EdgeMethods {
-  admit(ctx: Context, route: RouteLike, req: EdgeRequest, res: ServerResponse, found: FoundAlias | false): Promise<boolean>;
+  resolveAlias(url: string, method?: string): FoundAlias | false;
+  admit(ctx: Context, route: RouteLike, req: EdgeRequest, res: ServerResponse, found: FoundAlias | false): Promise<FoundAlias | null>;
   allowedMethods(url: string): string[];
   answerOptions(route: RouteLike, req: EdgeRequest, res: ServerResponse): void;
 }
@@ -96,8 +111,39 @@ function isMalformedEscape(err: unknown): boolean {
   return name === "URIError" || name === "BadRequestError";
 }
 
-const mixin: Partial<ServiceSchema> = {
+const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>> = {
   methods: {
+    /** Adds what the registry declares now to the endpoints seen so far; tells the documents when something changed. */
+    refreshEndpoints(this: EdgeThis): void {
+      this.knownEndpoints ??= new Map();
+      const services = this.broker.registry.getServiceList({ withActions: true }) as unknown as RegistryService[];
+      let changed = false;
+      for (const endpoint of endpointsOf(services)) {
+        const before = this.knownEndpoints.get(endpoint.action);
+        if (!before || JSON.stringify(before) !== JSON.stringify(endpoint)) changed = true;
+        this.knownEndpoints.set(endpoint.action, endpoint);
+      }
+      if (changed) this.onEndpointsChanged();
+    },
+
+    /** moleculer-web calls this for each route with autoAliases, at start and on `$services.changed`. */
+    regenerateAutoAliases(this: EdgeThis, route: RouteLike) {
+      this.refreshEndpoints();
+      this.aliases = this.aliases.filter(alias => alias.route !== route);
+      for (const { action, api, endpoint } of this.knownEndpoints.values()) {
+        if (api !== route.opts.api) continue;
+        const alias = this.createAlias(route, { method: endpoint.method, path: endpoint.path }, action);
+        alias._generated = true;
+        this.aliases.push(alias);
+      }
+      this.optimizeAliasesOrder();
+    },
+
+    /** Literal path segments are tried before parameters, whatever the lengths (see compareRoutes). */
+    optimizeAliasesOrder(this: EdgeThis) {
+      this.aliases.sort((a, b) => compareRoutes({ path: a.fullPath, method: a.method as "GET" }, { path: b.fullPath, method: b.method as "GET" }));
+    },
+
     /**
      * moleculer-web's alias lookup, except that a path parameter with a broken %-escape marks
      * the match instead of throwing before the edge has counted the request.
@@ -118,18 +164,30 @@ const mixin: Partial<ServiceSchema> = {
 
     async routeHandler(this: EdgeThis, ctx: Context, route: RouteLike, req: EdgeRequest, res: ServerResponse, found: FoundAlias | false) {
       req.$route = route;
-      if (!(await this.admit(ctx, route, req, res, found))) return true;
-      return gatewayMethods.routeHandler.call(this, ctx, route, req, res, found);
+      const admitted = await this.admit(ctx, route, req, res, found);
+      if (!admitted) return true;
+      return gatewayMethods.routeHandler.call(this, ctx, admitted.alias.route, req, res, admitted);
     },
 
-    /** Steps 1 to 5 above; false when the edge has answered by itself (OPTIONS). */
-    async admit(this: EdgeThis, ctx: Context, route: RouteLike, req: EdgeRequest, res: ServerResponse, found: FoundAlias | false) {
+    /** Steps 1 to 5 above: the alias to call, or null when the edge has answered by itself (OPTIONS). */
+    async admit(this: EdgeThis, ctx: Context, given: RouteLike, req: EdgeRequest, res: ServerResponse, resolved: FoundAlias | false): Promise<FoundAlias | null> {
+      const url = req.parsedUrl ?? "/";
+      let found = resolved;
+      let route = given;
+      if (!found) {
+        // Routes rebuild a moment after a service appears: do it now rather than answer 404 meanwhile.
+        this.regenerateAllAutoAliases.flush();
+        const method = req.method === "OPTIONS" ? req.headers["access-control-request-method"] : req.method;
+        found = this.resolveAlias(url, typeof method === "string" ? method : "GET");
+        // The credential is the one of the API the path belongs to, never of the first route that matched its prefix.
+        if (found) route = found.alias.route;
+      }
       const api = route.opts.api ?? "open";
       if (req.method === "OPTIONS") {
         // A body nobody reads would be left on a kept-alive connection and reset the next request.
         req.resume();
         this.answerOptions(route, req, res);
-        return false;
+        return null;
       }
 
       if (api === "partner") {
@@ -138,7 +196,7 @@ const mixin: Partial<ServiceSchema> = {
         setRateHeaders(res, decision);
         refuseIfLimited(decision, "requests");
         req.$principal = principal;
-      } else if (api === "backoffice") {
+      } else if (api === "backoffice" || api === "operator") {
         this.authenticateOperator(req);
       } else if (api === "labels") {
         const decision = await this.consumeLabelLimit(clientAddress(req, this.config.http.trustProxyHops));
@@ -151,7 +209,6 @@ const mixin: Partial<ServiceSchema> = {
         for (const [name, value] of Object.entries(corsResponseHeaders(origin))) res.setHeader(name, value);
       }
 
-      const url = req.parsedUrl ?? "/";
       if (!found) {
         const allow = this.allowedMethods(url);
         if (allow.length > 0) {
@@ -168,23 +225,25 @@ const mixin: Partial<ServiceSchema> = {
       }
 
       const actionName = found.alias.action;
+      let maxBodyBytes = this.config.http.maxBodyBytes;
       if (actionName) {
         const endpoint = this.broker.findNextActionEndpoint(actionName, {}, ctx);
         if (endpoint instanceof Error) throw new AppError("UNAVAILABLE", "The service is temporarily unavailable, please retry");
-        const scope = (endpoint.action as { scope?: string }).scope;
-        if (scope && scope !== "any" && !req.$principal?.scopes.includes(scope as Principal["scopes"][number])) {
+        const { scope, endpoint: declared } = endpoint.action;
+        if (scope && scope !== "any" && !req.$principal?.scopes.includes(scope)) {
           throw new AppError("SCOPE_MISSING", `This API key lacks the ${scope} scope`);
         }
+        maxBodyBytes = declared?.maxBodyBytes ?? maxBodyBytes;
       }
 
       if (BODY_METHODS.has(req.method ?? "")) {
-        req.body = (await readJsonBody(req, this.config.http.maxBodyBytes)) ?? {};
+        req.body = (await readJsonBody(req, maxBodyBytes)) ?? {};
       } else if (hasBody(req)) {
         // A body where none is expected is read and dropped, so the connection stays usable.
         req.resume();
         req.body = {};
       }
-      return true;
+      return found;
     },
 
     /** The methods some alias answers to at this path, for Allow and 405. */
@@ -222,4 +281,4 @@ const mixin: Partial<ServiceSchema> = {
   }
 };
 
-export const EdgeMixin = mixin;
+export const EdgeMixin = mixin as Partial<ServiceSchema>;

@@ -1,6 +1,5 @@
 import type { ScopeRequirement } from "../../lib/api-keys";
-import { API_BASE_PATH, ApiKind, CompiledEndpoint, HttpMethod, toTemplatePath } from "../../lib/endpoint";
-import type { PathItem } from "../../lib/openapi/types";
+import { API_BASE_PATH, ApiKind, CompiledEndpoint, HttpMethod, ServiceDocs, toTemplatePath } from "../../lib/endpoint";
 
 /**
  * The endpoints the gateway serves, read from the service registry: every action that declares
@@ -16,12 +15,7 @@ export interface RoutedEndpoint {
   endpoint: CompiledEndpoint;
 }
 
-/** What a service may add to the documents besides its endpoints (service `settings.openapi`). */
-export interface ServiceDocs {
-  tags?: Array<{ name: string; description: string }>;
-  /** OpenAPI 3.1 `webhooks`: requests this service sends to merchants. */
-  webhooks?: Record<string, PathItem>;
-}
+export type { ServiceDocs };
 
 /** The part of `registry.getServiceList({ withActions: true })` we read. */
 export interface RegistryService {
@@ -54,7 +48,7 @@ export function serviceDocsOf(services: readonly RegistryService[]): ServiceDocs
   return docs;
 }
 
-/** The full path of an endpoint, in OpenAPI form: `/api/partner/v1/parcels/{id}`. */
+/** The full path of an endpoint, in OpenAPI form: its API's base path, then its own path with `{name}` parameters. */
 export function fullTemplatePath(api: ApiKind, path: string): string {
   const base = API_BASE_PATH[api].replace(/\/$/, "");
   return toTemplatePath(base + path) || "/";
@@ -62,7 +56,7 @@ export function fullTemplatePath(api: ApiKind, path: string): string {
 
 /**
  * Route order, made explicit: segment by segment, a literal segment is tried before a parameter
- * (so `/parcels/by-tracking/{trackingNumber}` is never read as a parcel id), then by method.
+ * (so a literal such as `/items/latest` is never read as an item id `/items/{id}`), then by method.
  */
 export function compareRoutes(a: { path: string; method: HttpMethod }, b: { path: string; method: HttpMethod }): number {
   const sa = a.path.split("/");

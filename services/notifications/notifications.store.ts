@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Queryable } from "../../lib/db/database";
 import type { SmsProviderName } from "./sms-providers";
+import { isoOrNull } from "../../lib/db/rows";
 
 export type SmsStatus = "pending" | "sent" | "failed";
 
@@ -47,7 +48,6 @@ interface SmsRow {
   updated_at: Date;
 }
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 function toMessage(row: SmsRow): SmsMessage {
   return {
@@ -60,12 +60,12 @@ function toMessage(row: SmsRow): SmsMessage {
     provider: row.provider,
     status: row.status,
     attempts: Number(row.attempts),
-    nextAttemptAt: iso(row.next_attempt_at),
+    nextAttemptAt: isoOrNull(row.next_attempt_at),
     leaseToken: row.lease_token,
     lastError: row.last_error,
     providerMessageId: row.provider_message_id,
-    sentAt: iso(row.sent_at),
-    notifiedAt: iso(row.notified_at),
+    sentAt: isoOrNull(row.sent_at),
+    notifiedAt: isoOrNull(row.notified_at),
     notifyAttempts: Number(row.notify_attempts),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString()

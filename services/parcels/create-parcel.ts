@@ -1,32 +1,21 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Logger } from "moleculer";
+import { call, Caller } from "../../lib/contract";
 import { encryptField } from "../../lib/crypto";
 import type { Database } from "../../lib/db/database";
-import { AppError } from "../../lib/errors";
+import { AppError, errorCodeOf } from "../../lib/errors";
 import { toCentimes } from "../../lib/money";
 import { generateTrackingNumber } from "../../lib/s10";
 import { quotePrice } from "../../lib/tariff";
+import type { CreateParcelInput } from "./parcels.params";
 import * as store from "./parcels.store";
-import { findRelayPoint } from "./relay-points.store";
 import { finishCreation } from "./status-change";
-
-export interface CreateParcelInput {
-  recipientName: string;
-  recipientPhone: string;
-  weightG: number;
-  destinationRelayCode: string;
-  lengthCm: number | null;
-  widthCm: number | null;
-  heightCm: number | null;
-  declaredValueDzd: number | null;
-  codAmountDzd: number | null;
-}
 
 export interface SagaDeps {
   db: Database;
   encryptionKey: string;
   logger: Logger;
-  call: <T>(action: string, params: object) => Promise<T>;
+  caller: Caller;
 }
 
 const IDEMPOTENCY_HOURS = 24;
@@ -38,12 +27,8 @@ export function fingerprintOf(input: CreateParcelInput): string {
   return createHash("sha256").update(canonical).digest("hex");
 }
 
-function errorType(err: unknown): string | undefined {
-  return (err as { type?: string })?.type;
-}
-
-function replay(existing: store.ParcelRow, fingerprint: string): store.ParcelRow {
-  if (existing.request_fingerprint !== fingerprint) {
+function replay(existing: store.ParcelRecord, fingerprint: string): store.ParcelRecord {
+  if (existing.requestFingerprint !== fingerprint) {
     throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request body");
   }
   if (existing.status === "PENDING") {
@@ -52,10 +37,10 @@ function replay(existing: store.ParcelRow, fingerprint: string): store.ParcelRow
   return existing;
 }
 
-async function insertWithFreshTrackingNumber(db: Database, parcel: Omit<store.NewParcel, "tracking_number">) {
+async function insertWithFreshTrackingNumber(db: Database, parcel: Omit<store.NewParcel, "trackingNumber">) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await store.insertPending(db, { ...parcel, tracking_number: generateTrackingNumber() });
+      return await store.insertPending(db, { ...parcel, trackingNumber: generateTrackingNumber() });
     } catch (err) {
       // 10^8 numbers: a collision is rare, and a new draw fixes it.
       if (!store.isUniqueViolation(err, "tracking_number") || attempt >= TRACKING_ATTEMPTS) throw err;
@@ -67,14 +52,9 @@ async function insertWithFreshTrackingNumber(db: Database, parcel: Omit<store.Ne
  * Gives the money back and discards the pending row. If the wallet cannot be reached either, the
  * row stays PENDING and the sweeper settles it later: nothing is lost, only delayed.
  */
-async function compensate(deps: SagaDeps, row: store.ParcelRow, why: string): Promise<void> {
+async function compensate(deps: SagaDeps, row: store.ParcelRecord, why: string): Promise<void> {
   try {
-    await deps.call("wallet.refund", {
-      parcelId: row.id,
-      organizationId: row.organization_id,
-      mode: row.mode,
-      reason: `creation failed: ${why}`
-    });
+    await call(deps.caller, "wallet.refund", { parcelId: row.id, organizationId: row.organizationId, mode: row.mode, reason: `creation failed: ${why}` });
     await store.deletePending(deps.db, row.id);
   } catch (err) {
     deps.logger.warn(`parcel ${row.id}: compensation deferred to the sweeper (${(err as Error).message})`);
@@ -90,8 +70,8 @@ export async function createParcel(
   owner: store.Owner,
   input: CreateParcelInput,
   idempotencyKey: string | null
-): Promise<store.ParcelRow> {
-  const relay = await findRelayPoint(deps.db, input.destinationRelayCode);
+): Promise<store.ParcelRecord> {
+  const relay = await store.findRelayPoint(deps.db, input.destinationRelayCode);
   if (!relay || !relay.active) {
     throw new AppError("RELAY_NOT_FOUND", `Relay point ${input.destinationRelayCode} does not exist or is not in service`, {
       details: [{ field: "destinationRelayCode", message: "unknown or inactive relay point" }]
@@ -110,24 +90,24 @@ export async function createParcel(
     if (existing) return replay(existing, fingerprint);
   }
 
-  let row: store.ParcelRow;
+  let row: store.ParcelRecord;
   try {
     row = await insertWithFreshTrackingNumber(deps.db, {
       id: randomUUID(),
-      organization_id: owner.organizationId,
+      organizationId: owner.organizationId,
       mode: owner.mode,
-      destination_relay_code: relay.code,
-      recipient_name_enc: encryptField(input.recipientName, deps.encryptionKey),
-      recipient_phone_enc: encryptField(input.recipientPhone, deps.encryptionKey),
-      weight_g: input.weightG,
-      length_cm: input.lengthCm,
-      width_cm: input.widthCm,
-      height_cm: input.heightCm,
-      declared_value_centimes: input.declaredValueDzd === null ? null : toCentimes(input.declaredValueDzd),
-      cod_amount_centimes: input.codAmountDzd === null ? null : toCentimes(input.codAmountDzd),
-      price_centimes: quote.totalCentimes,
-      idempotency_key: idempotencyKey,
-      request_fingerprint: idempotencyKey ? fingerprint : null
+      destinationRelayCode: relay.code,
+      recipientNameEnc: encryptField(input.recipientName, deps.encryptionKey),
+      recipientPhoneEnc: encryptField(input.recipientPhone, deps.encryptionKey),
+      weightG: input.weightG,
+      lengthCm: input.lengthCm,
+      widthCm: input.widthCm,
+      heightCm: input.heightCm,
+      declaredValueCentimes: input.declaredValueDzd === null ? null : toCentimes(input.declaredValueDzd),
+      codAmountCentimes: input.codAmountDzd === null ? null : toCentimes(input.codAmountDzd),
+      priceCentimes: quote.totalCentimes,
+      idempotencyKey,
+      requestFingerprint: idempotencyKey ? fingerprint : null
     });
   } catch (err) {
     // Two requests with one key at the same moment: the loser replays the winner.
@@ -139,14 +119,10 @@ export async function createParcel(
   }
 
   try {
-    await deps.call("wallet.debit", {
-      parcelId: row.id,
-      organizationId: owner.organizationId,
-      mode: owner.mode,
-      amountCentimes: quote.totalCentimes
-    });
+    await call(deps.caller, "wallet.debit", { parcelId: row.id, organizationId: owner.organizationId, mode: owner.mode, amountCentimes: quote.totalCentimes });
   } catch (err) {
-    if (errorType(err) === "INSUFFICIENT_BALANCE" || errorType(err) === "CONFLICT") {
+    const code = errorCodeOf(err);
+    if (code === "INSUFFICIENT_BALANCE" || code === "CONFLICT") {
       await store.deletePending(deps.db, row.id);
       throw err;
     }

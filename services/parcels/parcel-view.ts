@@ -1,18 +1,18 @@
 import { toDzd } from "../../lib/money";
 import type { ParcelStatus } from "../../lib/parcel-status";
 import type { ParcelView } from "../../lib/parcel-view";
-import type { ParcelRow } from "./parcels.store";
+import type { ParcelRecord } from "./parcels.store";
 
-export function toParcelView(row: ParcelRow, labelUrl: string | null): ParcelView {
+export function toParcelView(parcel: ParcelRecord, labelUrl: string | null): ParcelView {
   return {
-    id: row.id,
-    trackingNumber: row.tracking_number,
-    status: row.status as ParcelStatus,
-    destinationRelayCode: row.destination_relay_code,
+    id: parcel.id,
+    trackingNumber: parcel.trackingNumber,
+    status: parcel.status as ParcelStatus,
+    destinationRelayCode: parcel.destinationRelayCode,
     labelUrl,
-    pricePaidDzd: toDzd(row.price_centimes),
-    codAmountDzd: row.cod_amount_centimes === null ? null : toDzd(row.cod_amount_centimes),
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString()
+    pricePaidDzd: toDzd(parcel.priceCentimes),
+    codAmountDzd: parcel.codAmountCentimes === null ? null : toDzd(parcel.codAmountCentimes),
+    createdAt: parcel.createdAt.toISOString(),
+    updatedAt: parcel.updatedAt.toISOString()
   };
 }

@@ -1,27 +1,62 @@
 import { Joi } from "../../lib/joi";
-import type { ParcelStatus } from "../../lib/parcel-status";
-import { moneyDzd, NoParams, NoParamsSchema, parcelStatus, queryInteger, relayCode, uuid } from "../../lib/schemas";
-import type { CreateParcelInput } from "./create-parcel";
-import type { RelayPoint } from "./relay-points.store";
+import { arrayOf, component, dateTime, objectOf, uuidSchema } from "../../lib/openapi/json-schema";
+import type { Parameter } from "../../lib/openapi/types";
+import { isParcelStatus, PARCEL_STATUSES, ParcelStatus } from "../../lib/parcel-status";
+import { ParcelStatusSchema, TRACKING_NUMBER_PATTERN } from "../../lib/parcel-view";
+import { IDEMPOTENCY_KEY_PATTERN, moneyDzd, NoParams, NoParamsSchema, parcelStatus, queryInteger, relayCode, uuid } from "../../lib/schemas";
+import type { RelayPoint } from "./parcels.contract";
 
-/** The params of every parcels action: each interface beside the Joi schema that validates it. */
+/**
+ * The params of every parcels action (each interface beside the Joi schema that validates it, with
+ * the documentation of each field), the answers' schemas, and the longer texts of the endpoints.
+ */
 
-export { NoParamsSchema };
 export type { NoParams };
+export { NoParamsSchema };
 
+const parcelId = () => uuid().description("Parcel id (uuid).").example("3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70");
+const dimension = (what: string) => Joi.number().integer().min(1).max(300).allow(null).default(null).description(`${what} in cm, 1 to 300.`);
+
+export interface CreateParcelInput {
+  recipientName: string;
+  recipientPhone: string;
+  weightG: number;
+  destinationRelayCode: string;
+  lengthCm: number | null;
+  widthCm: number | null;
+  heightCm: number | null;
+  declaredValueDzd: number | null;
+  codAmountDzd: number | null;
+}
 export const CreateSchema = Joi.object<CreateParcelInput, true>({
-  recipientName: Joi.string().min(1).max(100).pattern(/\S/).required(),
+  recipientName: Joi.string()
+    .min(1)
+    .max(100)
+    .pattern(/\S/)
+    .required()
+    .description("Recipient's name, at most 100 characters and not blank. Stored encrypted, never shown publicly.")
+    .example("Amina Benali"),
   // SPEC §2.2's pattern, plus at least eight digits: eight spaces are no phone number.
-  recipientPhone: Joi.string().pattern(/^(?=(?:[^0-9]*[0-9]){8})\+?[0-9 ]{8,20}$/).required().messages({
-    "string.pattern.base": "{{#label}} must be 8 to 20 digits or spaces with at least 8 digits, and an optional leading +"
-  }),
-  weightG: Joi.number().integer().min(1).max(30000).required(),
-  destinationRelayCode: relayCode().required(),
-  lengthCm: Joi.number().integer().min(1).max(300).allow(null).default(null),
-  widthCm: Joi.number().integer().min(1).max(300).allow(null).default(null),
-  heightCm: Joi.number().integer().min(1).max(300).allow(null).default(null),
-  declaredValueDzd: moneyDzd().allow(null).default(null),
-  codAmountDzd: moneyDzd().allow(null).default(null)
+  recipientPhone: Joi.string()
+    .pattern(/^(?=(?:[^0-9]*[0-9]){8})\+?[0-9 ]{8,20}$/)
+    .required()
+    .messages({ "string.pattern.base": "{{#label}} must be 8 to 20 digits or spaces with at least 8 digits, and an optional leading +" })
+    .description("Recipient's phone number: 8 to 20 digits or spaces (at least 8 digits), with an optional leading +. The pick-up SMS goes to it.")
+    .example("+213 555 12 34 56"),
+  weightG: Joi.number().integer().min(1).max(30000).required().description("Weight in grams, 1 to 30000; the price follows the weight tiers.").example(1200),
+  destinationRelayCode: relayCode()
+    .required()
+    .description("Public code of the destination relay point: DZ, a hyphen, then 3 to 30 characters among A-Z, 0-9 and hyphen.")
+    .example("DZ-16-ALGER-CENTRE"),
+  lengthCm: dimension("Length"),
+  widthCm: dimension("Width"),
+  heightCm: dimension("Height"),
+  declaredValueDzd: moneyDzd().allow(null).default(null).description("Declared value for insurance, in DZD: 0 to 10 000 000.").example(2000),
+  codAmountDzd: moneyDzd()
+    .allow(null)
+    .default(null)
+    .description("Cash to collect at hand-over, in DZD: 0 to 10 000 000. Omitted or null: no cash on delivery. Independent of declaredValueDzd.")
+    .example(1500)
 });
 
 export interface ListParams {
@@ -30,21 +65,26 @@ export interface ListParams {
   size: number;
 }
 export const ListSchema = Joi.object<ListParams, true>({
-  status: parcelStatus().allow(null).default(null),
-  page: queryInteger().min(0).max(2_147_483_647).default(0),
-  size: queryInteger().min(1).max(100).default(20)
+  status: parcelStatus().allow(null).default(null).description("Only parcels in this status (any of the 12 values)."),
+  page: queryInteger().min(0).max(2_147_483_647).default(0).description("Zero-based page number."),
+  size: queryInteger().min(1).max(100).default(20).description("Page size, 1 to 100.")
 }).unknown(true);
 
 export interface IdParams {
   id: string;
 }
-export const IdSchema = Joi.object<IdParams, true>({ id: uuid().required() }).unknown(true);
+export const IdSchema = Joi.object<IdParams, true>({ id: parcelId().required() }).unknown(true);
 
 export interface TrackingParams {
   trackingNumber: string;
 }
 export const TrackingSchema = Joi.object<TrackingParams, true>({
-  trackingNumber: Joi.string().min(1).max(64).required()
+  trackingNumber: Joi.string()
+    .min(1)
+    .max(64)
+    .required()
+    .description(`Tracking number, e.g. RP123456785DZ (issued numbers match ${TRACKING_NUMBER_PATTERN}).`)
+    .example("RP123456785DZ")
 }).unknown(true);
 
 export interface CancelParams {
@@ -52,8 +92,13 @@ export interface CancelParams {
   reason: string | null;
 }
 export const CancelSchema = Joi.object<CancelParams, true>({
-  id: uuid().required(),
-  reason: Joi.string().max(500).allow(null, "").default(null)
+  id: parcelId().required(),
+  reason: Joi.string()
+    .max(500)
+    .allow(null, "")
+    .default(null)
+    .description("Why the parcel is cancelled, at most 500 characters; sent in the webhook.")
+    .example("order cancelled by the customer")
 });
 
 export interface TransitionParams {
@@ -62,11 +107,17 @@ export interface TransitionParams {
   reason: string | null;
 }
 export const TransitionSchema = Joi.object<TransitionParams, true>({
-  id: uuid().required(),
+  id: parcelId().required(),
   // Checked by hand: an unknown status is INVALID_STATUS (SPEC §4.7), not a generic validation error.
-  toStatus: Joi.string().max(50).required(),
-  reason: Joi.string().max(500).allow(null, "").default(null)
+  toStatus: Joi.string().max(50).required().example("DELIVERED"),
+  reason: Joi.string().max(500).allow(null, "").default(null).description("Free text, at most 500 characters; appears in the webhook payload.").example("integration test")
 });
+
+/** What the documents say of `toStatus`: one of the 12 statuses, which the handler checks (400 INVALID_STATUS). */
+export const TO_STATUS_DOC = {
+  description: "Target status, one of the 12 values (400 INVALID_STATUS otherwise).",
+  handler: { schema: { enum: [...PARCEL_STATUSES] }, check: isParcelStatus }
+};
 
 export interface ParcelIdParams {
   parcelId: string;
@@ -76,12 +127,12 @@ export const ParcelIdSchema = Joi.object<ParcelIdParams, true>({ parcelId: uuid(
 /** A relay point as the back-office sends it is the stored record itself. */
 export type RelayPointParams = RelayPoint;
 export const RelayPointSchema = Joi.object<RelayPointParams, true>({
-  code: relayCode().required(),
+  code: relayCode().required().description("Public code: DZ- then 3 to 30 characters among A-Z, 0-9 and hyphen.").example("DZ-16-ALGER-CENTRE"),
   name: Joi.string().min(1).max(200).required(),
   city: Joi.string().min(1).max(100).required(),
   wilaya: Joi.string().max(10).allow(null).default(null),
   address: Joi.string().max(300).allow(null).default(null),
-  active: Joi.boolean().default(true)
+  active: Joi.boolean().default(true).description("An inactive point refuses new parcels.")
 });
 
 export interface RelayCodeParams {
@@ -101,3 +152,91 @@ export interface SweepParams {
   olderThanSeconds?: number;
 }
 export const SweepSchema = Joi.object<SweepParams, true>({ olderThanSeconds: Joi.number().integer().min(0) });
+
+export const IDEMPOTENCY_KEY_HEADER: Parameter = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Your identifier of this creation (an order number, a UUID): 1 to 255 visible ASCII characters, kept 24 hours. " +
+    "A retry with the same key and body returns the first parcel; another body is 422; a retry while the first is still running is 409.",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN.source },
+  example: "order-2026-000123"
+};
+
+export const CREATE_DESCRIPTION =
+  "Creates a parcel addressed to a relay point and debits its price from the wallet at once (the sandbox wallet for a " +
+  "sandbox key). The price is the weight tier of the tariff plus, with cash on delivery, a COD fee. A tracking number " +
+  "and a label URL come back; the recipient gets a pick-up SMS when the parcel reaches the relay point.\n\n" +
+  "Send an `Idempotency-Key` to make retries safe: for 24 hours, a request with the same key and the same body returns " +
+  "the first parcel without a second debit; the same key with another body is refused (422).";
+
+export const CREATE_EXAMPLES = {
+  minimal: {
+    summary: "Required fields only",
+    value: { recipientName: "Amina Benali", recipientPhone: "+213 555 12 34 56", weightG: 1200, destinationRelayCode: "DZ-16-ALGER-CENTRE" }
+  },
+  cod: {
+    summary: "With cash on delivery, declared value and dimensions",
+    value: {
+      recipientName: "Amina Benali",
+      recipientPhone: "0555 12 34 56",
+      weightG: 1200,
+      destinationRelayCode: "DZ-16-ALGER-CENTRE",
+      lengthCm: 30,
+      widthCm: 20,
+      heightCm: 10,
+      declaredValueDzd: 2000,
+      codAmountDzd: 1500
+    }
+  }
+};
+
+export const TRANSITION_DESCRIPTION =
+  "CREATED → READY_FOR_PICKUP → PICKED_UP → IN_TRANSIT | LOST | DAMAGED; IN_TRANSIT → AT_RELAY | RETURN_PENDING | LOST | DAMAGED; " +
+  "AT_RELAY → RELAY_NOTIFIED | DELIVERED | RETURN_PENDING | LOST | DAMAGED; RELAY_NOTIFIED → DELIVERED | RETURN_PENDING; " +
+  "RETURN_PENDING → RETURNED | LOST. Anything else is 409.";
+
+// --- answers ------------------------------------------------------------------------------------
+
+/** SPEC §2.7. */
+export interface SandboxTriggerResponse {
+  parcelId: string;
+  trackingNumber: string;
+  previousStatus: string;
+  newStatus: string;
+  triggeredAt: string;
+}
+
+export const SandboxTriggerView = component(
+  "SandboxTriggerResponse",
+  objectOf<SandboxTriggerResponse>({
+    parcelId: uuidSchema("The parcel."),
+    trackingNumber: { type: "string", pattern: TRACKING_NUMBER_PATTERN },
+    previousStatus: ParcelStatusSchema,
+    newStatus: ParcelStatusSchema,
+    triggeredAt: dateTime("When the status changed, UTC.")
+  })
+);
+
+export const RelayPointView = component(
+  "RelayPoint",
+  objectOf<RelayPoint>({
+    code: { type: "string" },
+    name: { type: "string" },
+    city: { type: "string" },
+    wilaya: { type: ["string", "null"] },
+    address: { type: ["string", "null"] },
+    active: { type: "boolean" }
+  })
+);
+
+export const RelayPointListView = arrayOf(RelayPointView);
+
+export const PARCELS_DOCS = {
+  tags: [
+    { name: "Parcels", description: "Create, list, read and cancel parcels; operators move them along the logistics graph." },
+    { name: "Sandbox", description: "Simulate status changes with a sandbox key." },
+    { name: "Relay points", description: "The directory of relay points (pick-up points)." }
+  ]
+};

@@ -1,10 +1,37 @@
 import type { KeyMode } from "../../lib/api-keys";
 import type { Queryable } from "../../lib/db/database";
+import type { ParcelEvent } from "../../lib/events";
 import type { ParcelStatus } from "../../lib/parcel-status";
+import type { RelayPoint } from "./parcels.contract";
+
+/** All SQL of the parcels service (schema `parcels`, migrations/parcels/), returning camelCase records. */
 
 export type StoredStatus = ParcelStatus | "PENDING";
 
-export interface ParcelRow {
+export interface ParcelRecord {
+  id: string;
+  organizationId: string;
+  mode: KeyMode;
+  trackingNumber: string;
+  status: StoredStatus;
+  destinationRelayCode: string;
+  recipientNameEnc: string;
+  recipientPhoneEnc: string;
+  weightG: number;
+  lengthCm: number | null;
+  widthCm: number | null;
+  heightCm: number | null;
+  declaredValueCentimes: number | null;
+  codAmountCentimes: number | null;
+  priceCentimes: number;
+  idempotencyKey: string | null;
+  requestFingerprint: string | null;
+  refundPending: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface ParcelRow {
   id: string;
   organization_id: string;
   mode: KeyMode;
@@ -27,12 +54,41 @@ export interface ParcelRow {
   updated_at: Date;
 }
 
+const centimes = (value: string | number | null): number | null => (value === null ? null : Number(value));
+
+function toParcel(row: ParcelRow): ParcelRecord {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    mode: row.mode,
+    trackingNumber: row.tracking_number,
+    status: row.status,
+    destinationRelayCode: row.destination_relay_code,
+    recipientNameEnc: row.recipient_name_enc,
+    recipientPhoneEnc: row.recipient_phone_enc,
+    weightG: row.weight_g,
+    lengthCm: row.length_cm,
+    widthCm: row.width_cm,
+    heightCm: row.height_cm,
+    declaredValueCentimes: centimes(row.declared_value_centimes),
+    codAmountCentimes: centimes(row.cod_amount_centimes),
+    priceCentimes: Number(row.price_centimes),
+    idempotencyKey: row.idempotency_key,
+    requestFingerprint: row.request_fingerprint,
+    refundPending: row.refund_pending,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at
+  };
+}
+
+const first = (rows: ParcelRow[]): ParcelRecord | null => (rows[0] ? toParcel(rows[0]) : null);
+
 export interface Owner {
   organizationId: string;
   mode: KeyMode;
 }
 
-export type NewParcel = Omit<ParcelRow, "status" | "refund_pending" | "created_at" | "updated_at">;
+export type NewParcel = Omit<ParcelRecord, "status" | "refundPending" | "createdAt" | "updatedAt">;
 
 const UNIQUE_VIOLATION = "23505";
 
@@ -42,68 +98,74 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   return !constraint || e.constraint === constraint || (e.message ?? "").includes(constraint);
 }
 
-export async function insertPending(db: Queryable, parcel: NewParcel): Promise<ParcelRow> {
-  const [row] = await db.query<ParcelRow>(
+// --- parcels ------------------------------------------------------------------------------------
+
+export async function insertPending(db: Queryable, p: NewParcel): Promise<ParcelRecord> {
+  const rows = await db.query<ParcelRow>(
     `INSERT INTO parcels.parcels (id, organization_id, mode, tracking_number, status, destination_relay_code,
        recipient_name_enc, recipient_phone_enc, weight_g, length_cm, width_cm, height_cm,
        declared_value_centimes, cod_amount_centimes, price_centimes, idempotency_key, request_fingerprint)
      VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
      RETURNING *`,
     [
-      parcel.id,
-      parcel.organization_id,
-      parcel.mode,
-      parcel.tracking_number,
-      parcel.destination_relay_code,
-      parcel.recipient_name_enc,
-      parcel.recipient_phone_enc,
-      parcel.weight_g,
-      parcel.length_cm,
-      parcel.width_cm,
-      parcel.height_cm,
-      parcel.declared_value_centimes,
-      parcel.cod_amount_centimes,
-      parcel.price_centimes,
-      parcel.idempotency_key,
-      parcel.request_fingerprint
+      p.id,
+      p.organizationId,
+      p.mode,
+      p.trackingNumber,
+      p.destinationRelayCode,
+      p.recipientNameEnc,
+      p.recipientPhoneEnc,
+      p.weightG,
+      p.lengthCm,
+      p.widthCm,
+      p.heightCm,
+      p.declaredValueCentimes,
+      p.codAmountCentimes,
+      p.priceCentimes,
+      p.idempotencyKey,
+      p.requestFingerprint
     ]
   );
-  return row;
+  return toParcel(rows[0]);
 }
 
 export async function deletePending(db: Queryable, id: string): Promise<void> {
   await db.query("DELETE FROM parcels.parcels WHERE id = $1 AND status = 'PENDING'", [id]);
 }
 
-/** Locks the row for a status change; PENDING rows are locked too (the saga and sweeper finish them). */
-export async function lockParcel(tx: Queryable, id: string): Promise<ParcelRow | null> {
-  const [row] = await tx.query<ParcelRow>("SELECT * FROM parcels.parcels WHERE id = $1 FOR UPDATE", [id]);
-  return row ?? null;
+/** Any parcel, PENDING included (internal callers: labels, notifications, the saga). */
+export async function findParcel(db: Queryable, id: string): Promise<ParcelRecord | null> {
+  return first(await db.query<ParcelRow>("SELECT * FROM parcels.parcels WHERE id = $1", [id]));
 }
 
-export async function setStatus(tx: Queryable, id: string, status: ParcelStatus, refundPending = false): Promise<ParcelRow> {
-  const [row] = await tx.query<ParcelRow>(
+/** Locks the row for a status change; PENDING rows are locked too (the saga and sweeper finish them). */
+export async function lockParcel(tx: Queryable, id: string): Promise<ParcelRecord | null> {
+  return first(await tx.query<ParcelRow>("SELECT * FROM parcels.parcels WHERE id = $1 FOR UPDATE", [id]));
+}
+
+export async function setStatus(tx: Queryable, id: string, status: ParcelStatus, refundPending = false): Promise<ParcelRecord> {
+  const rows = await tx.query<ParcelRow>(
     `UPDATE parcels.parcels SET status = $2, updated_at = now(), refund_pending = refund_pending OR $3
       WHERE id = $1 RETURNING *`,
     [id, status, refundPending]
   );
-  return row;
+  return toParcel(rows[0]);
 }
 
 export async function recordHistory(
   tx: Queryable,
   entry: { parcelId: string; from: StoredStatus | null; to: ParcelStatus; reason: string | null; actor: string }
 ): Promise<void> {
-  await tx.query(
-    "INSERT INTO parcels.status_history (parcel_id, from_status, to_status, reason, actor) VALUES ($1, $2, $3, $4, $5)",
-    [entry.parcelId, entry.from, entry.to, entry.reason, entry.actor]
-  );
+  await tx.query("INSERT INTO parcels.status_history (parcel_id, from_status, to_status, reason, actor) VALUES ($1, $2, $3, $4, $5)", [
+    entry.parcelId,
+    entry.from,
+    entry.to,
+    entry.reason,
+    entry.actor
+  ]);
 }
 
-export async function appendOutbox(
-  tx: Queryable,
-  event: { eventId: string; parcelId: string; owner: Owner; type: string; payload: object }
-): Promise<void> {
+export async function appendOutbox(tx: Queryable, event: { eventId: string; parcelId: string; owner: Owner; type: string; payload: object }): Promise<void> {
   await tx.query(
     `INSERT INTO parcels.outbox (event_id, parcel_id, organization_id, mode, type, payload)
      VALUES ($1, $2, $3, $4, $5, $6)`,
@@ -112,26 +174,25 @@ export async function appendOutbox(
 }
 
 /** Visible parcels only: a PENDING row does not exist for the API. */
-async function findVisibleBy(db: Queryable, owner: Owner, column: "id" | "tracking_number", value: string): Promise<ParcelRow | null> {
-  const [row] = await db.query<ParcelRow>(
-    `SELECT * FROM parcels.parcels
-      WHERE ${column} = $1 AND organization_id = $2 AND mode = $3 AND status <> 'PENDING'`,
-    [value, owner.organizationId, owner.mode]
+export async function findVisible(db: Queryable, owner: Owner, by: { id: string } | { trackingNumber: string }): Promise<ParcelRecord | null> {
+  const [column, value] = "id" in by ? ["id", by.id] : ["tracking_number", by.trackingNumber];
+  return first(
+    await db.query<ParcelRow>(
+      `SELECT * FROM parcels.parcels
+        WHERE ${column} = $1 AND organization_id = $2 AND mode = $3 AND status <> 'PENDING'`,
+      [value, owner.organizationId, owner.mode]
+    )
   );
-  return row ?? null;
 }
 
-export const findVisible = (db: Queryable, owner: Owner, id: string) => findVisibleBy(db, owner, "id", id);
-
-export const findVisibleByTracking = (db: Queryable, owner: Owner, trackingNumber: string) =>
-  findVisibleBy(db, owner, "tracking_number", trackingNumber);
-
-export async function findByIdempotencyKey(db: Queryable, owner: Owner, key: string): Promise<ParcelRow | null> {
-  const [row] = await db.query<ParcelRow>(
-    "SELECT * FROM parcels.parcels WHERE organization_id = $1 AND mode = $2 AND idempotency_key = $3",
-    [owner.organizationId, owner.mode, key]
+export async function findByIdempotencyKey(db: Queryable, owner: Owner, key: string): Promise<ParcelRecord | null> {
+  return first(
+    await db.query<ParcelRow>("SELECT * FROM parcels.parcels WHERE organization_id = $1 AND mode = $2 AND idempotency_key = $3", [
+      owner.organizationId,
+      owner.mode,
+      key
+    ])
   );
-  return row ?? null;
 }
 
 /** Idempotency keys are kept 24 h: an older one is released so that it may be used again. */
@@ -148,37 +209,121 @@ export async function listVisible(
   db: Queryable,
   owner: Owner,
   filter: { status: ParcelStatus | null; page: number; size: number }
-): Promise<{ rows: ParcelRow[]; total: number }> {
+): Promise<{ records: ParcelRecord[]; total: number }> {
   const params: unknown[] = [owner.organizationId, owner.mode];
   let where = "organization_id = $1 AND mode = $2 AND status <> 'PENDING'";
   if (filter.status) {
     params.push(filter.status);
     where += ` AND status = $${params.length}`;
   }
-  const [{ total }] = await db.query<{ total: string | number }>(
-    `SELECT count(*) AS total FROM parcels.parcels WHERE ${where}`,
-    params
-  );
+  const [{ total }] = await db.query<{ total: string | number }>(`SELECT count(*) AS total FROM parcels.parcels WHERE ${where}`, params);
   const rows = await db.query<ParcelRow>(
     `SELECT * FROM parcels.parcels WHERE ${where}
       ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, filter.size, filter.page * filter.size]
   );
-  return { rows, total: Number(total) };
+  return { records: rows.map(toParcel), total: Number(total) };
 }
 
-export async function pendingOlderThan(db: Queryable, seconds: number, limit: number): Promise<ParcelRow[]> {
-  return db.query<ParcelRow>(
+export async function pendingOlderThan(db: Queryable, seconds: number, limit: number): Promise<ParcelRecord[]> {
+  const rows = await db.query<ParcelRow>(
     `SELECT * FROM parcels.parcels WHERE status = 'PENDING' AND created_at < now() - make_interval(secs => $1::int)
       ORDER BY created_at LIMIT $2`,
     [seconds, limit]
   );
+  return rows.map(toParcel);
 }
 
-export async function refundsPending(db: Queryable, limit: number): Promise<ParcelRow[]> {
-  return db.query<ParcelRow>("SELECT * FROM parcels.parcels WHERE refund_pending ORDER BY updated_at LIMIT $1", [limit]);
+export async function refundsPending(db: Queryable, limit: number): Promise<ParcelRecord[]> {
+  return (await db.query<ParcelRow>("SELECT * FROM parcels.parcels WHERE refund_pending ORDER BY updated_at LIMIT $1", [limit])).map(toParcel);
 }
 
 export async function clearRefundPending(db: Queryable, id: string): Promise<void> {
   await db.query("UPDATE parcels.parcels SET refund_pending = false WHERE id = $1", [id]);
+}
+
+// --- outbox ------------------------------------------------------------------------------------
+
+export interface OutboxRecord {
+  id: string;
+  parcelId: string;
+  event: ParcelEvent;
+}
+
+/** One relay at a time across replicas: a lease row, renewed by its holder, taken over once expired. */
+export async function holdRelayLease(db: Queryable, holder: string, seconds: number): Promise<boolean> {
+  const rows = await db.query(
+    `INSERT INTO parcels.relay_lease (name, holder, expires_at) VALUES ('outbox', $1, now() + make_interval(secs => $2::int))
+     ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+       WHERE parcels.relay_lease.holder = EXCLUDED.holder OR parcels.relay_lease.expires_at < now()
+     RETURNING holder`,
+    [holder, seconds]
+  );
+  return rows.length === 1;
+}
+
+export async function releaseRelayLease(db: Queryable, holder: string): Promise<void> {
+  await db.query("DELETE FROM parcels.relay_lease WHERE name = 'outbox' AND holder = $1", [holder]);
+}
+
+export async function undispatchedEvents(db: Queryable, limit: number): Promise<OutboxRecord[]> {
+  const rows = await db.query<{ id: string; parcel_id: string; payload: ParcelEvent | string }>(
+    "SELECT id, parcel_id, payload FROM parcels.outbox WHERE dispatched_at IS NULL ORDER BY id LIMIT $1",
+    [limit]
+  );
+  // jsonb arrives parsed from pg, as text from some drivers.
+  return rows.map(r => ({ id: r.id, parcelId: r.parcel_id, event: typeof r.payload === "string" ? (JSON.parse(r.payload) as ParcelEvent) : r.payload }));
+}
+
+export async function markDispatched(db: Queryable, id: string): Promise<void> {
+  await db.query("UPDATE parcels.outbox SET dispatched_at = now() WHERE id = $1", [id]);
+}
+
+/** Dispatched rows older than the retention, a bounded batch at a time; answers how many went. */
+export async function purgeDispatched(db: Queryable, days: number): Promise<number> {
+  const purged = await db.query(
+    `DELETE FROM parcels.outbox WHERE id IN (
+       SELECT id FROM parcels.outbox WHERE dispatched_at < now() - make_interval(days => $1::int) LIMIT 1000)
+     RETURNING id`,
+    [days]
+  );
+  return purged.length;
+}
+
+// --- relay points -------------------------------------------------------------------------------
+
+const RELAY_COLUMNS = "code, name, city, wilaya, address, active";
+
+/** Adds the shipped directory's points that are missing; never overwrites an operator's edit. */
+export async function seedRelayPoints(db: Queryable, points: RelayPoint[]): Promise<void> {
+  for (const p of points) {
+    await db.query(`INSERT INTO parcels.relay_points (${RELAY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (code) DO NOTHING`, [
+      p.code,
+      p.name,
+      p.city,
+      p.wilaya,
+      p.address,
+      p.active
+    ]);
+  }
+}
+
+export async function upsertRelayPoint(db: Queryable, p: RelayPoint): Promise<RelayPoint> {
+  const [row] = await db.query<RelayPoint>(
+    `INSERT INTO parcels.relay_points (${RELAY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (code) DO UPDATE SET name = EXCLUDED.name, city = EXCLUDED.city, wilaya = EXCLUDED.wilaya,
+       address = EXCLUDED.address, active = EXCLUDED.active, updated_at = now()
+     RETURNING ${RELAY_COLUMNS}`,
+    [p.code, p.name, p.city, p.wilaya, p.address, p.active]
+  );
+  return row;
+}
+
+export async function findRelayPoint(db: Queryable, code: string): Promise<RelayPoint | null> {
+  const [row] = await db.query<RelayPoint>(`SELECT ${RELAY_COLUMNS} FROM parcels.relay_points WHERE code = $1`, [code]);
+  return row ?? null;
+}
+
+export async function listRelayPoints(db: Queryable): Promise<RelayPoint[]> {
+  return db.query<RelayPoint>(`SELECT ${RELAY_COLUMNS} FROM parcels.relay_points ORDER BY code`);
 }

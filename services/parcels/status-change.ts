@@ -20,17 +20,17 @@ export interface StatusChange {
  */
 export async function applyStatusChange(
   tx: Queryable,
-  row: store.ParcelRow,
+  row: store.ParcelRecord,
   change: StatusChange
-): Promise<{ row: store.ParcelRow; event: ParcelEvent }> {
+): Promise<{ row: store.ParcelRecord; event: ParcelEvent }> {
   const previous = row.status === "PENDING" ? null : row.status;
   const updated = await store.setStatus(tx, row.id, change.to, change.refundPending ?? false);
   await store.recordHistory(tx, { parcelId: row.id, from: row.status, to: change.to, reason: change.reason, actor: change.actor });
   const event: ParcelEvent = {
     id: randomUUID(),
     type: eventTypeFor(change.to),
-    createdAt: updated.updated_at.toISOString(),
-    organizationId: updated.organization_id,
+    createdAt: updated.updatedAt.toISOString(),
+    organizationId: updated.organizationId,
     mode: updated.mode,
     sandbox: updated.mode === "sandbox",
     reason: change.reason,
@@ -39,7 +39,7 @@ export async function applyStatusChange(
   await store.appendOutbox(tx, {
     eventId: event.id,
     parcelId: row.id,
-    owner: { organizationId: updated.organization_id, mode: updated.mode },
+    owner: { organizationId: updated.organizationId, mode: updated.mode },
     type: event.type,
     payload: event
   });

@@ -1,21 +1,17 @@
 import type { Logger } from "moleculer";
+import { call, Caller } from "../../lib/contract";
 import type { Database } from "../../lib/db/database";
+import type { SweepResult } from "./parcels.contract";
 import * as store from "./parcels.store";
 import { finishCreation } from "./status-change";
 
 export interface SweepDeps {
   db: Database;
   logger: Logger;
-  call: <T>(action: string, params: object) => Promise<T>;
+  caller: Caller;
 }
 
-export interface SweepResult {
-  finished: number;
-  discarded: number;
-  refunded: number;
-  deferred: number;
-  purgedEvents: number;
-}
+export type { SweepResult };
 
 /** How long dispatched outbox rows are kept once every consumer acknowledged them. */
 const OUTBOX_RETENTION_DAYS = 7;
@@ -31,9 +27,9 @@ const BATCH = 100;
 export async function sweep(deps: SweepDeps, pendingOlderThanSeconds: number): Promise<SweepResult> {
   const result: SweepResult = { finished: 0, discarded: 0, refunded: 0, deferred: 0, purgedEvents: 0 };
   for (const row of await store.pendingOlderThan(deps.db, pendingOlderThanSeconds, BATCH)) {
-    const movement = { parcelId: row.id, organizationId: row.organization_id, mode: row.mode };
+    const movement = { parcelId: row.id, organizationId: row.organizationId, mode: row.mode };
     try {
-      const { state } = await deps.call<{ state: "debited" | "void" }>("wallet.settlePending", movement);
+      const { state } = await call(deps.caller, "wallet.settlePending", movement);
       if (state === "debited") {
         if (await finishCreation(deps.db, row.id, "sweeper")) result.finished++;
       } else {
@@ -47,12 +43,7 @@ export async function sweep(deps: SweepDeps, pendingOlderThanSeconds: number): P
   }
   for (const row of await store.refundsPending(deps.db, BATCH)) {
     try {
-      await deps.call("wallet.refund", {
-        parcelId: row.id,
-        organizationId: row.organization_id,
-        mode: row.mode,
-        reason: "cancelled"
-      });
+      await call(deps.caller, "wallet.refund", { parcelId: row.id, organizationId: row.organizationId, mode: row.mode, reason: "cancelled" });
       await store.clearRefundPending(deps.db, row.id);
       result.refunded++;
     } catch (err) {
@@ -60,12 +51,6 @@ export async function sweep(deps: SweepDeps, pendingOlderThanSeconds: number): P
       deps.logger.warn(`sweeper: refund of parcel ${row.id} left for the next pass (${(err as Error).message})`);
     }
   }
-  const purged = await deps.db.query(
-    `DELETE FROM parcels.outbox WHERE id IN (
-       SELECT id FROM parcels.outbox WHERE dispatched_at < now() - make_interval(days => $1::int) LIMIT 1000)
-     RETURNING id`,
-    [OUTBOX_RETENTION_DAYS]
-  );
-  result.purgedEvents = purged.length;
+  result.purgedEvents = await store.purgeDispatched(deps.db, OUTBOX_RETENTION_DAYS);
   return result;
 }

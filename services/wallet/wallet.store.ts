@@ -2,6 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { KeyMode } from "../../lib/api-keys";
 import type { Queryable } from "../../lib/db/database";
 import { AppError } from "../../lib/errors";
+import type { ParcelMovement } from "./wallet.contract";
+
+/** All SQL of the wallet service (schema `wallet`, migrations/wallet/), returning camelCase records. */
 
 export type LedgerKind = "top_up" | "debit" | "refund";
 
@@ -25,11 +28,6 @@ interface LedgerRow {
   created_at: Date;
 }
 
-export interface ParcelMovement {
-  parcelId: string;
-  organizationId: string;
-  mode: KeyMode;
-}
 
 function toEntry(row: LedgerRow): LedgerEntry {
   return {

@@ -1,6 +1,7 @@
 import type { KeyMode } from "../../lib/api-keys";
 import type { Database, Queryable } from "../../lib/db/database";
 import type { ParcelEvent } from "../../lib/events";
+import { isoOrNull } from "../../lib/db/rows";
 
 /** All SQL of the webhooks service (schema `webhooks`, migrations/webhooks/). */
 
@@ -28,7 +29,7 @@ function toEndpoint(row: EndpointRow): Endpoint {
     organizationId: row.organization_id,
     url: row.url,
     secretEnc: row.secret_enc,
-    disabledAt: row.disabled_at ? row.disabled_at.toISOString() : null,
+    disabledAt: isoOrNull(row.disabled_at),
     disabledReason: row.disabled_reason
   };
 }
@@ -72,7 +73,6 @@ interface DeliveryRow {
   created_at: Date;
 }
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 function toDelivery(row: DeliveryRow): Delivery {
   return {
@@ -86,11 +86,11 @@ function toDelivery(row: DeliveryRow): Delivery {
     status: row.status,
     attempts: Number(row.attempts),
     roundStart: Number(row.round_start),
-    nextAttemptAt: iso(row.next_attempt_at),
+    nextAttemptAt: isoOrNull(row.next_attempt_at),
     leaseToken: row.lease_token,
     lastStatusCode: row.last_status_code === null ? null : Number(row.last_status_code),
     lastError: row.last_error,
-    deliveredAt: iso(row.delivered_at),
+    deliveredAt: isoOrNull(row.delivered_at),
     createdAt: row.created_at.toISOString()
   };
 }
@@ -177,11 +177,6 @@ export async function insertDelivery(
     [event.id]
   );
   return { ...existing, created: false };
-}
-
-export async function findDelivery(db: Queryable, id: string): Promise<Delivery | null> {
-  const [row] = await db.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhooks.deliveries WHERE id = $1`, [id]);
-  return row ? toDelivery(row) : null;
 }
 
 /**

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { buildBackofficeDocument, buildPartnerDocument, PARTNER_OPERATIONS } from "../../lib/openapi";
+import { apiDocument } from "../helpers/api-documents";
 import { backoffice, http } from "../helpers/http";
 import { validateOpenApiDocument } from "../helpers/openapi-spec";
 import { freePort, ROOT, RunningProcess, startNode, waitForHttp } from "../helpers/processes";
@@ -23,6 +23,13 @@ if (!hasChromium && process.env.CI !== "true") {
   process.stderr.write(`\n[notice] skipping the /docs browser test: ${CHROMIUM} is missing (apt-get install -y chromium)\n`);
 }
 const browserTest = hasChromium || process.env.CI === "true" ? test : test.skip;
+
+/** The document a gateway serves at `base`: the declarations' document, with this server's address. */
+const servedAt = (name: "partner" | "backoffice", base: string) => ({ ...apiDocument(name), servers: [{ url: base, description: "This server" }] });
+
+const PARTNER_OPERATIONS = Object.entries(apiDocument("partner").paths).flatMap(([path, item]) =>
+  (["get", "post", "put", "delete", "patch"] as const).flatMap(m => (item[m] ? [{ path, summary: item[m]!.summary }] : []))
+);
 
 describe("API documents and /docs (embedded)", () => {
   let proc: RunningProcess;
@@ -48,7 +55,7 @@ describe("API documents and /docs (embedded)", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/json");
     expect(res.headers.get("x-request-id")).toBeTruthy();
-    expect(res.body).toEqual(buildPartnerDocument({ serverUrl: base }));
+    expect(res.body).toEqual(servedAt("partner", base));
     expect(res.body.servers).toEqual([{ url: base, description: "This server" }]);
     expect(validateOpenApiDocument(res.body)).toEqual({ valid: true });
     // A credential, valid or not, changes nothing.
@@ -65,7 +72,7 @@ describe("API documents and /docs (embedded)", () => {
     expect((await http(base, "GET", "/v3/api-docs/backoffice", { headers: { Authorization: `Bearer ${key}` } })).status).toBe(401);
     const res = await http(base, "GET", "/v3/api-docs/backoffice", { headers: { Authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(buildBackofficeDocument({ serverUrl: base }));
+    expect(res.body).toEqual(servedAt("backoffice", base));
     expect(validateOpenApiDocument(res.body)).toEqual({ valid: true });
   });
 
@@ -130,6 +137,37 @@ describe("API documents and /docs (embedded)", () => {
         await page.screenshot({ path: SCREENSHOT, fullPage: false });
         expect(fs.statSync(SCREENSHOT).size).toBeGreaterThan(10_000);
         expect(outside).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    },
+    90_000
+  );
+
+  browserTest(
+    "/docs opened under another host name than PUBLIC_BASE_URL: Try it out reaches this gateway, the CSP refuses nothing",
+    async () => {
+      if (!hasChromium) throw new Error(`CI=true but ${CHROMIUM} is missing: apt-get install -y chromium`);
+      const other = base.replace("127.0.0.1", "localhost");
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+      try {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
+        const problems: string[] = [];
+        page.on("console", m => {
+          // The 401 itself is the answer we asked for; anything else (a CSP refusal) is a problem.
+          if (m.type() === "error" && !/status of 401/.test(m.text())) problems.push(m.text());
+        });
+        await page.goto(`${other}/docs`, { waitUntil: "load" });
+        await page.click("#operations-Health-getHealth .opblock-summary");
+        await page.click("#operations-Health-getHealth .try-out__btn");
+        const answered = page.waitForResponse(r => r.url().endsWith("/api/partner/v1/health"), { timeout: 10_000 });
+        await page.click("#operations-Health-getHealth .execute");
+        const response = await answered;
+        expect(new URL(response.url()).origin).toBe(other);
+        expect(response.status()).toBe(401);
+        await page.waitForSelector("#operations-Health-getHealth .live-responses-table tbody .response-col_status", { timeout: 10_000 });
+        expect(await page.innerText("#operations-Health-getHealth .live-responses-table tbody .response-col_status")).toContain("401");
         expect(problems).toEqual([]);
       } finally {
         await browser.close();

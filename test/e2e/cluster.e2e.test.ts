@@ -135,7 +135,13 @@ describeWithServers(["postgres", "redis", "nats"], "start:cluster (every service
     expect(runner.output()).not.toContain("created database");
     // Signed with LABEL_URL_SECRET before the restart, checked with the one read back after it.
     const signed = new URL(labelUrlBeforeRestart);
-    const label = await fetch(`${ready.gateways[1]}${signed.pathname}${signed.search}`);
+    // The gateways are ready once auth, wallet and parcels answer; labels may join a moment
+    // later, and until then a download is a 503 to retry, which is what a client does here.
+    let label = await fetch(`${ready.gateways[1]}${signed.pathname}${signed.search}`);
+    for (let i = 0; i < 100 && label.status === 503; i++) {
+      await new Promise(r => setTimeout(r, 100));
+      label = await fetch(`${ready.gateways[1]}${signed.pathname}${signed.search}`);
+    }
     expect(label.status).toBe(200);
     expect(label.headers.get("content-type")).toContain("application/pdf");
     const health = await partner(ready.gateways[0], before.demo!.liveKey!)("GET", "/health");

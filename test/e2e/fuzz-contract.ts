@@ -1,7 +1,7 @@
 import http from "node:http";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
-import { buildBackofficeDocument, buildPartnerDocument } from "../../lib/openapi";
+import { apiDocument } from "../helpers/api-documents";
 import { backoffice, partner } from "../helpers/http";
 import type { SystemUnderTest } from "./gateway-contract";
 
@@ -43,7 +43,7 @@ interface World {
   labelPath: string;
 }
 
-const DOCUMENTS = [buildPartnerDocument({ serverUrl: "http://x" }), buildBackofficeDocument({ serverUrl: "http://x" })];
+const DOCUMENTS = [apiDocument("partner"), apiDocument("backoffice")];
 
 /** Every documented operation: the fuzz aims at real endpoints most of the time, with the right method. */
 const OPERATIONS = DOCUMENTS.flatMap(doc =>

@@ -1,12 +1,18 @@
 import Ajv2020, { ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { buildBackofficeDocument, buildPartnerDocument, OpenApiDocument } from "../../lib/openapi";
-import type { Header, HttpMethod, JsonSchema, Operation, Parameter, Reference, Response } from "../../lib/openapi/types";
+import type { Header, HttpMethod, JsonSchema, OpenApiDocument, Operation, Parameter, Reference, Response } from "../../lib/openapi/types";
+import { apiDocument } from "./api-documents";
 
 /**
  * Checks real HTTP answers against the OpenAPI documents: the status must be documented for the
  * operation, the body must match that response's schema, the documented headers must be there
- * and well-formed. test/helpers/http.ts runs it on every response of the e2e suites.
+ * and well-formed, and an error's code must be one the operation lists for that status.
+ * test/helpers/http.ts runs it on every response of the e2e suites.
+ *
+ * The documents keep responses open (a later v1 may add fields); the tests hold the server to
+ * exactly the documented fields, so every object schema with properties is checked closed here.
+ * Likewise "at most two decimals", which the documents state in words (multipleOf misleads
+ * floating-point clients), is checked as multipleOf 0.01 with a precision that handles 19.99.
  */
 
 export interface ObservedResponse {
@@ -90,16 +96,23 @@ export class ResponseValidator {
     this.routes.sort((a, b) => b.literalSegments - a.literalSegments);
   }
 
-  private rewriteRefs(value: unknown, docId: string): unknown {
-    if (Array.isArray(value)) return value.map(v => this.rewriteRefs(v, docId));
+  /** References into one schema of $defs, and every object schema closed except the parts of a composition. */
+  private rewriteRefs(value: unknown, docId: string, inComposition = false): unknown {
+    if (Array.isArray(value)) return value.map(v => this.rewriteRefs(v, docId, inComposition));
     if (typeof value !== "object" || value === null) return value;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      out[k] =
-        k === "$ref" && typeof v === "string" && v.startsWith("#/components/schemas/")
-          ? `urn:openapi:${docId}#/$defs/${v.slice("#/components/schemas/".length)}`
-          : this.rewriteRefs(v, docId);
+      if (k === "examples" || k === "example") {
+        out[k] = v;
+      } else if (k === "$ref" && typeof v === "string" && v.startsWith("#/components/schemas/")) {
+        out[k] = `urn:openapi:${docId}#/$defs/${v.slice("#/components/schemas/".length)}`;
+      } else {
+        out[k] = this.rewriteRefs(v, docId, k === "allOf" || k === "anyOf" || k === "oneOf");
+      }
     }
+    if (!inComposition && "properties" in out && !("additionalProperties" in out)) out.additionalProperties = false;
+    const types = ([] as unknown[]).concat(out.type ?? []);
+    if (types.includes("number") && /at most two decimals/i.test(String(out.description ?? ""))) out.multipleOf = 0.01;
     return out;
   }
 
@@ -172,12 +185,18 @@ export class ResponseValidator {
     } else if (!(contentType in content)) {
       errors.push(`${where}: content type ${JSON.stringify(contentType)} is not documented (${Object.keys(content).join(", ")})`);
     } else if (contentType === "application/json" || contentType.endsWith("+json")) {
-      const check = this.validatorFor(`${docId} ${route.method} ${route.template} ${res.status} ${contentType}`, docId, content[contentType].schema);
+      const schema = content[contentType].schema;
+      const check = this.validatorFor(`${docId} ${route.method} ${route.template} ${res.status} ${contentType}`, docId, schema);
       if (!check(res.body)) {
         errors.push(
           `${where}: body does not match the documented schema: ${this.ajv.errorsText(check.errors, { separator: "; " })}\n` +
             `body: ${res.text.slice(0, 600)}`
         );
+      }
+      const listed = schema.allOf?.[1]?.properties?.code?.examples as string[] | undefined;
+      const code = (res.body as { code?: unknown } | null)?.code;
+      if (res.status >= 400 && listed && !listed.includes(code as string)) {
+        errors.push(`${where}: error code ${JSON.stringify(code)} is not listed for ${operation.operationId} (${listed.join(", ")})`);
       }
     }
     return { checked: true, operationId: operation.operationId, errors };
@@ -222,9 +241,6 @@ let shared: ResponseValidator | null = null;
 
 /** One validator per test file, over the documents exactly as the gateway builds them. */
 export function apiResponseValidator(): ResponseValidator {
-  shared ??= new ResponseValidator({
-    partner: buildPartnerDocument({ serverUrl: "http://localhost:3000" }),
-    backoffice: buildBackofficeDocument({ serverUrl: "http://localhost:3000" })
-  });
+  shared ??= new ResponseValidator({ partner: apiDocument("partner"), backoffice: apiDocument("backoffice") });
   return shared;
 }

@@ -7,13 +7,26 @@ export interface ReceivedRequest {
   headers: http.IncomingHttpHeaders;
   rawBody: string;
   receivedAt: number;
+  /** When the answer was sent (the request was in flight from receivedAt to answeredAt). */
+  answeredAt?: number;
+}
+
+export interface Answer {
+  status: number;
+  delayMs?: number;
+  headers?: Record<string, string>;
+  /** The response body; "{}" by default. */
+  body?: string;
 }
 
 export interface Receiver {
   url: string;
   requests: ReceivedRequest[];
-  /** Decides the answer to each request; 200 by default. */
-  respond: (req: ReceivedRequest, index: number) => { status: number; delayMs?: number; headers?: Record<string, string> };
+  /** Decides the answer to each request (its index among the requests on its path); 200 by default. */
+  respond: (req: ReceivedRequest, indexOnPath: number) => Answer;
+  /** Answers for one path, before `respond`. */
+  behaviour: Map<string, (indexOnPath: number, req: ReceivedRequest) => Answer>;
+  on: (path: string) => ReceivedRequest[];
   waitFor: (predicate: (requests: ReceivedRequest[]) => boolean, timeoutMs?: number) => Promise<void>;
   close: () => Promise<void>;
 }
@@ -22,8 +35,10 @@ export interface Receiver {
 export async function startReceiver(): Promise<Receiver> {
   const receiver = {
     requests: [] as ReceivedRequest[],
-    respond: (() => ({ status: 200 })) as Receiver["respond"]
+    respond: (() => ({ status: 200 })) as Receiver["respond"],
+    behaviour: new Map()
   } as Receiver;
+  receiver.on = path => receiver.requests.filter(r => r.path === path);
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", c => chunks.push(c));
@@ -35,11 +50,13 @@ export async function startReceiver(): Promise<Receiver> {
         rawBody: Buffer.concat(chunks).toString("utf8"),
         receivedAt: Date.now()
       };
-      const index = receiver.requests.push(record) - 1;
-      const answer = receiver.respond(record, index);
+      const indexOnPath = receiver.on(record.path).length;
+      receiver.requests.push(record);
+      const answer = receiver.behaviour.get(record.path)?.(indexOnPath, record) ?? receiver.respond(record, indexOnPath);
       setTimeout(() => {
+        record.answeredAt = Date.now();
         res.writeHead(answer.status, { "Content-Type": "application/json", ...(answer.headers ?? {}) });
-        res.end("{}");
+        res.end(answer.body ?? "{}");
       }, answer.delayMs ?? 0);
     });
   });
@@ -58,4 +75,17 @@ export async function startReceiver(): Promise<Receiver> {
       server.close(() => resolve());
     });
   return receiver;
+}
+
+/** The most requests ever in flight at once among those `keyOf` groups together. */
+export function maxInFlight(requests: ReceivedRequest[], keyOf: (r: ReceivedRequest) => string): number {
+  const byKey = new Map<string, Array<[number, number]>>();
+  for (const r of requests) byKey.set(keyOf(r), [...(byKey.get(keyOf(r)) ?? []), [r.receivedAt, r.answeredAt ?? Infinity]]);
+  let most = 0;
+  for (const spans of byKey.values()) {
+    const events = spans.flatMap(([start, end]) => [[start, 1] as const, [end, -1] as const]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    let now = 0;
+    for (const [, delta] of events) most = Math.max(most, (now += delta));
+  }
+  return most;
 }

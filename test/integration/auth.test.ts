@@ -5,7 +5,7 @@ import { loadConfig } from "../../lib/config";
 import { Database } from "../../lib/db/database";
 import { openPostgres } from "../../lib/db/postgres";
 import { Principal } from "../../lib/principal";
-import { createSystem } from "../../lib/system";
+import { createSystem } from "../../bin/system";
 import { createTestDatabase } from "../helpers/postgres";
 import { describeWithServers } from "../helpers/servers";
 
@@ -24,7 +24,7 @@ describeWithServers(["postgres"], "auth service on PostgreSQL", () => {
       LABEL_URL_SECRET: "y",
       LOG_LEVEL: "warn"
     });
-    broker = createSystem(config, { logger: false });
+    broker = await createSystem(config, { logger: false });
     await broker.start();
     db = openPostgres(database.url, 2);
   });

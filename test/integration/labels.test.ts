@@ -5,9 +5,11 @@ import { AppError } from "../../lib/errors";
 import * as labelPdf from "../../lib/label-pdf";
 import { SANDBOX_MARK } from "../../lib/label-pdf";
 import { LABEL_URL_TTL_SECONDS, signLabelUrl } from "../../lib/label-url";
-import { attachConfig } from "../../lib/runtime";
+import { attachConfig } from "../../mixins/config.mixin";
 import { brokerOptions } from "../../moleculer.config";
-import LabelsService, { ParcelLabelData, RenderedLabel } from "../../services/labels.service";
+import LabelsService from "../../services/labels.service";
+import type { RenderedLabel } from "../../services/labels/labels.contract";
+import type { ParcelLabelData } from "../../services/parcels/parcels.contract";
 import { parsePdf } from "../helpers/pdf";
 
 
@@ -118,7 +120,11 @@ describe("labels service", () => {
     labelDataCalls.length = 0;
   });
 
-  const signUrl = (parcelId: string) => peerNode.call<{ labelUrl: string }, object>("labels.signUrl", { parcelId });
+  /** One URL, through the batch action every caller uses. */
+  const signUrl = async (parcelId: string) => {
+    const { labelUrls } = await peerNode.call<{ labelUrls: Record<string, string> }, object>("labels.signUrls", { parcelIds: [parcelId] });
+    return { labelUrl: labelUrls[parcelId] };
+  };
   const render = (params: object) => peerNode.call<RenderedLabel, object>("labels.render", params);
 
   test("signUrl gives a 30-minute URL under PUBLIC_BASE_URL; render turns it into a one-page PDF with the tracking number", async () => {
@@ -216,7 +222,7 @@ describe("labels service", () => {
     expect(await peerNode.call("labels.signUrls", { parcelIds: [] })).toEqual({ labelUrls: {} });
   });
 
-  test("signUrl refuses a parcel id that is not a uuid", async () => {
+  test("signUrls refuses a parcel id that is not a uuid", async () => {
     await expect(signUrl("not-a-uuid")).rejects.toMatchObject({ type: "VALIDATION_FAILED", code: 400 });
   });
 

@@ -1,6 +1,4 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { Loggers, ServiceBroker } from "moleculer";
 import { loadConfig } from "../../lib/config";
@@ -10,12 +8,13 @@ import { AppError } from "../../lib/errors";
 import type { ParcelEvent } from "../../lib/events";
 import type { ParcelEventType } from "../../lib/parcel-status";
 import type { ParcelView } from "../../lib/parcel-view";
-import { attachConfig } from "../../lib/runtime";
+import { attachConfig } from "../../mixins/config.mixin";
 import { brokerOptions } from "../../moleculer.config";
 import NotificationsService, { SmsMessageView, WorkerPassResult } from "../../services/notifications.service";
 import { composePickupSms } from "../../services/notifications/pickup-sms";
 import { maskPhone } from "../../services/notifications/sms-providers";
 import { createTestDatabase } from "../helpers/postgres";
+import { ReceivedRequest, startReceiver } from "../helpers/receivers";
 import { describeWithServers } from "../helpers/servers";
 
 const ENCRYPTION_KEY = randomBytes(32).toString("hex");
@@ -34,32 +33,18 @@ class CapturingLogger extends Loggers.Base<{ level: "debug" }> {
   }
 }
 
-interface GatewayRequest {
-  headers: http.IncomingHttpHeaders;
-  body: { to: string; message: string };
-}
+/** What the SMS gateway got: the JSON body of a POST. */
+const smsBody = (r: ReceivedRequest) => JSON.parse(r.rawBody) as { to: string; message: string };
 
 /** A local SMS gateway: records each POST and answers with the next planned status (200 when none). */
-function startSmsGateway() {
-  const requests: GatewayRequest[] = [];
+async function startSmsGateway() {
   const plan: number[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", chunk => chunks.push(chunk as Buffer));
-    req.on("end", () => {
-      requests.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
-      const status = plan.shift() ?? 200;
-      res.writeHead(status, { "Content-Type": "application/json" });
-      res.end(JSON.stringify(status < 300 ? { id: `gw-${requests.length}` } : { error: "try later" }));
-    });
-  });
-  return {
-    requests,
-    plan,
-    server,
-    listen: () => new Promise<number>(resolve => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port))),
-    close: () => new Promise<void>(resolve => server.close(() => resolve()))
+  const receiver = await startReceiver();
+  receiver.respond = (_req, index) => {
+    const status = plan.shift() ?? 200;
+    return { status, body: JSON.stringify(status < 300 ? { id: `gw-${index + 1}` } : { error: "try later" }) };
   };
+  return Object.assign(receiver, { plan });
 }
 
 interface Recipient {
@@ -118,7 +103,7 @@ async function waitFor(condition: () => boolean | Promise<boolean>, what: string
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
 describeWithServers(["postgres"], "notifications service (pick-up SMS) on PostgreSQL", () => {
-  const gateway = startSmsGateway();
+  let gateway: Awaited<ReturnType<typeof startSmsGateway>>;
   const contacts = new Map<string, Recipient>();
   const recipientCalls: string[] = [];
   const notifyCalls: Array<{ parcelId: string; reason: string }> = [];
@@ -130,14 +115,14 @@ describeWithServers(["postgres"], "notifications service (pick-up SMS) on Postgr
   let broker: ServiceBroker;
 
   /** A node with notifications (fast schedules) and a stand-in for its parcels peer. */
-  async function startNode(url: string, port: number): Promise<ServiceBroker> {
+  async function startNode(url: string, gatewayUrl: string): Promise<ServiceBroker> {
     const config = loadConfig({
       DATABASE_URL: url,
       BACKOFFICE_TOKEN: "x",
       ENCRYPTION_KEY,
       LABEL_URL_SECRET: "y",
       SMS_PROVIDER: "http",
-      SMS_HTTP_URL: `http://127.0.0.1:${port}/v1/sms`,
+      SMS_HTTP_URL: `${gatewayUrl}/v1/sms`,
       SMS_HTTP_TOKEN: SMS_TOKEN,
       LOG_LEVEL: "debug"
     });
@@ -178,15 +163,15 @@ describeWithServers(["postgres"], "notifications service (pick-up SMS) on Postgr
   }
   beforeAll(async () => {
     database = await createTestDatabase();
-    const port = await gateway.listen();
-    broker = await startNode(database.url, port);
+    gateway = await startSmsGateway();
+    broker = await startNode(database.url, gateway.url);
     db = openPostgres(database.url, 2);
   });
 
   afterAll(async () => {
     for (const node of brokers) await node.stop();
     await db?.close();
-    await gateway.close();
+    await gateway?.close();
     await database?.drop();
   });
 
@@ -194,7 +179,7 @@ describeWithServers(["postgres"], "notifications service (pick-up SMS) on Postgr
     broker.call<{ smsQueued: boolean; messageId: string | null }, object>("notifications.parcelEvent", { event });
   const messagesOf = (parcelId: string) => broker.call<SmsMessageView[], object>("notifications.listMessages", { parcelId });
   const runWorker = () => broker.call<WorkerPassResult>("notifications.runWorker");
-  const smsTo = (r: Recipient) => gateway.requests.filter(req => req.body.to === r.phone);
+  const smsTo = (r: Recipient) => gateway.requests.filter(req => smsBody(req).to === r.phone).map(req => ({ headers: req.headers, body: smsBody(req) }));
   const notifiesOf = (r: Recipient) => notifyCalls.filter(c => c.parcelId === r.parcelId);
 
   function atRelay(trackingNumber: string, codAmountDzd: number | null = 1500) {
@@ -356,8 +341,7 @@ describeWithServers(["postgres"], "notifications service (pick-up SMS) on Postgr
   });
 
   test("two workers on one database never send one message twice", async () => {
-    const port = (gateway.server.address() as AddressInfo).port;
-    const second = await startNode(database.url, port);
+    const second = await startNode(database.url, gateway.url);
     const firstLine = logLines.length;
     const batch = Array.from({ length: 30 }, (_, i) => atRelay(`RP8${String(i).padStart(7, "0")}0DZ`));
     // Enqueued through both nodes, so that both workers are woken and race for the same rows.

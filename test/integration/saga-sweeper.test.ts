@@ -3,7 +3,7 @@ import { ServiceBroker } from "moleculer";
 import { loadConfig } from "../../lib/config";
 import { acquireDatabase, releaseDatabase } from "../../lib/db/connection";
 import type { Database } from "../../lib/db/database";
-import { createSystem } from "../../lib/system";
+import { createSystem } from "../../bin/system";
 import * as store from "../../services/parcels/parcels.store";
 
 /**
@@ -24,7 +24,7 @@ describe("create-parcel saga: the sweeper settles what a crash left", () => {
   let orgId: string;
 
   beforeAll(async () => {
-    broker = createSystem(config, { logger: false });
+    broker = await createSystem(config, { logger: false });
     await broker.start();
     db = await acquireDatabase(config);
     orgId = (await broker.call<{ id: string }, object>("auth.createOrganization", { name: "Sweep SARL" })).id;
@@ -36,24 +36,24 @@ describe("create-parcel saga: the sweeper settles what a crash left", () => {
     await broker.stop();
   });
 
-  async function pendingParcel(): Promise<store.ParcelRow> {
+  async function pendingParcel(): Promise<store.ParcelRecord> {
     return store.insertPending(db, {
       id: randomUUID(),
-      organization_id: orgId,
+      organizationId: orgId,
       mode: "live",
-      tracking_number: `RP${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}DZ`,
-      destination_relay_code: "DZ-16-ALGER-CENTRE",
-      recipient_name_enc: "v1:x",
-      recipient_phone_enc: "v1:y",
-      weight_g: 500,
-      length_cm: null,
-      width_cm: null,
-      height_cm: null,
-      declared_value_centimes: null,
-      cod_amount_centimes: null,
-      price_centimes: 35000,
-      idempotency_key: null,
-      request_fingerprint: null
+      trackingNumber: `RP${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}DZ`,
+      destinationRelayCode: "DZ-16-ALGER-CENTRE",
+      recipientNameEnc: "v1:x",
+      recipientPhoneEnc: "v1:y",
+      weightG: 500,
+      lengthCm: null,
+      widthCm: null,
+      heightCm: null,
+      declaredValueCentimes: null,
+      codAmountCentimes: null,
+      priceCentimes: 35000,
+      idempotencyKey: null,
+      requestFingerprint: null
     });
   }
   const balance = async () =>

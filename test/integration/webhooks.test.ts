@@ -11,12 +11,14 @@ import { openPglite } from "../../lib/db/pglite";
 import { openPostgres } from "../../lib/db/postgres";
 import { ParcelEvent, webhookBodyOf } from "../../lib/events";
 import { MAX_ATTEMPTS } from "../../lib/retry-schedule";
-import { attachConfig } from "../../lib/runtime";
+import { attachConfig } from "../../mixins/config.mixin";
 import { verifyWebhookSignature } from "../../lib/webhook-signature";
 import AuthService from "../../services/auth.service";
 import WebhooksService, { WebhooksSettings } from "../../services/webhooks.service";
+import type { DeliveryItem } from "../../services/webhooks/webhooks.params";
 import * as store from "../../services/webhooks/webhooks.store";
 import { createTestDatabase } from "../helpers/postgres";
+import { maxInFlight, ReceivedRequest, Receiver, startReceiver } from "../helpers/receivers";
 import { describeWithServers } from "../helpers/servers";
 
 const ENCRYPTION_KEY = randomBytes(32).toString("hex");
@@ -32,67 +34,15 @@ interface Received {
   parcelId: string;
 }
 
-interface Answer {
-  status: number;
-  headers?: Record<string, string>;
-  delayMs?: number;
-}
-
-class Receiver {
-  readonly requests: Received[] = [];
-  /** Per path: how to answer the n-th request (0-based) on that path; 200 by default. */
-  readonly behaviour = new Map<string, (n: number, req: Received) => Answer>();
-  /** Per parcel: requests in flight now, and the most ever seen at once. */
-  private inFlight = new Map<string, number>();
-  maxInFlightPerParcel = 0;
-  private server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", chunk => chunks.push(chunk as Buffer));
-    req.on("end", () => {
-      const raw = Buffer.concat(chunks).toString("utf8");
-      let parcelId = "";
-      try {
-        parcelId = (JSON.parse(raw) as { data: { parcel: { id: string } } }).data.parcel.id;
-      } catch {
-        /* not ours */
-      }
-      const received: Received = {
-        path: req.url ?? "",
-        headers: req.headers,
-        raw,
-        deliveryId: String(req.headers["x-relay-delivery-id"]),
-        parcelId
-      };
-      const n = this.requests.filter(r => r.path === received.path).length;
-      this.requests.push(received);
-      const now = (this.inFlight.get(parcelId) ?? 0) + 1;
-      this.inFlight.set(parcelId, now);
-      this.maxInFlightPerParcel = Math.max(this.maxInFlightPerParcel, now);
-      const answer = this.behaviour.get(received.path)?.(n, received) ?? { status: 200 };
-      setTimeout(() => {
-        this.inFlight.set(parcelId, (this.inFlight.get(parcelId) ?? 1) - 1);
-        res.writeHead(answer.status, { "Content-Type": "text/plain", ...answer.headers });
-        res.end("ok");
-      }, answer.delayMs ?? 0);
-    });
-  });
-
-  async start(): Promise<void> {
-    await new Promise<void>(resolve => this.server.listen(0, "127.0.0.1", resolve));
+/** A delivery as the receiver got it, with what the tests look at. */
+function received(r: ReceivedRequest): Received {
+  let parcelId = "";
+  try {
+    parcelId = (JSON.parse(r.rawBody) as { data: { parcel: { id: string } } }).data.parcel.id;
+  } catch {
+    /* not ours */
   }
-
-  url(path: string): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
-  }
-
-  on(path: string): Received[] {
-    return this.requests.filter(r => r.path === path);
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>(resolve => this.server.close(() => resolve()));
-  }
+  return { path: r.path, headers: r.headers, raw: r.rawBody, deliveryId: String(r.headers["x-relay-delivery-id"]), parcelId };
 }
 
 /** A port nothing listens on. */
@@ -132,7 +82,7 @@ async function startSystem(options: {
   });
   const broker = new ServiceBroker({ ...brokerOptions(config), logger: false, nodeID: options.nodeID });
   attachConfig(broker, config);
-  if (options.auth !== false) broker.createService(AuthService as ServiceSchema);
+  if (options.auth !== false) broker.createService(AuthService as unknown as ServiceSchema);
   broker.createService({
     ...WebhooksService,
     settings: { ...WebhooksService.settings, ...options.settings }
@@ -179,19 +129,6 @@ async function waitFor<T>(probe: () => Promise<T> | T, done: (value: T) => boole
   }
 }
 
-interface DeliveryItem {
-  id: string;
-  eventId: string;
-  eventType: string;
-  status: store.DeliveryStatus;
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  deliveredAt: string | null;
-  createdAt: string;
-  attemptLog: { attempt: number; at: string; statusCode: number | null; error: string | null; durationMs: number }[];
-}
 interface DeliveryPage {
   items: DeliveryItem[];
   page: number;
@@ -292,7 +229,8 @@ describeWithServers(["postgres"], "webhooks store on the PostgreSQL server", () 
 // --- the service, with a real receiver and PostgreSQL -------------------------------------------
 
 describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HTTP receiver", () => {
-  const receiver = new Receiver();
+  let receiver: Receiver;
+  const on = (path: string) => receiver.on(path).map(received);
   let database: { url: string; drop: () => Promise<void> };
   let db: Database;
   const systems: System[] = [];
@@ -304,10 +242,10 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
   };
 
   beforeAll(async () => {
-    await receiver.start();
+    receiver = await startReceiver();
   });
   afterAll(async () => {
-    await receiver.stop();
+    await receiver.close();
   });
 
   // A fresh database per test: no worker ever sees another test's deliveries.
@@ -325,13 +263,13 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     const { broker } = await start();
     const calls = api(broker);
     const org = await calls.createOrg("Boutique Amel");
-    expect(await calls.setEndpoint(org.id, receiver.url("/signed"))).toEqual({ url: receiver.url("/signed") });
+    expect(await calls.setEndpoint(org.id, `${receiver.url}/signed`)).toEqual({ url: `${receiver.url}/signed` });
 
     const event = makeEvent(org.id, { type: "parcel.ready_for_pickup", mode: "sandbox" });
     const before = Math.floor(Date.now() / 1000);
     const enqueued = await calls.enqueue(event);
     expect(enqueued.status).toBe("pending");
-    const [request] = await waitFor(() => receiver.on("/signed"), r => r.length === 1);
+    const [request] = await waitFor(() => on("/signed"), r => r.length === 1);
 
     expect(request.headers["content-type"]).toBe("application/json");
     expect(request.headers["x-relay-event"]).toBe("parcel.ready_for_pickup");
@@ -360,11 +298,11 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     const calls = api(broker);
     const org = await calls.createOrg("Retry SARL");
     receiver.behaviour.set("/flaky", n => ({ status: n < 3 ? 500 : 200 }));
-    await calls.setEndpoint(org.id, receiver.url("/flaky"));
+    await calls.setEndpoint(org.id, `${receiver.url}/flaky`);
     const { id } = await calls.enqueue(makeEvent(org.id));
 
     const delivered = await waitFor(() => calls.delivery(org.id, id), d => d.status === "delivered");
-    const requests = receiver.on("/flaky");
+    const requests = on("/flaky");
     expect(requests).toHaveLength(4);
     expect(new Set(requests.map(r => r.deliveryId))).toEqual(new Set([id]));
     expect(delivered.attempts).toBe(4);
@@ -399,7 +337,7 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     const calls = api(broker);
     const org = await calls.createOrg("Gone SPA");
     receiver.behaviour.set("/gone", () => ({ status: 410 }));
-    await calls.setEndpoint(org.id, receiver.url("/gone"));
+    await calls.setEndpoint(org.id, `${receiver.url}/gone`);
     const gone = await calls.enqueue(makeEvent(org.id));
 
     const failed = await waitFor(() => calls.delivery(org.id, gone.id), d => d.status === "failed");
@@ -417,20 +355,20 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     expect((await calls.delivery(org.id, skipped.id)).lastError).toMatch(/disabled/);
 
     // Set again (here at a URL that accepts): enabled; a redelivery sends the skipped event.
-    await calls.setEndpoint(org.id, receiver.url("/back"));
+    await calls.setEndpoint(org.id, `${receiver.url}/back`);
     const fresh = await calls.enqueue(makeEvent(org.id));
     expect(fresh.status).toBe("pending");
     expect(await calls.redeliver(skipped.id)).toEqual({ id: skipped.id, status: "pending" });
-    await waitFor(() => receiver.on("/back"), r => r.length === 2);
-    expect(new Set(receiver.on("/back").map(r => r.deliveryId))).toEqual(new Set([fresh.id, skipped.id]));
-    expect(receiver.on("/gone")).toHaveLength(1);
+    await waitFor(() => on("/back"), r => r.length === 2);
+    expect(new Set(on("/back").map(r => r.deliveryId))).toEqual(new Set([fresh.id, skipped.id]));
+    expect(on("/gone")).toHaveLength(1);
   });
 
   test("an event enqueued twice is one delivery, sent once", async () => {
     const { broker } = await start();
     const calls = api(broker);
     const org = await calls.createOrg("Twice EURL");
-    await calls.setEndpoint(org.id, receiver.url("/twice"));
+    await calls.setEndpoint(org.id, `${receiver.url}/twice`);
     const event = makeEvent(org.id);
     const [a, b] = await Promise.all([calls.enqueue(event), calls.enqueue(event)]);
     const c = await calls.enqueue(event);
@@ -438,7 +376,7 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     expect(c.id).toBe(a.id);
     await waitFor(() => calls.delivery(org.id, a.id), d => d.status === "delivered");
     await calls.runWorker();
-    expect(receiver.on("/twice")).toHaveLength(1);
+    expect(on("/twice")).toHaveLength(1);
     const rows = await db.query("SELECT id FROM webhooks.deliveries WHERE event_id = $1", [event.id]);
     expect(rows).toHaveLength(1);
   });
@@ -460,7 +398,7 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     const calls = api(a.broker);
     const org = await calls.createOrg("Concurrent SARL");
     receiver.behaviour.set("/race", () => ({ status: 200, delayMs: 15 }));
-    await calls.setEndpoint(org.id, receiver.url("/race"));
+    await calls.setEndpoint(org.id, `${receiver.url}/race`);
 
     // 25 parcels with two events each: 50 deliveries, enqueued through both nodes.
     const parcels = Array.from({ length: 25 }, () => randomUUID());
@@ -480,7 +418,7 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     );
     await forcing;
 
-    const requests = receiver.on("/race");
+    const requests = on("/race");
     const perId = new Map<string, number>();
     for (const r of requests) perId.set(r.deliveryId, (perId.get(r.deliveryId) ?? 0) + 1);
     expect(perId.size).toBe(50);
@@ -492,7 +430,7 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
       const order = requests.filter(r => r.parcelId === parcelId).map(r => r.headers["x-relay-event"]);
       expect(order).toEqual(["parcel.created", "parcel.ready_for_pickup"]);
     }
-    expect(receiver.maxInFlightPerParcel).toBe(1);
+    expect(maxInFlight(receiver.on("/race"), r => received(r).parcelId)).toBe(1);
 
     // Both workers did part of the work.
     const workers = await db.query<{ worker: string }>("SELECT DISTINCT worker FROM webhooks.attempts ORDER BY worker");
@@ -505,13 +443,13 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     const org = await calls.createOrg("Redeliver SAS");
     let healthy = false;
     receiver.behaviour.set("/redeliver", () => ({ status: healthy ? 200 : 503 }));
-    await calls.setEndpoint(org.id, receiver.url("/redeliver"));
+    await calls.setEndpoint(org.id, `${receiver.url}/redeliver`);
     const { id } = await calls.enqueue(makeEvent(org.id));
 
     const failed = await waitFor(() => calls.delivery(org.id, id), d => d.status === "failed", 30_000);
     expect(failed.attempts).toBe(MAX_ATTEMPTS);
     expect(failed.lastStatusCode).toBe(503);
-    expect(receiver.on("/redeliver")).toHaveLength(MAX_ATTEMPTS);
+    expect(on("/redeliver")).toHaveLength(MAX_ATTEMPTS);
     expect((await calls.list(org.id, { status: "failed" })).items.map(d => d.id)).toEqual([id]);
 
     healthy = true;
@@ -519,14 +457,14 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     const delivered = await waitFor(() => calls.delivery(org.id, id), d => d.status === "delivered");
     expect(delivered.attempts).toBe(MAX_ATTEMPTS + 1);
     expect(delivered.attemptLog.at(-1)).toMatchObject({ attempt: MAX_ATTEMPTS + 1, statusCode: 200 });
-    const requests = receiver.on("/redeliver");
+    const requests = on("/redeliver");
     expect(requests).toHaveLength(MAX_ATTEMPTS + 1);
     expect(new Set(requests.map(r => r.deliveryId))).toEqual(new Set([id]));
 
     // A delivered one can be sent again too, still under its id.
     await calls.redeliver(id);
-    await waitFor(() => receiver.on("/redeliver"), r => r.length === MAX_ATTEMPTS + 2);
-    expect(receiver.on("/redeliver").at(-1)!.deliveryId).toBe(id);
+    await waitFor(() => on("/redeliver"), r => r.length === MAX_ATTEMPTS + 2);
+    expect(on("/redeliver").at(-1)!.deliveryId).toBe(id);
 
     await expect(calls.redeliver(randomUUID())).rejects.toMatchObject({ type: "NOT_FOUND", code: 404 });
   });
@@ -536,7 +474,7 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     const calls = api(broker);
     const org = await calls.createOrg("Slow SARL");
     receiver.behaviour.set("/slow", () => ({ status: 200, delayMs: 2000 }));
-    await calls.setEndpoint(org.id, receiver.url("/slow"));
+    await calls.setEndpoint(org.id, `${receiver.url}/slow`);
     const { id } = await calls.enqueue(makeEvent(org.id));
     const pending = await waitFor(() => calls.delivery(org.id, id), d => d.attempts >= 1);
     expect(pending).toMatchObject({ status: "pending", lastStatusCode: null, lastError: "timed out after 300 ms" });
@@ -549,7 +487,7 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     const calls = api(broker);
     const org = await calls.createOrg("Busy SARL");
     receiver.behaviour.set("/busy", () => ({ status: 429, headers: { "Retry-After": "120" } }));
-    await calls.setEndpoint(org.id, receiver.url("/busy"));
+    await calls.setEndpoint(org.id, `${receiver.url}/busy`);
     const { id } = await calls.enqueue(makeEvent(org.id));
     const pending = await waitFor(() => calls.delivery(org.id, id), d => d.attempts >= 1);
     expect(pending).toMatchObject({ status: "pending", lastStatusCode: 429 });
@@ -600,9 +538,9 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     await refused(calls.setEndpoint(org.id, "ftp://example.com/hook"));
     await refused(calls.setEndpoint(org.id, `https://example.com/${"a".repeat(2000)}`));
     await refused(calls.setEndpoint(org.id, "https://user:pass@example.com/hook"));
-    await refused(calls.setEndpoint(org.id, receiver.url("/x"), "short"));
-    await refused(calls.setEndpoint(org.id, receiver.url("/x"), "s".repeat(201)));
-    await expect(calls.setEndpoint(randomUUID(), receiver.url("/x"))).rejects.toMatchObject({ type: "ORGANIZATION_NOT_FOUND" });
+    await refused(calls.setEndpoint(org.id, `${receiver.url}/x`, "short"));
+    await refused(calls.setEndpoint(org.id, `${receiver.url}/x`, "s".repeat(201)));
+    await expect(calls.setEndpoint(randomUUID(), `${receiver.url}/x`)).rejects.toMatchObject({ type: "ORGANIZATION_NOT_FOUND" });
     const bad = makeEvent(org.id) as unknown as { data: { parcel: { id: string } } };
     bad.data.parcel.id = "not-a-uuid";
     await refused(calls.enqueue(bad as unknown as ParcelEvent));
@@ -621,12 +559,12 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     // An endpoint that slipped in (set while private targets were allowed) is still refused at send time.
     await db.query("INSERT INTO webhooks.endpoints (organization_id, url, secret_enc) VALUES ($1, $2, $3)", [
       org.id,
-      receiver.url("/ssrf"),
+      `${receiver.url}/ssrf`,
       encryptField(SECRET, ENCRYPTION_KEY)
     ]);
     const { id } = await calls.enqueue(makeEvent(org.id));
     const pending = await waitFor(() => calls.delivery(org.id, id), d => d.attempts >= 1);
     expect(pending.attemptLog[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/SSRF guard.*non-public/) });
-    expect(receiver.on("/ssrf")).toHaveLength(0);
+    expect(on("/ssrf")).toHaveLength(0);
   });
 });

@@ -2,12 +2,13 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { documentText } from "../../bin/api-docs";
+import { documentText } from "../helpers/api-documents";
 import { ROOT } from "../helpers/processes";
 
 /**
- * clients/typescript/ holds generated files: the partner document as built by the gateway's code,
- * and the types openapi-typescript makes of it. Both must be what `npm run client:generate` would
+ * clients/typescript/ holds generated files: the partner document as a gateway builds it from the
+ * endpoint declarations (generated for this run by the global setup), and the types
+ * openapi-typescript makes of it. Both must be what `npm run client:generate` would
  * write now, with the same options (read from that script).
  */
 

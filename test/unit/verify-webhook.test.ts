@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { createHmac } from "node:crypto";
 import {
   checkStandardWebhook,
@@ -69,7 +70,7 @@ test("parseVerifiedWebhook: the event only when genuine and consistent with its 
 });
 
 test("the helper is dependency-free: it imports node:crypto and nothing else", () => {
-  const source = require("node:fs").readFileSync(require.resolve("../../clients/typescript/verify-webhook.ts"), "utf8") as string;
+  const source = fs.readFileSync(require.resolve("../../clients/typescript/verify-webhook.ts"), "utf8") as string;
   const imports = [...source.matchAll(/^import .* from "([^"]+)";$/gm)].map(m => m[1]);
   expect(imports).toEqual(["node:crypto"]);
 });

@@ -1,5 +1,5 @@
 import { KEY_PREFIX } from "../../../lib/api-keys";
-import type { ApiKind } from "../../../lib/endpoint";
+import { API_BASE_PATH, ApiKind } from "../../../lib/endpoint";
 import type { OpenApiDocument, Operation, PathItem, SecurityScheme, Tag } from "../../../lib/openapi/types";
 import { compareRoutes, fullTemplatePath, RoutedEndpoint, ServiceDocs } from "../endpoints";
 import { ComponentHoister, shareResponses } from "./hoist";
@@ -44,7 +44,7 @@ Every status change of your parcels is POSTed to your webhook URL (see *Webhooks
 time, before parsing; process each \`X-Relay-Delivery-Id\` once.
 
 ## Versioning
-The version is in the path (\`/api/partner/v1\`). Responses may gain fields within v1, and error codes may be added: write
+The version is in the path (\`${API_BASE_PATH.partner}\`). Responses may gain fields within v1, and error codes may be added: write
 clients that ignore fields they do not know and treat an unknown error code by its HTTP status.
 `.trim();
 

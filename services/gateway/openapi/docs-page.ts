@@ -42,7 +42,17 @@ export function docsPageHtml(): string {
 `;
 }
 
-const INIT_SCRIPT = `window.ui = SwaggerUIBundle({
+/**
+ * "Try it out" sends its requests to this page's own origin. The document names PUBLIC_BASE_URL as
+ * its server, but a page opened under another name of the same gateway (127.0.0.1 for localhost,
+ * a port-forward) would otherwise be refused by the page's own connect-src 'self'.
+ */
+const INIT_SCRIPT = `const sameOrigin = request => {
+  const url = new URL(request.url, window.location.href);
+  if (url.origin !== window.location.origin) request.url = window.location.origin + url.pathname + url.search;
+  return request;
+};
+window.ui = SwaggerUIBundle({
   url: ${JSON.stringify(PARTNER_DOCUMENT_PATH)},
   dom_id: "#swagger-ui",
   deepLinking: true,
@@ -52,7 +62,8 @@ const INIT_SCRIPT = `window.ui = SwaggerUIBundle({
   docExpansion: "list",
   defaultModelsExpandDepth: 1,
   displayRequestDuration: true,
-  persistAuthorization: false
+  persistAuthorization: false,
+  requestInterceptor: sameOrigin
 });
 `;
 

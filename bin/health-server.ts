@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { ServiceBroker } from "moleculer";
+import { PROBE_PATHS } from "../lib/endpoint";
 
 /**
  * Kubernetes probes for every process, gateway or not: `/healthz` answers while the event loop
@@ -12,8 +13,8 @@ export function startHealthServer(broker: ServiceBroker, port: number): http.Ser
       res.writeHead(status, { "Content-Type": "application/json" });
       res.end(JSON.stringify(body));
     };
-    if (req.url === "/healthz") return send(200, { status: "ok" });
-    if (req.url === "/readyz") {
+    if (req.url === PROBE_PATHS.liveness) return send(200, { status: "ok" });
+    if (req.url === PROBE_PATHS.readiness) {
       const connected = !broker.transit || broker.transit.connected;
       const ready = broker.started && connected;
       return send(ready ? 200 : 503, { status: ready ? "ok" : "starting", nodeID: broker.nodeID });

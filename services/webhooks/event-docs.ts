@@ -1,11 +1,15 @@
-import type { webhookBodyOf } from "../events";
-import { eventTypeFor, PARCEL_STATUSES } from "../parcel-status";
-import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "../retry-schedule";
-import { dateTime, objectOf, SAMPLE_PARCEL, uuidSchema } from "./components";
-import type { JsonSchema, Parameter, PathItem } from "./types";
-import { schemaRef } from "./types";
+import type { webhookBodyOf } from "../../lib/events";
+import { component, dateTime, nullable, objectOf, uuidSchema } from "../../lib/openapi/json-schema";
+import type { Parameter, PathItem } from "../../lib/openapi/types";
+import { eventTypeFor, PARCEL_STATUSES } from "../../lib/parcel-status";
+import { ParcelStatusSchema, ParcelViewSchema, SAMPLE_PARCEL } from "../../lib/parcel-view";
+import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "../../lib/retry-schedule";
 
-/** The outgoing webhooks (SPEC §6, DESIGN §3) as OpenAPI 3.1 `webhooks`: one entry per event type. */
+/**
+ * The outgoing webhooks (SPEC §6, DESIGN §3) as OpenAPI 3.1 `webhooks`, one entry per event type:
+ * the webhooks service declares them (service settings `openapi.webhooks`) and the gateway puts
+ * them in the partner document.
+ */
 
 export const EVENT_TYPES = PARCEL_STATUSES.map(eventTypeFor);
 
@@ -17,9 +21,9 @@ function humanDelay(seconds: number): string {
   return `${seconds / 3600} h`;
 }
 
-export function webhookSchemas(): Record<string, JsonSchema> {
-  return {
-    ParcelEvent: objectOf<WebhookBody>(
+const PARCEL_EVENT = component(
+  "ParcelEvent",
+  objectOf<WebhookBody>(
       {
         id: uuidSchema("Event identifier."),
         type: { type: "string", enum: EVENT_TYPES, description: "parcel.<new status in lower case>; same as X-Relay-Event." },
@@ -30,8 +34,8 @@ export function webhookSchemas(): Record<string, JsonSchema> {
           description: "Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none."
         },
         data: objectOf<WebhookBody["data"]>({
-          previousStatus: { anyOf: [schemaRef("ParcelStatus"), { type: "null" }], description: "Status before the change; null for parcel.created." },
-          parcel: schemaRef("ParcelView")
+          previousStatus: { ...nullable(ParcelStatusSchema), description: "Status before the change; null for parcel.created." },
+          parcel: ParcelViewSchema
         })
       },
       {
@@ -48,8 +52,7 @@ export function webhookSchemas(): Record<string, JsonSchema> {
         ]
       }
     )
-  };
-}
+);
 
 const headerParameters = (eventType: string): Parameter[] => [
   {
@@ -82,7 +85,7 @@ const headerParameters = (eventType: string): Parameter[] => [
   }
 ];
 
-export function webhooks(): Record<string, PathItem> {
+export function webhookDocs(): Record<string, PathItem> {
   const schedule = RETRY_DELAYS_SECONDS.map(humanDelay).join(", ");
   return Object.fromEntries(
     PARCEL_STATUSES.map((status, i) => {
@@ -104,7 +107,7 @@ export function webhooks(): Record<string, PathItem> {
             required: true,
             content: {
               "application/json": {
-                schema: { allOf: [schemaRef("ParcelEvent"), { type: "object", properties: { type: { const: type } } }] }
+                schema: { allOf: [PARCEL_EVENT, { type: "object", properties: { type: { const: type } } }] }
               }
             }
           },

@@ -1,0 +1,82 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { ServiceBroker } from "moleculer";
+import type { AppConfig } from "../lib/config";
+import { call } from "../lib/contract";
+import { API_BASE_PATH } from "../lib/endpoint";
+
+export interface DemoAccount {
+  organizationId: string;
+  organizationName: string;
+  liveKey: string;
+  sandboxKey: string;
+}
+
+export const DEMO_ORGANIZATION = "Demo Merchant SARL";
+/** What the demo wallets are funded with, in DZD. */
+export const DEMO_WALLETS = [
+  ["live", 50_000],
+  ["sandbox", 100_000]
+] as const;
+
+/**
+ * First embedded start only: a demo organisation with a live and a sandbox key. The marker file
+ * holds no secret; the keys exist only in what this returns, to be printed once.
+ */
+export async function bootstrapDemo(broker: ServiceBroker, config: AppConfig): Promise<DemoAccount | null> {
+  const marker = path.join(config.dataDir, "demo.json");
+  if (fs.existsSync(marker)) return null;
+  const org = await call(broker, "auth.createOrganization", { name: DEMO_ORGANIZATION });
+  const createKey = (mode: "live" | "sandbox") => call(broker, "auth.createApiKey", { organizationId: org.id, mode, name: `demo ${mode} key` });
+  const live = await createKey("live");
+  const sandbox = await createKey("sandbox");
+  for (const [mode, amountDzd] of DEMO_WALLETS) await call(broker, "wallet.topUp", { organizationId: org.id, mode, amountDzd });
+  fs.writeFileSync(marker, JSON.stringify({ organizationId: org.id, createdAt: new Date().toISOString() }, null, 2));
+  return { organizationId: org.id, organizationName: org.name, liveKey: live.key, sandboxKey: sandbox.key };
+}
+
+/** The URL of the endpoint an action declares, read from the registry like the gateway reads it. */
+export function endpointUrl(broker: ServiceBroker, base: string, actionName: string): string {
+  const action = broker.registry.getActionList({}).find(a => a.name === actionName)?.action;
+  if (!action?.endpoint || !action.api) throw new Error(`${actionName} declares no endpoint`);
+  return base + API_BASE_PATH[action.api].replace(/\/$/, "") + action.endpoint.path;
+}
+
+/** The demo merchant's keys, shown once, with two calls to paste (to URLs that exist: null leaves one out). */
+export function demoAccountLines(demo: DemoAccount, urls: { health: string | null; createParcel: string | null }): string[] {
+  return [
+    "",
+    `Demo organisation "${demo.organizationName}" (${demo.organizationId}) — keys are shown only this once:`,
+    `  live key:    ${demo.liveKey}`,
+    `  sandbox key: ${demo.sandboxKey}`,
+    "",
+    `Wallets: ${DEMO_WALLETS.map(([mode, dzd]) => `${dzd.toLocaleString("fr-FR").replace(/\s/g, " ")} DZD ${mode}`).join(", ")}.`,
+    "",
+    "Try it:",
+    ...(urls.health ? [`  curl -s -H "Authorization: ApiKey ${demo.liveKey}" ${urls.health}`] : []),
+    ...(urls.createParcel
+      ? [
+          `  curl -s -H "Authorization: ApiKey ${demo.sandboxKey}" -H "Content-Type: application/json" \\`,
+          `    -d '{"recipientName":"Amina B.","recipientPhone":"+213 555 12 34 56","weightG":1200,"destinationRelayCode":"DZ-16-ALGER-CENTRE"}' \\`,
+          `    ${urls.createParcel}`
+        ]
+      : [])
+  ];
+}
+
+export function demoBanner(config: AppConfig, demo: DemoAccount | null, broker: ServiceBroker): string {
+  const base = config.publicBaseUrl;
+  const lines = [
+    "",
+    "relay-parcels is running (embedded mode)",
+    `  Partner API     ${base}${API_BASE_PATH.partner}`,
+    `  Back-office API ${base}${API_BASE_PATH.backoffice}`,
+    `  Back-office token (Authorization: Bearer …): ${config.secrets.backofficeToken}`
+  ];
+  if (demo) {
+    lines.push(...demoAccountLines(demo, { health: endpointUrl(broker, base, "auth.health"), createParcel: endpointUrl(broker, base, "parcels.create") }));
+  } else {
+    lines.push("", "Demo keys were printed on the first start; create more with: npm run backoffice -- key:create <orgId>");
+  }
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,12 @@
+import type { ParcelEvent } from "../../lib/events";
+
+/** What other services call `notifications` with, and what it answers. Types only. */
+
+declare module "../../lib/contract" {
+  interface ActionContracts {
+    /** Every parcel event, from the parcels outbox relay: the answer is the acknowledgement (the SMS is stored). */
+    "notifications.parcelEvent": { params: { event: ParcelEvent }; answer: { smsQueued: boolean; messageId: string | null } };
+  }
+}
+
+export {};

@@ -1,0 +1,44 @@
+import type { ParcelEvent } from "../../lib/events";
+import { Joi, type Schema } from "../../lib/joi";
+import { uuid } from "../../lib/schemas";
+
+/** The params of every notifications action, each interface beside the Joi schema that validates it. */
+
+export const AT_RELAY = "parcel.at_relay";
+
+export interface ParcelEventParams {
+  event: ParcelEvent;
+}
+const onlyAtRelay = (schema: Schema) => Joi.when("type", { is: AT_RELAY, then: schema.required(), otherwise: Joi.any() });
+/**
+ * Every event passes through here, so only the id and type are checked for all of them: an event
+ * this service ignores must never be refused (a refusal holds the parcel's outbox queue, and with
+ * it the parcel's webhooks). What an AT_RELAY event must carry for the SMS is checked in full.
+ */
+export const ParcelEventSchema = Joi.object<ParcelEventParams, true>({
+  event: Joi.object<ParcelEvent>({
+    id: uuid().required(),
+    type: Joi.string().max(100).required(),
+    organizationId: onlyAtRelay(uuid()),
+    sandbox: onlyAtRelay(Joi.boolean()),
+    data: onlyAtRelay(
+      Joi.object({
+        parcel: Joi.object({
+          id: uuid().required(),
+          trackingNumber: Joi.string().max(50).required(),
+          destinationRelayCode: Joi.string().max(50).required(),
+          codAmountDzd: Joi.number().min(0).allow(null).required()
+        })
+          .unknown(true)
+          .required()
+      }).unknown(true)
+    )
+  })
+    .unknown(true)
+    .required()
+});
+
+export interface ParcelIdParams {
+  parcelId: string;
+}
+export const ParcelIdSchema = Joi.object<ParcelIdParams, true>({ parcelId: uuid().required() });

@@ -1,0 +1,45 @@
+/** What other services call `parcels` with, and what it answers. Types only. */
+
+/** A relay point of the directory, as stored. */
+export interface RelayPoint {
+  code: string;
+  name: string;
+  city: string;
+  wilaya: string | null;
+  address: string | null;
+  active: boolean;
+}
+
+/** What a label prints of a parcel: nothing personal. */
+export interface ParcelLabelData {
+  trackingNumber: string;
+  relayCode: string;
+  relayName: string;
+  relayCity: string | null;
+  weightG: number;
+  codAmountDzd: number | null;
+  organizationId: string;
+  createdAt: string;
+  sandbox: boolean;
+}
+
+export interface SweepResult {
+  finished: number;
+  discarded: number;
+  refunded: number;
+  deferred: number;
+  purgedEvents: number;
+}
+
+declare module "../../lib/contract" {
+  interface ActionContracts {
+    "parcels.labelData": { params: { parcelId: string }; answer: ParcelLabelData };
+    /** For the pick-up SMS only: the one place recipient data is decrypted. */
+    "parcels.recipientContact": { params: { parcelId: string }; answer: { name: string; phone: string } };
+    "parcels.relayPoint": { params: { code: string }; answer: RelayPoint };
+    /** AT_RELAY → RELAY_NOTIFIED once the pick-up SMS is sent; a no-op in any other state. */
+    "parcels.markRelayNotified": { params: { parcelId: string; reason?: string | null }; answer: { changed: boolean } };
+    "parcels.relayOutbox": { params: Record<string, never>; answer: { relayed: number } };
+    "parcels.sweep": { params: { olderThanSeconds?: number }; answer: SweepResult };
+  }
+}

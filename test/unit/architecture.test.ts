@@ -1,0 +1,110 @@
+import fs from "node:fs";
+import path from "node:path";
+import { ALL_SERVICES } from "../../lib/config";
+import { API_BASE_PATH } from "../../lib/endpoint";
+import { ACTION_DEFINITIONS } from "../helpers/action-definitions";
+import { ROOT } from "../helpers/processes";
+
+/**
+ * Issue 9: the layout the README promises, held by the source itself. `lib/` is the pure layer;
+ * every service has the same shape; SQL lives in stores; each route path is written once.
+ */
+
+const SOURCE_DIRS = ["lib", "services", "mixins", "middlewares", "bin", "types"];
+
+function sourceFiles(dir: string): string[] {
+  const full = path.join(ROOT, dir);
+  return fs.readdirSync(full, { withFileTypes: true, recursive: true })
+    .filter(e => e.isFile() && /\.(ts|mts|cts)$/.test(e.name))
+    .map(e => path.relative(ROOT, path.join(e.parentPath, e.name)));
+}
+
+const FILES = [...SOURCE_DIRS.flatMap(sourceFiles), ...fs.readdirSync(ROOT).filter(f => /\.ts$/.test(f) && !f.endsWith(".d.ts"))];
+const text = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
+/** The code without its comments (block comments, and lines that are a comment) and module specifiers. */
+const code = (file: string) =>
+  text(file)
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/^\s*\/\/.*$/gm, "")
+    .replace(/(from\s*|import\s*\(\s*|require\s*\(\s*)["'][^"']+["']/g, "$1MODULE");
+
+/** The relative modules a file imports (static, dynamic and `import type` alike). */
+function relativeImports(file: string): string[] {
+  const found = [...text(file).matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)["'](\.{1,2}\/[^"']+)["']/g)].map(m => m[1]);
+  return found.map(target => path.relative(ROOT, path.resolve(path.dirname(path.join(ROOT, file)), target)));
+}
+
+describe("lib/ is the pure layer", () => {
+  test("it finds source files to check", () => {
+    expect(FILES.filter(f => f.startsWith("lib/")).length).toBeGreaterThan(30);
+    expect(FILES.filter(f => f.startsWith("services/")).length).toBeGreaterThan(30);
+  });
+
+  test("nothing under lib/ imports from services/, bin/, mixins/, middlewares/ or the root", () => {
+    const crossings = FILES.filter(f => f.startsWith("lib/")).flatMap(file =>
+      relativeImports(file)
+        .filter(target => !target.startsWith("lib/") && !target.startsWith("resources/"))
+        .map(target => `${file} → ${target}`)
+    );
+    expect(crossings).toEqual([]);
+  });
+});
+
+describe("one shape for every service", () => {
+  const SQL = /\b(SELECT\s+[\w*(]|INSERT\s+INTO|UPDATE\s+[\w.]+\s+SET|DELETE\s+FROM)\b/;
+
+  test.each(ALL_SERVICES.map(name => [name]))("%s: x.service.ts and x/x.params.ts; a contract when others call it", name => {
+    expect(fs.existsSync(path.join(ROOT, "services", `${name}.service.ts`))).toBe(true);
+    expect(fs.existsSync(path.join(ROOT, "services", name, `${name}.params.ts`))).toBe(true);
+    const calledByOthers = FILES.some(
+      file => !file.startsWith(`services/${name}`) && new RegExp(`["'\`]${name}\\.[a-zA-Z]+["'\`]`).test(text(file))
+    );
+    if (calledByOthers) expect({ name, contract: fs.existsSync(path.join(ROOT, "services", name, `${name}.contract.ts`)) }).toEqual({ name, contract: true });
+  });
+
+  test("SQL is written in the services' stores only", () => {
+    const outside = FILES.filter(f => f.startsWith("services/") && !f.endsWith(".store.ts") && SQL.test(text(f)));
+    expect(outside).toEqual([]);
+    // The check would see SQL: the stores do have it.
+    expect(FILES.filter(f => f.endsWith(".store.ts") && SQL.test(text(f))).length).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe("each route path is written once", () => {
+  // Ours: the actions that say which API they belong to (moleculer-web's own listAliases is not routed).
+  const declared = [...ACTION_DEFINITIONS.entries()].filter(([, a]) => typeof a.rest === "string" && a.api !== undefined).map(([name, a]) => [name, (a.rest as string).split(" ")[1]] as const);
+
+  /** The files where `literal` stands as a whole string or the whole tail of a template (not inside a longer path). */
+  function filesWriting(literal: string): string[] {
+    const escaped = literal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const pattern = new RegExp(`(?<=["'\`}\\s])${escaped}(?=["'\`])`);
+    return FILES.filter(file => pattern.test(code(file)));
+  }
+
+  test("every route is declared", () => {
+    expect(declared.length).toBeGreaterThanOrEqual(25);
+    expect(declared.map(([, p]) => p)).toContain("/parcels/by-tracking/:trackingNumber");
+  });
+
+  test.each(Object.entries(API_BASE_PATH).filter(([, base]) => base !== "/"))("the %s base path %s is written in one file", (_kind, base) => {
+    expect(filesWriting(base)).toEqual(["lib/endpoint.ts"]);
+  });
+
+  test("no declared path is written in two files (a path built from a constant is written nowhere)", () => {
+    // A path of parameters only (the labels' `/:file`) says nothing by itself: it is the tail of others.
+    const counts = declared
+      .filter(([, routePath]) => routePath.split("/").some(s => s && !s.startsWith(":")))
+      .map(([name, routePath]) => ({ name, routePath, files: filesWriting(routePath) }));
+    expect(counts.filter(c => c.files.length > 1)).toEqual([]);
+    expect(counts.filter(c => c.files.length === 1).length).toBeGreaterThanOrEqual(20);
+  });
+
+  test("each hyphenated segment (by-tracking, trigger-event…) is written in one file", () => {
+    const segments = new Set(declared.flatMap(([, routePath]) => routePath.split("/").filter(s => s.includes("-") && !s.startsWith(":"))));
+    expect(segments).toContain("by-tracking");
+    const repeated = [...segments]
+      .map(segment => ({ segment, files: FILES.filter(file => new RegExp(`/${segment}(?=[/"'\`?])`).test(code(file))) }))
+      .filter(s => s.files.length !== 1);
+    expect(repeated).toEqual([]);
+  });
+});
