@@ -7,11 +7,21 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["dist/", "node_modules/", "coverage/", ".ci-artifacts/", "clients/typescript/partner-api.d.ts", "clients/python/", "clients/php/"]
+    ignores: [
+      "dist/",
+      "node_modules/",
+      "coverage/",
+      ".ci-artifacts/",
+      "clients/typescript/partner-api.d.ts",
+      "clients/python/",
+      "clients/php/"
+    ]
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    // A warning is a failure too: `npm run lint` runs in CI and must come out clean.
+    linterOptions: { reportUnusedDisableDirectives: "error" },
     languageOptions: {
       ecmaVersion: 2023,
       sourceType: "module",
@@ -19,7 +29,10 @@ export default tseslint.config(
     },
     rules: {
       // `_name` says "deliberately unused" (a handler's ignored argument, a destructured rest).
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true }
+      ],
       eqeqeq: ["error", "always"],
       "no-console": "error",
       "prefer-const": "error",

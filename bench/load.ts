@@ -33,7 +33,10 @@ export async function load(baseUrl: string, spec: RequestSpec, total: number, co
           method: spec.method,
           path: spec.path,
           agent,
-          headers: { ...(spec.headers ?? {}), ...(body ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } : {}) }
+          headers: {
+            ...(spec.headers ?? {}),
+            ...(body ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } : {})
+          }
         },
         res => {
           res.resume();

@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const auth = { Authorization: `ApiKey ${system.liveKey}` };
   try {
     // Enough money for every create of the run.
-    const health = await (await fetch(`${system.url}/api/partner/v1/health`, { headers: auth })).json() as { organizationId: string };
+    const health = (await (await fetch(`${system.url}/api/partner/v1/health`, { headers: auth })).json()) as { organizationId: string };
     await fetch(`${system.url}/api/backoffice/v1/organizations/${health.organizationId}/wallet/top-ups`, {
       method: "POST",
       headers: { Authorization: `Bearer ${system.token}`, "Content-Type": "application/json" },
@@ -87,11 +87,13 @@ async function main(): Promise<void> {
       weightG: 900,
       destinationRelayCode: "DZ-16-ALGER-CENTRE"
     });
-    const first = await (await fetch(`${system.url}/api/partner/v1/parcels`, {
-      method: "POST",
-      headers: { ...auth, "Content-Type": "application/json" },
-      body: createBody
-    })).json() as { id: string };
+    const first = (await (
+      await fetch(`${system.url}/api/partner/v1/parcels`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: createBody
+      })
+    ).json()) as { id: string };
 
     const scenarios: Array<[string, RequestSpec]> = [
       ["GET /health (auth + rate limit)", { method: "GET", path: "/api/partner/v1/health", headers: auth }],
@@ -103,7 +105,16 @@ async function main(): Promise<void> {
       `\nrelay-parcels bench: ${TOTAL} requests per scenario, concurrency ${CONCURRENCY}, embedded mode, ${os.cpus().length} cores, node ${process.version}\n\n`
     );
     process.stdout.write(
-      ["scenario".padEnd(38), "reqs".padStart(6), "errors".padStart(6), "req/s".padStart(8), "p50 ms".padStart(8), "p99 ms".padStart(8), "base req/s".padStart(10), "vs base".padStart(8)].join(" ") + "\n"
+      [
+        "scenario".padEnd(38),
+        "reqs".padStart(6),
+        "errors".padStart(6),
+        "req/s".padStart(8),
+        "p50 ms".padStart(8),
+        "p99 ms".padStart(8),
+        "base req/s".padStart(10),
+        "vs base".padStart(8)
+      ].join(" ") + "\n"
     );
     // Warm both up first: the JIT otherwise makes the first scenario's baseline look slow.
     await load(baseline.url, { method: "GET", path: "/" }, 2000, CONCURRENCY);

@@ -77,19 +77,29 @@ const COMMANDS: Record<string, Command> = {
     build: (p, o) => ({ params: { organizationId: p[0] }, body: { amountDzd: Number(p[1]), mode: o.mode ?? "live" } })
   },
   "wallet:show": { need: 1, operation: "getWallet", build: (p, o) => ({ params: { organizationId: p[0], mode: o.mode ?? "live" } }) },
-  "webhook:set": { need: 3, operation: "setWebhookEndpoint", build: p => ({ params: { organizationId: p[0] }, body: { url: p[1], secret: p[2] } }) },
+  "webhook:set": {
+    need: 3,
+    operation: "setWebhookEndpoint",
+    build: p => ({ params: { organizationId: p[0] }, body: { url: p[1], secret: p[2] } })
+  },
   "webhook:deliveries": {
     need: 1,
     operation: "listWebhookDeliveries",
     build: (p, o) => ({ params: { organizationId: p[0], status: o.status, page: o.page, size: o.size } })
   },
   "webhook:redeliver": { need: 1, operation: "redeliverWebhook", build: p => ({ params: { id: p[0] } }) },
-  "parcel:move": { need: 2, operation: "transitionParcel", build: (p, o) => ({ params: { id: p[0] }, body: { toStatus: p[1], reason: o.reason ?? null } }) },
+  "parcel:move": {
+    need: 2,
+    operation: "transitionParcel",
+    build: (p, o) => ({ params: { id: p[0] }, body: { toStatus: p[1], reason: o.reason ?? null } })
+  },
   "relay:list": { need: 0, operation: "listRelayPoints", build: () => ({}) },
   "relay:add": {
     need: 3,
     operation: "upsertRelayPoint",
-    build: ([code, name, city], o) => ({ body: { code, name, city, address: o.address ?? null, wilaya: o.wilaya ?? null, active: !("inactive" in o) } })
+    build: ([code, name, city], o) => ({
+      body: { code, name, city, address: o.address ?? null, wilaya: o.wilaya ?? null, active: !("inactive" in o) }
+    })
   }
 };
 

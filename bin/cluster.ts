@@ -34,7 +34,11 @@ async function main(): Promise<number> {
   const secrets = clusterSecrets(process.env, settings.dataDir);
   const plan = processPlan(settings, sharedEnvironment(process.env, settings, secrets), healthPorts);
 
-  const prefixer = new Prefixer(RUNNER, plan.map(p => p.name), wantsColour(process.stdout, process.env));
+  const prefixer = new Prefixer(
+    RUNNER,
+    plan.map(p => p.name),
+    wantsColour(process.stdout, process.env)
+  );
   const say = (text: string) => process.stdout.write(prefixer.say(text) + "\n");
   const alarm = (text: string) => process.stderr.write(prefixer.alarm(text) + "\n");
   if (database === "created") say(`created database ${new URL(settings.databaseUrl).pathname.slice(1)}`);
@@ -77,7 +81,9 @@ async function main(): Promise<number> {
 function readinessTargets(plan: ProcessPlan[]) {
   return [
     ...plan.map(p => ({ name: p.name, url: `http://127.0.0.1:${p.healthPort}${PROBE_PATHS.readiness}` })),
-    ...plan.filter(p => p.gatewayPort !== null).map(p => ({ name: `${p.name} (HTTP)`, url: `http://127.0.0.1:${p.gatewayPort}${PROBE_PATHS.readiness}` }))
+    ...plan
+      .filter(p => p.gatewayPort !== null)
+      .map(p => ({ name: `${p.name} (HTTP)`, url: `http://127.0.0.1:${p.gatewayPort}${PROBE_PATHS.readiness}` }))
   ];
 }
 
@@ -123,7 +129,11 @@ async function announce(
 
 function summarize(exits: ChildExit[], failure: ChildExit | null, say: (text: string) => void, alarm: (text: string) => void): number {
   for (const exit of exits) {
-    const how = exit.killed ? "killed (SIGKILL) after the grace period" : exit.signal ? `ended by ${exit.signal}` : `exit code ${exit.code}`;
+    const how = exit.killed
+      ? "killed (SIGKILL) after the grace period"
+      : exit.signal
+        ? `ended by ${exit.signal}`
+        : `exit code ${exit.code}`;
     (cleanlyStopped(exit) ? say : alarm)(`${exit.name} (pid ${exit.pid}): ${how}${exit.asked ? "" : ", unasked"}`);
   }
   const clean = failure === null && exits.every(cleanlyStopped);

@@ -27,7 +27,8 @@ export async function bootstrapDemo(broker: ServiceBroker, config: AppConfig): P
   const marker = path.join(config.dataDir, "demo.json");
   if (fs.existsSync(marker)) return null;
   const org = await call(broker, "auth.createOrganization", { name: DEMO_ORGANIZATION });
-  const createKey = (mode: "live" | "sandbox") => call(broker, "auth.createApiKey", { organizationId: org.id, mode, name: `demo ${mode} key` });
+  const createKey = (mode: "live" | "sandbox") =>
+    call(broker, "auth.createApiKey", { organizationId: org.id, mode, name: `demo ${mode} key` });
   const live = await createKey("live");
   const sandbox = await createKey("sandbox");
   for (const [mode, amountDzd] of DEMO_WALLETS) await call(broker, "wallet.topUp", { organizationId: org.id, mode, amountDzd });
@@ -74,7 +75,12 @@ export function demoBanner(config: AppConfig, demo: DemoAccount | null, broker: 
     `  Back-office token (Authorization: Bearer …): ${config.secrets.backofficeToken}`
   ];
   if (demo) {
-    lines.push(...demoAccountLines(demo, { health: endpointUrl(broker, base, "auth.health"), createParcel: endpointUrl(broker, base, "parcels.create") }));
+    lines.push(
+      ...demoAccountLines(demo, {
+        health: endpointUrl(broker, base, "auth.health"),
+        createParcel: endpointUrl(broker, base, "parcels.create")
+      })
+    );
   } else {
     lines.push("", "Demo keys were printed on the first start; create more with: npm run backoffice -- key:create <orgId>");
   }

@@ -25,6 +25,8 @@ export function defineAction<P = unknown, TThis = unknown, M extends object = Re
   if (endpoint && (typeof definition.rest !== "string" || !definition.api)) {
     throw new Error(`endpoint ${endpoint.operationId} needs rest ("METHOD /path") and api`);
   }
-  const compiled = endpoint ? compileEndpoint(definition.rest as string, definition.schema as ObjectSchema<unknown> | undefined, endpoint) : undefined;
+  const compiled = endpoint
+    ? compileEndpoint(definition.rest as string, definition.schema as ObjectSchema<unknown> | undefined, endpoint)
+    : undefined;
   return { ...rest, ...(compiled ? { endpoint: compiled } : {}) } as unknown as ActionSchema<TThis>;
 }

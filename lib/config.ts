@@ -78,7 +78,10 @@ function optional(env: NodeJS.ProcessEnv, name: string): string | null {
 
 function parseServices(raw: string | null): ServiceName[] {
   if (!raw || raw === "all" || raw === "*") return [...ALL_SERVICES];
-  const names = raw.split(",").map(s => s.trim()).filter(Boolean);
+  const names = raw
+    .split(",")
+    .map(s => s.trim())
+    .filter(Boolean);
   for (const name of names) {
     if (!(ALL_SERVICES as readonly string[]).includes(name)) {
       throw new ConfigError(`SERVICES: unknown service "${name}" (known: ${ALL_SERVICES.join(", ")})`);

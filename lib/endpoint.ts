@@ -135,13 +135,20 @@ function documented(schema: JsonSchema, doc: FieldDoc | undefined): JsonSchema {
  * path parameter when the route names it, else a body field for POST/PUT/PATCH and a query
  * parameter otherwise.
  */
-export function compileRequest(method: HttpMethod, path: string, joi: ObjectSchema<unknown> | undefined, fields: Record<string, FieldDoc> = {}) {
+export function compileRequest(
+  method: HttpMethod,
+  path: string,
+  joi: ObjectSchema<unknown> | undefined,
+  fields: Record<string, FieldDoc> = {}
+) {
   const whole = joi ? joiToJsonSchema(joi) : { type: "object" as const, properties: {} };
   const properties = whole.properties ?? {};
   const required = new Set(whole.required ?? []);
   const inPath = joi ? pathParameterNames(path) : [];
-  for (const name of inPath) if (!(name in properties)) throw new Error(`${method} ${path}: path parameter "${name}" is not in the Joi schema`);
-  for (const name of Object.keys(fields)) if (!(name in properties)) throw new Error(`${method} ${path}: documentation for "${name}", which the Joi schema does not have`);
+  for (const name of inPath)
+    if (!(name in properties)) throw new Error(`${method} ${path}: path parameter "${name}" is not in the Joi schema`);
+  for (const name of Object.keys(fields))
+    if (!(name in properties)) throw new Error(`${method} ${path}: documentation for "${name}", which the Joi schema does not have`);
 
   const field = (name: string) => documented(properties[name], fields[name]);
   const others = Object.keys(properties).filter(name => !inPath.includes(name));
@@ -160,13 +167,13 @@ export function compileRequest(method: HttpMethod, path: string, joi: ObjectSche
   const bodyRequired = inBody.filter(name => required.has(name));
   const body: JsonSchema | null =
     inBody.length > 0
-    ? {
-        type: "object",
-        properties: Object.fromEntries(inBody.map(name => [name, field(name)])),
-        ...(bodyRequired.length > 0 ? { required: bodyRequired } : {}),
-        ...(whole.additionalProperties === false ? { additionalProperties: false } : {})
-      }
-    : null;
+      ? {
+          type: "object",
+          properties: Object.fromEntries(inBody.map(name => [name, field(name)])),
+          ...(bodyRequired.length > 0 ? { required: bodyRequired } : {}),
+          ...(whole.additionalProperties === false ? { additionalProperties: false } : {})
+        }
+      : null;
   return { parameters, body };
 }
 

@@ -83,8 +83,7 @@ export function algiersClock(instant: Date): { day: Weekday; minute: number } {
 }
 
 export type OpeningStatus =
-  | { open: true; closesAt: string }
-  | { open: false; opensAt: { day: Weekday; time: string; today: boolean } | null };
+  { open: true; closesAt: string } | { open: false; opensAt: { day: Weekday; time: string; today: boolean } | null };
 
 /** Open now, and until when; or closed, and when it opens next (null: never in the week). */
 export function openingStatusAt(hours: OpeningHours, instant: Date): OpeningStatus {
@@ -111,7 +110,11 @@ export function weekdayName(day: Weekday, lang: Lang): string {
 }
 
 const WORDING: Record<Lang, { closed: string; span: (first: string, last: string) => string; range: (r: TimeRange) => string }> = {
-  fr: { closed: "Fermé", span: (a, b) => `Du ${a.toLocaleLowerCase("fr")} au ${b.toLocaleLowerCase("fr")}`, range: r => `${r.open}–${r.close}` },
+  fr: {
+    closed: "Fermé",
+    span: (a, b) => `Du ${a.toLocaleLowerCase("fr")} au ${b.toLocaleLowerCase("fr")}`,
+    range: r => `${r.open}–${r.close}`
+  },
   // Words rather than a dash: a dash between numbers reads in either direction in Arabic text.
   ar: { closed: "مغلق", span: (a, b) => `من ${a} إلى ${b}`, range: r => `من ${r.open} إلى ${r.close}` },
   en: { closed: "Closed", span: (a, b) => `${a} to ${b}`, range: r => `${r.open}–${r.close}` }

@@ -65,7 +65,11 @@ export const ParcelViewSchema = component(
         examples: ["RP123456785DZ"]
       },
       status: ParcelStatusSchema,
-      destinationRelayCode: { type: "string", description: "Public code of the destination relay point.", examples: ["DZ-16-ALGER-CENTRE"] },
+      destinationRelayCode: {
+        type: "string",
+        description: "Public code of the destination relay point.",
+        examples: ["DZ-16-ALGER-CENTRE"]
+      },
       labelUrl: {
         type: ["string", "null"],
         format: "uri",
@@ -74,7 +78,12 @@ export const ParcelViewSchema = component(
           "unavailable: read the parcel again with GET to obtain a fresh URL."
       },
       pricePaidDzd: amountDzd("Price debited from the wallet (tariff by weight tier, plus the COD fee)."),
-      codAmountDzd: nullable({ type: "number", minimum: 0, maximum: 10_000_000, description: "Cash to collect at hand-over, in DZD, at most two decimals; null when there is no cash on delivery." }),
+      codAmountDzd: nullable({
+        type: "number",
+        minimum: 0,
+        maximum: 10_000_000,
+        description: "Cash to collect at hand-over, in DZD, at most two decimals; null when there is no cash on delivery."
+      }),
       createdAt: dateTime("Creation time, UTC."),
       updatedAt: dateTime("Time of the last modification, UTC.")
     },
@@ -99,4 +108,9 @@ export function pageSchema(name: string, item: JsonSchema, itemsDescription: str
   );
 }
 
-export const ParcelPageSchema = pageSchema("ParcelPage", ParcelViewSchema, "The parcels of this page, newest first.", "One page of parcels.");
+export const ParcelPageSchema = pageSchema(
+  "ParcelPage",
+  ParcelViewSchema,
+  "The parcels of this page, newest first.",
+  "One page of parcels."
+);

@@ -31,7 +31,10 @@ export const RelayPointSearchSchema = Joi.object<RelayPointSearchQuery, true>({
   q: text(100),
   near: nearSchema(),
   // A radius alone is refused on its own field (an object-level .with() would name no field).
-  radiusKm: radiusKmSchema().when("near", { not: Joi.exist(), then: Joi.forbidden().messages({ "any.unknown": "{{#label}} needs near=LAT,LNG" }) }),
+  radiusKm: radiusKmSchema().when("near", {
+    not: Joi.exist(),
+    then: Joi.forbidden().messages({ "any.unknown": "{{#label}} needs near=LAT,LNG" })
+  }),
   page: queryInteger().min(0).max(10_000).default(0),
   size: queryInteger().min(1).max(100).default(20)
 });
@@ -56,7 +59,11 @@ function keyOrNull(value: string | undefined): string | null {
 
 export function planRelayPointSearch(query: RelayPointSearchQuery): RelayPointSearchPlan {
   const near = query.near
-    ? { center: query.near, radiusKm: query.radiusKm ?? DEFAULT_RADIUS_KM, box: boundingBox(query.near, query.radiusKm ?? DEFAULT_RADIUS_KM) }
+    ? {
+        center: query.near,
+        radiusKm: query.radiusKm ?? DEFAULT_RADIUS_KM,
+        box: boundingBox(query.near, query.radiusKm ?? DEFAULT_RADIUS_KM)
+      }
     : null;
   return {
     wilaya: query.wilaya ?? null,
@@ -77,7 +84,8 @@ export function searchKeyOf(entry: Pick<RelayPointEntry, "code" | "name" | "name
 export function matchesFilters(entry: RelayPointEntry, plan: RelayPointSearchPlan): boolean {
   if (!entry.active) return false;
   if (plan.wilaya !== null && entry.wilaya !== plan.wilaya) return false;
-  if (plan.cityKey !== null && foldSearchText(entry.city) !== plan.cityKey && foldSearchText(entry.cityAr ?? "") !== plan.cityKey) return false;
+  if (plan.cityKey !== null && foldSearchText(entry.city) !== plan.cityKey && foldSearchText(entry.cityAr ?? "") !== plan.cityKey)
+    return false;
   if (plan.textKey !== null && !searchKeyOf(entry).includes(plan.textKey)) return false;
   return true;
 }
@@ -143,7 +151,11 @@ export interface RelayPointPage {
   totalPages: number;
 }
 
-export function pageOf(items: RelayPointResult[], totalElements: number, plan: Pick<RelayPointSearchPlan, "page" | "size">): RelayPointPage {
+export function pageOf(
+  items: RelayPointResult[],
+  totalElements: number,
+  plan: Pick<RelayPointSearchPlan, "page" | "size">
+): RelayPointPage {
   return { items, page: plan.page, size: plan.size, totalElements, totalPages: Math.ceil(totalElements / plan.size) };
 }
 

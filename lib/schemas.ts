@@ -24,9 +24,10 @@ export const queryInteger = () => Joi.number().integer().prefs({ convert: true }
 
 /** SPEC §2.2: the fixed country letters, a hyphen, then 3 to 30 of A-Z, 0-9 and hyphen. */
 export const RELAY_CODE_PATTERN = /^DZ-[A-Z0-9-]{3,30}$/;
-export const relayCode = () => Joi.string().pattern(RELAY_CODE_PATTERN).messages({
-  "string.pattern.base": "{{#label}} must be DZ- followed by 3 to 30 characters among A-Z, 0-9 and hyphen"
-});
+export const relayCode = () =>
+  Joi.string().pattern(RELAY_CODE_PATTERN).messages({
+    "string.pattern.base": "{{#label}} must be DZ- followed by 3 to 30 characters among A-Z, 0-9 and hyphen"
+  });
 
 /** `Idempotency-Key` header of POST /parcels: 1 to 255 visible ASCII characters. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;

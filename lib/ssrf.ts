@@ -43,11 +43,7 @@ export function isPublicAddress(ip: string): boolean {
  * This closes the configuration-time hole only. DNS can answer differently at send time, so the
  * sender should run this check again before each attempt and must not follow redirects.
  */
-export async function assertPublicWebhookUrl(
-  url: string,
-  allowPrivate: boolean,
-  lookup: LookupAll = dns.promises.lookup
-): Promise<void> {
+export async function assertPublicWebhookUrl(url: string, allowPrivate: boolean, lookup: LookupAll = dns.promises.lookup): Promise<void> {
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -32,9 +32,7 @@ export function normaliseTrackingNumber(input: string): string {
     .toUpperCase();
 }
 
-export type TrackingInput =
-  | { ok: true; trackingNumber: string }
-  | { ok: false; reason: "empty" | "malformed"; normalised: string };
+export type TrackingInput = { ok: true; trackingNumber: string } | { ok: false; reason: "empty" | "malformed"; normalised: string };
 
 /**
  * What a person typed, cleaned and checked: the S10 shape (two letters, eight digits, the mod-11

@@ -56,7 +56,8 @@ const AuthService: ServiceSchema<{ openapi: typeof AUTH_DOCS }, object, AuthThis
       endpoint: {
         operationId: "createOrganization",
         summary: "Create an organisation",
-        description: "An organisation is one merchant: it owns API keys, a live and a sandbox wallet (both empty at first) and a webhook endpoint.",
+        description:
+          "An organisation is one merchant: it owns API keys, a live and a sandbox wallet (both empty at first) and a webhook endpoint.",
         tag: "Organisations",
         status: 201,
         location: { action: "auth.organizationOverview", params: { organizationId: "response.id" } },

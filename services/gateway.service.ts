@@ -73,7 +73,14 @@ function locationOf(this: GatewayThis, rule: LocationRule, params: Record<string
 }
 
 /** The declared success status and Location of the endpoint that answered. */
-function applyDeclaredSuccess(this: GatewayThis, ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest, _res: ServerResponse, data: unknown) {
+function applyDeclaredSuccess(
+  this: GatewayThis,
+  ctx: Context<unknown, Record<string, unknown>>,
+  _route: unknown,
+  req: GatewayRequest,
+  _res: ServerResponse,
+  data: unknown
+) {
   const endpoint = req.$endpoint?.action.endpoint;
   if (endpoint?.status && !ctx.meta.$statusCode) ctx.meta.$statusCode = endpoint.status;
   if (endpoint?.location && data && typeof data === "object") {
@@ -148,7 +155,10 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
         }
         const label = await call(ctx, "labels.render", { parcelId: file[1].toLowerCase(), expires, signature });
         ctx.meta.$responseType = "application/pdf";
-        ctx.meta.$responseHeaders = { "Content-Disposition": `inline; filename="${label.fileName}"`, "Cache-Control": "private, max-age=60" };
+        ctx.meta.$responseHeaders = {
+          "Content-Disposition": `inline; filename="${label.fileName}"`,
+          "Cache-Control": "private, max-age=60"
+        };
         return Buffer.from(label.pdfBase64, "base64");
       }
     }),
@@ -198,7 +208,9 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
       const header = req.headers["authorization"];
       const match = typeof header === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
       // Compare digests so that timing reveals nothing about the token.
-      const given = createHash("sha256").update(match ? match[1] : "").digest();
+      const given = createHash("sha256")
+        .update(match ? match[1] : "")
+        .digest();
       if (!match || !timingSafeEqual(given, this.backofficeTokenDigest)) {
         throw new AppError("UNAUTHENTICATED", "Missing or invalid back-office token (use Authorization: Bearer <token>)");
       }
@@ -216,7 +228,9 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
     this.server.connectionsCheckingInterval = 1_000;
     this.server.on("clientError", answerClientError);
     this.backofficeTokenDigest = createHash("sha256").update(requireSecret(config, "backofficeToken")).digest();
-    this.redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false }) : null;
+    this.redis = config.redisUrl
+      ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+      : null;
     this.redis?.on("error", err => this.logger.warn("Redis unavailable for rate limits:", err.message));
     this.limiter = new KeyRateLimiter(this.redis, `${config.namespace}:rate`);
     this.addressLimiter = new KeyRateLimiter(this.redis, `${config.namespace}:rate:address`);

@@ -41,7 +41,8 @@ const LabelsService: ServiceSchema<object, object, LabelsVars> = {
       handler(ctx) {
         const now = Date.now();
         const labelUrls: Record<string, string> = {};
-        for (const parcelId of ctx.params.parcelIds) labelUrls[parcelId] = signLabelUrl(this.config.publicBaseUrl, parcelId, this.labelUrlSecret, now);
+        for (const parcelId of ctx.params.parcelIds)
+          labelUrls[parcelId] = signLabelUrl(this.config.publicBaseUrl, parcelId, this.labelUrlSecret, now);
         return { labelUrls };
       }
     }),

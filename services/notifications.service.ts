@@ -247,7 +247,9 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
         }
         const delay = notifyRetryDelayMs(message.notifyAttempts, this.settings.notifyRetryBaseMs);
         await store.scheduleNotifyRetry(this.db, message, `parcels.markRelayNotified failed: ${errorMessage(err)}`, delay);
-        this.logger.warn(`SMS ${message.id} sent but parcel ${message.parcelId} not yet RELAY_NOTIFIED (${errorMessage(err)}); next try in ${delay} ms`);
+        this.logger.warn(
+          `SMS ${message.id} sent but parcel ${message.parcelId} not yet RELAY_NOTIFIED (${errorMessage(err)}); next try in ${delay} ms`
+        );
         return "notify-retried";
       }
     }

@@ -70,7 +70,11 @@ interface ParcelsMethods {
   owner(ctx: Context<unknown, PartnerMeta>): store.Owner;
   viewsOf(ctx: Context, parcels: store.ParcelRecord[]): Promise<ParcelView[]>;
   visibleOrNotFound(ctx: Context<unknown, PartnerMeta>, by: { id: string } | { trackingNumber: string }): Promise<store.ParcelRecord>;
-  changeStatus(id: string, decide: (parcel: store.ParcelRecord) => void, change: StatusChange): Promise<{ before: store.ParcelRecord; after: store.ParcelRecord }>;
+  changeStatus(
+    id: string,
+    decide: (parcel: store.ParcelRecord) => void,
+    change: StatusChange
+  ): Promise<{ before: store.ParcelRecord; after: store.ParcelRecord }>;
   refundCancelled(ctx: Context, parcel: store.ParcelRecord): Promise<void>;
   runRelay(): Promise<number>;
 }
@@ -111,7 +115,12 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
             details: [{ field: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]
           });
         }
-        const parcel = await createParcel({ db: this.db, encryptionKey: this.encryptionKey, logger: this.logger, caller: ctx }, this.owner(ctx), ctx.params, key);
+        const parcel = await createParcel(
+          { db: this.db, encryptionKey: this.encryptionKey, logger: this.logger, caller: ctx },
+          this.owner(ctx),
+          ctx.params,
+          key
+        );
         void this.runRelay();
         return (await this.viewsOf(ctx, [parcel]))[0];
       }
@@ -125,7 +134,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       endpoint: {
         operationId: "listParcels",
         summary: "List parcels",
-        description: "The parcels of the key's organisation (live or sandbox, as the key), newest first, one page at a time. Other query parameters are ignored.",
+        description:
+          "The parcels of the key's organisation (live or sandbox, as the key), newest first, one page at a time. Other query parameters are ignored.",
         tag: "Parcels",
         response: ParcelPageSchema,
         responseDescription: "A page of parcels."
@@ -242,7 +252,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         const { before, after } = await this.changeStatus(
           ctx.params.id,
           current => {
-            if (current.organizationId !== ctx.meta.auth.organizationId) throw new AppError("FORBIDDEN", "This parcel belongs to another organisation");
+            if (current.organizationId !== ctx.meta.auth.organizationId)
+              throw new AppError("FORBIDDEN", "This parcel belongs to another organisation");
             if (current.mode !== "sandbox") throw new AppError("NOT_SANDBOX_PARCEL", "Only sandbox parcels can be moved by the trigger");
             refunds = toStatus === "CANCELLED" && isCancellable(current.status as ParcelStatus);
           },
@@ -276,12 +287,17 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       },
       async handler(ctx) {
         const toStatus = ctx.params.toStatus;
-        if (!isParcelStatus(toStatus)) throw new AppError("INVALID_STATUS", `toStatus must be one of the 12 parcel statuses (got "${toStatus}")`);
-        const { after } = await this.changeStatus(ctx.params.id, current => assertOperatorTransition(current.status as ParcelStatus, toStatus), {
-          to: toStatus,
-          reason: ctx.params.reason || null,
-          actor: "operator"
-        });
+        if (!isParcelStatus(toStatus))
+          throw new AppError("INVALID_STATUS", `toStatus must be one of the 12 parcel statuses (got "${toStatus}")`);
+        const { after } = await this.changeStatus(
+          ctx.params.id,
+          current => assertOperatorTransition(current.status as ParcelStatus, toStatus),
+          {
+            to: toStatus,
+            reason: ctx.params.reason || null,
+            actor: "operator"
+          }
+        );
         return (await this.viewsOf(ctx, [after]))[0];
       }
     }),
@@ -310,7 +326,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       endpoint: {
         operationId: "upsertRelayPoint",
         summary: "Add or replace a relay point",
-        description: "Creates the relay point, or replaces the one with the same code; new parcels may be sent to it at once when it is active.",
+        description:
+          "Creates the relay point, or replaces the one with the same code; new parcels may be sent to it at once when it is active.",
         tag: "Relay points",
         status: 201,
         location: { action: "parcels.listRelayPoints", params: {} },
@@ -351,7 +368,10 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       async handler(ctx) {
         const parcel = await store.findParcel(this.db, ctx.params.parcelId);
         if (!parcel) throw PARCEL_NOT_FOUND();
-        return { name: decryptField(parcel.recipientNameEnc, this.encryptionKey), phone: decryptField(parcel.recipientPhoneEnc, this.encryptionKey) };
+        return {
+          name: decryptField(parcel.recipientNameEnc, this.encryptionKey),
+          phone: decryptField(parcel.recipientPhoneEnc, this.encryptionKey)
+        };
       }
     }),
 
@@ -398,7 +418,10 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       visibility: "public",
       schema: SweepSchema,
       handler(ctx) {
-        return sweep({ db: this.db, logger: this.logger, caller: this.broker }, ctx.params.olderThanSeconds ?? this.config.pendingSweepAfterSeconds);
+        return sweep(
+          { db: this.db, logger: this.logger, caller: this.broker },
+          ctx.params.olderThanSeconds ?? this.config.pendingSweepAfterSeconds
+        );
       }
     })
   },
@@ -433,7 +456,12 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     /** Gives a cancelled parcel's price back; if the wallet cannot answer now, the sweeper repeats it until it does. */
     async refundCancelled(this: ParcelsThis, ctx: Context, parcel: store.ParcelRecord) {
       try {
-        await call(ctx, "wallet.refund", { parcelId: parcel.id, organizationId: parcel.organizationId, mode: parcel.mode, reason: "cancelled" });
+        await call(ctx, "wallet.refund", {
+          parcelId: parcel.id,
+          organizationId: parcel.organizationId,
+          mode: parcel.mode,
+          reason: "cancelled"
+        });
         await store.clearRefundPending(this.db, parcel.id);
       } catch (err) {
         this.logger.warn(`parcel ${parcel.id}: refund deferred (${(err as Error).message})`);
@@ -443,7 +471,11 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     /** Views with a fresh pre-signed label URL each, or null when the labels service cannot answer right now (SPEC §2.1). */
     async viewsOf(this: ParcelsThis, ctx: Context, parcels: store.ParcelRecord[]): Promise<ParcelView[]> {
       if (parcels.length === 0) return [];
-      const urls = await freshLabelUrls(ctx, this.broker, parcels.map(p => p.id));
+      const urls = await freshLabelUrls(
+        ctx,
+        this.broker,
+        parcels.map(p => p.id)
+      );
       return parcels.map(parcel => toParcelView(parcel, urls[parcel.id] ?? null));
     },
 

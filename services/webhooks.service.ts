@@ -128,7 +128,8 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
       endpoint: {
         operationId: "setWebhookEndpoint",
         summary: "Set the organisation's webhook URL and secret",
-        description: "Also re-enables an endpoint disabled by a 410. The URL must resolve to a public address unless private ones are allowed.",
+        description:
+          "Also re-enables an endpoint disabled by a 410. The URL must resolve to a public address unless private ones are allowed.",
         tag: "Webhooks",
         response: WebhookEndpointView,
         responseDescription: "Stored.",
@@ -230,19 +231,30 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
      */
     async sendBatch(this: WebhooksThis, batch: store.Delivery[]): Promise<number> {
       const endpoints = await store.findEndpoints(this.db, [...new Set(batch.map(d => d.organizationId))]);
-      const labelUrls = await freshLabelUrls(this.broker, this.broker, batch.map(d => d.payload.data.parcel.id));
+      const labelUrls = await freshLabelUrls(
+        this.broker,
+        this.broker,
+        batch.map(d => d.payload.data.parcel.id)
+      );
       let attempts = 0;
       const limit = pLimit(this.settings.concurrency);
-      await Promise.all(batch.map(delivery => limit(async () => {
-        try {
-          const parcel = delivery.payload.data.parcel;
-          const event = { ...delivery.payload, data: { ...delivery.payload.data, parcel: { ...parcel, labelUrl: labelUrls[parcel.id] ?? null } } };
-          attempts += await this.sendOne({ ...delivery, payload: event }, endpoints.get(delivery.organizationId));
-        } catch (err) {
-          // The lease runs out and the delivery is tried again: nothing is lost.
-          this.logger.error(`webhook delivery ${delivery.id}: ${(err as Error).message}`);
-        }
-      })));
+      await Promise.all(
+        batch.map(delivery =>
+          limit(async () => {
+            try {
+              const parcel = delivery.payload.data.parcel;
+              const event = {
+                ...delivery.payload,
+                data: { ...delivery.payload.data, parcel: { ...parcel, labelUrl: labelUrls[parcel.id] ?? null } }
+              };
+              attempts += await this.sendOne({ ...delivery, payload: event }, endpoints.get(delivery.organizationId));
+            } catch (err) {
+              // The lease runs out and the delivery is tried again: nothing is lost.
+              this.logger.error(`webhook delivery ${delivery.id}: ${(err as Error).message}`);
+            }
+          })
+        )
+      );
       return attempts;
     },
 
@@ -275,12 +287,7 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
         outcome = delay === null ? { status: "failed" } : { status: "pending", delayMs: delay * this.settings.retryDelayScale };
       }
 
-      const attemptNo = await store.recordAttempt(
-        this.db,
-        claim,
-        { ...result, worker: this.broker.nodeID },
-        outcome
-      );
+      const attemptNo = await store.recordAttempt(this.db, claim, { ...result, worker: this.broker.nodeID }, outcome);
       const what = `webhook delivery ${delivery.id} (${delivery.eventType}, organization ${delivery.organizationId})`;
       if (attemptNo === null) {
         this.logger.warn(`${what}: lease lost before the answer was recorded; another worker retries it`);

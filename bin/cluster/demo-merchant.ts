@@ -29,7 +29,10 @@ export async function ensureDemoMerchant(baseUrl: string, token: string, dataDir
   const database = databaseIdentity(databaseUrl);
   if (fs.existsSync(markerFile)) {
     const marker = JSON.parse(fs.readFileSync(markerFile, "utf8")) as Marker;
-    if (marker.database === database && (await client.call("getOrganization", { params: { organizationId: marker.organizationId } })).status === 200) {
+    if (
+      marker.database === database &&
+      (await client.call("getOrganization", { params: { organizationId: marker.organizationId } })).status === 200
+    ) {
       return { existing: marker.organizationId };
     }
   }
@@ -37,7 +40,10 @@ export async function ensureDemoMerchant(baseUrl: string, token: string, dataDir
     if (res.status >= 300) throw new Error(`demo merchant: ${what} answered ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
-  const org = succeeded(await client.call<{ id: string; name: string }>("createOrganization", { body: { name: DEMO_ORGANIZATION } }), "create organisation");
+  const org = succeeded(
+    await client.call<{ id: string; name: string }>("createOrganization", { body: { name: DEMO_ORGANIZATION } }),
+    "create organisation"
+  );
   const key = async (mode: "live" | "sandbox") =>
     succeeded(
       await client.call<{ key: string }>("createApiKey", { params: { organizationId: org.id }, body: { mode, name: `demo ${mode} key` } }),

@@ -2,7 +2,18 @@ import { styleText } from "node:util";
 
 type Colour = Parameters<typeof styleText>[0];
 
-const PALETTE: Colour[] = ["cyan", "magenta", "yellow", "green", "blue", "cyanBright", "magentaBright", "yellowBright", "greenBright", "blueBright"];
+const PALETTE: Colour[] = [
+  "cyan",
+  "magenta",
+  "yellow",
+  "green",
+  "blue",
+  "cyanBright",
+  "magentaBright",
+  "yellowBright",
+  "greenBright",
+  "blueBright"
+];
 
 /** Whole lines out of a stream of chunks; a partial last line waits for its end (or for flush). */
 export class LineSplitter {
@@ -30,7 +41,11 @@ export class Prefixer {
   private readonly width: number;
   private readonly colours = new Map<string, Colour>();
 
-  constructor(private readonly runner: string, names: string[], private readonly colour: boolean) {
+  constructor(
+    private readonly runner: string,
+    names: string[],
+    private readonly colour: boolean
+  ) {
     this.width = Math.max(runner.length, ...names.map(n => n.length));
     names.forEach((name, i) => this.colours.set(name, PALETTE[i % PALETTE.length]));
   }

@@ -25,10 +25,14 @@ async function answers200(url: string): Promise<boolean> {
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>(resolve => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true }
+    );
   });
 
 /** Polls each URL until it answers 200. No time-out: the runner says what it is waiting for. */

@@ -62,19 +62,16 @@ export function clusterSettings(env: NodeJS.ProcessEnv, args: string[]): Cluster
   const unknown = args.filter(arg => arg !== "--fresh-namespace");
   if (unknown.length > 0) throw new ClusterUsageError(`unknown argument ${unknown[0]}\n\n${USAGE}`);
   const firstPort = port("PORT", given(env, "PORT") ?? "3000");
-  const gatewayPorts = given(env, "CLUSTER_GATEWAY_PORTS")?.split(",").map(p => port("CLUSTER_GATEWAY_PORTS", p.trim())) ?? [
-    firstPort,
-    firstPort + 1
-  ];
+  const gatewayPorts = given(env, "CLUSTER_GATEWAY_PORTS")
+    ?.split(",")
+    .map(p => port("CLUSTER_GATEWAY_PORTS", p.trim())) ?? [firstPort, firstPort + 1];
   if (new Set(gatewayPorts).size !== gatewayPorts.length) throw new ClusterUsageError("CLUSTER_GATEWAY_PORTS: a port appears twice");
   const optionalPort = (name: string) => (given(env, name) ? port(name, given(env, name)!) : null);
   return {
     transporter: given(env, "TRANSPORTER") ?? "nats://127.0.0.1:4222",
     databaseUrl: given(env, "DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/relay",
     redisUrl: given(env, "REDIS_URL") ?? "redis://127.0.0.1:6379",
-    namespace: args.includes("--fresh-namespace")
-      ? `relay-${randomBytes(4).toString("hex")}`
-      : (given(env, "NAMESPACE") ?? "relay"),
+    namespace: args.includes("--fresh-namespace") ? `relay-${randomBytes(4).toString("hex")}` : (given(env, "NAMESPACE") ?? "relay"),
     dataDir: path.resolve(given(env, "DATA_DIR") ?? path.join("data", "cluster")),
     gatewayPorts,
     webhooksWorkers: positiveInteger("CLUSTER_WEBHOOKS_WORKERS", given(env, "CLUSTER_WEBHOOKS_WORKERS"), 2),

@@ -51,7 +51,11 @@ function secretList(secret: string | readonly string[]): string[] {
  * True when `signatureHeader` is the signature of `rawBody` with `secret` (or with one of several
  * secrets, while you rotate them). Constant-time; false, never an exception, for anything malformed.
  */
-export function verifyWebhookSignature(rawBody: string | Uint8Array, signatureHeader: HeaderValue, secret: string | readonly string[]): boolean {
+export function verifyWebhookSignature(
+  rawBody: string | Uint8Array,
+  signatureHeader: HeaderValue,
+  secret: string | readonly string[]
+): boolean {
   const header = Array.isArray(signatureHeader) ? signatureHeader[0] : signatureHeader;
   if (typeof header !== "string") return false;
   const value = header.trim();
@@ -128,7 +132,10 @@ export function checkStandardWebhook(
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
   const tolerance = options.toleranceSeconds ?? TIMESTAMP_TOLERANCE_SECONDS;
   if (Math.abs(now - Number(timestamp)) > tolerance) return "timestamp_outside_tolerance";
-  const given = signatures.split(" ").filter(entry => entry.startsWith("v1,")).map(entry => entry.slice(3));
+  const given = signatures
+    .split(" ")
+    .filter(entry => entry.startsWith("v1,"))
+    .map(entry => entry.slice(3));
   let valid = false;
   for (const s of secrets) {
     const expected = createHmac("sha256", standardWebhookKey(s)).update(`${id}.${timestamp}.`).update(rawBody).digest("base64");

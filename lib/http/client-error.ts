@@ -9,7 +9,11 @@ import { ERROR_STATUS, ErrorCode } from "../errors";
  */
 
 const BY_NODE_CODE: Record<string, { code: ErrorCode; reason: string; message: string }> = {
-  HPE_HEADER_OVERFLOW: { code: "HEADERS_TOO_LARGE", reason: "Request Header Fields Too Large", message: "The request headers are too large" },
+  HPE_HEADER_OVERFLOW: {
+    code: "HEADERS_TOO_LARGE",
+    reason: "Request Header Fields Too Large",
+    message: "The request headers are too large"
+  },
   ERR_HTTP_REQUEST_TIMEOUT: { code: "REQUEST_TIMEOUT", reason: "Request Timeout", message: "The request did not arrive in time" }
 };
 const MALFORMED = { code: "VALIDATION_FAILED" as const, reason: "Bad Request", message: "The request is not valid HTTP" };
@@ -29,7 +33,11 @@ export function clientErrorResponse(nodeCode: string | undefined): string {
 
 export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
   // A reset or a half-sent response: nobody is left to read an answer.
-  if (err.code === "ECONNRESET" || !socket.writable || (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+  if (
+    err.code === "ECONNRESET" ||
+    !socket.writable ||
+    (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent
+  ) {
     socket.destroy();
     return;
   }

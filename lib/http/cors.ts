@@ -14,7 +14,10 @@ export function parseCorsOrigins(raw: string | null): CorsPolicy {
   if (raw === null || raw.trim() === "") return { kind: "none" };
   if (raw.trim() === "*") return { kind: "any" };
   const origins = new Set<string>();
-  for (const part of raw.split(",").map(p => p.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(",")
+    .map(p => p.trim())
+    .filter(Boolean)) {
     let url: URL;
     try {
       url = new URL(part);

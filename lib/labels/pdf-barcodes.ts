@@ -32,7 +32,11 @@ function moduleSize(targetInches: number, modules: number, width: number, dotsPe
 }
 
 /** Centres a Code 128 symbol, with its quiet zones, across `width` points starting at `x`. */
-export function placeCode128(pattern: Code128Pattern, area: { x: number; y: number; width: number; height: number }, dotsPerInch: number): BarcodePlacement {
+export function placeCode128(
+  pattern: Code128Pattern,
+  area: { x: number; y: number; width: number; height: number },
+  dotsPerInch: number
+): BarcodePlacement {
   const withQuietZones = pattern.modules + 2 * CODE128_QUIET_ZONE_MODULES;
   const module = moduleSize(CODE128_TARGET_MODULE_INCHES, withQuietZones, area.width, dotsPerInch);
   const width = pattern.modules * module;
@@ -56,7 +60,12 @@ export function placeQr(matrix: QrMatrix, right: number, top: number, maxSide: n
  */
 function fillRects(doc: Doc, rects: ModuleRect[], placement: BarcodePlacement, moduleHeight: number): void {
   for (const rect of rects) {
-    doc.rect(placement.x + rect.x * placement.module, placement.y + rect.y * moduleHeight, rect.width * placement.module, rect.height * moduleHeight);
+    doc.rect(
+      placement.x + rect.x * placement.module,
+      placement.y + rect.y * moduleHeight,
+      rect.width * placement.module,
+      rect.height * moduleHeight
+    );
   }
   doc.fill("black");
 }

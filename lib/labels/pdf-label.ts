@@ -107,7 +107,12 @@ function drawRelayBlock(doc: Doc, label: LabelData, cell: LabelCell): void {
     const city = label.relayCity?.trim();
     if (city && cityAr) {
       drawTextLine(doc, city, { x, baseline: cell.y + baseline, width: half }, { size: 10, weight: "bold", minSize: 7, align: "left" });
-      drawTextLine(doc, cityAr, { x: x + width - half, baseline: cell.y + baseline, width: half }, { size: 11, weight: "bold", minSize: 7, align: "right" });
+      drawTextLine(
+        doc,
+        cityAr,
+        { x: x + width - half, baseline: cell.y + baseline, width: half },
+        { size: 11, weight: "bold", minSize: 7, align: "right" }
+      );
     } else {
       drawTextLine(doc, city || cityAr || "", box(baseline), { size: 10, weight: "bold", minSize: 7, align: "start" });
     }
@@ -117,7 +122,12 @@ function drawRelayBlock(doc: Doc, label: LabelData, cell: LabelCell): void {
 function drawSandboxMarks(doc: Doc, cell: LabelCell): void {
   doc.save();
   doc.rect(cell.x, cell.y, cell.width, 20).fill(SANDBOX_RED);
-  drawTextLine(doc, SANDBOX_MARK, { x: cell.x + MARGIN, baseline: cell.y + 14, width: cell.width - 2 * MARGIN }, { size: 10, weight: "bold", align: "center", color: "white" });
+  drawTextLine(
+    doc,
+    SANDBOX_MARK,
+    { x: cell.x + MARGIN, baseline: cell.y + 14, width: cell.width - 2 * MARGIN },
+    { size: 10, weight: "bold", align: "center", color: "white" }
+  );
   doc.restore();
 
   // Diagonal watermark: a strip at the top can be cut off or covered by tape; this cannot.
@@ -128,7 +138,12 @@ function drawSandboxMarks(doc: Doc, cell: LabelCell): void {
   const watermarkWidth = Math.hypot(cell.width, cell.height) - 2 * MARGIN;
   doc.rotate(-diagonalDegrees, { origin: [centreX, centreY] });
   doc.opacity(0.2);
-  drawTextLine(doc, SANDBOX_MARK, { x: centreX - watermarkWidth / 2, baseline: centreY + 10, width: watermarkWidth }, { size: 28, minSize: 12, weight: "bold", align: "center", color: SANDBOX_RED });
+  drawTextLine(
+    doc,
+    SANDBOX_MARK,
+    { x: centreX - watermarkWidth / 2, baseline: centreY + 10, width: watermarkWidth },
+    { size: 28, minSize: 12, weight: "bold", align: "center", color: SANDBOX_RED }
+  );
   doc.restore();
 }
 
@@ -173,7 +188,12 @@ export function drawLabel(doc: Doc, label: LabelData, barcodes: LabelBarcodes, c
   }
 
   drawCode128(doc, barcodes.code128, layout.code128);
-  drawTextLine(doc, label.trackingNumber, at(cell.height - BOTTOM.trackingBaseline), { size: 18, minSize: 8, monospace: true, align: "center" });
+  drawTextLine(doc, label.trackingNumber, at(cell.height - BOTTOM.trackingBaseline), {
+    size: 18,
+    minSize: 8,
+    monospace: true,
+    align: "center"
+  });
 
   if (label.sandbox) drawSandboxMarks(doc, cell);
 }

@@ -80,8 +80,11 @@ function isWinAnsi(text: string): boolean {
  * as a visible "?" rather than as a blank a courier could misread.
  */
 export function prepareText(text: string): PreparedText {
-  // eslint-disable-next-line no-control-regex -- control characters are what this removes
-  const clean = text.normalize("NFC").replace(/[\u0000-\u001f\u007f-\u009f\s]+/gu, " ").trim();
+  const clean = text
+    .normalize("NFC")
+    // eslint-disable-next-line no-control-regex -- control characters are what this removes
+    .replace(/[\u0000-\u001f\u007f-\u009f\s]+/gu, " ")
+    .trim();
   if (isWinAnsi(clean)) return { text: clean, unicode: false, direction: "ltr" };
   let printable = "";
   for (const char of clean) {

@@ -43,8 +43,13 @@ function forFont0(text: string): string | null {
 }
 
 function clean(text: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what this removes
-  return text.normalize("NFC").replace(/[\u0000-\u001f\u007f-\u009f\s]+/gu, " ").trim();
+  return (
+    text
+      .normalize("NFC")
+      // eslint-disable-next-line no-control-regex -- control characters are what this removes
+      .replace(/[\u0000-\u001f\u007f-\u009f\s]+/gu, " ")
+      .trim()
+  );
 }
 
 /**
@@ -74,7 +79,9 @@ export function zplTextField(text: string, x: number, y: number, width: number, 
   if (cleaned === "") return "";
   const plain = forFont0(cleaned);
   const font0 = plain !== null;
-  const value = plain ?? [...cleaned].map(char => (DEFAULT_IGNORABLE.test(char) || unicodeFontHasGlyph(char.codePointAt(0) ?? 0) ? char : "?")).join("");
+  const value =
+    plain ??
+    [...cleaned].map(char => (DEFAULT_IGNORABLE.test(char) || unicodeFontHasGlyph(char.codePointAt(0) ?? 0) ? char : "?")).join("");
   let height = style.height;
   const measure = (candidate: string): number => (font0 ? font0Width(candidate, height) : unicodeWidth(candidate, height));
   const maxLines = style.maxLines ?? 1;
@@ -86,9 +93,16 @@ export function zplTextField(text: string, x: number, y: number, width: number, 
   }
   // ^FB overprints the last line with whatever does not fit, so the text is cut here instead.
   const ellipsis = font0 ? "..." : ELLIPSIS;
-  const lines = wrapWords(value, width, maxLines, measure).map(line => (measure(line) > width ? truncateToWidth(line, width, measure, ellipsis) : line));
+  const lines = wrapWords(value, width, maxLines, measure).map(line =>
+    measure(line) > width ? truncateToWidth(line, width, measure, ellipsis) : line
+  );
   const direction = font0 ? "ltr" : paragraphDirection(value);
-  const align = style.align === "start" || style.align === undefined ? (direction === "rtl" ? "R" : "L") : { left: "L", center: "C", right: "R" }[style.align];
+  const align =
+    style.align === "start" || style.align === undefined
+      ? direction === "rtl"
+        ? "R"
+        : "L"
+      : { left: "L", center: "C", right: "R" }[style.align];
   const fontCommand = font0 ? `^A0N,${height},${height}` : `^A@N,${height},${height},${options.unicodeFont}`;
   // In a field block "\&" breaks the line and "\\" prints one backslash; the lines are already cut
   // to fit, so the printer wraps nothing itself.

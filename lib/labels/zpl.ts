@@ -1,6 +1,15 @@
 import { CODE128_QUIET_ZONE_MODULES, QR_QUIET_ZONE_MODULES, code128Pattern, qrMatrix } from "./barcodes";
 import { unicodeFontData } from "./fonts";
-import { LabelData, SANDBOX_MARK, assertPrintable, distinctSecondName, formatDzd, formatLabelDate, formatWeight, hasCashOnDelivery } from "./label-data";
+import {
+  LabelData,
+  SANDBOX_MARK,
+  assertPrintable,
+  distinctSecondName,
+  formatDzd,
+  formatLabelDate,
+  formatWeight,
+  hasCashOnDelivery
+} from "./label-data";
 import { assertLabelCount } from "./pdf-document";
 import { DEFAULT_ZPL_UNICODE_FONT, ZplTextOptions, escapeFieldData, zplTextField } from "./zpl-text";
 
@@ -40,7 +49,11 @@ function qrField(trackingNumber: string, right: number, top: number): { command:
   const x = right - quietZone - side;
   const y = top + quietZone;
   // "Q" error correction (a quarter of the symbol may be damaged), "A" automatic data mode.
-  return { command: `^FO${x},${y}^BQN,2,${QR_MODULE_DOTS}^FH^FDQA,${escapeFieldData(trackingNumber)}^FS`, left: x - quietZone, bottom: y + side + quietZone };
+  return {
+    command: `^FO${x},${y}^BQN,2,${QR_MODULE_DOTS}^FH^FDQA,${escapeFieldData(trackingNumber)}^FS`,
+    left: x - quietZone,
+    bottom: y + side + quietZone
+  };
 }
 
 function labelZpl(label: LabelData, text: ZplTextOptions): string {
@@ -73,7 +86,8 @@ function labelZpl(label: LabelData, text: ZplTextOptions): string {
   const cityY = 372;
   const cityAr = distinctSecondName(label.relayCity, label.relayCityAr);
   const half = (CONTENT - 20) / 2;
-  if (label.relayCity?.trim()) add(zplTextField(label.relayCity, MARGIN, cityY, cityAr ? half : CONTENT, { height: 30, minHeight: 20, align: "left" }, text));
+  if (label.relayCity?.trim())
+    add(zplTextField(label.relayCity, MARGIN, cityY, cityAr ? half : CONTENT, { height: 30, minHeight: 20, align: "left" }, text));
   if (cityAr) add(zplTextField(cityAr, WIDTH - MARGIN - half, cityY, half, { height: 34, minHeight: 20, align: "right" }, text));
   fields.push(`^FO${MARGIN},418^GB${CONTENT},3,3^FS`);
 
@@ -81,13 +95,31 @@ function labelZpl(label: LabelData, text: ZplTextOptions): string {
   const leftColumn = qr.left - MARGIN - 12;
   add(zplTextField("WEIGHT", MARGIN, 440, leftColumn, { height: 20 }, text));
   add(zplTextField(formatWeight(label.weightG), MARGIN, 468, leftColumn, { height: 38, minHeight: 22 }, text));
-  add(zplTextField("Hand-over at the relay against the pick-up SMS and an identity document.", MARGIN, 526, leftColumn, { height: 22, maxLines: 4, lineSpacing: 4 }, text));
+  add(
+    zplTextField(
+      "Hand-over at the relay against the pick-up SMS and an identity document.",
+      MARGIN,
+      526,
+      leftColumn,
+      { height: 22, maxLines: 4, lineSpacing: 4 },
+      text
+    )
+  );
   fields.push(qr.command);
 
   const codTop = Math.max(qr.bottom + 8, 680);
   if (hasCashOnDelivery(label)) {
     fields.push(`^FO${MARGIN},${codTop}^GB${CONTENT},80,80^FS`);
-    add(zplTextField(`COD: ${formatDzd(label.codAmountDzd)} — to collect`, MARGIN + 16, codTop + 20, CONTENT - 32, { height: 42, minHeight: 20, align: "center", reverse: true }, text));
+    add(
+      zplTextField(
+        `COD: ${formatDzd(label.codAmountDzd)} — to collect`,
+        MARGIN + 16,
+        codTop + 20,
+        CONTENT - 32,
+        { height: 42, minHeight: 20, align: "center", reverse: true },
+        text
+      )
+    );
   }
   const barsTop = codTop + 100;
   const barsHeight = 200;

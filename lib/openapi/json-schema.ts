@@ -41,9 +41,17 @@ export function nullable(schema: JsonSchema): JsonSchema {
   return { ...schema, type: [...(Array.isArray(type) ? type : [type!]), "null"] };
 }
 
-export const uuidSchema = (description?: string): JsonSchema => ({ type: "string", format: "uuid", ...(description ? { description } : {}) });
+export const uuidSchema = (description?: string): JsonSchema => ({
+  type: "string",
+  format: "uuid",
+  ...(description ? { description } : {})
+});
 export const dateTime = (description: string): JsonSchema => ({ type: "string", format: "date-time", description });
-export const arrayOf = (items: JsonSchema, description?: string): JsonSchema => ({ type: "array", items, ...(description ? { description } : {}) });
+export const arrayOf = (items: JsonSchema, description?: string): JsonSchema => ({
+  type: "array",
+  items,
+  ...(description ? { description } : {})
+});
 
 /**
  * An amount the system computed (price, balance). "At most two decimals" is said in words only:

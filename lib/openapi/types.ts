@@ -135,4 +135,3 @@ export interface OpenApiDocument {
     securitySchemes?: Record<string, SecurityScheme>;
   };
 }
-

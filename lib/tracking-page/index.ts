@@ -4,5 +4,11 @@ export { html, Html } from "./html";
 export { TRACK_PATH, trackingPagePath } from "./layout";
 export { MESSAGES, type Messages } from "./messages";
 export { renderNotFoundPage, renderParcelPage, renderTrackingFormPage, type PageOptions } from "./pages";
-export { respondToTrackingPage, trackingPageHeaders, type TrackingLookup, type TrackingPageRequest, type TrackingPageResponse } from "./respond";
+export {
+  respondToTrackingPage,
+  trackingPageHeaders,
+  type TrackingLookup,
+  type TrackingPageRequest,
+  type TrackingPageResponse
+} from "./respond";
 export { STYLESHEET_HASH, TRACKING_PAGE_CSP } from "./styles";

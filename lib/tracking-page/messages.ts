@@ -69,7 +69,12 @@ const fr: Messages = {
   openingHours: "Horaires d’ouverture",
   noOpeningHours: "Horaires non communiqués.",
   openNow: t => `Ouvert en ce moment · ferme à ${t}`,
-  closedNow: o => (o === null ? "Fermé en ce moment" : o.today ? `Fermé en ce moment · ouvre à ${o.time}` : `Fermé en ce moment · ouvre ${o.day.toLocaleLowerCase("fr")} à ${o.time}`),
+  closedNow: o =>
+    o === null
+      ? "Fermé en ce moment"
+      : o.today
+        ? `Fermé en ce moment · ouvre à ${o.time}`
+        : `Fermé en ce moment · ouvre ${o.day.toLocaleLowerCase("fr")} à ${o.time}`,
   today: "aujourd’hui",
   lastUpdate: "Dernière mise à jour\u00a0:",
   map: "Voir sur la carte",
@@ -83,12 +88,21 @@ const fr: Messages = {
     PICKED_UP: { title: "Pris en charge", detail: "Le transporteur a récupéré votre colis chez l’expéditeur." },
     IN_TRANSIT: { title: "En route", detail: "Votre colis est en route vers votre point relais." },
     AT_RELAY: { title: "Arrivé au point relais", detail: "Votre colis vous attend au point relais." },
-    RELAY_NOTIFIED: { title: "Disponible au retrait", detail: "Votre colis vous attend au point relais ; nous vous avons prévenu par SMS." },
+    RELAY_NOTIFIED: {
+      title: "Disponible au retrait",
+      detail: "Votre colis vous attend au point relais ; nous vous avons prévenu par SMS."
+    },
     DELIVERED: { title: "Remis", detail: "Le colis a été remis à son destinataire au point relais." },
-    RETURN_PENDING: { title: "Retour en cours", detail: "Le colis n’a pas été retiré à temps ou ne peut pas être remis ; il repart chez l’expéditeur." },
+    RETURN_PENDING: {
+      title: "Retour en cours",
+      detail: "Le colis n’a pas été retiré à temps ou ne peut pas être remis ; il repart chez l’expéditeur."
+    },
     RETURNED: { title: "Retourné à l’expéditeur", detail: "Le colis est revenu chez l’expéditeur. Contactez-le pour toute question." },
     LOST: { title: "Colis égaré", detail: "Nous ne retrouvons pas votre colis. L’expéditeur est prévenu et reviendra vers vous." },
-    DAMAGED: { title: "Colis endommagé", detail: "Votre colis a été endommagé pendant le transport. L’expéditeur est prévenu et reviendra vers vous." },
+    DAMAGED: {
+      title: "Colis endommagé",
+      detail: "Votre colis a été endommagé pendant le transport. L’expéditeur est prévenu et reviendra vers vous."
+    },
     CANCELLED: { title: "Envoi annulé", detail: "L’expéditeur a annulé cet envoi : rien ne vous sera remis ni demandé." }
   }
 };
@@ -118,7 +132,8 @@ const ar: Messages = {
   openingHours: "أوقات العمل",
   noOpeningHours: "أوقات العمل غير متوفرة.",
   openNow: t => `مفتوح الآن · يغلق على الساعة ${t}`,
-  closedNow: o => (o === null ? "مغلق الآن" : o.today ? `مغلق الآن · يفتح على الساعة ${o.time}` : `مغلق الآن · يفتح يوم ${o.day} على الساعة ${o.time}`),
+  closedNow: o =>
+    o === null ? "مغلق الآن" : o.today ? `مغلق الآن · يفتح على الساعة ${o.time}` : `مغلق الآن · يفتح يوم ${o.day} على الساعة ${o.time}`,
   today: "اليوم",
   lastUpdate: "آخر تحديث:",
   map: "عرض على الخريطة",
@@ -181,9 +196,15 @@ const en: Messages = {
     PICKED_UP: { title: "Collected", detail: "The carrier has collected your parcel from the sender." },
     IN_TRANSIT: { title: "On its way", detail: "Your parcel is on its way to your relay point." },
     AT_RELAY: { title: "At the relay point", detail: "Your parcel is waiting for you at the relay point." },
-    RELAY_NOTIFIED: { title: "Ready for pick-up", detail: "Your parcel is waiting for you at the relay point; we have let you know by SMS." },
+    RELAY_NOTIFIED: {
+      title: "Ready for pick-up",
+      detail: "Your parcel is waiting for you at the relay point; we have let you know by SMS."
+    },
     DELIVERED: { title: "Handed over", detail: "The parcel was handed over to its recipient at the relay point." },
-    RETURN_PENDING: { title: "Being returned", detail: "The parcel was not picked up in time or cannot be handed over; it is going back to the sender." },
+    RETURN_PENDING: {
+      title: "Being returned",
+      detail: "The parcel was not picked up in time or cannot be handed over; it is going back to the sender."
+    },
     RETURNED: { title: "Returned to sender", detail: "The parcel is back with the sender. Contact them with any question." },
     LOST: { title: "Parcel lost", detail: "We cannot find your parcel. The sender has been told and will get back to you." },
     DAMAGED: { title: "Parcel damaged", detail: "Your parcel was damaged in transit. The sender has been told and will get back to you." },

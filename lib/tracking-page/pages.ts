@@ -18,7 +18,14 @@ export interface PageOptions {
 export type NumberProblem = "empty" | "malformed";
 
 /** Until the parcel is handed over, the recipient needs to know the cash to bring. */
-const AWAITING_COLLECTION: readonly ParcelStatus[] = ["CREATED", "READY_FOR_PICKUP", "PICKED_UP", "IN_TRANSIT", "AT_RELAY", "RELAY_NOTIFIED"];
+const AWAITING_COLLECTION: readonly ParcelStatus[] = [
+  "CREATED",
+  "READY_FOR_PICKUP",
+  "PICKED_UP",
+  "IN_TRANSIT",
+  "AT_RELAY",
+  "RELAY_NOTIFIED"
+];
 const GOOD_NEWS: readonly ParcelStatus[] = ["AT_RELAY", "RELAY_NOTIFIED", "DELIVERED"];
 const BAD_NEWS: readonly ParcelStatus[] = ["RETURN_PENDING", "RETURNED", "LOST", "DAMAGED", "CANCELLED"];
 const MAX_SHOWN_INPUT = 64;
@@ -67,7 +74,10 @@ export function renderNotFoundPage(options: PageOptions & { number: string; reas
   const m = MESSAGES[options.lang];
   const shown = options.number.slice(0, MAX_SHOWN_INPUT);
   const [before, after] = m.notFoundBody.split("{number}");
-  const explanation = options.reason === "malformed" ? html`<p>${m.malformedNumber}</p>` : html`<p>${before}${trackingNumber(shown)}${after}</p><p>${m.notFoundHelp}</p>`;
+  const explanation =
+    options.reason === "malformed"
+      ? html`<p>${m.malformedNumber}</p>`
+      : html`<p>${before}${trackingNumber(shown)}${after}</p><p>${m.notFoundHelp}</p>`;
   return renderLayout({
     lang: options.lang,
     linkLang: options.linkLang,
@@ -89,9 +99,10 @@ function openingHoursBlock(hours: OpeningHours | null, m: Messages, options: Pag
     ? m.openNow(status.closesAt)
     : m.closedNow(status.opensAt && { ...status.opensAt, day: weekdayName(status.opensAt.day, options.lang) });
   const rows = formatOpeningHours(hours, options.lang, today).map(
-    row => html`<tr${classes(row.includesToday && "today", row.closed && "off")}><th scope="row">${row.days}${
-      row.includesToday ? html`<span class="tag">${m.today}</span>` : ""
-    }</th><td>${row.ranges.map(r => html`<span>${r}</span>`)}</td></tr>`
+    row =>
+      html`<tr${classes(row.includesToday && "today", row.closed && "off")}><th scope="row">${row.days}${
+        row.includesToday ? html`<span class="tag">${m.today}</span>` : ""
+      }</th><td>${row.ranges.map(r => html`<span>${r}</span>`)}</td></tr>`
   );
   return html`<p class="now ${status.open ? "open" : "closed"}">${statusText}</p>
 <table class="hours"><caption>${m.openingHours}</caption><tbody>${rows}</tbody></table>`;

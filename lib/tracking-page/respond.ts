@@ -69,7 +69,11 @@ export async function respondToTrackingPage(request: TrackingPageRequest, lookup
     if (typed === undefined) return page(200, renderTrackingFormPage(options));
     const parsed = parseTrackingInput(typed);
     if (!parsed.ok) return page(400, renderTrackingFormPage({ ...options, value: typed, problem: parsed.reason }));
-    return { status: 303, headers: { ...trackingPageHeaders(lang), Location: trackingPagePath(parsed.trackingNumber, linkLang) }, body: "" };
+    return {
+      status: 303,
+      headers: { ...trackingPageHeaders(lang), Location: trackingPagePath(parsed.trackingNumber, linkLang) },
+      body: ""
+    };
   }
 
   const segment = path.startsWith(`${TRACK_PATH}/`) ? decodeSegment(path.slice(TRACK_PATH.length + 1)) : null;

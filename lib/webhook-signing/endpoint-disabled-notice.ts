@@ -34,8 +34,11 @@ const DISABLE_AFTER_DAYS = DISABLE_ENDPOINT_AFTER_MS / (24 * 3600 * 1000);
 
 /** One line of printable text: no line break can reach a mail header or forge a paragraph. */
 function oneLine(text: string, maxLength: number): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, " ").replace(/\s+/g, " ").trim();
+  const flat = text
+    // eslint-disable-next-line no-control-regex -- control characters are what this removes
+    .replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return flat.length > maxLength ? `${flat.slice(0, maxLength - 1)}…` : flat;
 }
 
@@ -62,7 +65,11 @@ export function endpointDisabledNotice(input: EndpointDisabledNoticeInput): Endp
   const count = input.undeliveredCount;
 
   const undeliveredFr =
-    count === 0 ? "Aucune livraison n'était en attente." : count === 1 ? "1 livraison n'a pas abouti." : `${count} livraisons n'ont pas abouti.`;
+    count === 0
+      ? "Aucune livraison n'était en attente."
+      : count === 1
+        ? "1 livraison n'a pas abouti."
+        : `${count} livraisons n'ont pas abouti.`;
   const undeliveredEn =
     count === 0 ? "No delivery was waiting." : count === 1 ? "1 delivery did not go through." : `${count} deliveries did not go through.`;
 

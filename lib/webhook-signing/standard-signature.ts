@@ -30,9 +30,6 @@ export function assertUnixSeconds(timestampSeconds: number): void {
 export function signStandardWebhook(id: string, timestampSeconds: number, rawBody: string | Buffer, secret: string): string {
   assertStandardMessageId(id);
   assertUnixSeconds(timestampSeconds);
-  const digest = createHmac("sha256", standardSignatureKeyOf(secret))
-    .update(`${id}.${timestampSeconds}.`)
-    .update(rawBody)
-    .digest("base64");
+  const digest = createHmac("sha256", standardSignatureKeyOf(secret)).update(`${id}.${timestampSeconds}.`).update(rawBody).digest("base64");
   return `${STANDARD_SIGNATURE_VERSION},${digest}`;
 }

@@ -16,7 +16,13 @@ export interface CreateOrganizationParams {
   name: string;
 }
 export const CreateOrganizationSchema = Joi.object<CreateOrganizationParams, true>({
-  name: Joi.string().trim().min(1).max(200).required().description("Legal name, 1 to 200 characters, no surrounding spaces.").example("Boutique Amel")
+  name: Joi.string()
+    .trim()
+    .min(1)
+    .max(200)
+    .required()
+    .description("Legal name, 1 to 200 characters, no surrounding spaces.")
+    .example("Boutique Amel")
 });
 
 export interface OrganizationIdParams {
@@ -41,7 +47,13 @@ export const CreateApiKeySchema = Joi.object<CreateApiKeyParams, true>({
     .default([...SCOPES])
     .description("Scopes of the key; all of them when omitted."),
   name: Joi.string().trim().max(100).allow(null).default(null).description("A label for the key, at most 100 characters."),
-  rateLimitPerMinute: Joi.number().integer().min(1).max(1_000_000).allow(null).default(null).description("This key's own limit; the server default when null.")
+  rateLimitPerMinute: Joi.number()
+    .integer()
+    .min(1)
+    .max(1_000_000)
+    .allow(null)
+    .default(null)
+    .description("This key's own limit; the server default when null.")
 });
 
 export interface RevokeApiKeyParams {
@@ -117,7 +129,11 @@ export const HealthView = component(
     status: { type: "string", const: "ok", description: "Always ok when the key is valid." },
     organizationId: uuidSchema("The key's organisation."),
     organizationName: { type: "string", description: "Legal name of the organisation." },
-    keyPrefix: { type: "string", pattern: "^rp_(live|sandbox)_[A-Za-z0-9]{8}$", description: "Readable prefix of the key used (without the secret part)." },
+    keyPrefix: {
+      type: "string",
+      pattern: "^rp_(live|sandbox)_[A-Za-z0-9]{8}$",
+      description: "Readable prefix of the key used (without the secret part)."
+    },
     serverTime: dateTime("Server clock, UTC, to diagnose clock skew.")
   })
 );

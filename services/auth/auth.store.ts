@@ -24,8 +24,7 @@ interface ApiKeyRow {
   revoked_at: Date | null;
 }
 
-const KEY_COLUMNS =
-  "id, organization_id, name, mode, key_prefix, scopes, rate_limit_per_minute, created_at, revoked_at";
+const KEY_COLUMNS = "id, organization_id, name, mode, key_prefix, scopes, rate_limit_per_minute, created_at, revoked_at";
 
 function toOrganization(row: OrganizationRow): Organization {
   return { id: row.id, name: row.name, createdAt: row.created_at.toISOString() };

@@ -4,7 +4,14 @@ import type { AppConfig } from "../../lib/config";
 import { AppError } from "../../lib/errors";
 import type { OpenApiDocument } from "../../lib/openapi/types";
 import { RegistryService, RoutedEndpoint, serviceDocsOf } from "./endpoints";
-import { BACKOFFICE_DOCUMENT_PATH, docsAsset, docsPageHtml, DOCS_CONTENT_SECURITY_POLICY, DOCS_PATH, PARTNER_DOCUMENT_PATH } from "./openapi/docs-page";
+import {
+  BACKOFFICE_DOCUMENT_PATH,
+  docsAsset,
+  docsPageHtml,
+  DOCS_CONTENT_SECURITY_POLICY,
+  DOCS_PATH,
+  PARTNER_DOCUMENT_PATH
+} from "./openapi/docs-page";
 import { ApiDocuments, buildApiDocuments } from "./openapi/documents";
 
 interface ApiDocsVars {
@@ -24,7 +31,13 @@ interface ApiDocsMethods {
 type ApiDocsThis = ApiDocsVars & ApiDocsMethods;
 type HttpMeta = { $responseType?: string; $responseHeaders?: Record<string, string> };
 
-const hidden = (operationId: string, summary: string) => ({ operationId, summary, tag: "Documentation", responseDescription: summary, hidden: true });
+const hidden = (operationId: string, summary: string) => ({
+  operationId,
+  summary,
+  tag: "Documentation",
+  responseDescription: summary,
+  hidden: true
+});
 
 /**
  * SPEC §4.8: the partner API's description, generated from the endpoint declarations on the bus
@@ -87,7 +100,9 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, ApiDocsMethods, ApiDocs
       this.refreshEndpoints();
       if (!this.documents) {
         const services = this.broker.registry.getServiceList({ withActions: true }) as unknown as RegistryService[];
-        this.documents = buildApiDocuments([...this.knownEndpoints.values()], serviceDocsOf(services), { serverUrl: this.config.publicBaseUrl });
+        this.documents = buildApiDocuments([...this.knownEndpoints.values()], serviceDocsOf(services), {
+          serverUrl: this.config.publicBaseUrl
+        });
       }
       return this.documents;
     },

@@ -141,7 +141,9 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
 
     /** Literal path segments are tried before parameters, whatever the lengths (see compareRoutes). */
     optimizeAliasesOrder(this: EdgeThis) {
-      this.aliases.sort((a, b) => compareRoutes({ path: a.fullPath, method: a.method as "GET" }, { path: b.fullPath, method: b.method as "GET" }));
+      this.aliases.sort((a, b) =>
+        compareRoutes({ path: a.fullPath, method: a.method as "GET" }, { path: b.fullPath, method: b.method as "GET" })
+      );
     },
 
     /**
@@ -170,7 +172,14 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
     },
 
     /** Steps 1 to 5 above: the alias to call, or null when the edge has answered by itself (OPTIONS). */
-    async admit(this: EdgeThis, ctx: Context, given: RouteLike, req: EdgeRequest, res: ServerResponse, resolved: FoundAlias | false): Promise<FoundAlias | null> {
+    async admit(
+      this: EdgeThis,
+      ctx: Context,
+      given: RouteLike,
+      req: EdgeRequest,
+      res: ServerResponse,
+      resolved: FoundAlias | false
+    ): Promise<FoundAlias | null> {
       const url = req.parsedUrl ?? "/";
       let found = resolved;
       let route = given;

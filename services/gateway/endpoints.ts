@@ -21,7 +21,10 @@ export type { ServiceDocs };
 export interface RegistryService {
   name: string;
   settings?: { openapi?: ServiceDocs } & Record<string, unknown>;
-  actions?: Record<string, { name?: string; visibility?: string; rest?: unknown; api?: ApiKind; scope?: ScopeRequirement; endpoint?: CompiledEndpoint }>;
+  actions?: Record<
+    string,
+    { name?: string; visibility?: string; rest?: unknown; api?: ApiKind; scope?: ScopeRequirement; endpoint?: CompiledEndpoint }
+  >;
 }
 
 export function endpointsOf(services: readonly RegistryService[]): RoutedEndpoint[] {

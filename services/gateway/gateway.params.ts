@@ -15,9 +15,27 @@ export const DOWNLOAD_LABEL_DOCS: EndpointDocs = {
     "that does not verify (expired, altered, or with a malformed part) is the same 403.",
   tag: "Labels",
   parameters: [
-    { name: "file", in: "path", required: true, description: "<parcel id>.pdf", schema: { type: "string", pattern: "^[0-9a-fA-F-]{36}\\.pdf$" } },
-    { name: "expires", in: "query", required: true, description: "Expiry, Unix seconds.", schema: { type: "string", pattern: "^[1-9][0-9]{0,14}$" } },
-    { name: "signature", in: "query", required: true, description: "Hex HMAC of the URL.", schema: { type: "string", pattern: "^[0-9a-f]{64}$" } }
+    {
+      name: "file",
+      in: "path",
+      required: true,
+      description: "<parcel id>.pdf",
+      schema: { type: "string", pattern: "^[0-9a-fA-F-]{36}\\.pdf$" }
+    },
+    {
+      name: "expires",
+      in: "query",
+      required: true,
+      description: "Expiry, Unix seconds.",
+      schema: { type: "string", pattern: "^[1-9][0-9]{0,14}$" }
+    },
+    {
+      name: "signature",
+      in: "query",
+      required: true,
+      description: "Hex HMAC of the URL.",
+      schema: { type: "string", pattern: "^[0-9a-f]{64}$" }
+    }
   ],
   response: { type: "string", format: "binary" },
   responseMediaType: "application/pdf",

@@ -48,7 +48,6 @@ interface SmsRow {
   updated_at: Date;
 }
 
-
 function toMessage(row: SmsRow): SmsMessage {
   return {
     id: row.id,
@@ -96,10 +95,7 @@ export async function findByEventId(db: Queryable, eventId: string): Promise<Sms
 }
 
 export async function listByParcel(db: Queryable, parcelId: string): Promise<SmsMessage[]> {
-  const rows = await db.query<SmsRow>(
-    "SELECT * FROM notifications.sms_messages WHERE parcel_id = $1 ORDER BY created_at, id",
-    [parcelId]
-  );
+  const rows = await db.query<SmsRow>("SELECT * FROM notifications.sms_messages WHERE parcel_id = $1 ORDER BY created_at, id", [parcelId]);
   return rows.map(toMessage);
 }
 

@@ -23,7 +23,11 @@ const TRACKING_ATTEMPTS = 5;
 
 /** Two requests are "the same" when their validated bodies are equal, whatever the key order. */
 export function fingerprintOf(input: CreateParcelInput): string {
-  const canonical = JSON.stringify(Object.keys(input).sort().map(k => [k, input[k as keyof CreateParcelInput]]));
+  const canonical = JSON.stringify(
+    Object.keys(input)
+      .sort()
+      .map(k => [k, input[k as keyof CreateParcelInput]])
+  );
   return createHash("sha256").update(canonical).digest("hex");
 }
 
@@ -54,7 +58,12 @@ async function insertWithFreshTrackingNumber(db: Database, parcel: Omit<store.Ne
  */
 async function compensate(deps: SagaDeps, row: store.ParcelRecord, why: string): Promise<void> {
   try {
-    await call(deps.caller, "wallet.refund", { parcelId: row.id, organizationId: row.organizationId, mode: row.mode, reason: `creation failed: ${why}` });
+    await call(deps.caller, "wallet.refund", {
+      parcelId: row.id,
+      organizationId: row.organizationId,
+      mode: row.mode,
+      reason: `creation failed: ${why}`
+    });
     await store.deletePending(deps.db, row.id);
   } catch (err) {
     deps.logger.warn(`parcel ${row.id}: compensation deferred to the sweeper (${(err as Error).message})`);
@@ -119,7 +128,12 @@ export async function createParcel(
   }
 
   try {
-    await call(deps.caller, "wallet.debit", { parcelId: row.id, organizationId: owner.organizationId, mode: owner.mode, amountCentimes: quote.totalCentimes });
+    await call(deps.caller, "wallet.debit", {
+      parcelId: row.id,
+      organizationId: owner.organizationId,
+      mode: owner.mode,
+      amountCentimes: quote.totalCentimes
+    });
   } catch (err) {
     const code = errorCodeOf(err);
     if (code === "INSUFFICIENT_BALANCE" || code === "CONFLICT") {

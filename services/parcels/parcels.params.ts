@@ -3,7 +3,16 @@ import { arrayOf, component, dateTime, objectOf, uuidSchema } from "../../lib/op
 import type { Parameter } from "../../lib/openapi/types";
 import { isParcelStatus, PARCEL_STATUSES, ParcelStatus } from "../../lib/parcel-status";
 import { ParcelStatusSchema, TRACKING_NUMBER_PATTERN } from "../../lib/parcel-view";
-import { IDEMPOTENCY_KEY_PATTERN, moneyDzd, NoParams, NoParamsSchema, parcelStatus, queryInteger, relayCode, uuid } from "../../lib/schemas";
+import {
+  IDEMPOTENCY_KEY_PATTERN,
+  moneyDzd,
+  NoParams,
+  NoParamsSchema,
+  parcelStatus,
+  queryInteger,
+  relayCode,
+  uuid
+} from "../../lib/schemas";
 import type { RelayPoint } from "./parcels.contract";
 
 /**
@@ -15,7 +24,8 @@ export type { NoParams };
 export { NoParamsSchema };
 
 const parcelId = () => uuid().description("Parcel id (uuid).").example("3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70");
-const dimension = (what: string) => Joi.number().integer().min(1).max(300).allow(null).default(null).description(`${what} in cm, 1 to 300.`);
+const dimension = (what: string) =>
+  Joi.number().integer().min(1).max(300).allow(null).default(null).description(`${what} in cm, 1 to 300.`);
 
 export interface CreateParcelInput {
   recipientName: string;
@@ -41,9 +51,17 @@ export const CreateSchema = Joi.object<CreateParcelInput, true>({
     .pattern(/^(?=(?:[^0-9]*[0-9]){8})\+?[0-9 ]{8,20}$/)
     .required()
     .messages({ "string.pattern.base": "{{#label}} must be 8 to 20 digits or spaces with at least 8 digits, and an optional leading +" })
-    .description("Recipient's phone number: 8 to 20 digits or spaces (at least 8 digits), with an optional leading +. The pick-up SMS goes to it.")
+    .description(
+      "Recipient's phone number: 8 to 20 digits or spaces (at least 8 digits), with an optional leading +. The pick-up SMS goes to it."
+    )
     .example("+213 555 12 34 56"),
-  weightG: Joi.number().integer().min(1).max(30000).required().description("Weight in grams, 1 to 30000; the price follows the weight tiers.").example(1200),
+  weightG: Joi.number()
+    .integer()
+    .min(1)
+    .max(30000)
+    .required()
+    .description("Weight in grams, 1 to 30000; the price follows the weight tiers.")
+    .example(1200),
   destinationRelayCode: relayCode()
     .required()
     .description("Public code of the destination relay point: DZ, a hyphen, then 3 to 30 characters among A-Z, 0-9 and hyphen.")
@@ -51,11 +69,17 @@ export const CreateSchema = Joi.object<CreateParcelInput, true>({
   lengthCm: dimension("Length"),
   widthCm: dimension("Width"),
   heightCm: dimension("Height"),
-  declaredValueDzd: moneyDzd().allow(null).default(null).description("Declared value for insurance, in DZD: 0 to 10 000 000.").example(2000),
+  declaredValueDzd: moneyDzd()
+    .allow(null)
+    .default(null)
+    .description("Declared value for insurance, in DZD: 0 to 10 000 000.")
+    .example(2000),
   codAmountDzd: moneyDzd()
     .allow(null)
     .default(null)
-    .description("Cash to collect at hand-over, in DZD: 0 to 10 000 000. Omitted or null: no cash on delivery. Independent of declaredValueDzd.")
+    .description(
+      "Cash to collect at hand-over, in DZD: 0 to 10 000 000. Omitted or null: no cash on delivery. Independent of declaredValueDzd."
+    )
     .example(1500)
 });
 
@@ -110,7 +134,12 @@ export const TransitionSchema = Joi.object<TransitionParams, true>({
   id: parcelId().required(),
   // Checked by hand: an unknown status is INVALID_STATUS (SPEC §4.7), not a generic validation error.
   toStatus: Joi.string().max(50).required().example("DELIVERED"),
-  reason: Joi.string().max(500).allow(null, "").default(null).description("Free text, at most 500 characters; appears in the webhook payload.").example("integration test")
+  reason: Joi.string()
+    .max(500)
+    .allow(null, "")
+    .default(null)
+    .description("Free text, at most 500 characters; appears in the webhook payload.")
+    .example("integration test")
 });
 
 /** What the documents say of `toStatus`: one of the 12 statuses, which the handler checks (400 INVALID_STATUS). */
@@ -127,7 +156,10 @@ export const ParcelIdSchema = Joi.object<ParcelIdParams, true>({ parcelId: uuid(
 /** A relay point as the back-office sends it is the stored record itself. */
 export type RelayPointParams = RelayPoint;
 export const RelayPointSchema = Joi.object<RelayPointParams, true>({
-  code: relayCode().required().description("Public code: DZ- then 3 to 30 characters among A-Z, 0-9 and hyphen.").example("DZ-16-ALGER-CENTRE"),
+  code: relayCode()
+    .required()
+    .description("Public code: DZ- then 3 to 30 characters among A-Z, 0-9 and hyphen.")
+    .example("DZ-16-ALGER-CENTRE"),
   name: Joi.string().min(1).max(200).required(),
   city: Joi.string().min(1).max(100).required(),
   wilaya: Joi.string().max(10).allow(null).default(null),

@@ -165,7 +165,10 @@ export async function recordHistory(
   ]);
 }
 
-export async function appendOutbox(tx: Queryable, event: { eventId: string; parcelId: string; owner: Owner; type: string; payload: object }): Promise<void> {
+export async function appendOutbox(
+  tx: Queryable,
+  event: { eventId: string; parcelId: string; owner: Owner; type: string; payload: object }
+): Promise<void> {
   await tx.query(
     `INSERT INTO parcels.outbox (event_id, parcel_id, organization_id, mode, type, payload)
      VALUES ($1, $2, $3, $4, $5, $6)`,
@@ -174,7 +177,11 @@ export async function appendOutbox(tx: Queryable, event: { eventId: string; parc
 }
 
 /** Visible parcels only: a PENDING row does not exist for the API. */
-export async function findVisible(db: Queryable, owner: Owner, by: { id: string } | { trackingNumber: string }): Promise<ParcelRecord | null> {
+export async function findVisible(
+  db: Queryable,
+  owner: Owner,
+  by: { id: string } | { trackingNumber: string }
+): Promise<ParcelRecord | null> {
   const [column, value] = "id" in by ? ["id", by.id] : ["tracking_number", by.trackingNumber];
   return first(
     await db.query<ParcelRow>(
@@ -235,7 +242,9 @@ export async function pendingOlderThan(db: Queryable, seconds: number, limit: nu
 }
 
 export async function refundsPending(db: Queryable, limit: number): Promise<ParcelRecord[]> {
-  return (await db.query<ParcelRow>("SELECT * FROM parcels.parcels WHERE refund_pending ORDER BY updated_at LIMIT $1", [limit])).map(toParcel);
+  return (await db.query<ParcelRow>("SELECT * FROM parcels.parcels WHERE refund_pending ORDER BY updated_at LIMIT $1", [limit])).map(
+    toParcel
+  );
 }
 
 export async function clearRefundPending(db: Queryable, id: string): Promise<void> {
@@ -272,7 +281,11 @@ export async function undispatchedEvents(db: Queryable, limit: number): Promise<
     [limit]
   );
   // jsonb arrives parsed from pg, as text from some drivers.
-  return rows.map(r => ({ id: r.id, parcelId: r.parcel_id, event: typeof r.payload === "string" ? (JSON.parse(r.payload) as ParcelEvent) : r.payload }));
+  return rows.map(r => ({
+    id: r.id,
+    parcelId: r.parcel_id,
+    event: typeof r.payload === "string" ? (JSON.parse(r.payload) as ParcelEvent) : r.payload
+  }));
 }
 
 export async function markDispatched(db: Queryable, id: string): Promise<void> {

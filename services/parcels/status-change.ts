@@ -47,7 +47,11 @@ export async function applyStatusChange(
 }
 
 /** PENDING → CREATED once the debit is acknowledged; null when someone else finished or discarded it. */
-export async function finishCreation(db: { transaction: <T>(w: (tx: Queryable) => Promise<T>) => Promise<T> }, parcelId: string, actor: string) {
+export async function finishCreation(
+  db: { transaction: <T>(w: (tx: Queryable) => Promise<T>) => Promise<T> },
+  parcelId: string,
+  actor: string
+) {
   return db.transaction(async tx => {
     const row = await store.lockParcel(tx, parcelId);
     if (!row || row.status !== "PENDING") return row && row.status !== "PENDING" ? row : null;

@@ -43,7 +43,12 @@ export async function sweep(deps: SweepDeps, pendingOlderThanSeconds: number): P
   }
   for (const row of await store.refundsPending(deps.db, BATCH)) {
     try {
-      await call(deps.caller, "wallet.refund", { parcelId: row.id, organizationId: row.organizationId, mode: row.mode, reason: "cancelled" });
+      await call(deps.caller, "wallet.refund", {
+        parcelId: row.id,
+        organizationId: row.organizationId,
+        mode: row.mode,
+        reason: "cancelled"
+      });
       await store.clearRefundPending(deps.db, row.id);
       result.refunded++;
     } catch (err) {

@@ -23,6 +23,9 @@ declare module "../../lib/contract" {
     /** The sweeper: "debited" (finish the parcel) or "void" (never will be; discard it). */
     "wallet.settlePending": { params: ParcelMovement & { reason?: string | null }; answer: { state: "debited" | "void" } };
     "wallet.balances": { params: { organizationId: string }; answer: Balances };
-    "wallet.topUp": { params: { organizationId: string; mode?: KeyMode; amountDzd: number }; answer: { mode: KeyMode; balanceDzd: number } };
+    "wallet.topUp": {
+      params: { organizationId: string; mode?: KeyMode; amountDzd: number };
+      answer: { mode: KeyMode; balanceDzd: number };
+    };
   }
 }

@@ -28,7 +28,6 @@ interface LedgerRow {
   created_at: Date;
 }
 
-
 function toEntry(row: LedgerRow): LedgerEntry {
   return {
     id: row.id,
@@ -53,7 +52,15 @@ async function entryOf(tx: Queryable, parcelId: string, kind: LedgerKind): Promi
 
 async function insertEntry(
   tx: Queryable,
-  entry: { organizationId: string; mode: KeyMode; kind: LedgerKind; amountCentimes: number; parcelId: string | null; balanceAfter: number; reason: string | null }
+  entry: {
+    organizationId: string;
+    mode: KeyMode;
+    kind: LedgerKind;
+    amountCentimes: number;
+    parcelId: string | null;
+    balanceAfter: number;
+    reason: string | null;
+  }
 ): Promise<LedgerEntry> {
   const [row] = await tx.query<LedgerRow>(
     `INSERT INTO wallet.ledger (id, organization_id, mode, kind, amount_centimes, parcel_id, balance_after_centimes, reason)

@@ -24,34 +24,37 @@ function humanDelay(seconds: number): string {
 const PARCEL_EVENT = component(
   "ParcelEvent",
   objectOf<WebhookBody>(
-      {
-        id: uuidSchema("Event identifier."),
-        type: { type: "string", enum: EVENT_TYPES, description: "parcel.<new status in lower case>; same as X-Relay-Event." },
-        createdAt: dateTime("When the status changed, UTC."),
-        sandbox: { type: "boolean", description: "true for sandbox parcels (including every sandbox trigger-event)." },
-        reason: {
-          type: ["string", "null"],
-          description: "Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none."
-        },
-        data: objectOf<WebhookBody["data"]>({
-          previousStatus: { ...nullable(ParcelStatusSchema), description: "Status before the change; null for parcel.created." },
-          parcel: ParcelViewSchema
-        })
+    {
+      id: uuidSchema("Event identifier."),
+      type: { type: "string", enum: EVENT_TYPES, description: "parcel.<new status in lower case>; same as X-Relay-Event." },
+      createdAt: dateTime("When the status changed, UTC."),
+      sandbox: { type: "boolean", description: "true for sandbox parcels (including every sandbox trigger-event)." },
+      reason: {
+        type: ["string", "null"],
+        description: "Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none."
       },
-      {
-        description: "Body of every webhook delivery. Verify X-Relay-Signature over the raw bytes before parsing.",
-        examples: [
-          {
-            id: "0b8e7f3c-2d4a-4f61-8c9b-1a2e3f4d5c6b",
-            type: "parcel.delivered",
-            createdAt: "2026-01-17T14:02:11.000Z",
-            sandbox: false,
-            reason: null,
-            data: { previousStatus: "RELAY_NOTIFIED", parcel: { ...SAMPLE_PARCEL, status: "DELIVERED", updatedAt: "2026-01-17T14:02:11.000Z" } }
+      data: objectOf<WebhookBody["data"]>({
+        previousStatus: { ...nullable(ParcelStatusSchema), description: "Status before the change; null for parcel.created." },
+        parcel: ParcelViewSchema
+      })
+    },
+    {
+      description: "Body of every webhook delivery. Verify X-Relay-Signature over the raw bytes before parsing.",
+      examples: [
+        {
+          id: "0b8e7f3c-2d4a-4f61-8c9b-1a2e3f4d5c6b",
+          type: "parcel.delivered",
+          createdAt: "2026-01-17T14:02:11.000Z",
+          sandbox: false,
+          reason: null,
+          data: {
+            previousStatus: "RELAY_NOTIFIED",
+            parcel: { ...SAMPLE_PARCEL, status: "DELIVERED", updatedAt: "2026-01-17T14:02:11.000Z" }
           }
-        ]
-      }
-    )
+        }
+      ]
+    }
+  )
 );
 
 const headerParameters = (eventType: string): Parameter[] => [

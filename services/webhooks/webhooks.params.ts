@@ -14,7 +14,9 @@ export interface EnqueueParams {
 export const EnqueueSchema = Joi.object<EnqueueParams, true>({
   event: Joi.object({
     id: uuid().required(),
-    type: Joi.string().pattern(/^parcel\.[a-z_]{1,40}$/).required(),
+    type: Joi.string()
+      .pattern(/^parcel\.[a-z_]{1,40}$/)
+      .required(),
     createdAt: Joi.string().max(64).required(),
     organizationId: uuid().required(),
     mode: keyMode().required(),
@@ -40,7 +42,12 @@ export interface SetEndpointParams {
 }
 export const SetEndpointSchema = Joi.object<SetEndpointParams, true>({
   organizationId: organizationId().required(),
-  url: Joi.string().max(2000).uri({ scheme: ["http", "https"] }).required().description("http(s) URL receiving the POSTs.").example("https://shop.example.dz/hooks/relay"),
+  url: Joi.string()
+    .max(2000)
+    .uri({ scheme: ["http", "https"] })
+    .required()
+    .description("http(s) URL receiving the POSTs.")
+    .example("https://shop.example.dz/hooks/relay"),
   secret: Joi.string().min(16).max(200).required().description("HMAC secret, 16 to 200 characters; never shown again.")
 });
 
@@ -114,9 +121,14 @@ export const DeliveryPageView = pageSchema(
   "One page of webhook deliveries."
 );
 
-export const RedeliveryView = component("Redelivery", objectOf<{ id: string; status: "pending" }>({ id: uuidSchema(), status: { type: "string", const: "pending" } }));
+export const RedeliveryView = component(
+  "Redelivery",
+  objectOf<{ id: string; status: "pending" }>({ id: uuidSchema(), status: { type: "string", const: "pending" } })
+);
 
 export const WEBHOOKS_DOCS = {
-  tags: [{ name: "Webhooks", description: "Signed POSTs of every parcel status change to the merchant's endpoint, and their delivery log." }],
+  tags: [
+    { name: "Webhooks", description: "Signed POSTs of every parcel status change to the merchant's endpoint, and their delivery log." }
+  ],
   webhooks: webhookDocs()
 };

@@ -73,7 +73,6 @@ interface DeliveryRow {
   created_at: Date;
 }
 
-
 function toDelivery(row: DeliveryRow): Delivery {
   return {
     id: row.id,
@@ -217,10 +216,7 @@ export async function claimDue(db: Database, options: { limit: number; leaseMs: 
   });
 }
 
-export type AttemptOutcome =
-  | { status: "delivered" }
-  | { status: "failed" }
-  | { status: "pending"; delayMs: number };
+export type AttemptOutcome = { status: "delivered" } | { status: "failed" } | { status: "pending"; delayMs: number };
 
 export interface AttemptRecord {
   startedAt: Date;
@@ -268,7 +264,15 @@ export async function recordAttempt(
     await tx.query(
       `INSERT INTO webhooks.attempts (delivery_id, attempt_no, started_at, duration_ms, status_code, error, worker)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [claim.id, attemptNo, attempt.startedAt, Math.max(0, Math.round(attempt.durationMs)), attempt.statusCode, attempt.error, attempt.worker]
+      [
+        claim.id,
+        attemptNo,
+        attempt.startedAt,
+        Math.max(0, Math.round(attempt.durationMs)),
+        attempt.statusCode,
+        attempt.error,
+        attempt.worker
+      ]
     );
     return attemptNo;
   });

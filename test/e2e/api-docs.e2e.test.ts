@@ -15,7 +15,14 @@ import { freePort, ROOT, RunningProcess, startNode, waitForHttp } from "../helpe
  */
 
 const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run"
+];
 const SCREENSHOT = path.join(ROOT, ".ci-artifacts", "docs.png");
 
 const hasChromium = fs.existsSync(CHROMIUM);
@@ -25,7 +32,10 @@ if (!hasChromium && process.env.CI !== "true") {
 const browserTest = hasChromium || process.env.CI === "true" ? test : test.skip;
 
 /** The document a gateway serves at `base`: the declarations' document, with this server's address. */
-const servedAt = (name: "partner" | "backoffice", base: string) => ({ ...apiDocument(name), servers: [{ url: base, description: "This server" }] });
+const servedAt = (name: "partner" | "backoffice", base: string) => ({
+  ...apiDocument(name),
+  servers: [{ url: base, description: "This server" }]
+});
 
 const PARTNER_OPERATIONS = Object.entries(apiDocument("partner").paths).flatMap(([path, item]) =>
   (["get", "post", "put", "delete", "patch"] as const).flatMap(m => (item[m] ? [{ path, summary: item[m]!.summary }] : []))
@@ -115,7 +125,9 @@ describe("API documents and /docs (embedded)", () => {
 
         await page.goto(`${base}/docs`, { waitUntil: "load" });
         await page.waitForSelector(".opblock-summary", { timeout: 30_000 });
-        await page.waitForFunction(`document.querySelectorAll(".opblock-summary").length >= ${PARTNER_OPERATIONS.length}`, undefined, { timeout: 30_000 });
+        await page.waitForFunction(`document.querySelectorAll(".opblock-summary").length >= ${PARTNER_OPERATIONS.length}`, undefined, {
+          timeout: 30_000
+        });
 
         const text = await page.innerText("body");
         expect(text).toContain("Relay Parcels — Partner API");

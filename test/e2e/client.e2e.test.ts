@@ -19,7 +19,14 @@ const validatingFetch: typeof fetch = async (input, init) => {
   const text = await res.clone().text();
   const url = new URL(request.url);
   const body = (res.headers.get("content-type") ?? "").includes("application/json") && text ? JSON.parse(text) : text;
-  apiResponseValidator().assert({ method: request.method, path: url.pathname + url.search, status: res.status, headers: res.headers, body, text });
+  apiResponseValidator().assert({
+    method: request.method,
+    path: url.pathname + url.search,
+    status: res.status,
+    headers: res.headers,
+    body,
+    text
+  });
   return res;
 };
 
@@ -42,7 +49,11 @@ describe("generated TypeScript client (embedded)", () => {
     await bo.call("POST", `/organizations/${org.id}/wallet/top-ups`, { amountDzd: 10_000 });
     await bo.call("POST", `/organizations/${org.id}/wallet/top-ups`, { amountDzd: 10_000, mode: "sandbox" });
     live = createPartnerClient({ baseUrl: base, apiKey: (await bo.createKey(org.id)).key, fetch: validatingFetch });
-    sandbox = createPartnerClient({ baseUrl: `${base}/`, apiKey: (await bo.createKey(org.id, { mode: "sandbox" })).key, fetch: validatingFetch });
+    sandbox = createPartnerClient({
+      baseUrl: `${base}/`,
+      apiKey: (await bo.createKey(org.id, { mode: "sandbox" })).key,
+      fetch: validatingFetch
+    });
   }, 90_000);
 
   afterAll(async () => {
@@ -100,7 +111,11 @@ describe("generated TypeScript client (embedded)", () => {
     const invalid = await live.POST("/api/partner/v1/parcels", {
       body: { recipientName: "A", recipientPhone: "0555 12 34 56", weightG: 30001, destinationRelayCode: "DZ-16-ALGER-CENTRE" }
     });
-    expect(invalid.error).toMatchObject({ code: "VALIDATION_FAILED", status: 400, details: [expect.objectContaining({ field: "weightG" })] });
+    expect(invalid.error).toMatchObject({
+      code: "VALIDATION_FAILED",
+      status: 400,
+      details: [expect.objectContaining({ field: "weightG" })]
+    });
 
     const notSandbox = await live.POST("/api/partner/v1/sandbox/parcels/{id}/trigger-event", {
       params: { path: { id: randomUUID() } },

@@ -97,7 +97,11 @@ describeWithServers(["postgres", "redis", "nats"], "start:cluster (every service
 
     for (const gateway of ready.gateways) {
       const health = await partner(gateway, ready.demo!.liveKey!)("GET", "/health");
-      expect({ gateway, status: health.status, organization: health.body.organizationName }).toEqual({ gateway, status: 200, organization: "Demo Merchant SARL" });
+      expect({ gateway, status: health.status, organization: health.body.organizationName }).toEqual({
+        gateway,
+        status: 200,
+        organization: "Demo Merchant SARL"
+      });
     }
     expect(fs.statSync(path.join(dataDir, "secrets.json")).mode & 0o777).toBe(0o600);
   });
@@ -109,7 +113,12 @@ describeWithServers(["postgres", "redis", "nats"], "start:cluster (every service
 
   test("both gateways serve the same system: a parcel created through one is read through the other", async () => {
     const [first, second] = ready.gateways.map(gateway => partner(gateway, ready.demo!.sandboxKey!));
-    const created = await first("POST", "/parcels", { recipientName: "Amina B.", recipientPhone: "+213 555 12 34 56", weightG: 1200, destinationRelayCode: "DZ-16-ALGER-CENTRE" });
+    const created = await first("POST", "/parcels", {
+      recipientName: "Amina B.",
+      recipientPhone: "+213 555 12 34 56",
+      weightG: 1200,
+      destinationRelayCode: "DZ-16-ALGER-CENTRE"
+    });
     expect(created.status).toBe(201);
     const read = await second("GET", `/parcels/${created.body.id}`);
     expect(read.status).toBe(200);
@@ -123,7 +132,8 @@ describeWithServers(["postgres", "redis", "nats"], "start:cluster (every service
     expect(await exitCodeOf(runner)).toBe(0);
     expect(ready.processes.filter(p => alive(p.pid)).map(p => p.name)).toEqual([]);
     expect(runner.output()).toContain("every process stopped cleanly");
-    for (const name of EVERY_PROCESS) expect(runner.output()).toContain(`${name} (pid ${ready.processes.find(p => p.name === name)!.pid}): exit code 0`);
+    for (const name of EVERY_PROCESS)
+      expect(runner.output()).toContain(`${name} (pid ${ready.processes.find(p => p.name === name)!.pid}): exit code 0`);
   }, 60_000);
 
   test("a restart keeps the secrets and the demo merchant; a process that dies takes the cluster down with a non-zero exit", async () => {

@@ -58,21 +58,15 @@ describe("embedded mode (npm start)", () => {
   });
 
   describe("gateway contract", () => {
-    gatewayContract(
-      (): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() })
-    );
+    gatewayContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
   });
 
   describe("parcels and wallet contract", () => {
-    parcelsContract(
-      (): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() })
-    );
+    parcelsContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
   });
 
   describe("hostile input", () => {
-    hostileInputContract(
-      (): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() })
-    );
+    hostileInputContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
   });
 
   describe("fuzz", () => {

@@ -16,7 +16,14 @@ const VALID = { recipientName: "Karim Haddad", recipientPhone: "0770 11 22 33", 
 interface Delivery {
   deliveryId: string;
   event: string;
-  body: { id: string; type: string; createdAt: string; sandbox: boolean; reason: string | null; data: { previousStatus: string | null; parcel: Record<string, unknown> } };
+  body: {
+    id: string;
+    type: string;
+    createdAt: string;
+    sandbox: boolean;
+    reason: string | null;
+    data: { previousStatus: string | null; parcel: Record<string, unknown> };
+  };
   raw: ReceivedRequest;
 }
 

@@ -75,7 +75,26 @@ const nasty = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: "grapheme", maxLength: 20 }),
   fc.string({ unit: "binary", maxLength: 20 }),
-  fc.constantFrom("", " ", "\u0000", "a\u0000b", "\ud800", "\udfff", "😀".repeat(101), "%00", "%ZZ", "%E0%A4%A", "..", "../..", "null", "-1", "1e309", "x".repeat(5000), "<script>", "' OR 1=1 --")
+  fc.constantFrom(
+    "",
+    " ",
+    "\u0000",
+    "a\u0000b",
+    "\ud800",
+    "\udfff",
+    "😀".repeat(101),
+    "%00",
+    "%ZZ",
+    "%E0%A4%A",
+    "..",
+    "../..",
+    "null",
+    "-1",
+    "1e309",
+    "x".repeat(5000),
+    "<script>",
+    "' OR 1=1 --"
+  )
 );
 
 const jsonish: fc.Arbitrary<unknown> = fc.oneof(
@@ -92,7 +111,9 @@ function mutate(valid: Record<string, unknown>): fc.Arbitrary<Record<string, unk
     .record({
       replace: fc.dictionary(fc.constantFrom(...keys), jsonish, { maxKeys: 3 }),
       drop: fc.subarray(keys, { maxLength: Math.min(2, keys.length) }),
-      extra: fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom("__proto__", "constructor", "prototype")), jsonish, { maxKeys: 2 })
+      extra: fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom("__proto__", "constructor", "prototype")), jsonish, {
+        maxKeys: 2
+      })
     })
     .map(({ replace, drop, extra }) => {
       const out: Record<string, unknown> = { ...valid, ...replace };
@@ -104,7 +125,13 @@ function mutate(valid: Record<string, unknown>): fc.Arbitrary<Record<string, unk
 
 /** A valid body of each operation that takes one, for the fuzz to start from. */
 const VALID_BODIES: Record<string, Record<string, unknown>> = {
-  createParcel: { recipientName: "Fuzz", recipientPhone: "+213 555 00 00 00", weightG: 700, destinationRelayCode: "DZ-16-HYDRA", codAmountDzd: 1500 },
+  createParcel: {
+    recipientName: "Fuzz",
+    recipientPhone: "+213 555 00 00 00",
+    weightG: 700,
+    destinationRelayCode: "DZ-16-HYDRA",
+    codAmountDzd: 1500
+  },
   cancelParcel: { reason: "fuzz" },
   triggerSandboxEvent: { toStatus: "DELIVERED", reason: "fuzz" },
   createOrganization: { name: "Fuzz Org" },
@@ -121,21 +148,29 @@ function bodyArbitrary(operationId: string | null): fc.Arbitrary<{ bytes: Buffer
   const starts = own ? [own] : Object.values(VALID_BODIES);
   return fc.oneof(
     { weight: own ? 3 : 0, arbitrary: fc.constant(asJson(own ?? {})) },
-    { weight: 4, arbitrary: fc.constantFrom(...starts).chain(mutate).map(asJson) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .constantFrom(...starts)
+        .chain(mutate)
+        .map(asJson)
+    },
     { weight: 2, arbitrary: jsonish.map(asJson) },
     {
       weight: 1,
-      arbitrary: fc.constantFrom(
-        "{bad",
-        '{"__proto__":{"weightG":1200}}',
-        "[".repeat(5000),
-        '{"a":' + "[".repeat(100_000),
-        '{"a":' + "[".repeat(20_000) + "]".repeat(20_000) + "}",
-        "null",
-        "",
-        '"\\ud800"',
-        `{"a":"${"x".repeat(70_000)}"}`
-      ).map(text => ({ bytes: Buffer.from(text), json: true }))
+      arbitrary: fc
+        .constantFrom(
+          "{bad",
+          '{"__proto__":{"weightG":1200}}',
+          "[".repeat(5000),
+          '{"a":' + "[".repeat(100_000),
+          '{"a":' + "[".repeat(20_000) + "]".repeat(20_000) + "}",
+          "null",
+          "",
+          '"\\ud800"',
+          `{"a":"${"x".repeat(70_000)}"}`
+        )
+        .map(text => ({ bytes: Buffer.from(text), json: true }))
     },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map(bytes => ({ bytes: Buffer.from(bytes), json: false })) },
     { weight: 1, arbitrary: fc.constant({ bytes: null, json: false }) }
@@ -163,9 +198,9 @@ function requestArbitrary(world: World): fc.Arbitrary<FuzzRequest> {
   const target = fc.oneof(
     {
       weight: 6,
-      arbitrary: fc.constantFrom(...WEIGHTED_OPERATIONS).chain(op =>
-        fc.record({ method: fc.constant(op.method), path: fill(op.template), body: bodyArbitrary(op.operationId) })
-      )
+      arbitrary: fc
+        .constantFrom(...WEIGHTED_OPERATIONS)
+        .chain(op => fc.record({ method: fc.constant(op.method), path: fill(op.template), body: bodyArbitrary(op.operationId) }))
     },
     { weight: 2, arbitrary: fc.record({ method: methods, path: fc.constantFrom(...TEMPLATES).chain(fill), body: bodyArbitrary(null) }) },
     { weight: 1, arbitrary: fc.record({ method: methods, path: fc.constant(world.labelPath), body: bodyArbitrary(null) }) },
@@ -176,7 +211,10 @@ function requestArbitrary(world: World): fc.Arbitrary<FuzzRequest> {
     fc
       .array(
         fc.tuple(
-          fc.oneof(fc.constantFrom("status", "page", "size", "mode", "expires", "signature", "__proto__[x]", "a[b][c]", "q"), fc.string({ maxLength: 8 })),
+          fc.oneof(
+            fc.constantFrom("status", "page", "size", "mode", "expires", "signature", "__proto__[x]", "a[b][c]", "q"),
+            fc.string({ maxLength: 8 })
+          ),
           fc.oneof(fc.constantFrom(...STATUSES, "0", "-1", "100", "101", "abc", ""), nasty)
         ),
         { maxLength: 4 }
@@ -218,7 +256,10 @@ function requestArbitrary(world: World): fc.Arbitrary<FuzzRequest> {
     {
       Origin: fc.constantFrom("https://shop.example.dz", "https://evil.example", "null"),
       "Access-Control-Request-Method": fc.constantFrom("POST", "GET", "DELETE", "BREW"),
-      "Idempotency-Key": fc.oneof(fc.string({ maxLength: 300 }).filter(s => /^[\x20-\x7e]*$/.test(s)), fc.constant("fuzz-key")),
+      "Idempotency-Key": fc.oneof(
+        fc.string({ maxLength: 300 }).filter(s => /^[\x20-\x7e]*$/.test(s)),
+        fc.constant("fuzz-key")
+      ),
       "X-Request-Id": fc.string({ maxLength: 300 }).filter(s => /^[\x20-\x7e]*$/.test(s)),
       "X-Forwarded-For": fc.ipV4()
     },
@@ -255,13 +296,25 @@ function send(baseUrl: string, request: FuzzRequest): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let answered = false;
     const req = http.request(
-      { host: url.hostname, port: url.port, method: request.method, path: request.path, headers: request.headers, agent, timeout: REQUEST_TIMEOUT_MS },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: request.method,
+        path: request.path,
+        headers: request.headers,
+        agent,
+        timeout: REQUEST_TIMEOUT_MS
+      },
       res => {
         answered = true;
         const chunks: Buffer[] = [];
         res.on("data", chunk => chunks.push(chunk));
         res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), text: Buffer.concat(chunks).toString("utf8") })
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers["content-type"] ?? ""),
+            text: Buffer.concat(chunks).toString("utf8")
+          })
         );
         res.on("error", reject);
       }
@@ -340,24 +393,37 @@ export function fuzzContract(system: () => SystemUnderTest): void {
 
   afterAll(() => agent.destroy());
 
-  test(`${FUZZ_RUNS} random requests over every route: no 5xx, errors in the normalised shape, no hang, no reset (seed ${FUZZ_SEED})`, async () => {
-    const base = system().baseUrl;
-    const statuses = new Map<number, number>();
-    await fc.assert(
-      fc.asyncProperty(requestArbitrary(world), async request => {
-        if (process.env.FUZZ_VERBOSE) process.stderr.write(`${describeRequest(request)}\n`);
-        const answer = await send(base, request);
-        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-        const problems = checkAnswer(request, answer);
-        if (problems.length > 0) throw new Error(`${problems.join("; ")}\n  for ${describeRequest(request)}`);
-      }),
-      { seed: FUZZ_SEED, numRuns: FUZZ_RUNS, endOnFailure: true, interruptAfterTimeLimit: 10 * 60_000, verbose: process.env.FUZZ_VERBOSE ? 2 : 0 }
-    );
-    const histogram = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(" ");
-    process.stderr.write(`fuzz (seed ${FUZZ_SEED}): ${histogram}\n`);
-    // The run reached real work, not only refusals.
-    expect((statuses.get(200) ?? 0) + (statuses.get(201) ?? 0)).toBeGreaterThan(FUZZ_RUNS / 50);
-    // Still serving, and answering as before.
-    expect((await partner(base, world.liveKey)("GET", "/health")).status).toBe(200);
-  }, 15 * 60_000);
+  test(
+    `${FUZZ_RUNS} random requests over every route: no 5xx, errors in the normalised shape, no hang, no reset (seed ${FUZZ_SEED})`,
+    async () => {
+      const base = system().baseUrl;
+      const statuses = new Map<number, number>();
+      await fc.assert(
+        fc.asyncProperty(requestArbitrary(world), async request => {
+          if (process.env.FUZZ_VERBOSE) process.stderr.write(`${describeRequest(request)}\n`);
+          const answer = await send(base, request);
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+          const problems = checkAnswer(request, answer);
+          if (problems.length > 0) throw new Error(`${problems.join("; ")}\n  for ${describeRequest(request)}`);
+        }),
+        {
+          seed: FUZZ_SEED,
+          numRuns: FUZZ_RUNS,
+          endOnFailure: true,
+          interruptAfterTimeLimit: 10 * 60_000,
+          verbose: process.env.FUZZ_VERBOSE ? 2 : 0
+        }
+      );
+      const histogram = [...statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([status, n]) => `${status}×${n}`)
+        .join(" ");
+      process.stderr.write(`fuzz (seed ${FUZZ_SEED}): ${histogram}\n`);
+      // The run reached real work, not only refusals.
+      expect((statuses.get(200) ?? 0) + (statuses.get(201) ?? 0)).toBeGreaterThan(FUZZ_RUNS / 50);
+      // Still serving, and answering as before.
+      expect((await partner(base, world.liveKey)("GET", "/health")).status).toBe(200);
+    },
+    15 * 60_000
+  );
 }

@@ -76,9 +76,7 @@ export function gatewayContract(system: () => SystemUnderTest): void {
     ["a Bearer scheme", { Authorization: "Bearer KEY" }],
     ["an empty X-API-Key", { "X-API-Key": "" }]
   ])("%s gets 401 UNAUTHENTICATED", async (_label, headers) => {
-    const resolved = Object.fromEntries(
-      Object.entries(headers as Record<string, string>).map(([k, v]) => [k, v.replace("KEY", keyA)])
-    );
+    const resolved = Object.fromEntries(Object.entries(headers as Record<string, string>).map(([k, v]) => [k, v.replace("KEY", keyA)]));
     const res = await http(system().baseUrl, "GET", "/api/partner/v1/health", { headers: resolved });
     expectError(res, 401, "UNAUTHENTICATED");
     expect(res.headers.get("x-request-id")).toBeTruthy();

@@ -85,7 +85,12 @@ export function hostileInputContract(system: () => SystemUnderTest): void {
 
     test("in the back-office: organisation and key names, relay points, transition reasons", async () => {
       expectError(await bo().call("POST", "/organizations", { name: "Boutique\u0000" }), 400, "VALIDATION_FAILED", "name");
-      expectError(await bo().call("POST", `/organizations/${orgId}/api-keys`, { mode: "live", name: "k\ud83d" }), 400, "VALIDATION_FAILED", "name");
+      expectError(
+        await bo().call("POST", `/organizations/${orgId}/api-keys`, { mode: "live", name: "k\ud83d" }),
+        400,
+        "VALIDATION_FAILED",
+        "name"
+      );
       expectError(
         await bo().call("POST", "/relay-points", { code: "DZ-NUL-TEST", name: "Point\u0000", city: "Oran\u001b" }),
         400,
@@ -190,7 +195,9 @@ export function hostileInputContract(system: () => SystemUnderTest): void {
       const allowed = await http(base(), "GET", "/api/partner/v1/health", { headers: { "X-API-Key": liveKey, Origin: ALLOWED_ORIGIN } });
       expect(allowed.headers.get("access-control-allow-origin")).toBe(ALLOWED_ORIGIN);
       expect(allowed.headers.get("access-control-expose-headers")).toContain("X-RateLimit-Remaining");
-      const other = await http(base(), "GET", "/api/partner/v1/health", { headers: { "X-API-Key": liveKey, Origin: "https://evil.example" } });
+      const other = await http(base(), "GET", "/api/partner/v1/health", {
+        headers: { "X-API-Key": liveKey, Origin: "https://evil.example" }
+      });
       expect(other.status).toBe(200);
       expect(other.headers.get("access-control-allow-origin")).toBeNull();
     });
@@ -226,10 +233,23 @@ export function hostileInputContract(system: () => SystemUnderTest): void {
     test("malformed JSON, 413, 415, bad encodings, bad escapes and unknown routes carry the rate headers and count", async () => {
       const headers = { "X-API-Key": liveKey };
       const attempts: Array<() => Promise<HttpResult>> = [
-        () => http(base(), "POST", "/api/partner/v1/parcels", { headers: { ...headers, "Content-Type": "application/json" }, rawBody: "{bad" }),
-        () => http(base(), "POST", "/api/partner/v1/parcels", { headers: { ...headers, "Content-Type": "application/json" }, rawBody: `{"a":"${"x".repeat(70_000)}"}` }),
-        () => http(base(), "POST", "/api/partner/v1/parcels", { headers: { ...headers, "Content-Type": "text/plain" }, rawBody: JSON.stringify(VALID) }),
-        () => http(base(), "POST", "/api/partner/v1/parcels", { headers: { ...headers, "Content-Type": "application/json", "Content-Encoding": "gzip" }, rawBody: "{}" }),
+        () =>
+          http(base(), "POST", "/api/partner/v1/parcels", { headers: { ...headers, "Content-Type": "application/json" }, rawBody: "{bad" }),
+        () =>
+          http(base(), "POST", "/api/partner/v1/parcels", {
+            headers: { ...headers, "Content-Type": "application/json" },
+            rawBody: `{"a":"${"x".repeat(70_000)}"}`
+          }),
+        () =>
+          http(base(), "POST", "/api/partner/v1/parcels", {
+            headers: { ...headers, "Content-Type": "text/plain" },
+            rawBody: JSON.stringify(VALID)
+          }),
+        () =>
+          http(base(), "POST", "/api/partner/v1/parcels", {
+            headers: { ...headers, "Content-Type": "application/json", "Content-Encoding": "gzip" },
+            rawBody: "{}"
+          }),
         () => http(base(), "GET", "/api/partner/v1/parcels/%E0%A4%A", { headers }),
         () => http(base(), "GET", "/api/partner/v1/no-such-route", { headers }),
         () => http(base(), "DELETE", "/api/partner/v1/parcels", { headers })
@@ -247,7 +267,10 @@ export function hostileInputContract(system: () => SystemUnderTest): void {
     });
 
     test("without a key, a malformed body is a 401, not a 400", async () => {
-      const res = await http(base(), "POST", "/api/partner/v1/parcels", { headers: { "Content-Type": "application/json" }, rawBody: "{bad" });
+      const res = await http(base(), "POST", "/api/partner/v1/parcels", {
+        headers: { "Content-Type": "application/json" },
+        rawBody: "{bad"
+      });
       expectError(res, 401, "UNAUTHENTICATED");
       expectError(await http(base(), "GET", "/api/partner/v1/no-such-route"), 401, "UNAUTHENTICATED");
     });
@@ -314,17 +337,24 @@ export function hostileInputContract(system: () => SystemUnderTest): void {
   describe("10. the smaller ones", () => {
     test("two different keys, or another scheme beside a key, are a 401", async () => {
       const other = (await bo().createKey(orgId)).key;
-      const both = await http(base(), "GET", "/api/partner/v1/health", { headers: { Authorization: `ApiKey ${liveKey}`, "X-API-Key": other } });
+      const both = await http(base(), "GET", "/api/partner/v1/health", {
+        headers: { Authorization: `ApiKey ${liveKey}`, "X-API-Key": other }
+      });
       expectError(both, 401, "UNAUTHENTICATED");
       const bearer = await http(base(), "GET", "/api/partner/v1/health", { headers: { Authorization: "Bearer x", "X-API-Key": liveKey } });
       expectError(bearer, 401, "UNAUTHENTICATED");
-      const same = await http(base(), "GET", "/api/partner/v1/health", { headers: { Authorization: `ApiKey ${liveKey}`, "X-API-Key": liveKey } });
+      const same = await http(base(), "GET", "/api/partner/v1/health", {
+        headers: { Authorization: `ApiKey ${liveKey}`, "X-API-Key": liveKey }
+      });
       expect(same.status).toBe(200);
     });
 
     test("oversized headers and a malformed request line are answered in the error shape", async () => {
       const url = new URL(base());
-      const big = await rawRequest(base(), `GET /api/partner/v1/health HTTP/1.1\r\nHost: ${url.host}\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
+      const big = await rawRequest(
+        base(),
+        `GET /api/partner/v1/health HTTP/1.1\r\nHost: ${url.host}\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`
+      );
       expect(big.status).toBe(431);
       expect(JSON.parse(big.body)).toEqual({ code: "HEADERS_TOO_LARGE", message: expect.any(String), status: 431 });
       const garbage = await rawRequest(base(), "HELLO THERE\r\n\r\n");
@@ -372,7 +402,12 @@ export function hostileInputContract(system: () => SystemUnderTest): void {
 
     test("a phone needs at least eight digits", async () => {
       expectError(await live("POST", "/parcels", { ...VALID, recipientPhone: "        " }), 400, "VALIDATION_FAILED", "recipientPhone");
-      expectError(await live("POST", "/parcels", { ...VALID, recipientPhone: "+1 2 3 4 5 6 7" }), 400, "VALIDATION_FAILED", "recipientPhone");
+      expectError(
+        await live("POST", "/parcels", { ...VALID, recipientPhone: "+1 2 3 4 5 6 7" }),
+        400,
+        "VALIDATION_FAILED",
+        "recipientPhone"
+      );
       expect((await live("POST", "/parcels", { ...VALID, recipientPhone: "05 55 12 34 56" })).status).toBe(201);
     });
   });

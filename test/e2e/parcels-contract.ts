@@ -108,9 +108,12 @@ export function parcelsContract(system: () => SystemUnderTest & { databaseUrl?: 
 
     test("all problems are reported at once", async () => {
       const res = await m.live("POST", "/parcels", { recipientName: "", recipientPhone: "1", weightG: 0, destinationRelayCode: "X" });
-      expect(res.body.details.map((d: { field: string }) => d.field).sort()).toEqual(
-        ["destinationRelayCode", "recipientName", "recipientPhone", "weightG"]
-      );
+      expect(res.body.details.map((d: { field: string }) => d.field).sort()).toEqual([
+        "destinationRelayCode",
+        "recipientName",
+        "recipientPhone",
+        "weightG"
+      ]);
     });
 
     test("unknown or inactive relay point → 400 RELAY_NOT_FOUND", async () => {
@@ -131,9 +134,17 @@ export function parcelsContract(system: () => SystemUnderTest & { databaseUrl?: 
     const before = await balance(m.orgId);
     const res = await m.live("POST", "/parcels", { ...VALID, codAmountDzd: 1500, declaredValueDzd: 2000 });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(
-      ["codAmountDzd", "createdAt", "destinationRelayCode", "id", "labelUrl", "pricePaidDzd", "status", "trackingNumber", "updatedAt"]
-    );
+    expect(Object.keys(res.body).sort()).toEqual([
+      "codAmountDzd",
+      "createdAt",
+      "destinationRelayCode",
+      "id",
+      "labelUrl",
+      "pricePaidDzd",
+      "status",
+      "trackingNumber",
+      "updatedAt"
+    ]);
     expect(res.body).toMatchObject({ status: "CREATED", destinationRelayCode: VALID.destinationRelayCode, codAmountDzd: 1500 });
     expect(res.body.trackingNumber).toMatch(/^RP\d{9}DZ$/);
     expect(res.headers.get("location")).toBe(`${res.headers.get("location")!.split("/api/")[0]}/api/partner/v1/parcels/${res.body.id}`);
@@ -283,7 +294,11 @@ export function parcelsContract(system: () => SystemUnderTest & { databaseUrl?: 
       expect(res.body.status).toBe(status);
     }
     expectError(await move("RETURN_PENDING"), 409, "INVALID_TRANSITION");
-    expectError(await bo().call("POST", `/parcels/7c0e2f7a-9a53-4a43-8d5e-3b7f0d1c2e4a/transitions`, { toStatus: "LOST" }), 404, "PARCEL_NOT_FOUND");
+    expectError(
+      await bo().call("POST", `/parcels/7c0e2f7a-9a53-4a43-8d5e-3b7f0d1c2e4a/transitions`, { toStatus: "LOST" }),
+      404,
+      "PARCEL_NOT_FOUND"
+    );
   });
 
   describe("sandbox trigger-event", () => {

@@ -55,7 +55,11 @@ const WAITING = trackingNumber("12345678");
 const HOSTILE = trackingNumber("87654321");
 const UNKNOWN = trackingNumber("00000001");
 
-function parcel(number: string, relay: RelayPointEntry, extra: Partial<TrackingPageParcel> & Record<string, unknown> = {}): TrackingPageParcel {
+function parcel(
+  number: string,
+  relay: RelayPointEntry,
+  extra: Partial<TrackingPageParcel> & Record<string, unknown> = {}
+): TrackingPageParcel {
   const built = toTrackingPageParcel({
     trackingNumber: number,
     status: "RELAY_NOTIFIED",
@@ -98,7 +102,10 @@ describeBrowser("tracking pages in headless Chromium", () => {
       const url = new URL(req.url ?? "/", "http://localhost");
       const query: Record<string, string[]> = {};
       for (const [key, value] of url.searchParams) (query[key] ??= []).push(value);
-      respondToTrackingPage({ path: url.pathname, query, acceptLanguage: req.headers["accept-language"] }, async n => PARCELS.get(n) ?? null).then(
+      respondToTrackingPage(
+        { path: url.pathname, query, acceptLanguage: req.headers["accept-language"] },
+        async n => PARCELS.get(n) ?? null
+      ).then(
         answer => {
           res.writeHead(answer.status, answer.headers);
           res.end(answer.body);
@@ -202,7 +209,17 @@ describeBrowser("tracking pages in headless Chromium", () => {
       expect(await steps.count()).toBe(6);
       await expect(steps.first().innerText()).resolves.toContain("Disponible au retrait");
 
-      for (const selector of ["main p", ".muted", ".amount", ".status-title", ".langs a[aria-current]", ".langs a:not([aria-current])", ".when", ".hours .off td span", ".tag"]) {
+      for (const selector of [
+        "main p",
+        ".muted",
+        ".amount",
+        ".status-title",
+        ".langs a[aria-current]",
+        ".langs a:not([aria-current])",
+        ".when",
+        ".hours .off td span",
+        ".tag"
+      ]) {
         const ratio = await contrastOf(page, selector);
         expect({ selector, readable: ratio >= 4.5 }).toEqual({ selector, readable: true });
       }
@@ -277,7 +294,10 @@ describeBrowser("tracking pages in headless Chromium", () => {
 
       await page.goto(`${base}/track`);
       await page.getByLabel("Numéro de suivi").fill("hello");
-      const [answer] = await Promise.all([page.waitForResponse(r => r.url().includes("number=hello")), page.getByRole("button", { name: "Suivre" }).click()]);
+      const [answer] = await Promise.all([
+        page.waitForResponse(r => r.url().includes("number=hello")),
+        page.getByRole("button", { name: "Suivre" }).click()
+      ]);
       expect(answer.status()).toBe(400);
       expect(await page.getAttribute("#number", "aria-invalid")).toBe("true");
       expect(await page.innerText("#number-error")).toContain("ne ressemble pas à un numéro de suivi");

@@ -62,7 +62,9 @@ describeWithServers(["postgres", "redis", "nats"], "webhooks at-least-once acros
     const org = await bo.createOrganization(name);
     const key = (await bo.createKey(org.id, { mode: "sandbox", rateLimitPerMinute: 100_000 })).key;
     await bo.call("POST", `/organizations/${org.id}/wallet/top-ups`, { amountDzd: 1_000_000, mode: "sandbox" });
-    expect((await bo.call("PUT", `/organizations/${org.id}/webhook`, { url: `${hooks.url}/${name}`, secret: "s".repeat(32) })).status).toBe(200);
+    expect((await bo.call("PUT", `/organizations/${org.id}/webhook`, { url: `${hooks.url}/${name}`, secret: "s".repeat(32) })).status).toBe(
+      200
+    );
     return partner(base, key);
   }
 

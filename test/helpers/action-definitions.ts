@@ -8,7 +8,15 @@ import WalletService from "../../services/wallet.service";
 import WebhooksService from "../../services/webhooks.service";
 
 /** Every action definition of every service, by full name: tests read the declarations the registry carries. */
-const SERVICES = [AuthService, GatewayService, LabelsService, NotificationsService, ParcelsService, WalletService, WebhooksService] as unknown as ServiceSchema[];
+const SERVICES = [
+  AuthService,
+  GatewayService,
+  LabelsService,
+  NotificationsService,
+  ParcelsService,
+  WalletService,
+  WebhooksService
+] as unknown as ServiceSchema[];
 
 export const ACTION_DEFINITIONS: ReadonlyMap<string, ActionSchema> = new Map(
   SERVICES.flatMap(service =>

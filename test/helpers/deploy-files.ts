@@ -33,7 +33,8 @@ export function kubectlInstalled(): boolean {
 
 /** Every YAML file below a folder. */
 export function yamlFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter(entry => entry.isFile() && /\.ya?ml$/.test(entry.name))
     .map(entry => path.join(entry.parentPath, entry.name))
     .sort();
@@ -125,7 +126,12 @@ function namesReadFromProcessEnv(): Set<string> {
   const names = new Set<string>();
   const sources = ["lib", "services", "mixins", "middlewares"]
     .flatMap(dir => fs.readdirSync(path.join(ROOT, dir), { recursive: true, encoding: "utf8" }).map(file => path.join(ROOT, dir, file)))
-    .concat(fs.readdirSync(ROOT).filter(file => file.endsWith(".ts")).map(file => path.join(ROOT, file)))
+    .concat(
+      fs
+        .readdirSync(ROOT)
+        .filter(file => file.endsWith(".ts"))
+        .map(file => path.join(ROOT, file))
+    )
     .concat(path.join(ROOT, "bin", "start.ts"))
     .filter(file => file.endsWith(".ts"));
   for (const file of sources) {
@@ -175,7 +181,8 @@ export function portNumber(container: IContainer, port: number | string | undefi
 
 export const appOwners = (objects: KubeObject[]) => podOwners(objects).filter(owner => matchesSelector(owner.labels, APP_LABEL));
 export const componentOf = (owner: PodOwner) => owner.labels["app.kubernetes.io/component"];
-export const configData = (objects: KubeObject[]) => (findGenerated(objects, "ConfigMap", "relay-config")?.data ?? {}) as Record<string, string>;
+export const configData = (objects: KubeObject[]) =>
+  (findGenerated(objects, "ConfigMap", "relay-config")?.data ?? {}) as Record<string, string>;
 
 export function secretData(secret: KubeObject): Record<string, string> {
   const data = (secret.data ?? {}) as Record<string, string>;

@@ -35,9 +35,7 @@ export async function checkMoneyInvariant(database: string | { pgliteDir: string
       SELECT d.parcel_id, d.organization_id, d.mode FROM wallet.ledger d
        WHERE d.kind = 'debit'
          AND NOT EXISTS (SELECT 1 FROM wallet.ledger r WHERE r.parcel_id = d.parcel_id AND r.kind = 'refund')`);
-    const { rows: visible } = await query(
-      "SELECT id, organization_id, mode, status FROM parcels.parcels WHERE status <> 'PENDING'"
-    );
+    const { rows: visible } = await query("SELECT id, organization_id, mode, status FROM parcels.parcels WHERE status <> 'PENDING'");
     const visibleById = new Map(visible.map(p => [p.id as string, p]));
     for (const d of unrefunded) {
       const parcel = visibleById.get(d.parcel_id);
@@ -55,9 +53,7 @@ export async function checkMoneyInvariant(database: string | { pgliteDir: string
        WHERE d.kind = 'debit'
          AND EXISTS (SELECT 1 FROM wallet.ledger r WHERE r.parcel_id = d.parcel_id AND r.kind = 'refund')`);
     const refundedIds = new Set(refunded.map(r => r.parcel_id as string));
-    const { rows: everCancelled } = await query(
-      "SELECT DISTINCT parcel_id FROM parcels.status_history WHERE to_status = 'CANCELLED'"
-    );
+    const { rows: everCancelled } = await query("SELECT DISTINCT parcel_id FROM parcels.status_history WHERE to_status = 'CANCELLED'");
     const cancelledIds = new Set(everCancelled.map(r => r.parcel_id as string));
     for (const p of visible) {
       if (!paid.has(p.id) && !refundedIds.has(p.id)) {

@@ -159,7 +159,9 @@ export class ResponseValidator {
       return {
         checked: true,
         operationId: operation.operationId,
-        errors: [`${where}: status ${res.status} is not documented for ${operation.operationId} (documented: ${Object.keys(operation.responses).join(", ")})`]
+        errors: [
+          `${where}: status ${res.status} is not documented for ${operation.operationId} (documented: ${Object.keys(operation.responses).join(", ")})`
+        ]
       };
     }
     const response = this.resolve<Response>(document, documented);
@@ -228,7 +230,8 @@ export class ResponseValidator {
         continue;
       }
       const check = this.validatorFor(`${docId} header ${JSON.stringify(parameter.schema)}`, docId, parameter.schema);
-      if (!check(headerValue(raw, parameter.schema))) errors.push(`${event}: header ${parameter.name}: ${this.ajv.errorsText(check.errors)}`);
+      if (!check(headerValue(raw, parameter.schema)))
+        errors.push(`${event}: header ${parameter.name}: ${this.ajv.errorsText(check.errors)}`);
     }
     const schema = operation.requestBody!.content["application/json"].schema;
     const check = this.validatorFor(`${docId} webhook ${event}`, docId, schema);

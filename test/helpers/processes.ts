@@ -53,10 +53,7 @@ export function startProcess(command: string, args: string[], env: Record<string
             resolve(match);
           }
         };
-        const timer = setTimeout(
-          () => reject(new Error(`timed out waiting for ${pattern} in output:\n${text.slice(-3000)}`)),
-          timeoutMs
-        );
+        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern} in output:\n${text.slice(-3000)}`)), timeoutMs);
         waiters.push(check);
         child.once("exit", code => {
           if (!pattern.exec(text)) {

@@ -65,7 +65,8 @@ export async function startReceiver(): Promise<Receiver> {
   receiver.waitFor = async (predicate, timeoutMs = 30_000) => {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(receiver.requests)) {
-      if (Date.now() > deadline) throw new Error(`receiver: condition not met after ${timeoutMs} ms (${receiver.requests.length} requests)`);
+      if (Date.now() > deadline)
+        throw new Error(`receiver: condition not met after ${timeoutMs} ms (${receiver.requests.length} requests)`);
       await new Promise(r => setTimeout(r, 100));
     }
   };

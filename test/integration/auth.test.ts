@@ -74,9 +74,10 @@ describeWithServers(["postgres"], "auth service on PostgreSQL", () => {
   test("revocation takes effect on the next lookup, and only within the key's organisation", async () => {
     const [owner, other] = [await createOrg("Owner"), await createOrg("Other")];
     const created = await createKey(owner.id);
-    await expect(
-      broker.call("auth.revokeApiKey", { organizationId: other.id, keyId: created.id })
-    ).rejects.toMatchObject({ type: "API_KEY_NOT_FOUND", code: 404 });
+    await expect(broker.call("auth.revokeApiKey", { organizationId: other.id, keyId: created.id })).rejects.toMatchObject({
+      type: "API_KEY_NOT_FOUND",
+      code: 404
+    });
     expect(await resolve(created.key)).not.toBeNull();
     await broker.call("auth.revokeApiKey", { organizationId: owner.id, keyId: created.id });
     expect(await resolve(created.key)).toBeNull();

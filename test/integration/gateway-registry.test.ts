@@ -46,7 +46,10 @@ describeWithServers(["postgres", "redis", "nats"], "a gateway built from the reg
     const env = distributedEnv(database.url, token, "registry");
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    gateway = await startService({ ...env, SERVICES: "gateway", PORT: String(port), PUBLIC_BASE_URL: base, LOADED_MODULES_FILE: modulesFile }, true);
+    gateway = await startService(
+      { ...env, SERVICES: "gateway", PORT: String(port), PUBLIC_BASE_URL: base, LOADED_MODULES_FILE: modulesFile },
+      true
+    );
     await waitForHttp(`${base}/healthz`);
     (globalThis as { registryEnv?: Record<string, string> }).registryEnv = env;
   }, 90_000);
@@ -84,16 +87,25 @@ describeWithServers(["postgres", "redis", "nats"], "a gateway built from the reg
     const org = await eventually(() => createOrganization("Registry SARL"), 201);
     expect(org.status).toBe(201);
     const { key } = await backoffice(base, token).createKey(org.body.id);
-    const health = await eventually(() => http(base, "GET", "/api/partner/v1/health", { headers: { Authorization: `ApiKey ${key}` } }), 200);
+    const health = await eventually(
+      () => http(base, "GET", "/api/partner/v1/health", { headers: { Authorization: `ApiKey ${key}` } }),
+      200
+    );
     expect(health.status).toBe(200);
     const list = await http(base, "GET", "/api/partner/v1/parcels", { headers: { Authorization: `ApiKey ${key}` } });
     expect(list.status).toBe(200);
-    const byTracking = await http(base, "GET", "/api/partner/v1/parcels/by-tracking/RP000000000DZ", { headers: { Authorization: `ApiKey ${key}` } });
+    const byTracking = await http(base, "GET", "/api/partner/v1/parcels/by-tracking/RP000000000DZ", {
+      headers: { Authorization: `ApiKey ${key}` }
+    });
     expect(byTracking.body).toMatchObject({ code: "PARCEL_NOT_FOUND" });
 
     const document = await http(base, "GET", "/v3/api-docs/partner");
     expect(Object.keys(document.body.paths)).toEqual(
-      expect.arrayContaining(["/api/partner/v1/parcels", "/api/partner/v1/parcels/by-tracking/{trackingNumber}", "/api/partner/v1/parcels/{id}"])
+      expect.arrayContaining([
+        "/api/partner/v1/parcels",
+        "/api/partner/v1/parcels/by-tracking/{trackingNumber}",
+        "/api/partner/v1/parcels/{id}"
+      ])
     );
   }, 90_000);
 

@@ -12,7 +12,6 @@ import type { RenderedLabel } from "../../services/labels/labels.contract";
 import type { ParcelLabelData } from "../../services/parcels/parcels.contract";
 import { parsePdf } from "../helpers/pdf";
 
-
 const SECRET = randomBytes(32).toString("hex");
 const BASE_URL = "https://parcels.example.test";
 const ORG_ID = randomUUID();
@@ -163,7 +162,9 @@ describe("labels service", () => {
   });
 
   test("a sandbox parcel's label is marked as not for shipping", async () => {
-    const parsed = await parsePdf(Buffer.from((await render(renderParamsOf((await signUrl(SANDBOX_PARCEL_ID)).labelUrl))).pdfBase64, "base64"));
+    const parsed = await parsePdf(
+      Buffer.from((await render(renderParamsOf((await signUrl(SANDBOX_PARCEL_ID)).labelUrl))).pdfBase64, "base64")
+    );
     expect(parsed.numpages).toBe(1);
     const text = squash(parsed.text);
     expect(text).toContain("RP000000017DZ");

@@ -126,7 +126,11 @@ describeWithServers(["postgres"], "notifications service (pick-up SMS) on Postgr
       SMS_HTTP_TOKEN: SMS_TOKEN,
       LOG_LEVEL: "debug"
     });
-    const node = new ServiceBroker({ ...brokerOptions(config), nodeID: `sms-node-${brokers.length + 1}`, logger: new CapturingLogger({ level: "debug" }) });
+    const node = new ServiceBroker({
+      ...brokerOptions(config),
+      nodeID: `sms-node-${brokers.length + 1}`,
+      logger: new CapturingLogger({ level: "debug" })
+    });
     attachConfig(node, config);
     node.createService({
       ...NotificationsService,
@@ -179,7 +183,8 @@ describeWithServers(["postgres"], "notifications service (pick-up SMS) on Postgr
     broker.call<{ smsQueued: boolean; messageId: string | null }, object>("notifications.parcelEvent", { event });
   const messagesOf = (parcelId: string) => broker.call<SmsMessageView[], object>("notifications.listMessages", { parcelId });
   const runWorker = () => broker.call<WorkerPassResult>("notifications.runWorker");
-  const smsTo = (r: Recipient) => gateway.requests.filter(req => smsBody(req).to === r.phone).map(req => ({ headers: req.headers, body: smsBody(req) }));
+  const smsTo = (r: Recipient) =>
+    gateway.requests.filter(req => smsBody(req).to === r.phone).map(req => ({ headers: req.headers, body: smsBody(req) }));
   const notifiesOf = (r: Recipient) => notifyCalls.filter(c => c.parcelId === r.parcelId);
 
   function atRelay(trackingNumber: string, codAmountDzd: number | null = 1500) {
@@ -214,7 +219,14 @@ describeWithServers(["postgres"], "notifications service (pick-up SMS) on Postgr
 
     const [message, ...others] = await messagesOf(recipient.parcelId);
     expect(others).toEqual([]);
-    expect(message).toMatchObject({ id: ack.messageId, eventId: event.id, status: "sent", provider: "http", attempts: 1, to: "+213 5** ** ** 11" });
+    expect(message).toMatchObject({
+      id: ack.messageId,
+      eventId: event.id,
+      status: "sent",
+      provider: "http",
+      attempts: 1,
+      to: "+213 5** ** ** 11"
+    });
     expect(message.sentAt).not.toBeNull();
     expect(message.notifiedAt).not.toBeNull();
     expect(message.providerMessageId).toMatch(/^gw-/);
@@ -345,9 +357,7 @@ describeWithServers(["postgres"], "notifications service (pick-up SMS) on Postgr
     const firstLine = logLines.length;
     const batch = Array.from({ length: 30 }, (_, i) => atRelay(`RP8${String(i).padStart(7, "0")}0DZ`));
     // Enqueued through both nodes, so that both workers are woken and race for the same rows.
-    await Promise.all(
-      batch.map(({ event }, i) => (i % 2 === 0 ? broker : second).call("notifications.parcelEvent", { event }))
-    );
+    await Promise.all(batch.map(({ event }, i) => (i % 2 === 0 ? broker : second).call("notifications.parcelEvent", { event })));
     await waitFor(() => batch.every(({ recipient }) => notifiesOf(recipient).length > 0), "all transitions");
     await sleep(300);
     for (const { recipient } of batch) {
@@ -391,7 +401,9 @@ describe("pick-up SMS text and phone masking", () => {
       relay: { code: "DZ-ALG-0042", name: null, city: null, address: null },
       codAmountDzd: 0
     });
-    expect(text).toBe("Votre colis RP123456785DZ est arrivé au point relais DZ-ALG-0042. Présentez ce SMS et une pièce d'identité pour le retirer.");
+    expect(text).toBe(
+      "Votre colis RP123456785DZ est arrivé au point relais DZ-ALG-0042. Présentez ce SMS et une pièce d'identité pour le retirer."
+    );
   });
 
   test.each([
@@ -414,7 +426,8 @@ describe("notifications with the default log provider, embedded (PGlite)", () =>
 
   class ArrayLogger extends Loggers.Base<{ level: "debug" }> {
     override getLogHandler() {
-      return (level: string, args: unknown[]) => lines.push(`${level} ${args.map(a => (typeof a === "string" ? a : inspect(a))).join(" ")}`);
+      return (level: string, args: unknown[]) =>
+        lines.push(`${level} ${args.map(a => (typeof a === "string" ? a : inspect(a))).join(" ")}`);
     }
   }
 

@@ -20,11 +20,12 @@ describeWithServers(["redis"], "per-key rate limit shared through Redis", () => 
   test("two gateways with their own connections let exactly N through between them", async () => {
     const [a, b] = [gatewayLimiter(), gatewayLimiter()];
     const limit = 25;
-    const decisions = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? a : b).consume("key-1", limit))
-    );
+    const decisions = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? a : b).consume("key-1", limit)));
     expect(decisions.filter(d => d.allowed)).toHaveLength(limit);
-    const remaining = decisions.filter(d => d.allowed).map(d => d.remaining).sort((x, y) => x - y);
+    const remaining = decisions
+      .filter(d => d.allowed)
+      .map(d => d.remaining)
+      .sort((x, y) => x - y);
     expect(remaining).toEqual(Array.from({ length: limit }, (_, i) => i));
     for (const refused of decisions.filter(d => !d.allowed)) {
       expect(refused.retryAfterSeconds).toBeGreaterThan(0);

@@ -8,7 +8,15 @@ import { openPglite } from "../../lib/db/pglite";
 import { openPostgres } from "../../lib/db/postgres";
 import { projectRoot } from "../../lib/project-root";
 import type { RelayPointEntry } from "../../lib/relay-points";
-import { pageOf, planRelayPointSearch, rankByDistance, RelayPointPage, RelayPointSearchQuery, searchRelayPoints, toRelayPointResult } from "../../lib/relay-search";
+import {
+  pageOf,
+  planRelayPointSearch,
+  rankByDistance,
+  RelayPointPage,
+  RelayPointSearchQuery,
+  searchRelayPoints,
+  toRelayPointResult
+} from "../../lib/relay-search";
 import { foldSearchText } from "../../lib/search-text";
 import { createTestDatabase } from "../helpers/postgres";
 import { describeWithServers } from "../helpers/servers";
@@ -98,8 +106,13 @@ async function searchInDatabase(db: Queryable, query: RelayPointSearchQuery): Pr
      ORDER BY code COLLATE "C" LIMIT $4 OFFSET $5`,
     [...filters, plan.size, plan.offset]
   );
-  const total = rows[0]?.total ?? (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM parcels.relay_points WHERE ${FILTERS}`, filters))[0].n;
-  return pageOf(rows.map(r => toRelayPointResult(toEntry(r))), total, plan);
+  const total =
+    rows[0]?.total ?? (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM parcels.relay_points WHERE ${FILTERS}`, filters))[0].n;
+  return pageOf(
+    rows.map(r => toRelayPointResult(toEntry(r))),
+    total,
+    plan
+  );
 }
 
 const QUERIES: Omit<RelayPointSearchQuery, "page" | "size">[] = [
@@ -155,19 +168,32 @@ function directoryContract(open: () => Promise<{ db: Database; close: () => Prom
   test("the seed adds the shipped points and fills older rows without overwriting an operator's edit", async () => {
     await seed(db, directory);
     await seed(db, directory);
-    const rows = await db.query<Row>(`SELECT ${COLUMNS} FROM parcels.relay_points WHERE code <> 'DZ-LEGACY-POINT' ORDER BY code COLLATE "C"`);
+    const rows = await db.query<Row>(
+      `SELECT ${COLUMNS} FROM parcels.relay_points WHERE code <> 'DZ-LEGACY-POINT' ORDER BY code COLLATE "C"`
+    );
     expect(rows).toHaveLength(directory.length);
     const alger = rows.find(r => r.code === "DZ-16-ALGER-CENTRE")!;
     expect(alger.name).toBe("Librairie Didouche (renamed by an operator)");
     expect(alger).toMatchObject({ name_ar: "مكتبة ديدوش", latitude: 36.76695, longitude: 3.05287 });
     expect(alger.opening_hours).toEqual(directory.find(p => p.code === "DZ-16-ALGER-CENTRE")!.openingHours);
     // Everything but the edited name came back as shipped: jsonb and double precision round-trip.
-    expect(rows.map(toEntry).filter(p => p.code !== "DZ-16-ALGER-CENTRE")).toEqual(directory.filter(p => p.code !== "DZ-16-ALGER-CENTRE").sort((a, b) => (a.code < b.code ? -1 : 1)));
+    expect(rows.map(toEntry).filter(p => p.code !== "DZ-16-ALGER-CENTRE")).toEqual(
+      directory.filter(p => p.code !== "DZ-16-ALGER-CENTRE").sort((a, b) => (a.code < b.code ? -1 : 1))
+    );
   });
 
   test("its checks refuse what the directory must never hold", async () => {
     const insert = (overrides: Record<string, unknown>) => {
-      const row = { code: `DZ-99-T${randomUUID().slice(0, 8).toUpperCase()}`, name: "Test", city: "Alger", wilaya: "16", latitude: 36.7, longitude: 3.05, opening_hours: JSON.stringify(directory[0].openingHours), ...overrides };
+      const row = {
+        code: `DZ-99-T${randomUUID().slice(0, 8).toUpperCase()}`,
+        name: "Test",
+        city: "Alger",
+        wilaya: "16",
+        latitude: 36.7,
+        longitude: 3.05,
+        opening_hours: JSON.stringify(directory[0].openingHours),
+        ...overrides
+      };
       return db.query(
         "INSERT INTO parcels.relay_points (code, name, city, wilaya, latitude, longitude, opening_hours) VALUES ($1, $2, $3, $4, $5, $6, $7)",
         [row.code, row.name, row.city, row.wilaya, row.latitude, row.longitude, row.opening_hours]
@@ -182,7 +208,9 @@ function directoryContract(open: () => Promise<{ db: Database; close: () => Prom
     await expect(insert({ opening_hours: JSON.stringify(sixDays) })).rejects.toThrow(/check constraint/);
     await expect(insert({ opening_hours: JSON.stringify({ ...sixDays, sun: {} }) })).rejects.toThrow(/check constraint/);
     await expect(insert({ opening_hours: JSON.stringify([]) })).rejects.toThrow(/check constraint/);
-    await expect(db.query("UPDATE parcels.relay_points SET name_ar = '  ' WHERE code = 'DZ-31-ORAN-CENTRE'")).rejects.toThrow(/check constraint/);
+    await expect(db.query("UPDATE parcels.relay_points SET name_ar = '  ' WHERE code = 'DZ-31-ORAN-CENTRE'")).rejects.toThrow(
+      /check constraint/
+    );
     await db.query("DELETE FROM parcels.relay_points WHERE code LIKE 'DZ-99-T%'");
   });
 
@@ -194,7 +222,10 @@ function directoryContract(open: () => Promise<{ db: Database; close: () => Prom
       "M'Sila — Bordj-Bou-Arréridj / N°12",
       ""
     ];
-    const rows = await db.query<{ folded: string[] }>("SELECT array(SELECT parcels.fold_search_text(s) FROM unnest($1::text[]) AS s) AS folded", [samples]);
+    const rows = await db.query<{ folded: string[] }>(
+      "SELECT array(SELECT parcels.fold_search_text(s) FROM unnest($1::text[]) AS s) AS folded",
+      [samples]
+    );
     expect(rows[0].folded).toEqual(samples.map(foldSearchText));
   });
 
@@ -218,7 +249,10 @@ function directoryContract(open: () => Promise<{ db: Database; close: () => Prom
       return {
         wilaya: await explain("SELECT code FROM parcels.relay_points WHERE active AND wilaya = $1 ORDER BY wilaya, code", ["16"]),
         city: await explain("SELECT code FROM parcels.relay_points WHERE active AND city_key = $1", ["oran"]),
-        position: await explain("SELECT code FROM parcels.relay_points WHERE active AND latitude BETWEEN $1 AND $2 AND longitude BETWEEN $3 AND $4", [36.5, 37, 2.8, 3.3])
+        position: await explain(
+          "SELECT code FROM parcels.relay_points WHERE active AND latitude BETWEEN $1 AND $2 AND longitude BETWEEN $3 AND $4",
+          [36.5, 37, 2.8, 3.3]
+        )
       };
     });
     expect(plans.wilaya).toContain("relay_points_active_wilaya");

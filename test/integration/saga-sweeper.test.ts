@@ -112,10 +112,7 @@ describe("create-parcel saga: the sweeper settles what a crash left", () => {
     const row = await pendingParcel();
     await broker.call("wallet.debit", { parcelId: row.id, organizationId: orgId, mode: "live", amountCentimes: 35000 });
     await sweep();
-    await db.query(
-      "UPDATE parcels.outbox SET dispatched_at = now() - interval '8 days' WHERE parcel_id = $1",
-      [row.id]
-    );
+    await db.query("UPDATE parcels.outbox SET dispatched_at = now() - interval '8 days' WHERE parcel_id = $1", [row.id]);
     const result = await sweep();
     expect(result.purgedEvents).toBe(1);
     expect(await db.query("SELECT 1 FROM parcels.outbox WHERE parcel_id = $1", [row.id])).toEqual([]);

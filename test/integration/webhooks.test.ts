@@ -269,7 +269,10 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     const before = Math.floor(Date.now() / 1000);
     const enqueued = await calls.enqueue(event);
     expect(enqueued.status).toBe("pending");
-    const [request] = await waitFor(() => on("/signed"), r => r.length === 1);
+    const [request] = await waitFor(
+      () => on("/signed"),
+      r => r.length === 1
+    );
 
     expect(request.headers["content-type"]).toBe("application/json");
     expect(request.headers["x-relay-event"]).toBe("parcel.ready_for_pickup");
@@ -283,12 +286,17 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     expect(request.raw).toBe(JSON.stringify(webhookBodyOf(event)));
     expect(JSON.parse(request.raw)).toMatchObject({ id: event.id, type: event.type, sandbox: true, reason: "testing the integration" });
 
-    const delivered = await waitFor(() => calls.delivery(org.id, enqueued.id), d => d.status === "delivered");
+    const delivered = await waitFor(
+      () => calls.delivery(org.id, enqueued.id),
+      d => d.status === "delivered"
+    );
     expect(delivered).toMatchObject({ eventId: event.id, eventType: event.type, attempts: 1, lastStatusCode: 200, nextAttemptAt: null });
     expect(delivered.attemptLog).toEqual([expect.objectContaining({ attempt: 1, statusCode: 200, error: null })]);
 
     // The secret is sealed at rest.
-    const [stored] = await db.query<{ secret_enc: string }>("SELECT secret_enc FROM webhooks.endpoints WHERE organization_id = $1", [org.id]);
+    const [stored] = await db.query<{ secret_enc: string }>("SELECT secret_enc FROM webhooks.endpoints WHERE organization_id = $1", [
+      org.id
+    ]);
     expect(stored.secret_enc).not.toContain(SECRET);
     expect(stored.secret_enc).toMatch(/^v1:/);
   });
@@ -301,7 +309,10 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     await calls.setEndpoint(org.id, `${receiver.url}/flaky`);
     const { id } = await calls.enqueue(makeEvent(org.id));
 
-    const delivered = await waitFor(() => calls.delivery(org.id, id), d => d.status === "delivered");
+    const delivered = await waitFor(
+      () => calls.delivery(org.id, id),
+      d => d.status === "delivered"
+    );
     const requests = on("/flaky");
     expect(requests).toHaveLength(4);
     expect(new Set(requests.map(r => r.deliveryId))).toEqual(new Set([id]));
@@ -318,11 +329,16 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     await calls.setEndpoint(org.id, `http://127.0.0.1:${await closedPort()}/hooks`);
     const { id } = await calls.enqueue(makeEvent(org.id));
 
-    const pending = await waitFor(() => calls.delivery(org.id, id), d => d.attempts >= 1);
+    const pending = await waitFor(
+      () => calls.delivery(org.id, id),
+      d => d.attempts >= 1
+    );
     expect(pending.status).toBe("pending");
     expect(pending.lastStatusCode).toBeNull();
     expect(pending.lastError).toMatch(/ECONNREFUSED/);
-    expect(pending.attemptLog).toEqual([expect.objectContaining({ attempt: 1, statusCode: null, error: expect.stringMatching(/ECONNREFUSED/) })]);
+    expect(pending.attemptLog).toEqual([
+      expect.objectContaining({ attempt: 1, statusCode: null, error: expect.stringMatching(/ECONNREFUSED/) })
+    ]);
     // The schedule's first wait is 5 s ± 10 %.
     const wait = Date.parse(pending.nextAttemptAt!) - Date.now();
     expect(wait).toBeGreaterThan(3000);
@@ -340,7 +356,10 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     await calls.setEndpoint(org.id, `${receiver.url}/gone`);
     const gone = await calls.enqueue(makeEvent(org.id));
 
-    const failed = await waitFor(() => calls.delivery(org.id, gone.id), d => d.status === "failed");
+    const failed = await waitFor(
+      () => calls.delivery(org.id, gone.id),
+      d => d.status === "failed"
+    );
     expect(failed).toMatchObject({ attempts: 1, lastStatusCode: 410 });
     const [endpoint] = await db.query<{ disabled_at: Date | null; disabled_reason: string | null }>(
       "SELECT disabled_at, disabled_reason FROM webhooks.endpoints WHERE organization_id = $1",
@@ -359,7 +378,10 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     const fresh = await calls.enqueue(makeEvent(org.id));
     expect(fresh.status).toBe("pending");
     expect(await calls.redeliver(skipped.id)).toEqual({ id: skipped.id, status: "pending" });
-    await waitFor(() => on("/back"), r => r.length === 2);
+    await waitFor(
+      () => on("/back"),
+      r => r.length === 2
+    );
     expect(new Set(on("/back").map(r => r.deliveryId))).toEqual(new Set([fresh.id, skipped.id]));
     expect(on("/gone")).toHaveLength(1);
   });
@@ -374,7 +396,10 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     const c = await calls.enqueue(event);
     expect(b.id).toBe(a.id);
     expect(c.id).toBe(a.id);
-    await waitFor(() => calls.delivery(org.id, a.id), d => d.status === "delivered");
+    await waitFor(
+      () => calls.delivery(org.id, a.id),
+      d => d.status === "delivered"
+    );
     await calls.runWorker();
     expect(on("/twice")).toHaveLength(1);
     const rows = await db.query("SELECT id FROM webhooks.deliveries WHERE event_id = $1", [event.id]);
@@ -446,7 +471,11 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     await calls.setEndpoint(org.id, `${receiver.url}/redeliver`);
     const { id } = await calls.enqueue(makeEvent(org.id));
 
-    const failed = await waitFor(() => calls.delivery(org.id, id), d => d.status === "failed", 30_000);
+    const failed = await waitFor(
+      () => calls.delivery(org.id, id),
+      d => d.status === "failed",
+      30_000
+    );
     expect(failed.attempts).toBe(MAX_ATTEMPTS);
     expect(failed.lastStatusCode).toBe(503);
     expect(on("/redeliver")).toHaveLength(MAX_ATTEMPTS);
@@ -454,7 +483,10 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
 
     healthy = true;
     expect(await calls.redeliver(id)).toEqual({ id, status: "pending" });
-    const delivered = await waitFor(() => calls.delivery(org.id, id), d => d.status === "delivered");
+    const delivered = await waitFor(
+      () => calls.delivery(org.id, id),
+      d => d.status === "delivered"
+    );
     expect(delivered.attempts).toBe(MAX_ATTEMPTS + 1);
     expect(delivered.attemptLog.at(-1)).toMatchObject({ attempt: MAX_ATTEMPTS + 1, statusCode: 200 });
     const requests = on("/redeliver");
@@ -463,7 +495,10 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
 
     // A delivered one can be sent again too, still under its id.
     await calls.redeliver(id);
-    await waitFor(() => on("/redeliver"), r => r.length === MAX_ATTEMPTS + 2);
+    await waitFor(
+      () => on("/redeliver"),
+      r => r.length === MAX_ATTEMPTS + 2
+    );
     expect(on("/redeliver").at(-1)!.deliveryId).toBe(id);
 
     await expect(calls.redeliver(randomUUID())).rejects.toMatchObject({ type: "NOT_FOUND", code: 404 });
@@ -476,7 +511,10 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     receiver.behaviour.set("/slow", () => ({ status: 200, delayMs: 2000 }));
     await calls.setEndpoint(org.id, `${receiver.url}/slow`);
     const { id } = await calls.enqueue(makeEvent(org.id));
-    const pending = await waitFor(() => calls.delivery(org.id, id), d => d.attempts >= 1);
+    const pending = await waitFor(
+      () => calls.delivery(org.id, id),
+      d => d.attempts >= 1
+    );
     expect(pending).toMatchObject({ status: "pending", lastStatusCode: null, lastError: "timed out after 300 ms" });
     expect(pending.attemptLog[0].durationMs).toBeGreaterThanOrEqual(250);
     expect(pending.attemptLog[0].durationMs).toBeLessThan(1500);
@@ -489,7 +527,10 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     receiver.behaviour.set("/busy", () => ({ status: 429, headers: { "Retry-After": "120" } }));
     await calls.setEndpoint(org.id, `${receiver.url}/busy`);
     const { id } = await calls.enqueue(makeEvent(org.id));
-    const pending = await waitFor(() => calls.delivery(org.id, id), d => d.attempts >= 1);
+    const pending = await waitFor(
+      () => calls.delivery(org.id, id),
+      d => d.attempts >= 1
+    );
     expect(pending).toMatchObject({ status: "pending", lastStatusCode: 429 });
     const wait = Date.parse(pending.nextAttemptAt!) - Date.now();
     expect(wait).toBeGreaterThan(110_000);
@@ -510,7 +551,13 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     expect(second.items.map(d => d.id)).toEqual([ids[0]]);
     expect((await calls.list(org.id, { status: "skipped" })).totalElements).toBe(3);
     expect(await calls.list(org.id, { status: "", page: "", size: "" })).toMatchObject({ page: 0, size: 20, totalElements: 3 });
-    expect(await calls.list(org.id, { status: "pending" })).toMatchObject({ items: [], totalElements: 0, totalPages: 0, page: 0, size: 20 });
+    expect(await calls.list(org.id, { status: "pending" })).toMatchObject({
+      items: [],
+      totalElements: 0,
+      totalPages: 0,
+      page: 0,
+      size: 20
+    });
     expect(first.items[0]).toEqual({
       id: ids[2],
       eventId: expect.any(String),
@@ -563,7 +610,10 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
       encryptField(SECRET, ENCRYPTION_KEY)
     ]);
     const { id } = await calls.enqueue(makeEvent(org.id));
-    const pending = await waitFor(() => calls.delivery(org.id, id), d => d.attempts >= 1);
+    const pending = await waitFor(
+      () => calls.delivery(org.id, id),
+      d => d.attempts >= 1
+    );
     expect(pending.attemptLog[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/SSRF guard.*non-public/) });
     expect(on("/ssrf")).toHaveLength(0);
   });

@@ -14,7 +14,8 @@ const SOURCE_DIRS = ["lib", "services", "mixins", "middlewares", "bin", "types"]
 
 function sourceFiles(dir: string): string[] {
   const full = path.join(ROOT, dir);
-  return fs.readdirSync(full, { withFileTypes: true, recursive: true })
+  return fs
+    .readdirSync(full, { withFileTypes: true, recursive: true })
     .filter(e => e.isFile() && /\.(ts|mts|cts)$/.test(e.name))
     .map(e => path.relative(ROOT, path.join(e.parentPath, e.name)));
 }
@@ -59,7 +60,8 @@ describe("one shape for every service", () => {
     const calledByOthers = FILES.some(
       file => !file.startsWith(`services/${name}`) && new RegExp(`["'\`]${name}\\.[a-zA-Z]+["'\`]`).test(text(file))
     );
-    if (calledByOthers) expect({ name, contract: fs.existsSync(path.join(ROOT, "services", name, `${name}.contract.ts`)) }).toEqual({ name, contract: true });
+    if (calledByOthers)
+      expect({ name, contract: fs.existsSync(path.join(ROOT, "services", name, `${name}.contract.ts`)) }).toEqual({ name, contract: true });
   });
 
   test("SQL is written in the services' stores only", () => {
@@ -72,7 +74,9 @@ describe("one shape for every service", () => {
 
 describe("each route path is written once", () => {
   // Ours: the actions that say which API they belong to (moleculer-web's own listAliases is not routed).
-  const declared = [...ACTION_DEFINITIONS.entries()].filter(([, a]) => typeof a.rest === "string" && a.api !== undefined).map(([name, a]) => [name, (a.rest as string).split(" ")[1]] as const);
+  const declared = [...ACTION_DEFINITIONS.entries()]
+    .filter(([, a]) => typeof a.rest === "string" && a.api !== undefined)
+    .map(([name, a]) => [name, (a.rest as string).split(" ")[1]] as const);
 
   /** The files where `literal` stands as a whole string or the whole tail of a template (not inside a longer path). */
   function filesWriting(literal: string): string[] {
@@ -86,9 +90,12 @@ describe("each route path is written once", () => {
     expect(declared.map(([, p]) => p)).toContain("/parcels/by-tracking/:trackingNumber");
   });
 
-  test.each(Object.entries(API_BASE_PATH).filter(([, base]) => base !== "/"))("the %s base path %s is written in one file", (_kind, base) => {
-    expect(filesWriting(base)).toEqual(["lib/endpoint.ts"]);
-  });
+  test.each(Object.entries(API_BASE_PATH).filter(([, base]) => base !== "/"))(
+    "the %s base path %s is written in one file",
+    (_kind, base) => {
+      expect(filesWriting(base)).toEqual(["lib/endpoint.ts"]);
+    }
+  );
 
   test("no declared path is written in two files (a path built from a constant is written nowhere)", () => {
     // A path of parameters only (the labels' `/:file`) says nothing by itself: it is the tail of others.

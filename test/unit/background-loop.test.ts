@@ -36,7 +36,11 @@ describe("BackgroundLoop", () => {
 
   test("runs on its interval once started, and not after stop", async () => {
     let passes = 0;
-    const loop = new BackgroundLoop(async () => ++passes, 10, () => undefined);
+    const loop = new BackgroundLoop(
+      async () => ++passes,
+      10,
+      () => undefined
+    );
     loop.start();
     await tick(80);
     await loop.stop();

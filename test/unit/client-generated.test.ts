@@ -22,7 +22,10 @@ test("partner-api.openapi.json is the document the code builds", () => {
 
 test("partner-api.d.ts is what openapi-typescript generates from it", () => {
   const script = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts["client:generate"] as string;
-  const command = script.split("&&").map(s => s.trim()).find(s => s.startsWith("openapi-typescript "))!;
+  const command = script
+    .split("&&")
+    .map(s => s.trim())
+    .find(s => s.startsWith("openapi-typescript "))!;
   const args = command.split(/\s+/).slice(1);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "client-"));
   try {

@@ -15,10 +15,13 @@ test("a list allows exactly its origins; * allows any", () => {
   expect(isOriginAllowed(parseCorsOrigins("*"), "https://anything.example")).toBe(true);
 });
 
-test.each(["shop.example.dz", "https://shop.example.dz/path", "ftp://x.dz"])("CORS_ORIGINS=%s stops the start with a clear message", value => {
-  expect(() => loadConfig({ CORS_ORIGINS: value })).toThrow(ConfigError);
-  expect(() => loadConfig({ CORS_ORIGINS: value })).toThrow(/CORS_ORIGINS/);
-});
+test.each(["shop.example.dz", "https://shop.example.dz/path", "ftp://x.dz"])(
+  "CORS_ORIGINS=%s stops the start with a clear message",
+  value => {
+    expect(() => loadConfig({ CORS_ORIGINS: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ CORS_ORIGINS: value })).toThrow(/CORS_ORIGINS/);
+  }
+);
 
 test("HTTP time-outs are bounded and consistent", () => {
   expect(loadConfig({}).http).toMatchObject({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, maxBodyBytes: 65_536 });

@@ -74,9 +74,7 @@ describe("encryptField / decryptField", () => {
 
 describe("hmacSha256Hex", () => {
   it("matches the RFC 4231 test case 2", () => {
-    expect(hmacSha256Hex("Jefe", "what do ya want for nothing?")).toBe(
-      "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
-    );
+    expect(hmacSha256Hex("Jefe", "what do ya want for nothing?")).toBe("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
   });
 
   it("gives the same digest for a string and its Buffer", () => {

@@ -42,7 +42,8 @@ const OVERLAYS = ["dev", "prod"] as const;
 const APP_UID = 1000;
 
 /** A registry host (with a dot or a port, or localhost), then a pinned tag or digest that is not `latest`. */
-const IMAGE_WITH_REGISTRY = /^(?:[a-z0-9-]+\.[a-z0-9.-]+|[a-z0-9.-]+:\d+|localhost)\/[a-z0-9._/-]+(?::(?!latest$)[\w][\w.-]*)?(?:@sha256:[a-f0-9]{64})?$/;
+const IMAGE_WITH_REGISTRY =
+  /^(?:[a-z0-9-]+\.[a-z0-9.-]+|[a-z0-9.-]+:\d+|localhost)\/[a-z0-9._/-]+(?::(?!latest$)[\w][\w.-]*)?(?:@sha256:[a-f0-9]{64})?$/;
 const pinned = (image: string) => /:(?!latest$)[\w][\w.-]*$|@sha256:[a-f0-9]{64}$/.test(image);
 
 describe("YAML files", () => {
@@ -101,11 +102,17 @@ if (!kubectlFound && process.env.CI === "true") {
       expect(minReplicas).toBeLessThanOrEqual(maxReplicas);
       // The autoscaler owns the count: a replicas field would be reset by every apply.
       expect((owner.object.spec as { replicas?: number }).replicas).toBeUndefined();
-      const pdb = objects.find(o => o.kind === "PodDisruptionBudget" && matchesSelector(owner.labels, (o.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels));
+      const pdb = objects.find(
+        o =>
+          o.kind === "PodDisruptionBudget" &&
+          matchesSelector(owner.labels, (o.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels)
+      );
       expect({ name, pdb: pdb?.metadata.name }).toEqual({ name, pdb: name });
     }
     for (const kind of ["HorizontalPodAutoscaler", "PodDisruptionBudget"]) {
-      const stale = objects.filter(o => o.kind === kind && !appOwners(objects).some(owner => owner.object.metadata.name === o.metadata.name));
+      const stale = objects.filter(
+        o => o.kind === kind && !appOwners(objects).some(owner => owner.object.metadata.name === o.metadata.name)
+      );
       expect(stale.map(o => o.metadata.name)).toEqual([]);
     }
   });
@@ -139,7 +146,10 @@ if (!kubectlFound && process.env.CI === "true") {
       const pod = owner.spec.securityContext ?? {};
       for (const container of owner.spec.containers) {
         // The image's `node` user: the Dockerfile's USER 1000:1000.
-        expect([container.securityContext?.runAsUser ?? pod.runAsUser, container.securityContext?.runAsGroup ?? pod.runAsGroup]).toEqual([APP_UID, APP_UID]);
+        expect([container.securityContext?.runAsUser ?? pod.runAsUser, container.securityContext?.runAsGroup ?? pod.runAsGroup]).toEqual([
+          APP_UID,
+          APP_UID
+        ]);
       }
       expect(owner.spec.automountServiceAccountToken).toBe(false);
     }
@@ -156,7 +166,10 @@ if (!kubectlFound && process.env.CI === "true") {
       expect(container.image).toMatch(IMAGE_WITH_REGISTRY);
       expect(pinned(container.image ?? "")).toBe(true);
       const sources = (container.envFrom ?? []).map(s => s.configMapRef?.name ?? s.secretRef?.name);
-      expect(sources).toEqual([findGenerated(objects, "ConfigMap", "relay-config")?.metadata.name, overlay === "dev" ? findGenerated(objects, "Secret", "relay-secrets")?.metadata.name : "relay-secrets"]);
+      expect(sources).toEqual([
+        findGenerated(objects, "ConfigMap", "relay-config")?.metadata.name,
+        overlay === "dev" ? findGenerated(objects, "Secret", "relay-secrets")?.metadata.name : "relay-secrets"
+      ]);
     }
     for (const owner of podOwners(objects)) {
       for (const container of containersOf(owner)) expect(container.image).toMatch(IMAGE_WITH_REGISTRY);
@@ -168,7 +181,12 @@ if (!kubectlFound && process.env.CI === "true") {
     expect(healthPort).toBe(8081);
     for (const owner of podOwners(objects)) {
       for (const container of owner.spec.containers) {
-        expect({ where: container.name, startup: !!container.startupProbe, liveness: !!container.livenessProbe, readiness: !!container.readinessProbe }).toEqual({
+        expect({
+          where: container.name,
+          startup: !!container.startupProbe,
+          liveness: !!container.livenessProbe,
+          readiness: !!container.readinessProbe
+        }).toEqual({
           where: container.name,
           startup: true,
           liveness: true,
@@ -234,7 +252,10 @@ if (!kubectlFound && process.env.CI === "true") {
     const ingresses = objects.filter(o => o.kind === "Ingress");
     expect(ingresses.map(i => i.metadata.name)).toEqual(["relay-gateway"]);
     const ingress = ingresses[0].spec as {
-      rules: Array<{ host: string; http: { paths: Array<{ path: string; backend: { service: { name: string; port: { name: string } } } }> } }>;
+      rules: Array<{
+        host: string;
+        http: { paths: Array<{ path: string; backend: { service: { name: string; port: { name: string } } } }> };
+      }>;
       tls?: Array<{ hosts: string[] }>;
     };
     const publicHost = new URL(configData(objects).PUBLIC_BASE_URL).host;
@@ -253,10 +274,20 @@ if (!kubectlFound && process.env.CI === "true") {
     };
     const policies = objects.filter(o => o.kind === "NetworkPolicy").map(o => ({ name: o.metadata.name, spec: o.spec as Policy }));
     const selectsAll = (p: Policy) => Object.keys(p.podSelector.matchLabels ?? {}).length === 0 && !("matchExpressions" in p.podSelector);
-    expect(policies.filter(p => selectsAll(p.spec) && !p.spec.ingress && !p.spec.egress && p.spec.policyTypes.join() === "Ingress,Egress")).toHaveLength(1);
-    expect(policies.some(p => selectsAll(p.spec) && p.spec.egress?.some(rule => rule.ports?.some(port => port.port === 53 && port.protocol === "UDP")))).toBe(true);
+    expect(
+      policies.filter(p => selectsAll(p.spec) && !p.spec.ingress && !p.spec.egress && p.spec.policyTypes.join() === "Ingress,Egress")
+    ).toHaveLength(1);
+    expect(
+      policies.some(
+        p => selectsAll(p.spec) && p.spec.egress?.some(rule => rule.ports?.some(port => port.port === 53 && port.protocol === "UDP"))
+      )
+    ).toBe(true);
     const openIngress = policies.filter(p => p.spec.ingress?.some(rule => !rule.from));
-    for (const policy of openIngress) expect({ policy: policy.name, selects: policy.spec.podSelector.matchLabels }).toEqual({ policy: policy.name, selects: { ...APP_LABEL, "app.kubernetes.io/component": "gateway" } });
+    for (const policy of openIngress)
+      expect({ policy: policy.name, selects: policy.spec.podSelector.matchLabels }).toEqual({
+        policy: policy.name,
+        selects: { ...APP_LABEL, "app.kubernetes.io/component": "gateway" }
+      });
     const egressPorts = (component: string) =>
       policies
         .filter(p => p.spec.podSelector.matchLabels?.["app.kubernetes.io/component"] === component)
@@ -268,9 +299,13 @@ if (!kubectlFound && process.env.CI === "true") {
   if (overlay === "prod") {
     test("renders no Secret: relay-secrets comes from the secret manager, with the template's keys", () => {
       expect(objects.filter(o => o.kind === "Secret")).toEqual([]);
-      const referenced = new Set(appOwners(objects).flatMap(o => o.spec.containers.flatMap(c => (c.envFrom ?? []).flatMap(s => s.secretRef?.name ?? []))));
+      const referenced = new Set(
+        appOwners(objects).flatMap(o => o.spec.containers.flatMap(c => (c.envFrom ?? []).flatMap(s => s.secretRef?.name ?? [])))
+      );
       expect([...referenced]).toEqual([templateSecret().metadata.name]);
-      expect(Object.keys(templateSecret().stringData)).toEqual(expect.arrayContaining(["DATABASE_URL", "BACKOFFICE_TOKEN", "ENCRYPTION_KEY", "LABEL_URL_SECRET"]));
+      expect(Object.keys(templateSecret().stringData)).toEqual(
+        expect.arrayContaining(["DATABASE_URL", "BACKOFFICE_TOKEN", "ENCRYPTION_KEY", "LABEL_URL_SECRET"])
+      );
     });
   } else {
     test("every Secret a pod reads is rendered, with the keys it asks for; no key outside the template", () => {
@@ -312,7 +347,9 @@ if (!kubectlFound && process.env.CI === "true") {
       // Every relay pod counted, at the autoscalers' maxima, with its whole pool and the 3 reserved slots.
       const maxConnections = Number(/max_connections=(\d+)/.exec((container.args ?? []).join(" "))?.[1]);
       const pool = Number(configData(objects).DATABASE_POOL_SIZE);
-      const pods = objects.filter(o => o.kind === "HorizontalPodAutoscaler").reduce((sum, o) => sum + (o.spec as { maxReplicas: number }).maxReplicas, 0);
+      const pods = objects
+        .filter(o => o.kind === "HorizontalPodAutoscaler")
+        .reduce((sum, o) => sum + (o.spec as { maxReplicas: number }).maxReplicas, 0);
       expect(pods * pool + 3).toBeLessThanOrEqual(maxConnections);
       for (const variable of ["TRANSPORTER", "REDIS_URL"]) {
         const target = new URL(app[variable]);
@@ -338,7 +375,8 @@ describe("docker-compose.yml", () => {
   const relayServices = () => Object.entries(compose().services).filter(([, s]) => s.build !== undefined);
   const envExample = () =>
     Object.fromEntries(
-      fs.readFileSync(path.join(ROOT, ".env.example"), "utf8")
+      fs
+        .readFileSync(path.join(ROOT, ".env.example"), "utf8")
         .split("\n")
         .filter(line => line.trim() && !line.startsWith("#"))
         .map(line => {
@@ -349,7 +387,9 @@ describe("docker-compose.yml", () => {
 
   test("passes the Compose specification's JSON schema", () => {
     const schemaFile = path.join(path.dirname(require.resolve("dclint/package.json")), "schemas", "compose.schema.json");
-    const validate = new Ajv({ allErrors: true, strict: false, validateSchema: false }).compile(JSON.parse(fs.readFileSync(schemaFile, "utf8")));
+    const validate = new Ajv({ allErrors: true, strict: false, validateSchema: false }).compile(
+      JSON.parse(fs.readFileSync(schemaFile, "utf8"))
+    );
     validate(compose());
     expect(validate.errors ?? []).toEqual([]);
   });
@@ -359,7 +399,11 @@ describe("docker-compose.yml", () => {
     for (const [name, service] of relayServices()) {
       expect({ name, depends_on: service.depends_on }).toEqual({
         name,
-        depends_on: { nats: { condition: "service_healthy" }, postgres: { condition: "service_healthy" }, redis: { condition: "service_healthy" } }
+        depends_on: {
+          nats: { condition: "service_healthy" },
+          postgres: { condition: "service_healthy" },
+          redis: { condition: "service_healthy" }
+        }
       });
     }
   });
@@ -378,13 +422,15 @@ describe("docker-compose.yml", () => {
 
   test("every environment value is a string, relay variables are ones the code reads, secrets come from .env and fail clearly when missing", () => {
     for (const service of Object.values(compose().services)) {
-      for (const [name, value] of Object.entries(service.environment ?? {})) expect({ name, type: typeof value }).toEqual({ name, type: "string" });
+      for (const [name, value] of Object.entries(service.environment ?? {}))
+        expect({ name, type: typeof value }).toEqual({ name, type: "string" });
     }
     const environments = relayServices().map(([, s]) => s.environment as Record<string, string>);
     const reads = variablesTheCodeReads(environments);
     expect([...new Set(environments.flatMap(Object.keys))].filter(name => !reads.has(name))).toEqual([]);
     for (const env of environments) {
-      for (const name of ["BACKOFFICE_TOKEN", "ENCRYPTION_KEY", "LABEL_URL_SECRET"]) expect(env[name]).toMatch(new RegExp(`^\\$\\{${name}:\\?[^}]+\\}$`));
+      for (const name of ["BACKOFFICE_TOKEN", "ENCRYPTION_KEY", "LABEL_URL_SECRET"])
+        expect(env[name]).toMatch(new RegExp(`^\\$\\{${name}:\\?[^}]+\\}$`));
       expect(env.DATABASE_URL).toMatch(/^postgres:\/\/relay:\$\{POSTGRES_PASSWORD:\?[^}]+\}@postgres:5432\/relay$/);
     }
     expect(compose().services.postgres.environment?.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?[^}]+\}$/);
@@ -397,14 +443,18 @@ describe("docker-compose.yml", () => {
     for (const [name, value] of Object.entries(example)) expect({ name, quoted: /^"[^"]*"$/.test(value) }).toEqual({ name, quoted: true });
     expect(example.ENCRYPTION_KEY).toMatch(/^"[0-9a-f]{64}"$/);
     for (const name of ["POSTGRES_PASSWORD", "BACKOFFICE_TOKEN", "LABEL_URL_SECRET"]) expect(example[name]).toContain("example");
-    for (const ignore of [".gitignore", ".dockerignore"]) expect(fs.readFileSync(path.join(ROOT, ignore), "utf8").split("\n")).toContain(".env");
+    for (const ignore of [".gitignore", ".dockerignore"])
+      expect(fs.readFileSync(path.join(ROOT, ignore), "utf8").split("\n")).toContain(".env");
   });
 });
 
 describe("Dockerfile", () => {
   /** Instructions, continuation lines joined, grouped by stage. */
   const stages = () => {
-    const lines = fs.readFileSync(path.join(ROOT, "Dockerfile"), "utf8").replace(/\\\n\s*/g, " ").split("\n");
+    const lines = fs
+      .readFileSync(path.join(ROOT, "Dockerfile"), "utf8")
+      .replace(/\\\n\s*/g, " ")
+      .split("\n");
     const result: Array<{ name: string; instructions: string[] }> = [];
     for (const line of lines.map(l => l.trim()).filter(l => l && !l.startsWith("#"))) {
       if (line.startsWith("FROM ")) result.push({ name: /\bAS\s+(\S+)/i.exec(line)?.[1] ?? "", instructions: [] });

@@ -1,4 +1,14 @@
-import { boundingBox, distanceKm, EARTH_RADIUS_KM, insideBox, LatLng, nearSchema, parseLatLng, radiusKmSchema, roundKm } from "../../lib/geo";
+import {
+  boundingBox,
+  distanceKm,
+  EARTH_RADIUS_KM,
+  insideBox,
+  LatLng,
+  nearSchema,
+  parseLatLng,
+  radiusKmSchema,
+  roundKm
+} from "../../lib/geo";
 
 const ALGER: LatLng = { latitude: 36.7538, longitude: 3.0588 };
 const ORAN: LatLng = { latitude: 35.6971, longitude: -0.6308 };
@@ -63,7 +73,9 @@ describe("near=LAT,LNG", () => {
   it("the Joi rule returns the position and names the field in its errors", () => {
     const schema = nearSchema().label("near");
     expect(schema.validate("36.7538,3.0588").value).toEqual({ latitude: 36.7538, longitude: 3.0588 });
-    expect(schema.validate("36,7538,3,0588").error?.message).toBe('"near" must be LAT,LNG in decimal degrees with a dot, e.g. 36.7538,3.0588');
+    expect(schema.validate("36,7538,3,0588").error?.message).toBe(
+      '"near" must be LAT,LNG in decimal degrees with a dot, e.g. 36.7538,3.0588'
+    );
     expect(schema.validate("95,3").error?.message).toBe('"near" has a latitude outside -90 to 90');
     expect(schema.validate("36,200").error?.message).toBe('"near" has a longitude outside -180 to 180');
   });
@@ -89,7 +101,7 @@ describe("boundingBox", () => {
     const λ1 = (center.longitude * Math.PI) / 180;
     const φ2 = Math.asin(Math.sin(φ1) * Math.cos(δ) + Math.cos(φ1) * Math.sin(δ) * Math.cos(θ));
     const λ2 = λ1 + Math.atan2(Math.sin(θ) * Math.sin(δ) * Math.cos(φ1), Math.cos(δ) - Math.sin(φ1) * Math.sin(φ2));
-    return { latitude: (φ2 * 180) / Math.PI, longitude: ((((λ2 * 180) / Math.PI + 540) % 360) - 180) };
+    return { latitude: (φ2 * 180) / Math.PI, longitude: (((λ2 * 180) / Math.PI + 540) % 360) - 180 };
   }
 
   it.each([

@@ -16,7 +16,9 @@ beforeAll(async () => {
       res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ body: body ?? null }));
     } catch (err) {
       const e = err as AppError;
-      res.writeHead(e.code, { "Content-Type": "application/json", Connection: "close" }).end(JSON.stringify({ code: e.type, details: e.data?.details }));
+      res
+        .writeHead(e.code, { "Content-Type": "application/json", Connection: "close" })
+        .end(JSON.stringify({ code: e.type, details: e.data?.details }));
     }
   });
   await new Promise<void>(resolve => server.listen(0, "127.0.0.1", resolve));
@@ -32,7 +34,11 @@ async function post(body: Buffer | string, headers: Record<string, string> = { "
 test("reads a JSON object, plain or compressed", async () => {
   const text = JSON.stringify({ a: "é", b: [1, 2] });
   expect((await post(text)).json.body).toEqual({ a: "é", b: [1, 2] });
-  for (const [encoding, coder] of [["gzip", gzipSync], ["deflate", deflateSync], ["br", brotliCompressSync]] as const) {
+  for (const [encoding, coder] of [
+    ["gzip", gzipSync],
+    ["deflate", deflateSync],
+    ["br", brotliCompressSync]
+  ] as const) {
     const res = await post(coder(text), { "Content-Type": "application/json; charset=UTF-8", "Content-Encoding": encoding });
     expect(res.json.body).toEqual({ a: "é", b: [1, 2] });
   }

@@ -58,13 +58,12 @@ describe("Arabic on labels", () => {
     expect(lines.filter(line => line.includes("مكتبة"))).toEqual(["مكتبة ديدوش مراد"]);
   });
 
-  it.each([
-    "مكتبة ديدوش — Alger Centre",
-    "Relais Bab Ezzouar — باب الزوار",
-    "Superette Ennour - بقالة النور 2"
-  ])("extracts the mixed name %s in reading order", async mixed => {
-    expect(await linesOf({ ...base, relayName: mixed })).toContain(mixed);
-  });
+  it.each(["مكتبة ديدوش — Alger Centre", "Relais Bab Ezzouar — باب الزوار", "Superette Ennour - بقالة النور 2"])(
+    "extracts the mixed name %s in reading order",
+    async mixed => {
+      expect(await linesOf({ ...base, relayName: mixed })).toContain(mixed);
+    }
+  );
 
   it("lays a right-to-left line out from the right: the Latin part of an Arabic-first name sits on its left", async () => {
     const pdf = await renderLabelPdf({ ...base, relayName: "مكتبة ديدوش — Alger Centre" });

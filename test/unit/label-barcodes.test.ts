@@ -39,7 +39,9 @@ interface DrawnBarcodes {
 /** The Code 128 bars share one top and height; the QR modules are one module high and fill a square. */
 function drawnBarcodes(content: string, pageHeight: number): DrawnBarcodes[] {
   const paths = filledRectPaths(content);
-  const code128 = paths.filter(path => path.length > 20 && path.every(rect => rect.y === path[0].y && rect.height === path[0].height && rect.height > 20));
+  const code128 = paths.filter(
+    path => path.length > 20 && path.every(rect => rect.y === path[0].y && rect.height === path[0].height && rect.height > 20)
+  );
   const qr = paths.filter(path => {
     if (path.length < 20 || !path.every(rect => rect.height === path[0].height)) return false;
     const bounds = boundsOf(path);
@@ -53,7 +55,13 @@ function drawnBarcodes(content: string, pageHeight: number): DrawnBarcodes[] {
   return code128.map((bars, index) => ({ code128: bars, qr: qr[index], others }));
 }
 
-function decode(reader: Code128Reader | QRCodeReader, rects: Rect[], pixelsPerPoint: number, margin: number, oneDimensional: boolean): string {
+function decode(
+  reader: Code128Reader | QRCodeReader,
+  rects: Rect[],
+  pixelsPerPoint: number,
+  margin: number,
+  oneDimensional: boolean
+): string {
   const { luminance, width, height } = rasterise(rects, pixelsPerPoint, margin);
   const source = new RGBLuminanceSource(luminance, width, height);
   const bitmap = new BinaryBitmap(oneDimensional ? new GlobalHistogramBinarizer(source) : new HybridBinarizer(source));
@@ -85,7 +93,12 @@ function quietZones(symbol: Rect, horizontal: number, vertical: number): Rect[] 
 }
 
 function inside(zone: Rect, cell: LabelCell): boolean {
-  return zone.x >= cell.x - 1e-6 && zone.y >= cell.y - 1e-6 && zone.x + zone.width <= cell.x + cell.width + 1e-6 && zone.y + zone.height <= cell.y + cell.height + 1e-6;
+  return (
+    zone.x >= cell.x - 1e-6 &&
+    zone.y >= cell.y - 1e-6 &&
+    zone.x + zone.width <= cell.x + cell.width + 1e-6 &&
+    zone.y + zone.height <= cell.y + cell.height + 1e-6
+  );
 }
 
 describe.each([
@@ -93,7 +106,10 @@ describe.each([
   ["4x6", 1],
   ["a4", 4]
 ] as const)("barcodes on %s labels", (format: PdfLabelFormat, perPage: number) => {
-  const labels = Array.from({ length: perPage }, (_, index) => ({ ...label, trackingNumber: `RP${String(123456785 + index * 1111).padStart(9, "0")}DZ` }));
+  const labels = Array.from({ length: perPage }, (_, index) => ({
+    ...label,
+    trackingNumber: `RP${String(123456785 + index * 1111).padStart(9, "0")}DZ`
+  }));
   let page: { content: string; mediaBox: number[] };
   let drawn: DrawnBarcodes[];
   const cells = labelCells(format, perPage);

@@ -70,7 +70,10 @@ describe("label page formats", () => {
     // The label at offset 3 is alone on the first page, in the bottom-right quarter.
     const pdf = await renderLabelDocument(labels(5), { format: "a4", startOffset: 3 });
     const first = readPages(pdf)[0].content;
-    const origins = Array.from(first.matchAll(/^1 0 0 1 (-?[\d.]+) (-?[\d.]+) Tm$/gm), match => [Number(match[1]), 841.89 - Number(match[2])]);
+    const origins = Array.from(first.matchAll(/^1 0 0 1 (-?[\d.]+) (-?[\d.]+) Tm$/gm), match => [
+      Number(match[1]),
+      841.89 - Number(match[2])
+    ]);
     expect(origins.length).toBeGreaterThan(5);
     for (const [x, y] of origins) {
       expect(x).toBeGreaterThanOrEqual(297.64);

@@ -48,7 +48,10 @@ export function filledRectPaths(content: string): Rect[][] {
 
 /** Where each text object starts, in page coordinates from the top left (pdfkit flips the page). */
 export function textOrigins(content: string, pageHeight: number): Array<{ x: number; y: number }> {
-  return Array.from(content.matchAll(/^1 0 0 1 (-?[\d.]+) (-?[\d.]+) Tm$/gm), match => ({ x: Number(match[1]), y: pageHeight - Number(match[2]) }));
+  return Array.from(content.matchAll(/^1 0 0 1 (-?[\d.]+) (-?[\d.]+) Tm$/gm), match => ({
+    x: Number(match[1]),
+    y: pageHeight - Number(match[2])
+  }));
 }
 
 export function boundsOf(rects: Rect[]): Rect {
@@ -67,7 +70,11 @@ export function intersects(a: Rect, b: Rect): boolean {
  * Paints rectangles (in points) black on a white image with `pixelsPerPoint` resolution and a
  * white margin, as a luminance array for a barcode reader.
  */
-export function rasterise(rects: Rect[], pixelsPerPoint: number, margin: number): { luminance: Uint8ClampedArray; width: number; height: number } {
+export function rasterise(
+  rects: Rect[],
+  pixelsPerPoint: number,
+  margin: number
+): { luminance: Uint8ClampedArray; width: number; height: number } {
   const bounds = boundsOf(rects);
   const width = Math.ceil((bounds.width + 2 * margin) * pixelsPerPoint);
   const height = Math.ceil((bounds.height + 2 * margin) * pixelsPerPoint);

@@ -1,11 +1,4 @@
-import {
-  LabelData,
-  SANDBOX_MARK,
-  formatDzd,
-  formatLabelDate,
-  formatWeight,
-  renderLabelPdf
-} from "../../lib/label-pdf";
+import { LabelData, SANDBOX_MARK, formatDzd, formatLabelDate, formatWeight, renderLabelPdf } from "../../lib/label-pdf";
 import { parsePdf } from "../helpers/pdf";
 
 const baseLabel: LabelData = {

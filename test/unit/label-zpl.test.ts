@@ -16,7 +16,10 @@ const label: LabelData = {
 };
 
 function formatsOf(zpl: string): string[] {
-  return zpl.split("^XZ").slice(0, -1).map(format => `${format}^XZ`);
+  return zpl
+    .split("^XZ")
+    .slice(0, -1)
+    .map(format => `${format}^XZ`);
 }
 
 /** The ^FD data of every field, as sent. */
@@ -111,7 +114,16 @@ describe("renderZpl", () => {
   });
 
   it("cuts what cannot fit instead of letting the printer overprint it, and shrinks the relay code instead of cutting it", () => {
-    const [format] = formatsOf(renderZpl([{ ...label, relayName: "Relais Point Colis ".repeat(20), relayNameAr: "مكتبة ديدوش مراد ".repeat(20), relayCode: "DZ-16-BIR-MOURAD-RAIS-SUPERETTE" }]));
+    const [format] = formatsOf(
+      renderZpl([
+        {
+          ...label,
+          relayName: "Relais Point Colis ".repeat(20),
+          relayNameAr: "مكتبة ديدوش مراد ".repeat(20),
+          relayCode: "DZ-16-BIR-MOURAD-RAIS-SUPERETTE"
+        }
+      ])
+    );
     const data = fieldData(format);
     const latin = data.find(text => text.startsWith("Relais Point Colis"));
     expect(latin?.endsWith("...")).toBe(true);

@@ -71,9 +71,17 @@ describe("SPEC §2.2: the creation request, row by row", () => {
   test("required fields are exactly the four of the SPEC, and unknown fields are refused", () => {
     expect([...createBody.required!].sort()).toEqual(["destinationRelayCode", "recipientName", "recipientPhone", "weightG"]);
     expect(createBody.additionalProperties).toBe(false);
-    expect(Object.keys(createBody.properties!).sort()).toEqual(
-      ["codAmountDzd", "declaredValueDzd", "destinationRelayCode", "heightCm", "lengthCm", "recipientName", "recipientPhone", "weightG", "widthCm"]
-    );
+    expect(Object.keys(createBody.properties!).sort()).toEqual([
+      "codAmountDzd",
+      "declaredValueDzd",
+      "destinationRelayCode",
+      "heightCm",
+      "lengthCm",
+      "recipientName",
+      "recipientPhone",
+      "weightG",
+      "widthCm"
+    ]);
     expect(op("post", `${P}/parcels`).requestBody).toMatchObject({
       required: true,
       content: { "application/json": { schema: { $ref: "#/components/schemas/ParcelCreateRequest" } } }
@@ -101,8 +109,10 @@ describe("SPEC §2.2: the creation request, row by row", () => {
 
   test("destinationRelayCode: DZ, a hyphen, then 3 to 30 of A-Z, 0-9 and hyphen", () => {
     expect(field("destinationRelayCode")).toMatchObject({ type: "string", pattern: "^DZ-[A-Z0-9-]{3,30}$" });
-    for (const ok of ["DZ-ABC", "DZ-" + "A".repeat(30), "DZ-16-ALGER-CENTRE"]) expect(accepts(field("destinationRelayCode"), ok)).toBe(true);
-    for (const bad of ["DZ-AB", "DZ-" + "A".repeat(31), "dz-16-alger", "FR-ABC", "DZ-AB_C"]) expect(accepts(field("destinationRelayCode"), bad)).toBe(false);
+    for (const ok of ["DZ-ABC", "DZ-" + "A".repeat(30), "DZ-16-ALGER-CENTRE"])
+      expect(accepts(field("destinationRelayCode"), ok)).toBe(true);
+    for (const bad of ["DZ-AB", "DZ-" + "A".repeat(31), "dz-16-alger", "FR-ABC", "DZ-AB_C"])
+      expect(accepts(field("destinationRelayCode"), bad)).toBe(false);
   });
 
   test.each(["lengthCm", "widthCm", "heightCm"])("%s: optional integer (int32), our bound 1 to 300 cm", name => {
@@ -146,7 +156,9 @@ describe("SPEC §8: limits, row by row", () => {
     for (const [, , o] of keyed) {
       const success = resolved(Object.entries(o.responses).find(([status]) => status.startsWith("2"))![1]);
       for (const name of ["X-RateLimit-Limit", "X-RateLimit-Remaining"]) {
-        expect({ op: o.operationId, name, header: success.headers![name] }).toMatchObject({ header: { required: true, schema: { type: "integer" } } });
+        expect({ op: o.operationId, name, header: success.headers![name] }).toMatchObject({
+          header: { required: true, schema: { type: "integer" } }
+        });
       }
     }
   });
@@ -160,11 +172,19 @@ describe("SPEC §8: limits, row by row", () => {
   });
 
   test("list page size: 1 to 100, default 20", () => {
-    expect(param(list, "size")).toMatchObject({ in: "query", required: false, schema: { type: "integer", format: "int32", minimum: 1, maximum: 100, default: 20 } });
+    expect(param(list, "size")).toMatchObject({
+      in: "query",
+      required: false,
+      schema: { type: "integer", format: "int32", minimum: 1, maximum: 100, default: 20 }
+    });
   });
 
   test("list page number: zero-based, minimum 0 (int32)", () => {
-    expect(param(list, "page")).toMatchObject({ in: "query", required: false, schema: { type: "integer", format: "int32", minimum: 0, default: 0 } });
+    expect(param(list, "page")).toMatchObject({
+      in: "query",
+      required: false,
+      schema: { type: "integer", format: "int32", minimum: 0, default: 0 }
+    });
     expect(param(list, "page").schema.maximum).toBe(2_147_483_647);
     expect(param(list, "page").description).toMatch(/zero-based/i);
   });
@@ -191,9 +211,17 @@ describe("SPEC §2 and §3: responses and the status enum", () => {
 
   test("§2.1 parcel view: the nine fields, all present, labelUrl and codAmountDzd nullable, no recipient data", () => {
     const view = schemas.ParcelView;
-    expect([...view.required!].sort()).toEqual(
-      ["codAmountDzd", "createdAt", "destinationRelayCode", "id", "labelUrl", "pricePaidDzd", "status", "trackingNumber", "updatedAt"]
-    );
+    expect([...view.required!].sort()).toEqual([
+      "codAmountDzd",
+      "createdAt",
+      "destinationRelayCode",
+      "id",
+      "labelUrl",
+      "pricePaidDzd",
+      "status",
+      "trackingNumber",
+      "updatedAt"
+    ]);
     expect(view.properties!.id).toMatchObject({ type: "string", format: "uuid" });
     expect(view.properties!.labelUrl.type).toEqual(["string", "null"]);
     expect(view.properties!.codAmountDzd.type).toEqual(["number", "null"]);
@@ -214,7 +242,13 @@ describe("SPEC §2 and §3: responses and the status enum", () => {
       organizationId: { format: "uuid" },
       serverTime: { format: "date-time" }
     });
-    expect([...schemas.SandboxTriggerResponse.required!].sort()).toEqual(["newStatus", "parcelId", "previousStatus", "trackingNumber", "triggeredAt"]);
+    expect([...schemas.SandboxTriggerResponse.required!].sort()).toEqual([
+      "newStatus",
+      "parcelId",
+      "previousStatus",
+      "trackingNumber",
+      "triggeredAt"
+    ]);
   });
 
   test("§2.4 cancel: optional body with an optional reason", () => {
@@ -249,7 +283,8 @@ describe("SPEC §4 and §7: the seven operations and every status they answer", 
 
   test("each operation names the error codes of each status (SPEC §7 and DESIGN §6)", () => {
     // The codes each response lists (as examples: the set stays open to codes a later v1 adds).
-    const codes = (o: Operation, status: number) => (response(o, status).content!["application/json"].schema.allOf![1].properties!.code.examples as string[]).slice().sort();
+    const codes = (o: Operation, status: number) =>
+      (response(o, status).content!["application/json"].schema.allOf![1].properties!.code.examples as string[]).slice().sort();
     const create = op("post", `${P}/parcels`);
     expect(codes(create, 400)).toEqual(["INVALID_TARIFF", "RELAY_NOT_FOUND", "VALIDATION_FAILED"]);
     expect(codes(create, 402)).toEqual(["INSUFFICIENT_BALANCE"]);
@@ -264,14 +299,24 @@ describe("SPEC §4 and §7: the seven operations and every status they answer", 
 
   test("201 of create carries Location; ids in paths are uuids", () => {
     expect(response(op("post", `${P}/parcels`), 201).headers!.Location).toMatchObject({ required: true, schema: { format: "uri" } });
-    expect(param(op("get", `${P}/parcels/{id}`), "id")).toMatchObject({ in: "path", required: true, schema: { type: "string", format: "uuid" } });
+    expect(param(op("get", `${P}/parcels/{id}`), "id")).toMatchObject({
+      in: "path",
+      required: true,
+      schema: { type: "string", format: "uuid" }
+    });
     expect(param(op("get", `${P}/parcels/by-tracking/{trackingNumber}`), "trackingNumber").schema.type).toBe("string");
   });
 
   test("§7 error schema: code, message, status; optional details[{field, message}] and requestId", () => {
     expect(schemas.ApiError).toMatchObject({
       required: ["code", "message", "status"],
-      properties: { code: { type: "string" }, message: { type: "string" }, status: { type: "integer" }, details: { type: "array" }, requestId: { type: "string" } }
+      properties: {
+        code: { type: "string" },
+        message: { type: "string" },
+        status: { type: "integer" },
+        details: { type: "array" },
+        requestId: { type: "string" }
+      }
     });
     // Known codes listed, the set left open: a strict client must not break on a code a later v1 adds.
     expect(schemas.ApiError.properties!.code.examples).toContain("RELAY_NOT_FOUND");
@@ -283,7 +328,12 @@ describe("SPEC §4 and §7: the seven operations and every status they answer", 
 describe("SPEC §5: authentication", () => {
   test("two API key schemes: Authorization: ApiKey <key>, and X-API-Key", () => {
     expect(doc.components.securitySchemes).toEqual({
-      ApiKeyAuthorization: expect.objectContaining({ type: "apiKey", in: "header", name: "Authorization", description: expect.stringContaining("ApiKey <API_KEY>") }),
+      ApiKeyAuthorization: expect.objectContaining({
+        type: "apiKey",
+        in: "header",
+        name: "Authorization",
+        description: expect.stringContaining("ApiKey <API_KEY>")
+      }),
       ApiKeyHeader: expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-Key" })
     });
   });

@@ -52,7 +52,9 @@ interface Case {
 }
 
 const documented = Object.values(docs).flatMap(doc =>
-  Object.values(doc.paths).flatMap(item => (["get", "post", "put", "delete", "patch"] as const).flatMap(m => (item[m] ? [{ doc, operation: item[m]! }] : [])))
+  Object.values(doc.paths).flatMap(item =>
+    (["get", "post", "put", "delete", "patch"] as const).flatMap(m => (item[m] ? [{ doc, operation: item[m]! }] : []))
+  )
 );
 const cases: Case[] = documented.flatMap(({ doc, operation }) => {
   const action = actionDefinition(operation["x-action"]!);
@@ -88,7 +90,15 @@ function fieldsOf(c: Case): Array<{ name: string; where: "path" | "query" | "bod
 describe.each(cases.map(c => [c.operation.operationId, c] as const))("%s", (_id, c) => {
   test("structure: every Joi key is documented with its type, presence, bounds, pattern and allowed values", () => {
     const described = c.joi.describe() as {
-      keys: Record<string, { type: string; flags?: Record<string, unknown>; rules?: Array<{ name: string; args?: Record<string, unknown> }>; allow?: unknown[] }>;
+      keys: Record<
+        string,
+        {
+          type: string;
+          flags?: Record<string, unknown>;
+          rules?: Array<{ name: string; args?: Record<string, unknown> }>;
+          allow?: unknown[];
+        }
+      >;
     };
     for (const f of fieldsOf(c)) {
       const joi = described.keys[f.name];
@@ -99,22 +109,29 @@ describe.each(cases.map(c => [c.operation.operationId, c] as const))("%s", (_id,
       const expectedType = joi.type === "number" ? ("integer" in rules ? "integer" : "number") : joi.type;
       expect({ label, types }).toEqual({ label, types: expect.arrayContaining([expectedType]) });
       expect({ label, required: f.required }).toEqual({ label, required: f.where === "path" || joi.flags?.presence === "required" });
-      if (f.where === "body") expect({ label, nullable: types.includes("null") }).toEqual({ label, nullable: (joi.allow ?? []).includes(null) });
+      if (f.where === "body")
+        expect({ label, nullable: types.includes("null") }).toEqual({ label, nullable: (joi.allow ?? []).includes(null) });
 
-      const lengthLike = joi.type === "string" ? ["minLength", "maxLength"] : joi.type === "array" ? ["minItems", "maxItems"] : ["minimum", "maximum"];
+      const lengthLike =
+        joi.type === "string" ? ["minLength", "maxLength"] : joi.type === "array" ? ["minItems", "maxItems"] : ["minimum", "maximum"];
       if ("min" in rules) expect({ label, min: f.schema[lengthLike[0] as keyof JsonSchema] }).toEqual({ label, min: rules.min.limit });
       if ("max" in rules) expect({ label, max: f.schema[lengthLike[1] as keyof JsonSchema] }).toEqual({ label, max: rules.max.limit });
-      if ("greater" in rules) expect({ label, exclusiveMinimum: f.schema.exclusiveMinimum }).toEqual({ label, exclusiveMinimum: rules.greater.limit });
+      if ("greater" in rules)
+        expect({ label, exclusiveMinimum: f.schema.exclusiveMinimum }).toEqual({ label, exclusiveMinimum: rules.greater.limit });
       if ("pattern" in rules) {
         const source = String(rules.pattern.regex).replace(/^\/|\/[a-z]*$/g, "");
-        expect({ label, pattern: [f.schema.pattern, ...(f.schema.allOf ?? []).map(s => s.pattern)] }).toEqual({ label, pattern: expect.arrayContaining([source]) });
+        expect({ label, pattern: [f.schema.pattern, ...(f.schema.allOf ?? []).map(s => s.pattern)] }).toEqual({
+          label,
+          pattern: expect.arrayContaining([source])
+        });
       }
       if ("guid" in rules) expect({ label, format: f.schema.format }).toEqual({ label, format: "uuid" });
       if (joi.flags?.only) {
         const allowed = (joi.allow ?? []).filter(v => v !== null && !(f.where !== "body" && v === null));
         expect({ label, enum: (f.schema.enum ?? []).filter(v => v !== null) }).toEqual({ label, enum: allowed });
       }
-      if ("custom" in rules) expect({ label, decimals: /at most two decimals/i.test(f.schema.description ?? "") }).toEqual({ label, decimals: true });
+      if ("custom" in rules)
+        expect({ label, decimals: /at most two decimals/i.test(f.schema.description ?? "") }).toEqual({ label, decimals: true });
     }
   });
 
@@ -134,7 +151,9 @@ describe.each(cases.map(c => [c.operation.operationId, c] as const))("%s", (_id,
       if (documented === runtime) return;
       if (!documented && LENIENCIES.some(l => l.applies(f.name, value, f.where))) return;
       if (documented && STATED_IN_WORDS.some(l => l.applies(f.schema, value))) return;
-      disagreements.push(`${f.name}=${JSON.stringify(value)} (${f.where}): document ${documented ? "allows" : "forbids"}, server ${runtime ? "accepts" : "refuses"}`);
+      disagreements.push(
+        `${f.name}=${JSON.stringify(value)} (${f.where}): document ${documented ? "allows" : "forbids"}, server ${runtime ? "accepts" : "refuses"}`
+      );
     };
 
     expect({ baseline, documented: documentAccepts(c, body, fields, baseline), runtime: runtimeAccepts(c, baseline) }).toEqual({
@@ -154,7 +173,9 @@ describe.each(cases.map(c => [c.operation.operationId, c] as const))("%s", (_id,
 
 test("every documented operation with a Joi schema is covered here", () => {
   const covered = cases.map(c => c.operation.operationId);
-  expect(covered).toEqual(expect.arrayContaining(["createParcel", "listParcels", "getParcel", "getParcelByTracking", "cancelParcel", "triggerSandboxEvent"]));
+  expect(covered).toEqual(
+    expect.arrayContaining(["createParcel", "listParcels", "getParcel", "getParcelByTracking", "cancelParcel", "triggerSandboxEvent"])
+  );
   // Only the label download checks its own input (a malformed part of a signed URL is a 403, never a 400).
   expect(documented.length - covered.length).toBe(1);
 });
@@ -205,7 +226,8 @@ function validValue(schema: JsonSchema, label: string, where: string): unknown {
     const types = ([] as unknown[]).concat(schema.type ?? []);
     if (types.includes("string")) {
       if (schema.format === "uuid") return UUID;
-      if (schema.pattern || schema.allOf || schema.format) throw new Error(`${label}: give the field an example, no valid value can be guessed`);
+      if (schema.pattern || schema.allOf || schema.format)
+        throw new Error(`${label}: give the field an example, no valid value can be guessed`);
       return "x".repeat(Math.max(schema.minLength ?? 1, 1));
     }
     if (types.includes("integer") || types.includes("number")) {

@@ -49,7 +49,9 @@ test("every schema of both documents compiles in strict mode", () => {
 test("a correct response passes, and is reported as checked against its operation", () => {
   expect(validator.assert(response({}))).toEqual({ checked: true, operationId: "getParcel", errors: [] });
   const page = { items: [PARCEL], page: 0, size: 20, totalElements: 1, totalPages: 1 };
-  expect(validator.assert(response({ path: "/api/partner/v1/parcels?status=CREATED&size=20", body: page })).operationId).toBe("listParcels");
+  expect(validator.assert(response({ path: "/api/partner/v1/parcels?status=CREATED&size=20", body: page })).operationId).toBe(
+    "listParcels"
+  );
   expect(validator.assert(response({ path: "/api/partner/v1/parcels/by-tracking/RP123456785DZ" })).operationId).toBe("getParcelByTracking");
 });
 
@@ -74,7 +76,10 @@ test("a status the operation does not document fails, even with a well-formed er
   expectFailure(response({ status: 500, body: error }), /status 500 is not documented for getParcel/);
   const conflict = { code: "PARCEL_NOT_CANCELLABLE", message: "no", status: 409 };
   expectFailure(response({ status: 409, body: conflict }), /status 409 is not documented for getParcel/);
-  expectFailure(response({ method: "POST", path: "/api/partner/v1/parcels", status: 200, headers: { ...OK_HEADERS, location: "http://x/y" } }), /status 200 is not documented for createParcel/);
+  expectFailure(
+    response({ method: "POST", path: "/api/partner/v1/parcels", status: 200, headers: { ...OK_HEADERS, location: "http://x/y" } }),
+    /status 200 is not documented for createParcel/
+  );
 });
 
 test("an error code that the operation does not answer with that status fails", () => {
@@ -83,7 +88,10 @@ test("an error code that the operation does not answer with that status fails", 
   expectFailure(response({ status: 404, headers, body: notFound }), /error code "NOT_FOUND" is not listed for getParcel/);
   const mismatched = { code: "PARCEL_NOT_FOUND", message: "Parcel not found", status: 400 };
   expectFailure(response({ status: 404, headers, body: mismatched }), /status must be equal to constant/);
-  expect(validator.assert(response({ status: 404, headers, body: { code: "PARCEL_NOT_FOUND", message: "Parcel not found", status: 404 } })).errors).toEqual([]);
+  expect(
+    validator.assert(response({ status: 404, headers, body: { code: "PARCEL_NOT_FOUND", message: "Parcel not found", status: 404 } }))
+      .errors
+  ).toEqual([]);
 });
 
 test("missing or malformed documented headers fail", () => {
@@ -118,7 +126,14 @@ test("paths and methods the documents do not describe are not checked", () => {
 });
 
 test("webhook requests are checked against the document's webhooks", () => {
-  const body = { id: "0b8e7f3c-2d4a-4f61-8c9b-1a2e3f4d5c6b", type: "parcel.delivered", createdAt: "2026-01-17T14:02:11.000Z", sandbox: false, reason: null, data: { previousStatus: "AT_RELAY", parcel: { ...PARCEL, status: "DELIVERED" } } };
+  const body = {
+    id: "0b8e7f3c-2d4a-4f61-8c9b-1a2e3f4d5c6b",
+    type: "parcel.delivered",
+    createdAt: "2026-01-17T14:02:11.000Z",
+    sandbox: false,
+    reason: null,
+    data: { previousStatus: "AT_RELAY", parcel: { ...PARCEL, status: "DELIVERED" } }
+  };
   const headers = {
     "x-relay-event": "parcel.delivered",
     "x-relay-delivery-id": "7d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a09",

@@ -47,13 +47,21 @@ describe("openingHoursSchema (back-office)", () => {
   });
 
   it("refuses a range that closes before it opens or spans midnight", () => {
-    expect(problems({ ...SHOP, wed: [r("18:00", "08:00")] })).toEqual(["wed.0: wed[0] must close after it opens (ranges do not span midnight)"]);
-    expect(problems({ ...SHOP, wed: [r("10:00", "10:00")] })).toEqual(["wed.0: wed[0] must close after it opens (ranges do not span midnight)"]);
+    expect(problems({ ...SHOP, wed: [r("18:00", "08:00")] })).toEqual([
+      "wed.0: wed[0] must close after it opens (ranges do not span midnight)"
+    ]);
+    expect(problems({ ...SHOP, wed: [r("10:00", "10:00")] })).toEqual([
+      "wed.0: wed[0] must close after it opens (ranges do not span midnight)"
+    ]);
   });
 
   it("refuses overlapping or unordered ranges, and more than four a day", () => {
-    expect(problems({ ...SHOP, sat: [r("08:00", "13:00"), r("12:30", "18:00")] })).toEqual(["sat: sat must list its ranges in order, without overlap"]);
-    expect(problems({ ...SHOP, sat: [r("14:00", "18:00"), r("08:00", "12:00")] })).toEqual(["sat: sat must list its ranges in order, without overlap"]);
+    expect(problems({ ...SHOP, sat: [r("08:00", "13:00"), r("12:30", "18:00")] })).toEqual([
+      "sat: sat must list its ranges in order, without overlap"
+    ]);
+    expect(problems({ ...SHOP, sat: [r("14:00", "18:00"), r("08:00", "12:00")] })).toEqual([
+      "sat: sat must list its ranges in order, without overlap"
+    ]);
     const five = [r("01:00", "02:00"), r("03:00", "04:00"), r("05:00", "06:00"), r("07:00", "08:00"), r("09:00", "10:00")];
     expect(problems({ ...SHOP, sat: five })).toEqual(["sat: sat must contain less than or equal to 4 items"]);
     expect(isValidOpeningHours({ ...SHOP, sat: five })).toBe(false);
@@ -75,14 +83,23 @@ describe("openingStatusAt", () => {
   });
 
   it("during the lunch break, opens again today", () => {
-    expect(openingStatusAt(SHOP, new Date("2025-03-15T12:00:00Z"))).toEqual({ open: false, opensAt: { day: "sat", time: "14:00", today: true } });
+    expect(openingStatusAt(SHOP, new Date("2025-03-15T12:00:00Z"))).toEqual({
+      open: false,
+      opensAt: { day: "sat", time: "14:00", today: true }
+    });
   });
 
   it("at closing time it is closed; after the last range, the next day that opens", () => {
-    expect(openingStatusAt(SHOP, new Date("2025-03-15T17:30:00Z"))).toEqual({ open: false, opensAt: { day: "sun", time: "08:30", today: false } });
+    expect(openingStatusAt(SHOP, new Date("2025-03-15T17:30:00Z"))).toEqual({
+      open: false,
+      opensAt: { day: "sun", time: "08:30", today: false }
+    });
     const fridayClosed = { ...SHOP, fri: [] };
     // Thursday 13 March, 20:00: Friday is closed, Saturday opens.
-    expect(openingStatusAt(fridayClosed, new Date("2025-03-13T19:00:00Z"))).toEqual({ open: false, opensAt: { day: "sat", time: "08:30", today: false } });
+    expect(openingStatusAt(fridayClosed, new Date("2025-03-13T19:00:00Z"))).toEqual({
+      open: false,
+      opensAt: { day: "sat", time: "08:30", today: false }
+    });
   });
 
   it("never opens when every day is closed", () => {

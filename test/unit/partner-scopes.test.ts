@@ -16,7 +16,11 @@ test.each(partnerActions.map(([name, action]) => [name, action.scope]))("%s decl
 });
 
 test("only the health ping is open to every key; writes need parcels:write", () => {
-  const byScope = (scope: string) => partnerActions.filter(([, a]) => a.scope === scope).map(([name]) => name).sort();
+  const byScope = (scope: string) =>
+    partnerActions
+      .filter(([, a]) => a.scope === scope)
+      .map(([name]) => name)
+      .sort();
   expect(byScope("any")).toEqual(["auth.health"]);
   expect(byScope("parcels:write")).toEqual(["parcels.cancel", "parcels.create", "parcels.triggerSandboxEvent"]);
 });

@@ -32,7 +32,13 @@ describe("toPublicTracking", () => {
         { status: "PICKED_UP", occurredAt: "2025-03-11T07:55:00.000Z" },
         { status: "IN_TRANSIT", occurredAt: "2025-03-11T09:20:00.000Z" }
       ],
-      destination: { code: "DZ-31-ORAN-CENTRE", name: "Librairie El Bahia", city: "Oran", address: "12 Boulevard de la Soummam, Oran", openingHours: relay.openingHours },
+      destination: {
+        code: "DZ-31-ORAN-CENTRE",
+        name: "Librairie El Bahia",
+        city: "Oran",
+        address: "12 Boulevard de la Soummam, Oran",
+        openingHours: relay.openingHours
+      },
       codToPayDzd: 2500
     });
   });
@@ -48,7 +54,8 @@ describe("toPublicTracking", () => {
       relay: { ...relay, active: true, internalNote: "key under the mat" }
     };
     const text = JSON.stringify(toPublicTracking(leaky));
-    for (const secret of ["7f1c0b6e", "0b5d5c1e", "Amina", "555123456", "pricePaid", "400", "under the mat", "active"]) expect(text).not.toContain(secret);
+    for (const secret of ["7f1c0b6e", "0b5d5c1e", "Amina", "555123456", "pricePaid", "400", "under the mat", "active"])
+      expect(text).not.toContain(secret);
     expect(text).not.toContain("nameAr");
   });
 
@@ -58,7 +65,14 @@ describe("toPublicTracking", () => {
 
   it("keeps events of the same instant in their recorded order", () => {
     const at = "2025-03-12T13:05:00Z";
-    const events = toPublicTracking(source({ history: [{ toStatus: "AT_RELAY", createdAt: at }, { toStatus: "RELAY_NOTIFIED", createdAt: at }] }))!.events;
+    const events = toPublicTracking(
+      source({
+        history: [
+          { toStatus: "AT_RELAY", createdAt: at },
+          { toStatus: "RELAY_NOTIFIED", createdAt: at }
+        ]
+      })
+    )!.events;
     expect(events.map(e => e.status)).toEqual(["AT_RELAY", "RELAY_NOTIFIED"]);
   });
 
@@ -68,8 +82,18 @@ describe("toPublicTracking", () => {
   });
 
   it("the page model adds the Arabic names and the position", () => {
-    expect(toTrackingPageParcel(source())!.destination).toMatchObject({ nameAr: "مكتبة الباهية", cityAr: "وهران", latitude: relay.latitude, longitude: relay.longitude });
+    expect(toTrackingPageParcel(source())!.destination).toMatchObject({
+      nameAr: "مكتبة الباهية",
+      cityAr: "وهران",
+      latitude: relay.latitude,
+      longitude: relay.longitude
+    });
     const { nameAr: _n, cityAr: _c, latitude: _la, longitude: _lo, ...bare } = relay;
-    expect(toTrackingPageParcel(source({ relay: bare }))!.destination).toMatchObject({ nameAr: null, cityAr: null, latitude: null, longitude: null });
+    expect(toTrackingPageParcel(source({ relay: bare }))!.destination).toMatchObject({
+      nameAr: null,
+      cityAr: null,
+      latitude: null,
+      longitude: null
+    });
   });
 });

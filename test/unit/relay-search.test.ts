@@ -10,7 +10,11 @@ const ALGER_CENTRE = { latitude: 36.7538, longitude: 3.0588 };
 
 /** Validates a query as the validation middleware does (no conversion except where a rule asks). */
 function validate(query: Record<string, unknown>): { value?: RelayPointSearchQuery; problems: { field: string; message: string }[] } {
-  const { error, value } = RelayPointSearchSchema.validate(query, { abortEarly: false, convert: false, errors: { wrap: { label: false } } });
+  const { error, value } = RelayPointSearchSchema.validate(query, {
+    abortEarly: false,
+    convert: false,
+    errors: { wrap: { label: false } }
+  });
   const problems = (error?.details ?? []).map(d => ({ field: d.path.join("."), message: d.message }));
   return { value: error ? undefined : value, problems };
 }
@@ -56,15 +60,27 @@ describe("searchRelayPoints (the reference the SQL must match)", () => {
     const active = directory.filter(p => p.active);
     expect(first.totalElements).toBe(active.length);
     expect(first.totalPages).toBe(Math.ceil(active.length / 10));
-    expect(first.items.map(i => i.code)).toEqual(active.map(p => p.code).sort().slice(0, 10));
+    expect(first.items.map(i => i.code)).toEqual(
+      active
+        .map(p => p.code)
+        .sort()
+        .slice(0, 10)
+    );
     expect(first.items[0]).not.toHaveProperty("distanceKm");
-    const codes = Array.from({ length: first.totalPages }, (_, page) => search({ size: "10", page: String(page) }).items.map(i => i.code)).flat();
+    const codes = Array.from({ length: first.totalPages }, (_, page) =>
+      search({ size: "10", page: String(page) }).items.map(i => i.code)
+    ).flat();
     expect(codes).toEqual(active.map(p => p.code).sort());
     expect(codes).not.toContain("DZ-16-BIR-MOURAD-RAIS");
   });
 
   it("filters by wilaya, and by city without caring for accents, case or script", () => {
-    expect(search({ wilaya: "31" }).items.map(i => i.code)).toEqual(["DZ-31-BIR-EL-DJIR", "DZ-31-ES-SENIA", "DZ-31-ORAN-CENTRE", "DZ-31-ORAN-HAI-ESSALEM"]);
+    expect(search({ wilaya: "31" }).items.map(i => i.code)).toEqual([
+      "DZ-31-BIR-EL-DJIR",
+      "DZ-31-ES-SENIA",
+      "DZ-31-ORAN-CENTRE",
+      "DZ-31-ORAN-HAI-ESSALEM"
+    ]);
     expect(search({ city: "setif" }).items.map(i => i.code)).toEqual(["DZ-19-SETIF-CENTRE"]);
     expect(search({ city: "BORDJ-BOU-ARRERIDJ" }).items.map(i => i.code)).toEqual(["DZ-34-BORDJ-BOU-ARRERIDJ"]);
     expect(search({ city: "msila" }).items.map(i => i.code)).toEqual(["DZ-28-MSILA-CENTRE"]);
@@ -110,7 +126,9 @@ describe("searchRelayPoints (the reference the SQL must match)", () => {
 
   it("answers only the documented fields, nothing of the operator's", () => {
     const [item] = search({ near: "36.7538,3.0588", size: "1" }).items;
-    expect(Object.keys(item).sort()).toEqual(["address", "city", "code", "distanceKm", "latitude", "longitude", "name", "openingHours", "wilaya"].sort());
+    expect(Object.keys(item).sort()).toEqual(
+      ["address", "city", "code", "distanceKm", "latitude", "longitude", "name", "openingHours", "wilaya"].sort()
+    );
   });
 
   it("plans a bounding box for the SQL pre-filter", () => {
@@ -119,7 +137,11 @@ describe("searchRelayPoints (the reference the SQL must match)", () => {
     expect(plan.offset).toBe(20);
     expect(plan.near!.box.minLatitude).toBeLessThan(ALGER_CENTRE.latitude);
     expect(plan.near!.box.maxLongitude).toBeGreaterThan(ALGER_CENTRE.longitude);
-    expect(planRelayPointSearch({ city: "Sétif", q: "  ", page: 0, size: 20 })).toMatchObject({ cityKey: "setif", textKey: null, near: null });
+    expect(planRelayPointSearch({ city: "Sétif", q: "  ", page: 0, size: 20 })).toMatchObject({
+      cityKey: "setif",
+      textKey: null,
+      near: null
+    });
   });
 });
 
@@ -146,7 +168,13 @@ describe("relayPointDirectoryKeys (back-office)", () => {
 
   it("defaults everything to null and takes a full entry", () => {
     expect(check({}).value).toEqual({ nameAr: null, cityAr: null, latitude: null, longitude: null, openingHours: null });
-    const { error } = check({ nameAr: directory[0].nameAr, cityAr: directory[0].cityAr, latitude: 36.7, longitude: 3.05, openingHours: directory[0].openingHours });
+    const { error } = check({
+      nameAr: directory[0].nameAr,
+      cityAr: directory[0].cityAr,
+      latitude: 36.7,
+      longitude: 3.05,
+      openingHours: directory[0].openingHours
+    });
     expect(error).toBeUndefined();
   });
 

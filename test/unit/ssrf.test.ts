@@ -29,9 +29,8 @@ async function refusal(promise: Promise<void>): Promise<AppError> {
 }
 
 describe("isPublicAddress", () => {
-  it.each([PUBLIC_V4, "8.8.8.8", "1.1.1.1", PUBLIC_V6, "2a00:1450:4007:80e::200e", "::ffff:8.8.8.8"])(
-    "accepts the public address %s",
-    ip => expect(isPublicAddress(ip)).toBe(true)
+  it.each([PUBLIC_V4, "8.8.8.8", "1.1.1.1", PUBLIC_V6, "2a00:1450:4007:80e::200e", "::ffff:8.8.8.8"])("accepts the public address %s", ip =>
+    expect(isPublicAddress(ip)).toBe(true)
   );
 
   it.each([
@@ -77,7 +76,7 @@ describe("isPublicAddress", () => {
 describe("assertPublicWebhookUrl", () => {
   const lookup = fakeLookup({
     "hooks.merchant.dz": [PUBLIC_V4, PUBLIC_V6],
-    "localhost": ["127.0.0.1", "::1"],
+    localhost: ["127.0.0.1", "::1"],
     "internal.merchant.dz": ["10.0.0.12"],
     "split.merchant.dz": [PUBLIC_V4, "192.168.0.10"],
     "metadata.merchant.dz": ["169.254.169.254"],
@@ -146,13 +145,10 @@ describe("assertPublicWebhookUrl", () => {
     expect(err.data?.details?.[0].field).toBe("url");
   });
 
-  it.each(["https://user:pass@hooks.merchant.dz/", "https://token@hooks.merchant.dz/"])(
-    "refuses credentials in %s",
-    async url => {
-      const err = await refusal(assertPublicWebhookUrl(url, false, lookup));
-      expect(err.data?.details).toEqual([{ field: "url", message: "must not contain credentials" }]);
-    }
-  );
+  it.each(["https://user:pass@hooks.merchant.dz/", "https://token@hooks.merchant.dz/"])("refuses credentials in %s", async url => {
+    const err = await refusal(assertPublicWebhookUrl(url, false, lookup));
+    expect(err.data?.details).toEqual([{ field: "url", message: "must not contain credentials" }]);
+  });
 
   describe("when private targets are allowed (embedded mode)", () => {
     it("accepts loopback and private hosts without resolving them", async () => {

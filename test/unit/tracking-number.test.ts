@@ -25,7 +25,8 @@ describe("tracking numbers as people type them", () => {
   });
 
   it("an empty entry is empty, not malformed", () => {
-    for (const typed of ["", "   ", "\t\n", null, undefined]) expect(parseTrackingInput(typed)).toMatchObject({ ok: false, reason: "empty" });
+    for (const typed of ["", "   ", "\t\n", null, undefined])
+      expect(parseTrackingInput(typed)).toMatchObject({ ok: false, reason: "empty" });
   });
 
   it.each([

@@ -53,7 +53,9 @@ describe("the pages are safe under a strict CSP", () => {
   ]);
 
   it("allow their one stylesheet by its hash, and nothing else", () => {
-    expect(TRACKING_PAGE_CSP).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]{43}='; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/);
+    expect(TRACKING_PAGE_CSP).toMatch(
+      /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]{43}='; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/
+    );
     for (const page of pages) {
       const css = styleOf(page);
       expect(css).toBeDefined();
@@ -87,7 +89,10 @@ describe("the pages are safe under a strict CSP", () => {
 
 describe("escaping", () => {
   it("a relay point named <script> is shown as text", () => {
-    const page = renderParcelPage(parcel({}, { name: '<script>alert("x")</script>', address: '"><img src=x onerror=alert(1)>', nameAr: null }), { lang: "fr", now: NOW });
+    const page = renderParcelPage(
+      parcel({}, { name: '<script>alert("x")</script>', address: '"><img src=x onerror=alert(1)>', nameAr: null }),
+      { lang: "fr", now: NOW }
+    );
     expect(page).not.toContain("<script>alert");
     expect(page).not.toContain("<img");
     expect(page).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
@@ -111,7 +116,15 @@ describe("escaping", () => {
 
 describe("the parcel page", () => {
   it("never shows personal data, the price, the organisation or the id, even when passed", () => {
-    const leaky = { ...parcel(), id: "7f1c0b6e-3f5a", organizationId: "0b5d5c1e-8e43", organizationName: "Boutique Amel", recipientName: "Amina Benali", recipientPhone: "+213 555 12 34 56", pricePaidDzd: 777 };
+    const leaky = {
+      ...parcel(),
+      id: "7f1c0b6e-3f5a",
+      organizationId: "0b5d5c1e-8e43",
+      organizationName: "Boutique Amel",
+      recipientName: "Amina Benali",
+      recipientPhone: "+213 555 12 34 56",
+      pricePaidDzd: 777
+    };
     for (const lang of LANGUAGES) {
       const page = renderParcelPage(leaky, { lang, now: NOW });
       for (const secret of ["7f1c0b6e", "0b5d5c1e", "Boutique Amel", "Amina", "555 12 34", "777"]) expect(page).not.toContain(secret);
@@ -171,7 +184,10 @@ describe("the parcel page", () => {
     expect(ar).toContain("<bdi>مكتبة ديدوش</bdi>");
     expect(ar).toContain("<bdi>الجزائر الوسطى</bdi>");
     expect(ar).toContain("مفتوح الآن · يغلق على الساعة 12:30");
-    const bare = renderParcelPage(parcel({}, { nameAr: null, openingHours: null, latitude: null, longitude: null }), { lang: "ar", now: NOW });
+    const bare = renderParcelPage(parcel({}, { nameAr: null, openingHours: null, latitude: null, longitude: null }), {
+      lang: "ar",
+      now: NOW
+    });
     expect(bare).toContain("<bdi>Librairie Didouche</bdi>");
     expect(bare).toContain(escaped(MESSAGES.ar.noOpeningHours));
     expect(bare).not.toContain("openstreetmap");
@@ -201,7 +217,8 @@ describe("respondToTrackingPage", () => {
     calls.push(n);
     return n === NUMBER ? parcel() : null;
   };
-  const get = (path: string, query: Record<string, string> = {}, acceptLanguage?: string) => respondToTrackingPage({ path, query, acceptLanguage, now: NOW }, lookup);
+  const get = (path: string, query: Record<string, string> = {}, acceptLanguage?: string) =>
+    respondToTrackingPage({ path, query, acceptLanguage, now: NOW }, lookup);
 
   beforeEach(() => {
     calls.length = 0;

@@ -20,7 +20,10 @@ const body = JSON.stringify({
   createdAt: "2026-01-17T14:02:11.000Z",
   sandbox: false,
   reason: null,
-  data: { previousStatus: "AT_RELAY", parcel: { id: "3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70", status: "DELIVERED", trackingNumber: "RP123456785DZ" } }
+  data: {
+    previousStatus: "AT_RELAY",
+    parcel: { id: "3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70", status: "DELIVERED", trackingNumber: "RP123456785DZ" }
+  }
 });
 const signature = signWebhookBody(body, SECRET);
 const headers = {
@@ -80,7 +83,12 @@ describe("the Standard Webhooks check", () => {
   const NEW_SECRET = "whsec_EPskTS7oOptfIXPIWDy/25mK+gAByLkiMp16MUe6gyw=";
   const signed = {
     "X-Relay-Event": "parcel.delivered",
-    ...signWebhookDelivery({ deliveryId: headers["X-Relay-Delivery-Id"], body, secrets: [{ secret: SECRET, expiresAt: null }], now: NOW * 1000 })
+    ...signWebhookDelivery({
+      deliveryId: headers["X-Relay-Delivery-Id"],
+      body,
+      secrets: [{ secret: SECRET, expiresAt: null }],
+      now: NOW * 1000
+    })
   };
   const options = { nowSeconds: NOW };
 
@@ -99,7 +107,12 @@ describe("the Standard Webhooks check", () => {
     expect(parseStandardWebhook(body, signed, NEW_SECRET, options)).toBeNull();
     expect(parseStandardWebhook(body, { ...signed, "X-Relay-Event": "parcel.lost" }, SECRET, options)).toBeNull();
     const notJson = "not json";
-    const signedNotJson = signWebhookDelivery({ deliveryId: "d1", body: notJson, secrets: [{ secret: SECRET, expiresAt: null }], now: NOW * 1000 });
+    const signedNotJson = signWebhookDelivery({
+      deliveryId: "d1",
+      body: notJson,
+      secrets: [{ secret: SECRET, expiresAt: null }],
+      now: NOW * 1000
+    });
     expect(checkStandardWebhook(notJson, signedNotJson, SECRET, options)).toBe("valid");
     expect(parseStandardWebhook(notJson, signedNotJson, SECRET, options)).toBeNull();
   });

@@ -1,4 +1,9 @@
-import { DISABLE_ENDPOINT_AFTER_MS, EndpointFailureStreak, failureStreakAfterAttempt, shouldDisableEndpoint } from "../../lib/retry-schedule";
+import {
+  DISABLE_ENDPOINT_AFTER_MS,
+  EndpointFailureStreak,
+  failureStreakAfterAttempt,
+  shouldDisableEndpoint
+} from "../../lib/retry-schedule";
 import { endpointDisabledNotice, EndpointDisabledNoticeInput } from "../../lib/webhook-signing";
 
 const DAY = 24 * 3600 * 1000;
@@ -99,7 +104,11 @@ describe("endpointDisabledNotice", () => {
   });
 
   it("keeps the organisation's name and the error on one line, so no header or paragraph can be forged", () => {
-    const notice = endpointDisabledNotice({ ...input, organizationName: "Amel\r\nBcc: all@example.dz", lastError: "boom\n\nFake paragraph" });
+    const notice = endpointDisabledNotice({
+      ...input,
+      organizationName: "Amel\r\nBcc: all@example.dz",
+      lastError: "boom\n\nFake paragraph"
+    });
     expect(notice.subject).not.toMatch(/[\r\n]/);
     expect(notice.subject).toBe("Webhooks désactivés / Webhooks disabled – Amel Bcc: all@example.dz");
     expect(notice.text).toContain("(dernière erreur : boom Fake paragraph)");

@@ -131,16 +131,22 @@ describe("signWebhookDelivery", () => {
 
   it("refuses to sign without a valid secret, rather than send an unsigned delivery", () => {
     expect(() => signWebhookDelivery({ deliveryId, body, secrets: [], now: T0 })).toThrow(NoActiveWebhookSecretError);
-    expect(() => signWebhookDelivery({ deliveryId, body, secrets: [{ secret: OLD, expiresAt: T0 }], now: T0 })).toThrow(NoActiveWebhookSecretError);
-    expect(() => signWebhookDelivery({ deliveryId, body, secrets: [{ secret: "", expiresAt: null }], now: T0 })).toThrow(NoActiveWebhookSecretError);
+    expect(() => signWebhookDelivery({ deliveryId, body, secrets: [{ secret: OLD, expiresAt: T0 }], now: T0 })).toThrow(
+      NoActiveWebhookSecretError
+    );
+    expect(() => signWebhookDelivery({ deliveryId, body, secrets: [{ secret: "", expiresAt: null }], now: T0 })).toThrow(
+      NoActiveWebhookSecretError
+    );
   });
 
-  it.each([["empty", ""], ["with a dot", "a.b"], ["with a space", "a b"], ["with a line break", "a\r\nX-Evil: 1"]])(
-    "refuses a delivery id %s: it is part of the signed content and of a header",
-    (_case, id) => {
-      expect(() => signWebhookDelivery({ deliveryId: id, body, secrets: [{ secret: NEW, expiresAt: null }], now: T0 })).toThrow(RangeError);
-    }
-  );
+  it.each([
+    ["empty", ""],
+    ["with a dot", "a.b"],
+    ["with a space", "a b"],
+    ["with a line break", "a\r\nX-Evil: 1"]
+  ])("refuses a delivery id %s: it is part of the signed content and of a header", (_case, id) => {
+    expect(() => signWebhookDelivery({ deliveryId: id, body, secrets: [{ secret: NEW, expiresAt: null }], now: T0 })).toThrow(RangeError);
+  });
 
   it("refuses a time before 1970 or not a time", () => {
     const secrets = [{ secret: NEW, expiresAt: null }];

@@ -63,9 +63,20 @@ describe("the server's signer", () => {
     const signed = `${v.deliveryId}.${v.now}.${v.body}`;
     const entries = v.headers["webhook-signature"].split(" ");
     expect(entries).toEqual(
-      v.standardWebhooksSecrets.map(s => "v1," + createHmac("sha256", Buffer.from(s.slice("whsec_".length), "base64")).update(signed).digest("base64"))
+      v.standardWebhooksSecrets.map(
+        s =>
+          "v1," +
+          createHmac("sha256", Buffer.from(s.slice("whsec_".length), "base64"))
+            .update(signed)
+            .digest("base64")
+      )
     );
-    expect(v.headers["X-Relay-Signature"]).toBe("sha256=" + createHmac("sha256", v.secrets.find(s => s.expiresAt === null)!.secret).update(v.body).digest("hex"));
+    expect(v.headers["X-Relay-Signature"]).toBe(
+      "sha256=" +
+        createHmac("sha256", v.secrets.find(s => s.expiresAt === null)!.secret)
+          .update(v.body)
+          .digest("hex")
+    );
   });
 
   it("shows each secret in the whsec_ form the vectors give the official libraries", () => {

@@ -40,7 +40,8 @@ describe("wilaya codes in requests", () => {
     expect(normaliseWilayaCode("16")).toBe("16");
     expect(normaliseWilayaCode("1")).toBe("01");
     expect(normaliseWilayaCode(" 58 ")).toBe("58");
-    for (const bad of ["00", "59", "99", "016", "1a", "", "Alger", "-1"]) expect({ bad, code: normaliseWilayaCode(bad) }).toEqual({ bad, code: null });
+    for (const bad of ["00", "59", "99", "016", "1a", "", "Alger", "-1"])
+      expect({ bad, code: normaliseWilayaCode(bad) }).toEqual({ bad, code: null });
   });
 
   it("the Joi rule names the field and returns the normalised code", () => {

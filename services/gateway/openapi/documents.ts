@@ -16,7 +16,11 @@ export interface ApiDocuments {
   backoffice: OpenApiDocument;
 }
 
-const CONTACT = { name: "Relay Parcels integration support", email: "integrations@relay-parcels.dz", url: "https://relay-parcels.dz/support" };
+const CONTACT = {
+  name: "Relay Parcels integration support",
+  email: "integrations@relay-parcels.dz",
+  url: "https://relay-parcels.dz/support"
+};
 const LICENSE = { name: "Proprietary: for integrating with Relay Parcels only", url: "https://relay-parcels.dz/terms" };
 
 const PARTNER_DESCRIPTION = `
@@ -63,7 +67,11 @@ const PARTNER_SECURITY_SCHEMES: Record<string, SecurityScheme> = {
 };
 
 const BACKOFFICE_SECURITY_SCHEMES: Record<string, SecurityScheme> = {
-  BearerToken: { type: "http", scheme: "bearer", description: "The back-office token (BACKOFFICE_TOKEN, printed at the first embedded start)." }
+  BearerToken: {
+    type: "http",
+    scheme: "bearer",
+    description: "The back-office token (BACKOFFICE_TOKEN, printed at the first embedded start)."
+  }
 };
 
 interface DocumentPlan {
@@ -115,7 +123,9 @@ function buildDocument(plan: DocumentPlan, endpoints: RoutedEndpoint[], services
   const hoistedOperations = Object.values(hoistedPaths).flatMap(item => Object.values(item) as Operation[]);
   const responses = shareResponses(hoistedOperations);
 
-  const used = new Set([...hoistedOperations, ...Object.values(hoistedWebhooks).flatMap(i => Object.values(i) as Operation[])].flatMap(o => o.tags ?? []));
+  const used = new Set(
+    [...hoistedOperations, ...Object.values(hoistedWebhooks).flatMap(i => Object.values(i) as Operation[])].flatMap(o => o.tags ?? [])
+  );
   const described = new Map(services.flatMap(s => s.tags ?? []).map(t => [t.name, t.description]));
   const tags: Tag[] = [...used].sort().map(name => ({ name, ...(described.has(name) ? { description: described.get(name) } : {}) }));
 

@@ -34,7 +34,11 @@ export const API_ERROR = component(
       message: { type: "string", minLength: 1, description: "Human-readable explanation (English)." },
       status: { type: "integer", minimum: 400, maximum: 599, description: "The HTTP status, repeated." },
       details: { ...arrayOf(FIELD_PROBLEM, "Field-by-field problems, on validation errors."), minItems: 1 },
-      requestId: { type: "string", pattern: REQUEST_ID_PATTERN.source, description: "Same value as the X-Request-Id header; quote it to support." }
+      requestId: {
+        type: "string",
+        pattern: REQUEST_ID_PATTERN.source,
+        description: "Same value as the X-Request-Id header; quote it to support."
+      }
     },
     { description: "The normalised error body of every failed call.", optional: ["details", "requestId"] }
   )
@@ -50,7 +54,11 @@ export const REQUEST_ID_HEADER: Header = {
 
 const rateLimitHeaders = (required: boolean, what: string): Record<string, Header> => ({
   "X-RateLimit-Limit": { description: `${what} allowed per minute.`, required, schema: { type: "integer", minimum: 1 } },
-  "X-RateLimit-Remaining": { description: "Requests left in the current one-minute window.", required, schema: { type: "integer", minimum: 0 } }
+  "X-RateLimit-Remaining": {
+    description: "Requests left in the current one-minute window.",
+    required,
+    schema: { type: "integer", minimum: 0 }
+  }
 });
 
 export interface HeaderSet {
@@ -68,9 +76,17 @@ export function responseHeaders(set: HeaderSet): Record<string, Header> {
     "X-Request-Id": REQUEST_ID_HEADER,
     ...(set.rate ? rateLimitHeaders(set.rate === "required", subject) : {}),
     ...(set.retryAfter
-      ? { "Retry-After": { description: "Seconds to wait before the next request is accepted.", required: true, schema: { type: "integer", minimum: 1, maximum: 60 } } }
+      ? {
+          "Retry-After": {
+            description: "Seconds to wait before the next request is accepted.",
+            required: true,
+            schema: { type: "integer", minimum: 1, maximum: 60 }
+          }
+        }
       : {}),
-    ...(set.location ? { Location: { description: "Absolute URL of the created resource.", required: true, schema: { type: "string", format: "uri" } } } : {}),
+    ...(set.location
+      ? { Location: { description: "Absolute URL of the created resource.", required: true, schema: { type: "string", format: "uri" } } }
+      : {}),
     ...(set.extra ?? {})
   };
 }

@@ -30,7 +30,12 @@ export const API_STYLES: Record<"partner" | "backoffice" | "labels" | "public", 
   partner: {
     security: scope => API_KEY_SCHEMES.map(name => ({ [name]: scope && scope !== "any" ? [scope] : [] })),
     rate: { success: "required", errors: "optional" },
-    errors: e => [...edgeErrors(e), "UNAUTHENTICATED", "RATE_LIMITED", ...(e.scope && e.scope !== "any" ? (["SCOPE_MISSING"] as const) : [])]
+    errors: e => [
+      ...edgeErrors(e),
+      "UNAUTHENTICATED",
+      "RATE_LIMITED",
+      ...(e.scope && e.scope !== "any" ? (["SCOPE_MISSING"] as const) : [])
+    ]
   },
   backoffice: {
     security: () => [{ BearerToken: [] }],
@@ -67,7 +72,12 @@ export function operationOf(routed: RoutedEndpoint): Operation {
   const responses: Record<string, Response> = {
     [String(status)]: {
       description: endpoint.responseDescription,
-      headers: responseHeaders({ rate: style.rate.success, rateSubject: style.rate.subject, location: !!endpoint.location, extra: endpoint.responseHeaders }),
+      headers: responseHeaders({
+        rate: style.rate.success,
+        rateSubject: style.rate.subject,
+        location: !!endpoint.location,
+        extra: endpoint.responseHeaders
+      }),
       ...(endpoint.response
         ? {
             content: {
