@@ -23,6 +23,8 @@ export class Bench {
   private baselineServers: BaselineServers | null = null;
   private pgbenchDb: Pgbench | null = null;
   private receiver: { url: string } | null = null;
+  private readonly warmed = new Set<string>();
+  private readonly cleanups: Array<() => Promise<void>> = [];
 
   constructor(
     readonly options: BenchOptions,
@@ -33,6 +35,20 @@ export class Bench {
 
   get shape(): LoadShape {
     return { connections: this.options.connections, seconds: this.options.seconds, warmupSeconds: this.options.warmupSeconds };
+  }
+
+  /** Something to stop however the run ends (Ctrl-C included): a system under test and its database. */
+  onClose(cleanup: () => Promise<void>): void {
+    this.cleanups.push(cleanup);
+  }
+
+  /** Warms a long-lived process (a baseline server) once per run, not before every row. */
+  warmOnce(key: string, warm: () => Promise<unknown>): () => Promise<unknown> {
+    return async () => {
+      if (this.warmed.has(key)) return;
+      this.warmed.add(key);
+      await warm();
+    };
   }
 
   addRow(row: Omit<Row, "verdict">): Row {
@@ -91,7 +107,7 @@ export class Bench {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.services.map(s => s.stop()));
+    await Promise.all([...this.cleanups.map(c => c().catch(() => undefined)), ...this.services.map(s => s.stop())]);
     await this.pgbenchDb?.drop();
   }
 }

@@ -19,7 +19,7 @@ export interface BenchOptions {
 
 export const USAGE = `npm run bench [-- options]
 
-  (no option)          full run: 3 repetitions of 10 s per figure, growth at 1k/10k/100k parcels (about 15 minutes)
+  (no option)          full run: 3 repetitions of 10 s per figure, growth at 1k/10k/100k parcels (about 25 minutes)
   --short              1 repetition of 2 s per figure, growth at 1k/100k (under 2 minutes): checks the tool, not the code
   --only embedded|distributed
   --reps N             repetitions per figure (the median is printed)
@@ -47,7 +47,7 @@ export function parseOptions(args: string[]): BenchOptions {
     warmupSeconds: short ? 1 : 3,
     connections: 16,
     constantRateFraction: 0.5,
-    webhookEvents: short ? 150 : 1000,
+    webhookEvents: short ? 100 : 1000,
     growthSizes: short ? [1_000, 100_000] : [1_000, 10_000, 100_000],
     modes: ["embedded", "distributed"],
     logLevel: "info",

@@ -109,6 +109,61 @@ export async function runBenchScript<T>(script: string, input: object): Promise<
   return JSON.parse(line.slice(RESULT_MARK.length)) as T;
 }
 
+/**
+ * A bench script started ahead of time: it does its slow set-up (PGlite's initdb) while something
+ * unmeasured happens, says "ready", and starts measuring when told to.
+ */
+export interface PreparedScript<T> {
+  ready: Promise<void>;
+  start(): Promise<T>;
+  /** Ends it if it is still waiting (the run failed before its turn). */
+  cancel(): void;
+}
+
+export function prepareBenchScript<T>(script: string, input: object): PreparedScript<T> {
+  const child = spawn(process.execPath, [path.join(BENCH_DIST, script)], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_INPUT: JSON.stringify(input) },
+    stdio: ["pipe", "pipe", "pipe"]
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", c => (stderr += c));
+  const exited = new Promise<number | null>(resolve => child.once("close", code => resolve(code)));
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", c => {
+      stdout += c;
+      if (stdout.includes("ready\n")) resolve();
+    });
+    void exited.then(code => reject(new Error(`${script} exited (${code}) before it was ready:\n${stderr.slice(-3000)}`)));
+  });
+  ready.catch(() => undefined);
+  return {
+    ready,
+    async start() {
+      await ready;
+      child.stdin.end("go\n");
+      const code = await exited;
+      const line = stdout.split("\n").find(l => l.startsWith(RESULT_MARK));
+      if (code !== 0 || !line) throw new Error(`${script} failed (exit ${code}):\n${stderr.slice(-3000)}`);
+      return JSON.parse(line.slice(RESULT_MARK.length)) as T;
+    },
+    cancel() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    }
+  };
+}
+
+/** In a prepared script: set-up is done; wait for the orchestrator's go. */
+export function readyThenWaitForGo(): Promise<void> {
+  process.stdout.write("ready\n");
+  return new Promise(resolve => {
+    process.stdin.on("data", chunk => {
+      if (String(chunk).includes("go")) resolve();
+    });
+  });
+}
+
 /** For the scripts above: their input, and how they answer. */
 export function scriptInput<T>(): T {
   return JSON.parse(process.env.BENCH_INPUT ?? "{}") as T;

@@ -10,7 +10,7 @@ import { profileEmbedded } from "./profile/profile-embedded";
 import { compareResults } from "./report/compare";
 import type { Results } from "./report/results";
 import { defaultResultsPath, gitInfo, writeResults } from "./report/results-file";
-import { notes, resultsTable, summaryHeader } from "./report/table";
+import { LEGEND, notes, resultsTable, summaryHeader } from "./report/table";
 import { distributedPhase } from "./scenarios/distributed-phase";
 import { embeddedPhase } from "./scenarios/embedded-phase";
 import { distributedServersMissing } from "./systems/distributed";
@@ -104,7 +104,7 @@ async function run(options: BenchOptions): Promise<void> {
   writeResults(results, file);
   const explained = notes(results.rows);
   process.stdout.write(
-    `\n${summaryHeader(results)}\n\n${resultsTable(results.rows)}\n${explained ? `\n${explained}\n` : ""}${results.skipped.length ? `\nSkipped: ${results.skipped.join("; ")}\n` : ""}\nResults: ${path.relative(process.cwd(), file)}\n`
+    `\n${summaryHeader(results)}\n\n${resultsTable(results.rows)}\n\n${LEGEND}\n${explained ? `\n${explained}\n` : ""}${results.skipped.length ? `\nSkipped: ${results.skipped.join("; ")}\n` : ""}\nResults: ${path.relative(process.cwd(), file)}\n`
   );
   if (failure) {
     process.stderr.write(`\nbench failed: ${failure instanceof Error ? failure.stack : String(failure)}\nlogs kept in ${logDir}\n`);

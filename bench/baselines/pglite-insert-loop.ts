@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { PGlite } from "@electric-sql/pglite";
-import { answer, scriptInput } from "../proc";
+import { answer, readyThenWaitForGo, scriptInput } from "../proc";
 import { LoadStats, statsOfLatencies } from "../stats";
 
 /**
@@ -37,6 +37,7 @@ async function main(): Promise<void> {
       }
       return statsOfLatencies(latencies, (performance.now() - start) / 1000);
     };
+    await readyThenWaitForGo();
     await loop(1);
     const reps: LoadStats[] = [];
     for (let i = 0; i < input.reps; i++) reps.push(await loop(input.seconds));

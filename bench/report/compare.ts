@@ -13,10 +13,16 @@ function change(before: number, after: number): string {
   return `${pct >= 0 ? "+" : ""}${pct.toFixed(1)} %`;
 }
 
-function mainRatio(row: Results["rows"][number]): string {
+type Row = Results["rows"][number];
+
+/** The figure the row is judged on: ours/baseline, the p99 or the RSS; with its ✓/✗. */
+function judged(row: Row): string {
+  const mark = row.verdict ? (row.verdict.pass ? " ✓" : " ✗") : "";
   const target = row.target;
+  if (target?.kind === "p99") return `p99 ${formatMs(row.ours.stats.p99Ms)} ms${mark}`;
+  if (target?.kind === "rss") return `${Math.round(row.ours.stats.rssMb ?? 0)} MB${mark}`;
   const baseline = target?.kind === "ratio" ? row.baselines.find(b => b.name === target.baseline) : row.baselines[0];
-  return baseline ? `${ratioPercent(row.ours.stats, baseline.stats).toFixed(1)} %` : "";
+  return baseline ? `${ratioPercent(row.ours.stats, baseline.stats).toFixed(1)} %${mark}` : "";
 }
 
 /** Two result files side by side, row by row (rows are matched on their id). */
@@ -28,16 +34,16 @@ export function compareResults(fileA: string, fileB: string): string {
     const ra = a.rows.find(r => r.id === id);
     const rb = b.rows.find(r => r.id === id);
     const title = (rb ?? ra)?.title ?? id;
-    const verdict = (r: typeof ra) => (r?.verdict ? (r.verdict.pass ? "✓" : "✗") : "");
+    const memory = (rb ?? ra)?.unit === "MB";
     return [
       title,
       ra ? formatRate(ra.ours.stats.rate) : "",
       rb ? formatRate(rb.ours.stats.rate) : "",
       ra && rb ? change(ra.ours.stats.rate, rb.ours.stats.rate) : "",
-      ra ? formatMs(ra.ours.stats.p99Ms) : "",
-      rb ? formatMs(rb.ours.stats.p99Ms) : "",
-      ra ? `${mainRatio(ra)} ${verdict(ra)}` : "",
-      rb ? `${mainRatio(rb)} ${verdict(rb)}` : ""
+      ra && !memory ? formatMs(ra.ours.stats.p99Ms) : "",
+      rb && !memory ? formatMs(rb.ours.stats.p99Ms) : "",
+      ra ? judged(ra) : "",
+      rb ? judged(rb) : ""
     ];
   });
   const head = (r: Results, label: string) => `${label}: ${r.git.sha}${r.git.dirty ? "+" : ""} ${r.startedAt} (${r.options.short ? "short" : "full"}, load ${r.machine.loadAverageBefore[0].toFixed(2)})`;
@@ -46,7 +52,7 @@ export function compareResults(fileA: string, fileB: string): string {
     head(b, "B"),
     "",
     markdownTable(
-      ["row", "A rate", "B rate", "B vs A", "A p99 ms", "B p99 ms", "A ours/base", "B ours/base"],
+      ["row", "A rate", "B rate", "B vs A", "A p99 ms", "B p99 ms", "A judged on", "B judged on"],
       lines,
       [false, true, true, true, true, true, true, true]
     )

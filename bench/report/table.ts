@@ -65,6 +65,13 @@ export function summaryHeader(results: Results): string {
   ].join("\n");
 }
 
+export const LEGEND = [
+  "ours: the system under test, loaded by wrk (closed loop) from a separate process; p50/p99 are wrk's per-request latencies.",
+  "baseline: measured in the same run, interleaved repetition by repetition with ours, at the same concurrency.",
+  "RSS MB: peak resident memory during the load of the process(es) answering it — for the distributed system the sum of its 7 processes.",
+  "ours/base: ours' rate as a share of the baseline's; target: the issue's goal for the row (✓ met, ✗ not met)."
+].join("\n");
+
 export function notes(rows: Row[]): string {
   return rows
     .filter(r => r.note)

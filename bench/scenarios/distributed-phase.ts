@@ -52,6 +52,7 @@ function growthRow(bench: Bench, what: string, rows: Row[]): void {
 export async function distributedPhase(bench: Bench): Promise<void> {
   bench.progress.next("starting the distributed system (7 processes, throw-away database)");
   const system = await startDistributed({ logLevel: bench.options.logLevel, logDir: bench.logDir });
+  bench.onClose(() => system.stop());
   try {
     const merchant = await createMerchant(system.baseUrl, system.backofficeToken, "Bench Réparti SARL", FUNDS_DZD);
     const parcel = await createParcel(system.baseUrl, merchant.liveKey);

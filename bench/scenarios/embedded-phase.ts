@@ -1,5 +1,5 @@
 import type { Bench } from "../context";
-import { readRssMb, runBenchScript, sampleRss } from "../proc";
+import { prepareBenchScript, readRssMb, sampleRss } from "../proc";
 import type { Measured } from "../report/results";
 import { LoadStats, medianOf } from "../stats";
 import { startEmbedded } from "../systems/embedded";
@@ -15,19 +15,31 @@ export const PGLITE_LOOP = "PGlite insert+commit loop";
 /** Enough for every parcel a full run creates, live and sandbox. */
 const FUNDS_DZD = 20_000_000;
 
-async function pgliteLoop(bench: Bench): Promise<Measured> {
-  bench.progress.next(`${PGLITE_LOOP} (${bench.options.reps} × ${bench.options.seconds} s, separate process)`);
-  const { reps } = await runBenchScript<{ reps: LoadStats[] }>("baselines/pglite-insert-loop.js", {
+/** Started while the embedded system boots (PGlite's initdb takes seconds), run when its row comes. */
+function preparePgliteLoop(bench: Bench): { run: () => Promise<Measured>; cancel: () => void } {
+  const prepared = prepareBenchScript<{ reps: LoadStats[] }>("baselines/pglite-insert-loop.js", {
     seconds: bench.options.seconds,
     reps: bench.options.reps
   });
-  return { name: PGLITE_LOOP, stats: medianOf(reps), reps };
+  return {
+    async run() {
+      bench.progress.next(`${PGLITE_LOOP} (${bench.options.reps} × ${bench.options.seconds} s, separate process)`);
+      const { reps } = await prepared.start();
+      return { name: PGLITE_LOOP, stats: medianOf(reps), reps };
+    },
+    cancel: () => prepared.cancel()
+  };
 }
 
 /** Every row of the embedded system (`npm start`): one process, PGlite in DATA_DIR. */
 export async function embeddedPhase(bench: Bench): Promise<void> {
   bench.progress.next("starting the embedded system");
-  const system = await startEmbedded({ logLevel: bench.options.logLevel, logDir: bench.logDir });
+  const pgliteLoop = preparePgliteLoop(bench);
+  const system = await startEmbedded({ logLevel: bench.options.logLevel, logDir: bench.logDir }).catch((err: unknown) => {
+    pgliteLoop.cancel();
+    throw err;
+  });
+  bench.onClose(() => system.stop());
   const phaseRss = sampleRss(pidsOf(system));
   try {
     const merchant = await createMerchant(system.baseUrl, system.backofficeToken, "Bench Embarqué SARL", FUNDS_DZD);
@@ -37,7 +49,7 @@ export async function embeddedPhase(bench: Bench): Promise<void> {
 
     const health = await healthRow(bench, system, merchant, servers, 0.5);
     const get = await getRow(bench, system, merchant, parcel.id, servers, 0.35);
-    const pglite = await pgliteLoop(bench);
+    const pglite = await pgliteLoop.run();
     const create = await createRow(bench, system, merchant, {
       id: "create.embedded",
       title: "POST /parcels — embedded",
@@ -70,6 +82,7 @@ export async function embeddedPhase(bench: Bench): Promise<void> {
       note: `${Math.round(rssAtStart)} MB once started, ${Math.round(peak)} MB at the peak of the loads above, ${Math.round(after)} MB after them.`
     });
   } finally {
+    pgliteLoop.cancel();
     phaseRss.stop();
     bench.progress.next("stopping the embedded system");
     await system.stop();

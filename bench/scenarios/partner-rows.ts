@@ -16,7 +16,8 @@ export function partnerRequest(system: RunningSystem, key: string, method: "GET"
 }
 
 function baselineContender(bench: Bench, name: string, server: { url: string; pid: number }, path: string): Contender {
-  return wrkContender(name, { method: "GET", url: `${server.url}${PARTNER}${path}` }, bench.shape, [server.pid]);
+  const contender = wrkContender(name, { method: "GET", url: `${server.url}${PARTNER}${path}` }, bench.shape, [server.pid]);
+  return { ...contender, warm: contender.warm && bench.warmOnce(server.url, contender.warm) };
 }
 
 async function compare(bench: Bench, title: string, ours: Contender, baselines: Contender[]): Promise<{ ours: Measured; baselines: Measured[] }> {
