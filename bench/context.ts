@@ -3,7 +3,7 @@ import type { BaselineBodies } from "./baselines/bodies";
 import { Pgbench } from "./baselines/pgbench";
 import type { LoadShape } from "./measure";
 import type { BenchOptions } from "./options";
-import { BENCH_DIST, Service, startService, waitForHttpOk, waitUntil } from "./proc";
+import { BENCH_DIST, inputEnv, Service, startService, waitForHttpOk, waitUntil } from "./proc";
 import type { Progress } from "./progress";
 import { makeRow, Row } from "./report/results";
 import { resultsTable } from "./report/table";
@@ -64,7 +64,7 @@ export class Bench {
   }
 
   private async startScript(name: string, script: string, input: object): Promise<Service> {
-    const service = startService(name, process.execPath, [path.join(BENCH_DIST, script)], { ...process.env, BENCH_INPUT: JSON.stringify(input) }, this.logDir);
+    const service = startService(name, process.execPath, [path.join(BENCH_DIST, script)], inputEnv(input), this.logDir);
     this.services.push(service);
     await waitUntil(`${name} to listen`, () => service.log().includes("listening"), 30_000, [service]);
     return service;

@@ -1,5 +1,7 @@
 import { ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
@@ -97,10 +99,20 @@ export function runCommand(command: string, args: string[], options: { env?: Nod
 
 export const RESULT_MARK = "BENCH_JSON ";
 
+/**
+ * A script's input travels in a file named by BENCH_INPUT_FILE: an environment variable holding a
+ * thousand requests would exceed the kernel's limit on one (E2BIG). The script deletes it once read.
+ */
+export function inputEnv(input: object): NodeJS.ProcessEnv {
+  const file = path.join(os.tmpdir(), `relay-bench-input-${randomBytes(6).toString("hex")}.json`);
+  fs.writeFileSync(file, JSON.stringify(input));
+  return { ...process.env, BENCH_INPUT_FILE: file };
+}
+
 /** Runs one of the compiled bench scripts with a JSON input; it answers one `BENCH_JSON {...}` line. */
 export async function runBenchScript<T>(script: string, input: object): Promise<T> {
   const done = await runCommand(process.execPath, [path.join(BENCH_DIST, script)], {
-    env: { ...process.env, BENCH_INPUT: JSON.stringify(input) }
+    env: inputEnv(input)
   });
   const line = done.stdout.split("\n").find(l => l.startsWith(RESULT_MARK));
   if (done.code !== 0 || !line) {
@@ -123,7 +135,7 @@ export interface PreparedScript<T> {
 export function prepareBenchScript<T>(script: string, input: object): PreparedScript<T> {
   const child = spawn(process.execPath, [path.join(BENCH_DIST, script)], {
     cwd: ROOT,
-    env: { ...process.env, BENCH_INPUT: JSON.stringify(input) },
+    env: inputEnv(input),
     stdio: ["pipe", "pipe", "pipe"]
   });
   let stdout = "";
@@ -166,7 +178,11 @@ export function readyThenWaitForGo(): Promise<void> {
 
 /** For the scripts above: their input, and how they answer. */
 export function scriptInput<T>(): T {
-  return JSON.parse(process.env.BENCH_INPUT ?? "{}") as T;
+  const file = process.env.BENCH_INPUT_FILE;
+  if (!file) throw new Error("this script is started by npm run bench (BENCH_INPUT_FILE is missing)");
+  const input = JSON.parse(fs.readFileSync(file, "utf8")) as T;
+  fs.rmSync(file, { force: true });
+  return input;
 }
 
 export function answer(result: object): void {
