@@ -1,3 +1,4 @@
+import { CpuWatch, meterCpu } from "./cpu";
 import type { ConstantRateInput } from "./load/constant-rate";
 import type { PlainRequest } from "./load/request";
 import type { Progress } from "./progress";
@@ -41,20 +42,27 @@ export interface LoadShape {
   warmupSeconds: number;
 }
 
-/** A wrk contender, RSS sampled on `pids`. */
-export function wrkContender(name: string, spec: HttpRequestSpec, shape: LoadShape, pids: number[]): Contender {
+/** What is watched during a load: the RSS of some processes, the CPU of some others. */
+export interface Watch {
+  rssOf: number[];
+  cpu: CpuWatch[];
+}
+
+/** A wrk contender. */
+export function wrkContender(name: string, spec: HttpRequestSpec, shape: LoadShape, watch: Watch): Contender {
   return {
     name,
-    run: () => runWrk(spec, { connections: shape.connections, seconds: shape.seconds, rssOf: pids }),
+    run: () => runWrk(spec, { connections: shape.connections, seconds: shape.seconds, ...watch }),
     warm: () => runWrk(spec, { connections: shape.connections, seconds: shape.warmupSeconds })
   };
 }
 
 /** Open-loop load at `rate` requests per second from a separate process (see load/constant-rate.ts). */
-export async function constantRate(spec: HttpRequestSpec, rate: number, shape: LoadShape, pids: number[]): Promise<LoadStats> {
+export async function constantRate(spec: HttpRequestSpec, rate: number, shape: LoadShape, watch: Watch): Promise<LoadStats> {
   const request: PlainRequest = { method: spec.method, url: spec.url, headers: spec.headers, body: spec.body };
-  const rss = sampleRss(pids);
+  const rss = sampleRss(watch.rssOf);
+  const cpu = meterCpu(watch.cpu);
   const input: ConstantRateInput = { request, rate, seconds: shape.seconds, connections: shape.connections };
   const stats = await runBenchScript<LoadStats & { intendedRate: number }>("load/constant-rate.js", input);
-  return { ...stats, rssMb: rss.stop() };
+  return { ...stats, rssMb: rss.stop(), cpuCores: cpu.stop() };
 }

@@ -10,7 +10,7 @@ import { profileEmbedded } from "./profile/profile-embedded";
 import { compareResults } from "./report/compare";
 import type { Results } from "./report/results";
 import { defaultResultsPath, gitInfo, writeResults } from "./report/results-file";
-import { LEGEND, notes, resultsTable, summaryHeader } from "./report/table";
+import { cpuLines, LEGEND, notes, resultsTable, summaryHeader } from "./report/table";
 import { distributedPhase } from "./scenarios/distributed-phase";
 import { embeddedPhase } from "./scenarios/embedded-phase";
 import { distributedServersMissing } from "./systems/distributed";
@@ -103,8 +103,9 @@ async function run(options: BenchOptions): Promise<void> {
   const file = options.out ?? defaultResultsPath(results);
   writeResults(results, file);
   const explained = notes(results.rows);
+  const cpu = cpuLines(results.rows, results.machine.cpus);
   process.stdout.write(
-    `\n${summaryHeader(results)}\n\n${resultsTable(results.rows)}\n\n${LEGEND}\n${explained ? `\n${explained}\n` : ""}${results.skipped.length ? `\nSkipped: ${results.skipped.join("; ")}\n` : ""}\nResults: ${path.relative(process.cwd(), file)}\n`
+    `\n${summaryHeader(results)}\n\n${resultsTable(results.rows)}\n\n${LEGEND}\n${explained ? `\n${explained}\n` : ""}${cpu ? `\n${cpu}\n` : ""}${results.skipped.length ? `\nSkipped: ${results.skipped.join("; ")}\n` : ""}\nResults: ${path.relative(process.cwd(), file)}\n`
   );
   if (failure) {
     process.stderr.write(`\nbench failed: ${failure instanceof Error ? failure.stack : String(failure)}\nlogs kept in ${logDir}\n`);

@@ -9,6 +9,8 @@ export interface LoadStats {
   seconds: number;
   /** Peak resident memory of the process(es) under test during the load, in MB. */
   rssMb?: number;
+  /** CPU used during the load by each process of the system (and the servers it uses), in cores. */
+  cpuCores?: Record<string, number>;
 }
 
 /** Nearest-rank percentile of ascending-sorted values (q in 0..1). */
@@ -29,6 +31,8 @@ export function median(values: readonly number[]): number {
 export function medianOf(reps: readonly LoadStats[]): LoadStats {
   const of = (pick: (s: LoadStats) => number) => median(reps.map(pick));
   const rss = reps.map(r => r.rssMb).filter((v): v is number => v !== undefined);
+  const cpuLabels = [...new Set(reps.flatMap(r => Object.keys(r.cpuCores ?? {})))];
+  const cpuCores = Object.fromEntries(cpuLabels.map(label => [label, median(reps.map(r => r.cpuCores?.[label] ?? 0))]));
   return {
     rate: of(s => s.rate),
     p50Ms: of(s => s.p50Ms),
@@ -36,7 +40,8 @@ export function medianOf(reps: readonly LoadStats[]): LoadStats {
     count: of(s => s.count),
     errors: of(s => s.errors),
     seconds: of(s => s.seconds),
-    ...(rss.length > 0 ? { rssMb: Math.max(...rss) } : {})
+    ...(rss.length > 0 ? { rssMb: Math.max(...rss) } : {}),
+    ...(cpuLabels.length > 0 ? { cpuCores } : {})
   };
 }
 

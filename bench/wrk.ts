@@ -1,4 +1,5 @@
 import path from "node:path";
+import { CpuWatch, meterCpu } from "./cpu";
 import { RESULT_MARK, ROOT, runCommand, sampleRss } from "./proc";
 import type { LoadStats } from "./stats";
 
@@ -15,6 +16,8 @@ export interface WrkOptions {
   seconds: number;
   /** Processes whose RSS is sampled during the load. */
   rssOf?: number[];
+  /** Processes whose CPU is metered during the load. */
+  cpu?: CpuWatch[];
 }
 
 interface WrkSummary {
@@ -46,6 +49,7 @@ export async function runWrk(spec: HttpRequestSpec, options: WrkOptions): Promis
   const headers = { ...(spec.body ? { "Content-Type": "application/json" } : {}), ...(spec.headers ?? {}) };
   const threads = Math.min(2, options.connections);
   const rss = options.rssOf ? sampleRss(options.rssOf) : null;
+  const cpu = options.cpu ? meterCpu(options.cpu) : null;
   const done = await runCommand(
     "wrk",
     ["-t", String(threads), "-c", String(options.connections), "-d", `${options.seconds}s`, "--timeout", "10s", "-s", SCRIPT, spec.url],
@@ -59,6 +63,7 @@ export async function runWrk(spec: HttpRequestSpec, options: WrkOptions): Promis
     }
   );
   const peak = rss?.stop();
+  const cpuCores = cpu?.stop();
   const line = done.stdout.split("\n").find(l => l.startsWith(RESULT_MARK));
   if (done.code !== 0 || !line) throw new Error(`wrk failed (exit ${done.code}): ${done.stderr}${done.stdout}`);
   const s = JSON.parse(line.slice(RESULT_MARK.length)) as WrkSummary;
@@ -72,6 +77,7 @@ export async function runWrk(spec: HttpRequestSpec, options: WrkOptions): Promis
     count: s.requests,
     errors,
     seconds,
-    ...(peak !== undefined ? { rssMb: peak } : {})
+    ...(peak !== undefined ? { rssMb: peak } : {}),
+    ...(cpuCores ? { cpuCores } : {})
   };
 }

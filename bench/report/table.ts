@@ -78,3 +78,21 @@ export function notes(rows: Row[]): string {
     .map(r => `- ${r.title}: ${r.note}`)
     .join("\n");
 }
+
+/** Which process used the CPU during each load of ours: on a small machine, what saturates first. */
+export function cpuLines(rows: Row[], cpus: number): string {
+  const lines = rows
+    .filter(r => r.ours.stats.cpuCores)
+    .map(r => {
+      const cores = Object.entries(r.ours.stats.cpuCores ?? {});
+      const total = cores.reduce((sum, [, c]) => sum + c, 0);
+      const parts = cores
+        .filter(([, c]) => c >= 0.02)
+        .sort((a, b) => b[1] - a[1])
+        .map(([label, c]) => `${label} ${c.toFixed(2)}`);
+      return `- ${r.title}: ${parts.join(" · ")} (total ${total.toFixed(2)})`;
+    });
+  return lines.length > 0
+    ? `CPU used during each load of ours, in cores (the machine has ${cpus}; wrk and the rest of the machine use the remainder):\n${lines.join("\n")}`
+    : "";
+}

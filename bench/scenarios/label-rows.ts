@@ -3,7 +3,7 @@ import { measureInterleaved, wrkContender } from "../measure";
 import { runBenchScript } from "../proc";
 import type { Measured, Row } from "../report/results";
 import { LoadStats, medianOf } from "../stats";
-import { pidsOf, RunningSystem } from "../systems/system";
+import { RunningSystem, watchOf } from "../systems/system";
 
 export const TEXT_ONLY = "pdfkit text-only page";
 const IN_PROCESS = "renderLabelPdf in process";
@@ -33,7 +33,7 @@ export async function labelDownloadRow(bench: Bench, system: RunningSystem, labe
   const title = `GET /labels/{id}.pdf (signed URL) — ${system.mode}`;
   const url = labelUrl.replace(/^https?:\/\/[^/]+/, system.baseUrl);
   const [ours] = await measureInterleaved(
-    [wrkContender("ours", { method: "GET", url }, bench.shape, pidsOf(system))],
+    [wrkContender("ours", { method: "GET", url }, bench.shape, watchOf(system))],
     bench.options.reps,
     bench.progress,
     title

@@ -4,7 +4,7 @@ import { runBenchScript } from "../proc";
 import type { Row, Target } from "../report/results";
 import type { LoadStats } from "../stats";
 import type { Merchant } from "../systems/merchant";
-import { pidsOf, RunningSystem } from "../systems/system";
+import { RunningSystem, watchOf } from "../systems/system";
 import { partnerRequest } from "./partner-rows";
 
 export const SAME_SQL = "same SQL via pg";
@@ -34,7 +34,7 @@ export async function listRow(
 ): Promise<Row> {
   const title = `GET /parcels?size=${LIST_SIZE}, ${options.stored.toLocaleString("en-US")} stored — ${system.mode}`;
   const spec = partnerRequest(system, merchant.liveKey, "GET", `/parcels?size=${LIST_SIZE}`);
-  const contenders = [wrkContender("ours", spec, bench.shape, pidsOf(system))];
+  const contenders = [wrkContender("ours", spec, bench.shape, watchOf(system))];
   if (system.databaseUrl) contenders.push(sqlContender(bench, system.databaseUrl, merchant));
   const [ours, ...baselines] = await measureInterleaved(contenders, bench.options.reps, bench.progress, title);
   const target: Target | undefined =

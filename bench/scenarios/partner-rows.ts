@@ -2,7 +2,7 @@ import type { Bench, BaselineServers } from "../context";
 import { constantRate, Contender, measureInterleaved, wrkContender } from "../measure";
 import type { Measured, Row, Target } from "../report/results";
 import { CREATE_BODY, Merchant } from "../systems/merchant";
-import { pidsOf, RunningSystem } from "../systems/system";
+import { RunningSystem, watchOf, watchProcess } from "../systems/system";
 import type { HttpRequestSpec } from "../wrk";
 
 export const ALIAS = "moleculer-web alias";
@@ -16,7 +16,7 @@ export function partnerRequest(system: RunningSystem, key: string, method: "GET"
 }
 
 function baselineContender(bench: Bench, name: string, server: { url: string; pid: number }, path: string): Contender {
-  const contender = wrkContender(name, { method: "GET", url: `${server.url}${PARTNER}${path}` }, bench.shape, [server.pid]);
+  const contender = wrkContender(name, { method: "GET", url: `${server.url}${PARTNER}${path}` }, bench.shape, watchProcess(name, server.pid));
   return { ...contender, warm: contender.warm && bench.warmOnce(server.url, contender.warm) };
 }
 
@@ -28,7 +28,7 @@ async function compare(bench: Bench, title: string, ours: Contender, baselines: 
 export async function healthRow(bench: Bench, system: RunningSystem, merchant: Merchant, servers: BaselineServers, minRatio: number): Promise<Row> {
   const title = `GET /health — ${system.mode}`;
   const spec = partnerRequest(system, merchant.liveKey, "GET", "/health");
-  const measured = await compare(bench, title, wrkContender("ours", spec, bench.shape, pidsOf(system)), [
+  const measured = await compare(bench, title, wrkContender("ours", spec, bench.shape, watchOf(system)), [
     baselineContender(bench, ALIAS, servers.alias, "/health"),
     baselineContender(bench, NODE_HTTP, servers.nodeHttp, "/health")
   ]);
@@ -44,7 +44,7 @@ export async function healthRow(bench: Bench, system: RunningSystem, merchant: M
 export async function getRow(bench: Bench, system: RunningSystem, merchant: Merchant, parcelId: string, servers: BaselineServers, minRatio: number | null): Promise<Row> {
   const title = `GET /parcels/{id} — ${system.mode}`;
   const spec = partnerRequest(system, merchant.liveKey, "GET", `/parcels/${parcelId}`);
-  const measured = await compare(bench, title, wrkContender("ours", spec, bench.shape, pidsOf(system)), [
+  const measured = await compare(bench, title, wrkContender("ours", spec, bench.shape, watchOf(system)), [
     baselineContender(bench, ALIAS, servers.alias, `/parcels/${parcelId}`)
   ]);
   const target: Target | undefined = minRatio === null ? undefined : { kind: "ratio", baseline: ALIAS, min: minRatio };
@@ -63,7 +63,7 @@ export async function createRow(
   const baselines: Contender[] = pgbench
     ? [{ name: PGBENCH, run: () => pgbench.run(bench.options.connections, bench.options.seconds) }]
     : [];
-  const measured = await compare(bench, options.title, wrkContender("ours", spec, bench.shape, pidsOf(system)), baselines);
+  const measured = await compare(bench, options.title, wrkContender("ours", spec, bench.shape, watchOf(system)), baselines);
   const target: Target | undefined =
     pgbench && options.minRatioOfPgbench !== null ? { kind: "ratio", baseline: PGBENCH, min: options.minRatioOfPgbench } : undefined;
   return bench.addRow({
@@ -86,7 +86,7 @@ export async function constantRateRow(bench: Bench, system: RunningSystem, of: R
   const rate = Math.max(1, Math.round(of.ours.stats.rate * fraction));
   const title = `${of.title.replace(/ — .*$/, "")} at ${Math.round(fraction * 100)} % of max (${rate}/s) — ${system.mode}`;
   const [measured] = await measureInterleaved(
-    [{ name: "ours", run: () => constantRate(spec, rate, bench.shape, pidsOf(system)) }],
+    [{ name: "ours", run: () => constantRate(spec, rate, bench.shape, watchOf(system)) }],
     bench.options.reps,
     bench.progress,
     title

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { CpuWatch, pidsMatching } from "../cpu";
 import net from "node:net";
 import path from "node:path";
 import { cleanEnv, ROOT, Service, startService, waitForHttpOk } from "../proc";
@@ -75,5 +76,13 @@ export async function startDistributed(options: StartOptions): Promise<RunningSy
     await stop();
     throw err;
   }
-  return { mode: "distributed", baseUrl, backofficeToken, services, databaseUrl: database.url, encryptionKey, stop };
+  const cpuWatches: CpuWatch[] = [
+    ...services.map(s => ({ label: s.name.replace(/^distributed-/, ""), pids: () => [s.pid] })),
+    // The backends serving this database (a parallel worker that ends within the load is not
+    // counted); NATS and Redis are shared with whatever else runs on the machine.
+    { label: "postgres", pids: () => pidsMatching(` ${database.name} `) },
+    { label: "nats-server", pids: () => pidsMatching("nats-server") },
+    { label: "redis-server", pids: () => pidsMatching("redis-server") }
+  ];
+  return { mode: "distributed", baseUrl, backofficeToken, services, databaseUrl: database.url, encryptionKey, cpuWatches, stop };
 }

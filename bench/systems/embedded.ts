@@ -43,6 +43,7 @@ export async function startEmbedded(options: StartOptions): Promise<RunningSyste
     services: [service],
     databaseUrl: null,
     encryptionKey: null,
+    cpuWatches: [{ label: "embedded", pids: () => [service.pid] }],
     async stop() {
       await service.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });

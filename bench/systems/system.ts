@@ -1,4 +1,6 @@
 import net from "node:net";
+import type { CpuWatch } from "../cpu";
+import type { Watch } from "../measure";
 import type { Service } from "../proc";
 
 /** The relay-parcels system under test, however it was started. */
@@ -11,11 +13,21 @@ export interface RunningSystem {
   /** The PostgreSQL database of the distributed system (null when embedded). */
   databaseUrl: string | null;
   encryptionKey: string | null;
+  /** Its processes, and the servers it uses, for the CPU meter. */
+  cpuWatches: CpuWatch[];
   stop(): Promise<void>;
 }
 
 export function pidsOf(system: RunningSystem): number[] {
   return system.services.map(s => s.pid);
+}
+
+export function watchOf(system: RunningSystem): Watch {
+  return { rssOf: pidsOf(system), cpu: system.cpuWatches };
+}
+
+export function watchProcess(label: string, pid: number): Watch {
+  return { rssOf: [pid], cpu: [{ label, pids: () => [pid] }] };
 }
 
 export function freePort(): Promise<number> {
