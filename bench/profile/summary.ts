@@ -11,7 +11,11 @@ export interface ProfileSummary {
   inclusiveByPackage: Array<[string, number]>;
   /** Time with the project's function anywhere on the stack. */
   inclusiveProject: Array<[string, number]>;
+  /** For the top self-time functions, the caller chain that accounts for most of their time. */
+  callers: Array<{ fn: string; percent: number; chain: string; chainPercent: number }>;
 }
+
+const CHAIN_DEPTH = 5;
 
 type Node = Profiler.ProfileNode;
 
@@ -85,6 +89,16 @@ export function summarise(profile: Profiler.Profile, n = 12): ProfileSummary {
   const selfFunction = new Map<string, number>();
   const inclusivePackage = new Map<string, number>();
   const inclusiveProject = new Map<string, number>();
+  const chains = new Map<string, Map<string, number>>();
+  const chainOf = (id: number): string => {
+    const names: string[] = [];
+    for (let at = parent.get(id); at !== undefined && names.length < CHAIN_DEPTH; at = parent.get(at)) {
+      const frame = (byId.get(at) as Node).callFrame;
+      if (frame.functionName === "(root)") break;
+      names.push(`${frame.functionName || "(anonymous)"} [${packageOf(frame)}]`);
+    }
+    return names.join(" ← ");
+  };
   const add = (map: Map<string, number>, key: string, us: number) => map.set(key, (map.get(key) ?? 0) + us);
   let total = 0;
   let idle = 0;
@@ -100,18 +114,26 @@ export function summarise(profile: Profiler.Profile, n = 12): ProfileSummary {
     }
     add(selfPackage, packageOf(frame), us);
     add(selfFunction, functionKey(frame), us);
+    const byChain = chains.get(functionKey(frame)) ?? new Map<string, number>();
+    add(byChain, chainOf(samples[i]), us);
+    chains.set(functionKey(frame), byChain);
     const stack = stackOf(samples[i]);
     stack.packages.forEach(p => STACK_BOTTOMS.has(p) || add(inclusivePackage, p, us));
     stack.functions.forEach(f => add(inclusiveProject, f, us));
   }
   const busy = Math.max(1, total - idle);
+  const callers = top(selfFunction, busy, 8).map(([fn, percent]) => {
+    const [chain, us] = [...(chains.get(fn) ?? new Map<string, number>()).entries()].sort((a, b) => b[1] - a[1])[0] ?? ["", 0];
+    return { fn, percent, chain, chainPercent: (100 * us) / busy };
+  });
   return {
     seconds: total / 1e6,
     busyPercent: total > 0 ? (100 * (total - idle)) / total : 0,
     selfByPackage: top(selfPackage, busy, n),
     selfByFunction: top(selfFunction, busy, n),
     inclusiveByPackage: top(inclusivePackage, busy, n),
-    inclusiveProject: top(inclusiveProject, busy, n)
+    inclusiveProject: top(inclusiveProject, busy, n),
+    callers
   };
 }
 
@@ -126,6 +148,8 @@ export function formatSummary(title: string, s: ProfileSummary): string {
     "  on the stack, by package (inclusive):",
     list(s.inclusiveByPackage),
     "  on the stack, project functions (inclusive, synchronous part only):",
-    list(s.inclusiveProject)
+    list(s.inclusiveProject),
+    "  who calls the top self-time functions (heaviest chain):",
+    ...s.callers.map(c => `    ${c.percent.toFixed(1).padStart(5)} %  ${c.fn}\n             ${c.chainPercent.toFixed(1)} % via ← ${c.chain}`)
   ].join("\n");
 }
