@@ -63,6 +63,6 @@ export async function constantRate(spec: HttpRequestSpec, rate: number, shape: L
   const rss = sampleRss(watch.rssOf);
   const cpu = meterCpu(watch.cpu);
   const input: ConstantRateInput = { request, rate, seconds: shape.seconds, connections: shape.connections };
-  const stats = await runBenchScript<LoadStats & { intendedRate: number }>("load/constant-rate.js", input);
+  const stats = await runBenchScript<LoadStats & { intendedRate: number; generatorLagP99Ms: number }>("load/constant-rate.js", input);
   return { ...stats, rssMb: rss.stop(), cpuCores: cpu.stop() };
 }

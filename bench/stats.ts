@@ -11,6 +11,8 @@ export interface LoadStats {
   rssMb?: number;
   /** CPU used during the load by each process of the system (and the servers it uses), in cores. */
   cpuCores?: Record<string, number>;
+  /** Open-loop runs: p99 of how late the generator sent its requests (its own lag, e.g. a starved CPU). */
+  generatorLagP99Ms?: number;
 }
 
 /** Nearest-rank percentile of ascending-sorted values (q in 0..1). */
@@ -31,6 +33,7 @@ export function median(values: readonly number[]): number {
 export function medianOf(reps: readonly LoadStats[]): LoadStats {
   const of = (pick: (s: LoadStats) => number) => median(reps.map(pick));
   const rss = reps.map(r => r.rssMb).filter((v): v is number => v !== undefined);
+  const lags = reps.map(r => r.generatorLagP99Ms).filter((v): v is number => v !== undefined);
   const cpuLabels = [...new Set(reps.flatMap(r => Object.keys(r.cpuCores ?? {})))];
   const cpuCores = Object.fromEntries(cpuLabels.map(label => [label, median(reps.map(r => r.cpuCores?.[label] ?? 0))]));
   return {
@@ -41,7 +44,8 @@ export function medianOf(reps: readonly LoadStats[]): LoadStats {
     errors: of(s => s.errors),
     seconds: of(s => s.seconds),
     ...(rss.length > 0 ? { rssMb: Math.max(...rss) } : {}),
-    ...(cpuLabels.length > 0 ? { cpuCores } : {})
+    ...(cpuLabels.length > 0 ? { cpuCores } : {}),
+    ...(lags.length > 0 ? { generatorLagP99Ms: median(lags) } : {})
   };
 }
 

@@ -24,6 +24,8 @@ async function main(): Promise<void> {
   const total = Math.max(1, Math.round(input.rate * input.seconds));
   const interval = 1000 / input.rate;
   const latencies: number[] = [];
+  /** How late each request was handed to the HTTP client: the generator's own lag, not the server's. */
+  const lags: number[] = [];
   let errors = 0;
   const inFlight: Promise<void>[] = [];
   const start = performance.now();
@@ -33,6 +35,7 @@ async function main(): Promise<void> {
       const now = performance.now() - start;
       for (; next < total && next * interval <= now; next++) {
         const due = start + next * interval;
+        lags.push(performance.now() - due);
         inFlight.push(
           send(agent, input.request).then(status => {
             if (status >= 200 && status < 400) latencies.push(performance.now() - due);
@@ -49,7 +52,7 @@ async function main(): Promise<void> {
   const seconds = (performance.now() - start) / 1000;
   agent.destroy();
   const stats = statsOfLatencies(latencies, seconds, errors);
-  answer({ ...stats, intendedRate: input.rate });
+  answer({ ...stats, intendedRate: input.rate, generatorLagP99Ms: statsOfLatencies(lags, seconds).p99Ms });
 }
 
 void main();

@@ -7,8 +7,9 @@ export function formatCensus(census: CensusSnapshot, requests: number, logLines:
   const totalStatements = statements.reduce((sum, [, s]) => sum + s.count, 0);
   const calls = Object.entries(census.calls).sort((a, b) => b[1] - a[1]);
   const totalCalls = calls.reduce((sum, [, n]) => sum + n, 0);
+  const commits = census.transactions + totalStatements - census.statementsInTransactions;
   return [
-    `  per request: ${per(totalStatements).toFixed(2)} PGlite statements, ${per(totalCalls).toFixed(2)} action calls, ${per(logLines).toFixed(2)} log lines (${requests} requests)`,
+    `  per request: ${per(totalStatements).toFixed(2)} PGlite statements in ${per(commits).toFixed(2)} commits (${per(census.transactions).toFixed(2)} explicit transactions), ${per(totalCalls).toFixed(2)} action calls, ${per(logLines).toFixed(2)} log lines (${requests} requests)`,
     ...statements
       .filter(([, s]) => per(s.count) >= 0.02)
       .slice(0, 25)

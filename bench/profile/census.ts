@@ -11,10 +11,15 @@ import { ServiceBroker } from "moleculer";
 export interface CensusSnapshot {
   statements: Record<string, { count: number; ms: number }>;
   calls: Record<string, number>;
+  /** Explicit transactions; every statement outside one commits on its own. */
+  transactions: number;
+  statementsInTransactions: number;
 }
 
 const statements = new Map<string, { count: number; ms: number }>();
 const calls = new Map<string, number>();
+let transactions = 0;
+let statementsInTransactions = 0;
 
 function normalise(sql: string): string {
   const flat = sql.replace(/\s+/g, " ").trim();
@@ -45,16 +50,23 @@ const countSql = (original: Method): Method =>
     return counted(args[0], () => Reflect.apply(original, this, args) as Promise<unknown>);
   };
 
+const countSqlInTransaction = (original: Method): Method =>
+  function (this: unknown, ...args: unknown[]) {
+    statementsInTransactions++;
+    return counted(args[0], () => Reflect.apply(original, this, args) as Promise<unknown>);
+  };
+
 wrapMethod(PGlite.prototype, "query", countSql);
 wrapMethod(PGlite.prototype, "exec", countSql);
 // Statements inside a transaction go through the transaction object, not PGlite#query.
 wrapMethod(PGlite.prototype, "transaction", original =>
   function (this: unknown, ...args: unknown[]) {
     const work = args[0] as (tx: Transaction) => Promise<unknown>;
+    transactions++;
     return Reflect.apply(original, this, [
       (tx: Transaction) => {
-        wrapMethod(tx, "query", countSql);
-        wrapMethod(tx, "exec", countSql);
+        wrapMethod(tx, "query", countSqlInTransaction);
+        wrapMethod(tx, "exec", countSqlInTransaction);
         return work(tx);
       }
     ]) as Promise<unknown>;
@@ -81,9 +93,11 @@ Object.defineProperty(globalThis, "__benchCensus", {
     reset() {
       statements.clear();
       calls.clear();
+      transactions = 0;
+      statementsInTransactions = 0;
     },
     snapshot(): CensusSnapshot {
-      return { statements: Object.fromEntries(statements), calls: Object.fromEntries(calls) };
+      return { statements: Object.fromEntries(statements), calls: Object.fromEntries(calls), transactions, statementsInTransactions };
     }
   }
 });

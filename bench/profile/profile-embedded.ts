@@ -16,6 +16,32 @@ import { formatSummary, summarise } from "./summary";
 
 const lineCount = (text: string) => text.split("\n").length - 1;
 
+interface MemoryUsage {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+/** Anonymous (heap, WebAssembly memory, compiled code, malloc) and file-backed resident memory, in bytes. */
+function residentKinds(pid: number): { anonymous: number; fileBacked: number } {
+  const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(rollup)?.[1] ?? 0) * 1024;
+  return { anonymous: kb("Anonymous"), fileBacked: kb("Rss") - kb("Anonymous") };
+}
+
+/**
+ * Where the resident memory is: V8's heap, "external" (ArrayBuffers and PGlite's WebAssembly
+ * memory), and the anonymous rest (compiled code, WebAssembly code included, malloc arenas).
+ */
+function formatMemory(m: MemoryUsage, pid: number): string {
+  const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
+  const { anonymous, fileBacked } = residentKinds(pid);
+  const otherAnonymous = Math.max(0, anonymous - m.heapTotal - m.external);
+  return `rss ${mb(m.rss)}: V8 heap ${mb(m.heapTotal)} (used ${mb(m.heapUsed)}) + external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)}) + other anonymous ${mb(otherAnonymous)} + file-backed ${mb(fileBacked)}`;
+}
+
 /**
  * `npm run bench -- --profile`: the embedded process under each load, sampled by V8's profiler
  * through the inspector (no change to the app). Writes one .cpuprofile per load (open it in Chrome
@@ -45,6 +71,9 @@ export async function profileEmbedded(options: BenchOptions): Promise<void> {
       ["list", partnerRequest(system, merchant.liveKey, "GET", "/parcels?size=100")]
     ];
     if (parcel.labelUrl) loads.push(["label", { method: "GET", url: parcel.labelUrl.replace(/^https?:\/\/[^/]+/, system.baseUrl) }]);
+    const inspector = client;
+    const memory = async () => formatMemory(await inspector.evaluate<MemoryUsage>("process.memoryUsage()"), system.services[0].pid);
+    process.stdout.write(`memory once started: ${await memory()}\n`);
     process.stdout.write(`Profiling the embedded process (LOG_LEVEL=${options.logLevel}), ${options.seconds} s per load, ${options.connections} connections.\n\n`);
     for (const [name, spec] of loads) {
       process.stderr.write(`profiling ${name}…\n`);
@@ -60,7 +89,7 @@ export async function profileEmbedded(options: BenchOptions): Promise<void> {
       fs.writeFileSync(file, JSON.stringify(profile));
       const title = `${name} (${spec.method} ${new URL(spec.url).pathname}): ${formatRate(stats.rate)} req/s under the profiler, p50 ${formatMs(stats.p50Ms)} ms, p99 ${formatMs(stats.p99Ms)} ms`;
       process.stdout.write(
-        `${formatSummary(title, summarise(profile))}\n${formatCensus(census, stats.count, logLines)}\n  profile: ${path.relative(process.cwd(), file)}\n\n`
+        `${formatSummary(title, summarise(profile))}\n${formatCensus(census, stats.count, logLines)}\n  memory after: ${await memory()}\n  profile: ${path.relative(process.cwd(), file)}\n\n`
       );
     }
   } finally {

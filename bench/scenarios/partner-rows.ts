@@ -91,12 +91,15 @@ export async function constantRateRow(bench: Bench, system: RunningSystem, of: R
     bench.progress,
     title
   );
+  const lag = measured.stats.generatorLagP99Ms ?? 0;
   return bench.addRow({
     id: `${of.id}.halfmax`,
     title,
     unit: "req/s",
     ours: measured,
     baselines: [],
-    target: { kind: "p99", maxMs: maxP99Ms }
+    target: { kind: "p99", maxMs: maxP99Ms },
+    // Latency counts from each request's due time, so a generator that falls behind inflates it.
+    note: `open loop, latency from each request's due time; the generator's own lag p99 ${lag.toFixed(1)} ms${lag > 5 ? " — it fell behind (machine too busy): this p99 overstates the system's" : ""}.`
   });
 }
