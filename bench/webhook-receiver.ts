@@ -1,5 +1,5 @@
 import http from "node:http";
-import { scriptInput } from "./proc";
+import { scriptInput } from "./scripts";
 
 /**
  * The merchant's endpoint, in its own process: answers 204 at once and counts arrivals.

@@ -1,6 +1,8 @@
 import path from "node:path";
 import { CpuWatch, meterCpu } from "./cpu";
-import { RESULT_MARK, ROOT, runCommand, sampleRss } from "./proc";
+import { ROOT, runCommand } from "./proc";
+import { sampleRss } from "./rss";
+import { RESULT_MARK } from "./scripts";
 import type { LoadStats } from "./stats";
 
 export interface HttpRequestSpec {

@@ -1,6 +1,6 @@
 import axios from "axios";
 import { performance } from "node:perf_hooks";
-import { answer, scriptInput } from "../proc";
+import { answer, scriptInput } from "../scripts";
 
 /** Plain axios (its defaults, keep-alive included): `count` POSTs of `body`, `concurrency` at a time. */
 interface AxiosPostsInput {

@@ -1,6 +1,6 @@
 import { ServiceBroker } from "moleculer";
 import ApiGateway from "moleculer-web";
-import { scriptInput } from "../proc";
+import { scriptInput } from "../scripts";
 import type { BaselineBodies } from "./bodies";
 
 /**

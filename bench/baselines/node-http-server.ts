@@ -1,5 +1,5 @@
 import http from "node:http";
-import { scriptInput } from "../proc";
+import { scriptInput } from "../scripts";
 import { BaselineBodies, HEALTH_PATH, PARCEL_PATH_PREFIX } from "./bodies";
 
 /** The floor of the machine: node:http answering the captured bodies, no framework. */

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { Pool } from "pg";
-import { answer, scriptInput } from "../proc";
+import { answer, scriptInput } from "../scripts";
 import { statsOfLatencies } from "../stats";
 
 /**

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { runCommand, sampleRss } from "../proc";
+import { runCommand } from "../proc";
+import { sampleRss } from "../rss";
 import { LoadStats, statsOfLatencies } from "../stats";
 import { createThrowAwayDatabase, ThrowAwayDatabase } from "../systems/postgres";
 

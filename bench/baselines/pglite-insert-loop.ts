@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { PGlite } from "@electric-sql/pglite";
-import { answer, readyThenWaitForGo, scriptInput } from "../proc";
+import { answer, readyThenWaitForGo, scriptInput } from "../scripts";
 import { LoadStats, statsOfLatencies } from "../stats";
 
 /**

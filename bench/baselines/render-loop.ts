@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import PDFDocument from "pdfkit";
 import { LabelData, renderLabelPdf } from "../../lib/label-pdf";
-import { answer, scriptInput } from "../proc";
+import { answer, scriptInput } from "../scripts";
 import { LoadStats, statsOfLatencies } from "../stats";
 
 /**

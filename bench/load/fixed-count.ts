@@ -1,6 +1,6 @@
 import http from "node:http";
 import { performance } from "node:perf_hooks";
-import { answer, scriptInput } from "../proc";
+import { answer, scriptInput } from "../scripts";
 import { statsOfLatencies } from "../stats";
 import { PlainRequest, send } from "./request";
 

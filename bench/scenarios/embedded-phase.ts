@@ -1,5 +1,6 @@
 import type { Bench } from "../context";
-import { prepareBenchScript, readRssMb, sampleRss } from "../proc";
+import { readRssMb, sampleRss } from "../rss";
+import { prepareBenchScript } from "../scripts";
 import type { Measured } from "../report/results";
 import { LoadStats, medianOf } from "../stats";
 import { startEmbedded } from "../systems/embedded";

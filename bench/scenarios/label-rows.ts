@@ -1,6 +1,6 @@
 import type { Bench } from "../context";
 import { measureInterleaved, wrkContender } from "../measure";
-import { runBenchScript } from "../proc";
+import { runBenchScript } from "../scripts";
 import type { Measured, Row } from "../report/results";
 import { LoadStats, medianOf } from "../stats";
 import { RunningSystem, watchOf } from "../systems/system";

@@ -1,6 +1,6 @@
 import type { Bench } from "../context";
 import { Contender, measureInterleaved, wrkContender } from "../measure";
-import { runBenchScript } from "../proc";
+import { runBenchScript } from "../scripts";
 import type { Row, Target } from "../report/results";
 import type { LoadStats } from "../stats";
 import type { Merchant } from "../systems/merchant";

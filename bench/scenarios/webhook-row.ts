@@ -1,7 +1,7 @@
 import type { Bench } from "../context";
 import type { PlainRequest } from "../load/request";
 import { measureInterleaved } from "../measure";
-import { runBenchScript } from "../proc";
+import { runBenchScript } from "../scripts";
 import type { Row } from "../report/results";
 import { LoadStats, statsOfLatencies } from "../stats";
 import { backoffice, CREATE_BODY, Merchant } from "../systems/merchant";
