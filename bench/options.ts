@@ -1,0 +1,101 @@
+/** What `npm run bench -- …` was asked for. */
+export interface BenchOptions {
+  command: "run" | "compare" | "profile" | "help";
+  short: boolean;
+  reps: number;
+  /** Length of one measured load, in seconds. */
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+  /** Requests per second of the constant-rate runs: this fraction of the row's measured maximum. */
+  constantRateFraction: number;
+  webhookEvents: number;
+  growthSizes: number[];
+  modes: Array<"embedded" | "distributed">;
+  logLevel: string;
+  compareFiles: string[];
+  out: string | null;
+}
+
+export const USAGE = `npm run bench [-- options]
+
+  (no option)          full run: 3 repetitions of 10 s per figure, growth at 1k/10k/100k parcels (about 25 minutes)
+  --short              1 repetition of 2 s per figure, growth at 1k/100k (under 2 minutes): checks the tool, not the code
+  --only embedded|distributed
+  --reps N             repetitions per figure (the median is printed)
+  --seconds S          length of one measured load
+  --connections C      concurrency of every load and baseline (default 16)
+  --log-level L        LOG_LEVEL of the system and of the bare moleculer-web baseline (default info, as npm start)
+  --out FILE           where to write the JSON results (default bench/results/<date>-<git sha>.json)
+  --profile            CPU-profile the embedded process under each load; writes .cpuprofile files and prints the top costs
+  --compare A.json B.json   print two result files side by side
+`;
+
+function numberAfter(args: string[], i: number, name: string): number {
+  const value = Number(args[i + 1]);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} needs a positive number`);
+  return value;
+}
+
+export function parseOptions(args: string[]): BenchOptions {
+  const short = args.includes("--short");
+  const options: BenchOptions = {
+    command: "run",
+    short,
+    reps: short ? 1 : 3,
+    seconds: short ? 2 : 10,
+    warmupSeconds: short ? 1 : 3,
+    connections: 16,
+    constantRateFraction: 0.5,
+    webhookEvents: short ? 100 : 1000,
+    growthSizes: short ? [1_000, 100_000] : [1_000, 10_000, 100_000],
+    modes: ["embedded", "distributed"],
+    logLevel: "info",
+    compareFiles: [],
+    out: null
+  };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    switch (arg) {
+      case "--short":
+        break;
+      case "--help":
+      case "-h":
+        options.command = "help";
+        break;
+      case "--profile":
+        options.command = "profile";
+        break;
+      case "--compare":
+        options.command = "compare";
+        options.compareFiles = args.slice(i + 1, i + 3);
+        if (options.compareFiles.length !== 2) throw new Error("--compare needs two result files");
+        i += 2;
+        break;
+      case "--only": {
+        const mode = args[++i];
+        if (mode !== "embedded" && mode !== "distributed") throw new Error("--only takes embedded or distributed");
+        options.modes = [mode];
+        break;
+      }
+      case "--reps":
+        options.reps = Math.round(numberAfter(args, i++, arg));
+        break;
+      case "--seconds":
+        options.seconds = numberAfter(args, i++, arg);
+        break;
+      case "--connections":
+        options.connections = Math.round(numberAfter(args, i++, arg));
+        break;
+      case "--log-level":
+        options.logLevel = args[++i] ?? "info";
+        break;
+      case "--out":
+        options.out = args[++i] ?? null;
+        break;
+      default:
+        throw new Error(`unknown option ${arg}\n\n${USAGE}`);
+    }
+  }
+  return options;
+}

@@ -1,0 +1,52 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { cleanEnv, ROOT, startService, waitForHttpOk } from "../proc";
+import { freePort, RunningSystem } from "./system";
+
+export interface StartOptions {
+  logLevel: string;
+  logDir: string;
+  /** Extra arguments for node itself (the profiler's --inspect). */
+  nodeArgs?: string[];
+}
+
+/** `node dist/bin/start.js` on a throw-away DATA_DIR: every service in one process, PGlite on disk. */
+export async function startEmbedded(options: StartOptions): Promise<RunningSystem> {
+  const dataDir = fs.mkdtempSync(path.join(options.logDir, "embedded-data-"));
+  const port = await freePort();
+  const backofficeToken = `bo_${randomBytes(16).toString("hex")}`;
+  const service = startService(
+    "embedded",
+    process.execPath,
+    [...(options.nodeArgs ?? []), path.join(ROOT, "dist", "bin", "start.js")],
+    cleanEnv({
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      BACKOFFICE_TOKEN: backofficeToken,
+      LOG_LEVEL: options.logLevel,
+      RATE_LIMIT_PER_MINUTE: "1000000"
+    }),
+    options.logDir
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttpOk(`${baseUrl}/readyz`, 60_000, [service]);
+  } catch (err) {
+    await service.stop();
+    throw err;
+  }
+  return {
+    mode: "embedded",
+    baseUrl,
+    backofficeToken,
+    services: [service],
+    databaseUrl: null,
+    encryptionKey: null,
+    cpuWatches: [{ label: "embedded", pids: () => [service.pid] }],
+    async stop() {
+      await service.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  };
+}
