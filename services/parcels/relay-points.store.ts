@@ -1,0 +1,143 @@
+import type { Queryable } from "../../lib/db/database";
+import type { OpeningHours } from "../../lib/opening-hours";
+import type { RelayPointEntry } from "../../lib/relay-points";
+import {
+  pageOf,
+  planRelayPointSearch,
+  rankByDistance,
+  RelayPointPage,
+  RelayPointSearchQuery,
+  toRelayPointResult
+} from "../../lib/relay-search";
+
+/**
+ * All SQL of the relay-point directory (`parcels.relay_points`, migrations parcels/001 and 004),
+ * returning camelCase records. The search filters and pre-selects in SQL, on the folded keys and
+ * the position index of migration 004, and leaves the exact distance to lib/relay-search.ts,
+ * whose in-memory `searchRelayPoints` is the reference this must answer as
+ * (test/integration/relay-points-directory.test.ts compares them on both engines).
+ */
+
+export const RELAY_POINT_COLUMNS = "code, name, name_ar, city, city_ar, wilaya, address, latitude, longitude, opening_hours, active";
+
+export interface RelayPointRow {
+  code: string;
+  name: string;
+  name_ar: string | null;
+  city: string;
+  city_ar: string | null;
+  wilaya: string | null;
+  address: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  // jsonb arrives parsed from pg and PGlite, as text from some drivers.
+  opening_hours: OpeningHours | string | null;
+  active: boolean;
+}
+
+export function toRelayPointEntry(row: RelayPointRow): RelayPointEntry {
+  return {
+    code: row.code,
+    name: row.name,
+    nameAr: row.name_ar,
+    city: row.city,
+    cityAr: row.city_ar,
+    wilaya: row.wilaya,
+    address: row.address,
+    latitude: row.latitude === null ? null : Number(row.latitude),
+    longitude: row.longitude === null ? null : Number(row.longitude),
+    openingHours: typeof row.opening_hours === "string" ? (JSON.parse(row.opening_hours) as OpeningHours) : row.opening_hours,
+    active: row.active
+  };
+}
+
+/** jsonb wants JSON text; a missing value is SQL NULL, never the JSON `null` the table refuses. */
+const hoursParam = (hours: OpeningHours | null) => (hours === null ? null : JSON.stringify(hours));
+
+function values(p: RelayPointEntry): unknown[] {
+  return [p.code, p.name, p.nameAr, p.city, p.cityAr, p.wilaya, p.address, p.latitude, p.longitude, hoursParam(p.openingHours), p.active];
+}
+
+/**
+ * Adds the shipped directory's points that are missing, and fills in what older rows lack
+ * (Arabic names, position, opening hours), never overwriting what an operator set.
+ */
+export async function seedRelayPoints(db: Queryable, points: readonly RelayPointEntry[]): Promise<void> {
+  for (const p of points) {
+    await db.query(
+      `INSERT INTO parcels.relay_points (${RELAY_POINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ON CONFLICT (code) DO UPDATE SET
+         name_ar = coalesce(relay_points.name_ar, EXCLUDED.name_ar),
+         city_ar = coalesce(relay_points.city_ar, EXCLUDED.city_ar),
+         latitude = CASE WHEN relay_points.latitude IS NULL THEN EXCLUDED.latitude ELSE relay_points.latitude END,
+         longitude = CASE WHEN relay_points.latitude IS NULL THEN EXCLUDED.longitude ELSE relay_points.longitude END,
+         opening_hours = coalesce(relay_points.opening_hours, EXCLUDED.opening_hours)
+       WHERE relay_points.name_ar IS NULL OR relay_points.city_ar IS NULL OR relay_points.latitude IS NULL
+          OR relay_points.opening_hours IS NULL`,
+      values(p)
+    );
+  }
+}
+
+/** The back-office's add-or-replace: every field as sent (an omitted optional field becomes null). */
+export async function upsertRelayPoint(db: Queryable, p: RelayPointEntry): Promise<RelayPointEntry> {
+  const [row] = await db.query<RelayPointRow>(
+    `INSERT INTO parcels.relay_points (${RELAY_POINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+     ON CONFLICT (code) DO UPDATE SET name = EXCLUDED.name, name_ar = EXCLUDED.name_ar, city = EXCLUDED.city,
+       city_ar = EXCLUDED.city_ar, wilaya = EXCLUDED.wilaya, address = EXCLUDED.address, latitude = EXCLUDED.latitude,
+       longitude = EXCLUDED.longitude, opening_hours = EXCLUDED.opening_hours, active = EXCLUDED.active, updated_at = now()
+     RETURNING ${RELAY_POINT_COLUMNS}`,
+    values(p)
+  );
+  return toRelayPointEntry(row);
+}
+
+export async function findRelayPoint(db: Queryable, code: string): Promise<RelayPointEntry | null> {
+  const [row] = await db.query<RelayPointRow>(`SELECT ${RELAY_POINT_COLUMNS} FROM parcels.relay_points WHERE code = $1`, [code]);
+  return row ? toRelayPointEntry(row) : null;
+}
+
+export async function listRelayPoints(db: Queryable): Promise<RelayPointEntry[]> {
+  return (await db.query<RelayPointRow>(`SELECT ${RELAY_POINT_COLUMNS} FROM parcels.relay_points ORDER BY code COLLATE "C"`)).map(
+    toRelayPointEntry
+  );
+}
+
+const SEARCH_FILTERS = `active
+  AND ($1::text IS NULL OR wilaya = $1)
+  AND ($2::text IS NULL OR city_key = $2 OR city_ar_key = $2)
+  AND ($3::text IS NULL OR strpos(search_key, $3) > 0)`;
+
+/** The partner search: active points, filtered; by code, or within a radius nearest first. */
+export async function searchRelayPoints(db: Queryable, query: RelayPointSearchQuery): Promise<RelayPointPage> {
+  const plan = planRelayPointSearch(query);
+  const filters = [plan.wilaya, plan.cityKey, plan.textKey];
+  if (plan.near) {
+    const { box } = plan.near;
+    const rows = await db.query<RelayPointRow>(
+      `SELECT ${RELAY_POINT_COLUMNS} FROM parcels.relay_points WHERE ${SEARCH_FILTERS}
+         AND latitude BETWEEN $4 AND $5 AND longitude BETWEEN $6 AND $7`,
+      [...filters, box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude]
+    );
+    const ranked = rankByDistance(rows.map(toRelayPointEntry), plan.near.center, plan.near.radiusKm);
+    return pageOf(
+      ranked.slice(plan.offset, plan.offset + plan.size).map(r => toRelayPointResult(r.entry, r.distanceKm)),
+      ranked.length,
+      plan
+    );
+  }
+  const rows = await db.query<RelayPointRow & { total: number }>(
+    `SELECT ${RELAY_POINT_COLUMNS}, count(*) OVER ()::int AS total FROM parcels.relay_points WHERE ${SEARCH_FILTERS}
+     ORDER BY code COLLATE "C" LIMIT $4 OFFSET $5`,
+    [...filters, plan.size, plan.offset]
+  );
+  // A page past the end has no row to carry the total: count apart.
+  const total =
+    rows[0]?.total ??
+    (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM parcels.relay_points WHERE ${SEARCH_FILTERS}`, filters))[0].n;
+  return pageOf(
+    rows.map(r => toRelayPointResult(toRelayPointEntry(r))),
+    total,
+    plan
+  );
+}
