@@ -58,25 +58,53 @@ function values(p: RelayPointEntry): unknown[] {
   return [p.code, p.name, p.nameAr, p.city, p.cityAr, p.wilaya, p.address, p.latitude, p.longitude, hoursParam(p.openingHours), p.active];
 }
 
+/** The shipped points as rows of `jsonb_to_recordset`, so that the seed is one statement, not one per point. */
+const SHIPPED = `jsonb_to_recordset($1::jsonb) AS p(code text, name text, name_ar text, city text, city_ar text, wilaya text,
+  address text, latitude double precision, longitude double precision, opening_hours jsonb, active boolean)`;
+
+function shippedRows(points: readonly RelayPointEntry[]): string {
+  return JSON.stringify(
+    points.map(p => ({
+      code: p.code,
+      name: p.name,
+      name_ar: p.nameAr,
+      city: p.city,
+      city_ar: p.cityAr,
+      wilaya: p.wilaya,
+      address: p.address,
+      latitude: p.latitude,
+      longitude: p.longitude,
+      opening_hours: p.openingHours,
+      active: p.active
+    }))
+  );
+}
+
 /**
  * Adds the shipped directory's points that are missing, and fills in what older rows lack
- * (Arabic names, position, opening hours), never overwriting what an operator set.
+ * (Arabic names, position, opening hours), never overwriting what an operator set. Two
+ * statements at every start, whatever the directory's size; a complete row is not even locked.
  */
 export async function seedRelayPoints(db: Queryable, points: readonly RelayPointEntry[]): Promise<void> {
-  for (const p of points) {
-    await db.query(
-      `INSERT INTO parcels.relay_points (${RELAY_POINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-       ON CONFLICT (code) DO UPDATE SET
-         name_ar = coalesce(relay_points.name_ar, EXCLUDED.name_ar),
-         city_ar = coalesce(relay_points.city_ar, EXCLUDED.city_ar),
-         latitude = CASE WHEN relay_points.latitude IS NULL THEN EXCLUDED.latitude ELSE relay_points.latitude END,
-         longitude = CASE WHEN relay_points.latitude IS NULL THEN EXCLUDED.longitude ELSE relay_points.longitude END,
-         opening_hours = coalesce(relay_points.opening_hours, EXCLUDED.opening_hours)
-       WHERE relay_points.name_ar IS NULL OR relay_points.city_ar IS NULL OR relay_points.latitude IS NULL
-          OR relay_points.opening_hours IS NULL`,
-      values(p)
-    );
-  }
+  const rows = shippedRows(points);
+  await db.query(
+    `INSERT INTO parcels.relay_points (${RELAY_POINT_COLUMNS})
+     SELECT ${RELAY_POINT_COLUMNS} FROM ${SHIPPED} ON CONFLICT (code) DO NOTHING`,
+    [rows]
+  );
+  await db.query(
+    `UPDATE parcels.relay_points AS r SET
+       name_ar = coalesce(r.name_ar, p.name_ar),
+       city_ar = coalesce(r.city_ar, p.city_ar),
+       latitude = CASE WHEN r.latitude IS NULL THEN p.latitude ELSE r.latitude END,
+       longitude = CASE WHEN r.latitude IS NULL THEN p.longitude ELSE r.longitude END,
+       opening_hours = coalesce(r.opening_hours, p.opening_hours)
+     FROM ${SHIPPED}
+     WHERE r.code = p.code
+       AND (r.name_ar IS NULL AND p.name_ar IS NOT NULL OR r.city_ar IS NULL AND p.city_ar IS NOT NULL
+         OR r.latitude IS NULL AND p.latitude IS NOT NULL OR r.opening_hours IS NULL AND p.opening_hours IS NOT NULL)`,
+    [rows]
+  );
 }
 
 /** The back-office's add-or-replace: every field as sent (an omitted optional field becomes null). */

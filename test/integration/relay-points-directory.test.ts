@@ -96,6 +96,12 @@ function directoryContract(open: () => Promise<ThrowAwayDatabase>) {
     expect(await findRelayPoint(db, shipped.code)).toEqual({ ...shipped, name: "Kiosque Oran" });
     await upsertRelayPoint(db, shipped);
     expect((await listRelayPoints(db)).map(p => p.code)).toEqual([...directory.map(p => p.code), "DZ-LEGACY-POINT"].sort());
+
+    // A shipped point without the optional fields is stored with SQL NULLs (the table refuses a JSON null).
+    const bare = { ...shipped, code: "DZ-99-SEED-BARE", nameAr: null, cityAr: null, latitude: null, longitude: null, openingHours: null };
+    await seed(db, [bare]);
+    expect(await findRelayPoint(db, bare.code)).toEqual(bare);
+    await db.query("DELETE FROM parcels.relay_points WHERE code = $1", [bare.code]);
   });
 
   test("its checks refuse what the directory must never hold", async () => {
