@@ -8,7 +8,7 @@ const USAGE = `Usage: npm run backoffice -- <command> [arguments]
 Commands:
   org:create <name>                         create an organisation
   org:get <orgId>                           show an organisation
-  key:create <orgId> [--mode live|sandbox] [--scopes parcels:read,parcels:write] [--name N] [--rate-limit N]
+  key:create <orgId> [--mode live|sandbox] [--scopes parcels:read,parcels:write,wallet:read] [--name N] [--rate-limit N]
                                             create an API key (the key is shown only now)
   key:list <orgId>                          list an organisation's keys (no secrets)
   key:revoke <orgId> <keyId>                revoke a key at once

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 
 export type KeyMode = "live" | "sandbox";
-export const SCOPES = ["parcels:read", "parcels:write"] as const;
+export const SCOPES = ["parcels:read", "parcels:write", "wallet:read"] as const;
 export type Scope = (typeof SCOPES)[number];
 /** What an endpoint asks of a key: one scope, or "any" for calls every valid key may make (health). */
 export type ScopeRequirement = Scope | "any";

@@ -17,6 +17,8 @@ export interface AppConfig {
   rateLimitPerMinute: number;
   /** Label downloads per minute and client address (a pre-signed URL carries no key to count by). */
   labelDownloadsPerMinute: number;
+  /** Public tracking lookups (API and /track pages) per minute and client address: nobody holds a key there. */
+  publicTrackingPerMinute: number;
   /** Browser origins allowed to call the APIs (CORS); none by default. */
   cors: CorsPolicy;
   http: {
@@ -151,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: optional(env, "REDIS_URL"),
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
     labelDownloadsPerMinute: integer(env, "LABEL_DOWNLOADS_PER_MINUTE", 120, 1, 1_000_000),
+    publicTrackingPerMinute: integer(env, "PUBLIC_TRACKING_PER_MINUTE", 30, 1, 1_000_000),
     cors: corsOrigins(optional(env, "CORS_ORIGINS")),
     http: httpLimits(env),
     services: parseServices(optional(env, "SERVICES")),

@@ -1,3 +1,4 @@
+import type { FieldProblem } from "./errors";
 import { Joi } from "./joi";
 import { isValidLatLng, LatLng } from "./geo";
 import { OpeningHours, openingHoursSchema } from "./opening-hours";
@@ -30,26 +31,53 @@ export const DIRECTORY_CITY_MAX = 100;
 /**
  * The directory fields beside code/name/city/wilaya/address/active, for the back-office's
  * relay-point schema: `Joi.object({ ...existingKeys, ...relayPointDirectoryKeys() })`.
- * A latitude needs its longitude and the other way round (the table checks it too).
+ * A latitude needs its longitude and the other way round: `positionProblems` says so after Joi
+ * (the table checks it too).
  */
 export const relayPointDirectoryKeys = () => ({
-  nameAr: Joi.string().min(1).max(DIRECTORY_NAME_MAX).allow(null).default(null),
-  cityAr: Joi.string().min(1).max(DIRECTORY_CITY_MAX).allow(null).default(null),
-  latitude: Joi.number().min(-90).max(90).allow(null).default(null),
-  // Joi cannot make two keys depend on each other; one direction covers both cases.
+  nameAr: Joi.string()
+    .min(1)
+    .max(DIRECTORY_NAME_MAX)
+    .pattern(/\S/)
+    .allow(null)
+    .default(null)
+    .description("Name in Arabic script, for Arabic pages.")
+    .example("مكتبة ديدوش"),
+  cityAr: Joi.string()
+    .min(1)
+    .max(DIRECTORY_CITY_MAX)
+    .pattern(/\S/)
+    .allow(null)
+    .default(null)
+    .description("City in Arabic script.")
+    .example("الجزائر الوسطى"),
+  latitude: Joi.number()
+    .min(-90)
+    .max(90)
+    .allow(null)
+    .default(null)
+    .description("Latitude in decimal degrees (WGS 84), -90 to 90; given with longitude, or both null.")
+    .example(36.76695),
   longitude: Joi.number()
     .min(-180)
     .max(180)
     .allow(null)
     .default(null)
-    .when("latitude", { is: Joi.number().required(), then: Joi.required().invalid(null), otherwise: Joi.valid(null) })
-    .messages({
-      "any.only": "{{#label}} needs a latitude beside it",
-      "any.invalid": "{{#label}} is required beside a latitude",
-      "any.required": "{{#label}} is required beside a latitude"
-    }),
-  openingHours: openingHoursSchema().allow(null).default(null)
+    .description("Longitude in decimal degrees (WGS 84), -180 to 180; given with latitude, or both null.")
+    .example(3.05287),
+  openingHours: openingHoursSchema()
+    .allow(null)
+    .default(null)
+    .description("Opening hours in Algiers time, every weekday present ([] when closed all day); null when unknown.")
 });
+
+/** A position is both coordinates or neither; the field named is the one missing. */
+export function positionProblems(p: { latitude: number | null; longitude: number | null }): FieldProblem[] {
+  if ((p.latitude === null) === (p.longitude === null)) return [];
+  const missing = p.latitude === null ? "latitude" : "longitude";
+  const given = missing === "latitude" ? "longitude" : "latitude";
+  return [{ field: missing, message: `${missing} is required beside ${given} (give both, or neither)` }];
+}
 
 /** The position of a point, when it has one. */
 export function positionOf(entry: Pick<RelayPointEntry, "latitude" | "longitude">): LatLng | null {

@@ -1,3 +1,4 @@
+import type { FieldProblem } from "./errors";
 import { Joi } from "./joi";
 import { BoundingBox, boundingBox, DEFAULT_RADIUS_KM, distanceKm, LatLng, nearSchema, radiusKmSchema, roundKm } from "./geo";
 import type { OpeningHours } from "./opening-hours";
@@ -23,21 +24,31 @@ export interface RelayPointSearchQuery {
   size: number;
 }
 
-const text = (max: number) => Joi.string().trim().min(1).max(max).prefs({ convert: true });
+/** Free text is folded before it is compared (lib/search-text.ts): spaces and case do not matter. */
+const text = (max: number) => Joi.string().min(1).max(max).empty("");
 
 export const RelayPointSearchSchema = Joi.object<RelayPointSearchQuery, true>({
-  wilaya: wilayaCodeSchema(),
-  city: text(100),
-  q: text(100),
-  near: nearSchema(),
-  // A radius alone is refused on its own field (an object-level .with() would name no field).
-  radiusKm: radiusKmSchema().when("near", {
-    not: Joi.exist(),
-    then: Joi.forbidden().messages({ "any.unknown": "{{#label}} needs near=LAT,LNG" })
-  }),
-  page: queryInteger().min(0).max(10_000).default(0),
-  size: queryInteger().min(1).max(100).default(20)
+  wilaya: wilayaCodeSchema().empty("").description("Wilaya number, 1 to 58 (one or two digits)."),
+  city: text(100).description("City, in Latin or Arabic script; accents, case, spaces and punctuation do not matter.").example("Oran"),
+  q: text(100).description("Text found in the code, name, city or address of the point (in Latin or Arabic script).").example("didouche"),
+  near: nearSchema()
+    .empty("")
+    .description("LAT,LNG in decimal degrees: only points within radiusKm, nearest first, each with its distanceKm."),
+  radiusKm: radiusKmSchema()
+    .empty("")
+    .description(`Only with near: the search radius in km, more than 0 and at most 500 (${DEFAULT_RADIUS_KM} when omitted).`)
+    .example(5),
+  page: queryInteger().min(0).max(10_000).default(0).description("Zero-based page number, at most 10000."),
+  size: queryInteger().min(1).max(100).default(20).description("Page size, 1 to 100.")
 });
+
+/**
+ * What Joi cannot say of one parameter: a radius means nothing without a position, and is
+ * refused on its own field rather than ignored (a merchant who sent it expected it to count).
+ */
+export function relaySearchProblems(query: Pick<RelayPointSearchQuery, "near" | "radiusKm">): FieldProblem[] {
+  return query.radiusKm !== undefined && query.near === undefined ? [{ field: "radiusKm", message: "radiusKm needs near=LAT,LNG" }] : [];
+}
 
 export interface RelayPointSearchPlan {
   wilaya: string | null;

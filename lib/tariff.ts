@@ -1,6 +1,6 @@
 import tariffJson from "../resources/tariff.json";
 import { AppError } from "./errors";
-import { MAX_MONEY_DZD, hasAtMostTwoDecimals, toCentimes } from "./money";
+import { MAX_MONEY_DZD, hasAtMostTwoDecimals, toCentimes, toDzd } from "./money";
 
 /**
  * Parcel price by weight tier plus optional insurance and cash-on-delivery fees. Prices and fee
@@ -160,5 +160,31 @@ export function quotePrice(input: PriceInput, tariff: Tariff = defaultTariff): P
     insuranceFeeCentimes,
     codFeeCentimes,
     totalCentimes: tier.priceCentimes + insuranceFeeCentimes + codFeeCentimes
+  };
+}
+
+/** What a price is made of, as `POST /parcels/quote` shows it: the weight tier, then each fee that applies. */
+export const PRICE_ITEMS = ["shipping", "insurance", "cod"] as const;
+export type PriceItem = (typeof PRICE_ITEMS)[number];
+
+export interface PriceBreakdown {
+  priceDzd: number;
+  currency: "DZD";
+  /** The shipping tier always; insurance and the COD fee only when they cost something. Sums to priceDzd. */
+  breakdown: { item: PriceItem; amountDzd: number }[];
+}
+
+export function priceBreakdown(quote: PriceQuote): PriceBreakdown {
+  const items: [PriceItem, number][] = [
+    ["shipping", quote.basePriceCentimes],
+    ["insurance", quote.insuranceFeeCentimes],
+    ["cod", quote.codFeeCentimes]
+  ];
+  return {
+    priceDzd: toDzd(quote.totalCentimes),
+    currency: "DZD",
+    breakdown: items
+      .filter(([item, centimes]) => item === "shipping" || centimes > 0)
+      .map(([item, centimes]) => ({ item, amountDzd: toDzd(centimes) }))
   };
 }

@@ -26,10 +26,13 @@ export function normaliseWilayaCode(input: string): string | null {
   return BY_CODE.has(code) ? code : null;
 }
 
+const WILAYA_NUMBER_PATTERN = "^\\s*(0?[1-9]|[1-4][0-9]|5[0-8])\\s*$";
+
 /** A wilaya number in a query or a body, returned on two digits. */
 export const wilayaCodeSchema = () =>
   Joi.string()
     .max(4)
     .custom((text: string, helpers) => normaliseWilayaCode(text) ?? helpers.error("wilaya.unknown"))
     .messages({ "wilaya.unknown": `{{#label}} must be a wilaya number, 01 to ${WILAYAS[WILAYAS.length - 1].code}` })
-    .meta({ openapi: { pattern: "^\\s*\\d{1,2}\\s*$", examples: ["16"] } });
+    // Exactly the numbers normaliseWilayaCode takes (01 to 58, the zero optional), so the document and the server agree.
+    .meta({ openapi: { pattern: WILAYA_NUMBER_PATTERN, examples: ["16"] } });

@@ -17,6 +17,7 @@ import { REQUEST_ID_PATTERN } from "../lib/request-id";
 import { requireSecret } from "../lib/secrets";
 import { ConfigMixin } from "../mixins/config.mixin";
 import { ApiDocsMixin } from "./gateway/api-docs.mixin";
+import { clientOf, TrackingPageMixin } from "./gateway/tracking-page.mixin";
 import { EdgeMixin, EdgeRequest } from "./gateway/edge.mixin";
 import type { RoutedEndpoint } from "./gateway/endpoints";
 import { DOWNLOAD_LABEL_DOCS, GATEWAY_DOCS, PROBE_DOCS } from "./gateway/gateway.params";
@@ -98,7 +99,7 @@ function applyDeclaredSuccess(
 const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars> = {
   name: "gateway",
   // EdgeMixin first: its routing methods take precedence over moleculer-web's.
-  mixins: [EdgeMixin, ApiGateway, ApiDocsMixin, ConfigMixin],
+  mixins: [EdgeMixin, ApiGateway, ApiDocsMixin, TrackingPageMixin, ConfigMixin],
 
   settings: {
     port: 3000,
@@ -126,10 +127,12 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
       autoAliases: true,
       // The edge reads bodies itself, after authentication (services/gateway/edge.mixin.ts).
       bodyParsers: false,
-      onBeforeCall(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest) {
+      onBeforeCall(this: GatewayThis, ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest) {
         ctx.meta.auth = req.$principal;
         const key = req.headers["idempotency-key"];
         if (typeof key === "string") ctx.meta.idempotencyKey = key;
+        // The pages at the root read who asks (their limit, their language); the APIs never do.
+        if (api === "open") ctx.meta.client = clientOf(req, this.config.http.trustProxyHops);
       },
       onAfterCall: applyDeclaredSuccess
     }))
@@ -202,6 +205,10 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
 
     consumeLabelLimit(this: GatewayVars, address: string): Promise<RateDecision> {
       return this.addressLimiter.consume(`labels:${address}`, this.config.labelDownloadsPerMinute);
+    },
+
+    consumePublicLimit(this: GatewayVars, address: string): Promise<RateDecision> {
+      return this.addressLimiter.consume(`public:${address}`, this.config.publicTrackingPerMinute);
     },
 
     authenticateOperator(this: GatewayVars, req: GatewayRequest) {

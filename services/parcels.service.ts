@@ -9,15 +9,21 @@ import { AppError, errorCodeOf } from "../lib/errors";
 import type { ParcelEvent } from "../lib/events";
 import { toDzd } from "../lib/money";
 import { assertCancellable, assertOperatorTransition, isCancellable, isParcelStatus, ParcelStatus } from "../lib/parcel-status";
+import { ParcelEventView, toParcelEventView } from "../lib/parcel-events";
 import { pageOf, ParcelPage, ParcelPageSchema, ParcelView, ParcelViewSchema } from "../lib/parcel-view";
 import type { PartnerMeta } from "../lib/principal";
+import { PublicTracking, PublicTrackingSource, toPublicTracking, toTrackingPageParcel, TrackingPageParcel } from "../lib/public-tracking";
+import { positionProblems } from "../lib/relay-points";
+import { relaySearchProblems, RelayPointPage } from "../lib/relay-search";
 import { IDEMPOTENCY_KEY_PATTERN } from "../lib/schemas";
 import { requireSecret } from "../lib/secrets";
+import { priceBreakdown, PriceBreakdown } from "../lib/tariff";
+import { parseTrackingInput } from "../lib/tracking-number";
 import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
 import { freshLabelUrls } from "../mixins/label-urls";
 import type { ParcelLabelData, RelayPoint, SweepResult } from "./parcels/parcels.contract";
-import { createParcel } from "./parcels/create-parcel";
+import { createParcel, priceParcel } from "./parcels/create-parcel";
 import { relayOutbox, releaseLease } from "./parcels/outbox-relay";
 import {
   CancelParams,
@@ -35,15 +41,16 @@ import {
   NoParamsSchema,
   ParcelIdParams,
   ParcelIdSchema,
+  ParcelEventsView,
+  ParcelQuoteView,
   PARCELS_DOCS,
+  QUOTE_DESCRIPTION,
+  QuoteInput,
+  QuoteSchema,
   RelayCodeParams,
   RelayCodeSchema,
   RelayNotifiedParams,
   RelayNotifiedSchema,
-  RelayPointListView,
-  RelayPointParams,
-  RelayPointSchema,
-  RelayPointView,
   SandboxTriggerResponse,
   SandboxTriggerView,
   SweepParams,
@@ -56,6 +63,23 @@ import {
   TransitionSchema
 } from "./parcels/parcels.params";
 import { toParcelView } from "./parcels/parcel-view";
+import {
+  PUBLIC_TRACKING_DESCRIPTION,
+  PublicTrackingParams,
+  PublicTrackingSchema,
+  PublicTrackingView
+} from "./parcels/public-tracking.params";
+import {
+  RELAY_POINT_DESCRIPTION,
+  RELAY_SEARCH_DESCRIPTION,
+  RelayPointListView,
+  RelayPointPageView,
+  RelayPointParams,
+  RelayPointSchema,
+  RelayPointSearchQuery,
+  RelayPointSearchSchema,
+  RelayPointView
+} from "./parcels/relay-points.params";
 import * as store from "./parcels/parcels.store";
 import { applyStatusChange, StatusChange } from "./parcels/status-change";
 import { sweep } from "./parcels/sweeper";
@@ -70,6 +94,7 @@ interface ParcelsMethods {
   owner(ctx: Context<unknown, PartnerMeta>): store.Owner;
   viewsOf(ctx: Context, parcels: store.ParcelRecord[]): Promise<ParcelView[]>;
   visibleOrNotFound(ctx: Context<unknown, PartnerMeta>, by: { id: string } | { trackingNumber: string }): Promise<store.ParcelRecord>;
+  publicSourceOf(typed: string): Promise<PublicTrackingSource | null>;
   changeStatus(
     id: string,
     decide: (parcel: store.ParcelRecord) => void,
@@ -82,6 +107,11 @@ interface ParcelsMethods {
 type ParcelsThis = ParcelsVars & ParcelsMethods & { broker: import("moleculer").ServiceBroker; logger: import("moleculer").Logger };
 
 const PARCEL_NOT_FOUND = () => new AppError("PARCEL_NOT_FOUND", "Parcel not found");
+
+/** What Joi cannot see (a field that depends on another), refused as Joi refuses: 400, field by field. */
+function refuseProblems(problems: { field: string; message: string }[]): void {
+  if (problems.length > 0) throw new AppError("VALIDATION_FAILED", "The request is not valid", { details: problems });
+}
 
 /** Parcels, their status history and events, the relay directory and the create-parcel saga. */
 const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMethods, ParcelsVars> = {
@@ -126,6 +156,30 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       }
     }),
 
+    quote: defineAction<QuoteInput, ParcelsThis, PartnerMeta>({
+      rest: "POST /parcels/quote",
+      api: "partner",
+      scope: "parcels:read",
+      schema: QuoteSchema,
+      endpoint: {
+        operationId: "quoteParcel",
+        summary: "Quote a parcel's price",
+        description: QUOTE_DESCRIPTION,
+        tag: "Parcels",
+        response: ParcelQuoteView,
+        responseDescription: "The price, and what it is made of.",
+        errors: ["RELAY_NOT_FOUND", "INVALID_TARIFF"],
+        body: {
+          name: "ParcelQuoteRequest",
+          description: "The fields of a creation; the recipient may be left out.",
+          examples: CREATE_EXAMPLES
+        }
+      },
+      async handler(ctx): Promise<PriceBreakdown> {
+        return priceBreakdown((await priceParcel(this.db, ctx.params)).quote);
+      }
+    }),
+
     list: defineAction<ListParams, ParcelsThis, PartnerMeta>({
       rest: "GET /parcels",
       api: "partner",
@@ -163,6 +217,29 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       },
       async handler(ctx) {
         return (await this.viewsOf(ctx, [await this.visibleOrNotFound(ctx, { id: ctx.params.id })]))[0];
+      }
+    }),
+
+    events: defineAction<IdParams, ParcelsThis, PartnerMeta>({
+      rest: "GET /parcels/:id/events",
+      api: "partner",
+      scope: "parcels:read",
+      schema: IdSchema,
+      endpoint: {
+        operationId: "listParcelEvents",
+        summary: "List a parcel's events",
+        description:
+          "Every status a parcel of the key's organisation went through, oldest first, with the note given and who made the change. " +
+          "Another organisation's parcel, or one of the other mode, is reported as not found.",
+        tag: "Parcels",
+        response: ParcelEventsView,
+        responseDescription: "The parcel's history.",
+        errors: ["PARCEL_NOT_FOUND"]
+      },
+      async handler(ctx): Promise<{ items: ParcelEventView[] }> {
+        const parcel = await this.visibleOrNotFound(ctx, { id: ctx.params.id });
+        const history = await store.parcelHistory(this.db, parcel.id);
+        return { items: history.map(toParcelEventView).filter((event): event is ParcelEventView => event !== null) };
       }
     }),
 
@@ -326,8 +403,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       endpoint: {
         operationId: "upsertRelayPoint",
         summary: "Add or replace a relay point",
-        description:
-          "Creates the relay point, or replaces the one with the same code; new parcels may be sent to it at once when it is active.",
+        description: RELAY_POINT_DESCRIPTION,
         tag: "Relay points",
         status: 201,
         location: { action: "parcels.listRelayPoints", params: {} },
@@ -336,7 +412,58 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         body: { name: "RelayPointRequest", description: "The relay point." }
       },
       handler(ctx) {
+        refuseProblems(positionProblems(ctx.params));
         return store.upsertRelayPoint(this.db, ctx.params);
+      }
+    }),
+
+    // The partner API's search, on the same path as the back-office directory under its own base.
+    searchRelayPoints: defineAction<RelayPointSearchQuery, ParcelsThis, PartnerMeta>({
+      rest: "GET /relay-points",
+      api: "partner",
+      scope: "parcels:read",
+      schema: RelayPointSearchSchema,
+      endpoint: {
+        operationId: "searchRelayPoints",
+        summary: "Search relay points",
+        description: RELAY_SEARCH_DESCRIPTION,
+        tag: "Relay points",
+        response: RelayPointPageView,
+        responseDescription: "A page of active relay points."
+      },
+      handler(ctx): Promise<RelayPointPage> {
+        refuseProblems(relaySearchProblems(ctx.params));
+        return store.searchRelayPoints(this.db, ctx.params);
+      }
+    }),
+
+    publicTracking: defineAction<PublicTrackingParams, ParcelsThis>({
+      rest: "GET /tracking/:trackingNumber",
+      api: "public",
+      schema: PublicTrackingSchema,
+      endpoint: {
+        operationId: "trackParcel",
+        summary: "Track a parcel (public, no key)",
+        description: PUBLIC_TRACKING_DESCRIPTION,
+        tag: "Public tracking",
+        response: PublicTrackingView,
+        responseDescription: "Where the parcel is.",
+        errors: ["PARCEL_NOT_FOUND"]
+      },
+      async handler(ctx): Promise<PublicTracking> {
+        const tracking = await this.publicSourceOf(ctx.params.trackingNumber).then(source => source && toPublicTracking(source));
+        if (!tracking) throw PARCEL_NOT_FOUND();
+        return tracking;
+      }
+    }),
+
+    // For the gateway's /track pages: the public view with what a page adds (Arabic names, position).
+    trackingPage: defineAction<PublicTrackingParams, ParcelsThis>({
+      visibility: "public",
+      schema: PublicTrackingSchema,
+      async handler(ctx): Promise<TrackingPageParcel | null> {
+        const source = await this.publicSourceOf(ctx.params.trackingNumber);
+        return source && toTrackingPageParcel(source);
       }
     }),
 
@@ -435,6 +562,12 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       const parcel = await store.findVisible(this.db, this.owner(ctx), by);
       if (!parcel) throw PARCEL_NOT_FOUND();
       return parcel;
+    },
+
+    /** What public tracking reads of a parcel, from a number as people type it; null when there is nothing to show. */
+    async publicSourceOf(this: ParcelsThis, typed: string) {
+      const parsed = parseTrackingInput(typed);
+      return parsed.ok ? store.publicTrackingSource(this.db, parsed.trackingNumber) : null;
     },
 
     /**

@@ -3,6 +3,9 @@ import { defineAction } from "../lib/action";
 import { detached } from "../lib/endpoint";
 import { call } from "../lib/contract";
 import { toCentimes, toDzd } from "../lib/money";
+import { Page, pageOf } from "../lib/parcel-view";
+import type { PartnerMeta } from "../lib/principal";
+import { NoParams, NoParamsSchema } from "../lib/schemas";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
 import type { Balances } from "./wallet/wallet.contract";
 import {
@@ -10,6 +13,13 @@ import {
   BalancesSchema,
   DebitParams,
   DebitSchema,
+  ENTRY_TYPE_OF,
+  EntriesParams,
+  EntriesSchema,
+  MerchantEntry,
+  MerchantEntryPageView,
+  MerchantWallet,
+  MerchantWalletView,
   MovementParams,
   MovementSchema,
   TopUpParams,
@@ -91,6 +101,59 @@ const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, Wall
             createdAt: e.createdAt
           }))
         };
+      }
+    }),
+
+    // The merchant's own wallet, for the mode of the key that asks.
+    mine: defineAction<NoParams, WalletThis, PartnerMeta>({
+      rest: "GET /wallet",
+      api: "partner",
+      scope: "wallet:read",
+      schema: NoParamsSchema,
+      endpoint: {
+        operationId: "getMyWallet",
+        summary: "Read your wallet's balance",
+        description:
+          "The balance parcels are paid from: the live wallet for a live key, the separate sandbox wallet for a sandbox key. " +
+          "A creation refused with 402 INSUFFICIENT_BALANCE means this balance is below the parcel's price.",
+        tag: "Wallet",
+        response: MerchantWalletView,
+        responseDescription: "The wallet of the key's mode."
+      },
+      async handler(ctx): Promise<MerchantWallet> {
+        const { organizationId, mode } = ctx.meta.auth;
+        const account = await store.accountOf(this.db, organizationId, mode);
+        return { mode, balanceDzd: toDzd(account.balanceCentimes), updatedAt: account.updatedAt };
+      }
+    }),
+
+    myEntries: defineAction<EntriesParams, WalletThis, PartnerMeta>({
+      rest: "GET /wallet/entries",
+      api: "partner",
+      scope: "wallet:read",
+      schema: EntriesSchema,
+      endpoint: {
+        operationId: "listMyWalletEntries",
+        summary: "List your wallet's movements",
+        description:
+          "Top-ups, parcel debits and refunds of the key's wallet (live or sandbox), newest first, one page at a time; each with " +
+          "the balance right after it. Other query parameters are ignored.",
+        tag: "Wallet",
+        response: MerchantEntryPageView,
+        responseDescription: "A page of movements."
+      },
+      async handler(ctx): Promise<Page<MerchantEntry>> {
+        const { organizationId, mode } = ctx.meta.auth;
+        const { page, size } = ctx.params;
+        const { entries, total } = await store.ledgerPage(this.db, organizationId, mode, { page, size });
+        const items = entries.map(e => ({
+          type: ENTRY_TYPE_OF[e.kind],
+          amountDzd: toDzd(e.amountCentimes),
+          balanceAfterDzd: toDzd(e.balanceAfterCentimes),
+          parcelId: e.parcelId,
+          createdAt: e.createdAt
+        }));
+        return pageOf(items, page, size, total);
       }
     }),
 

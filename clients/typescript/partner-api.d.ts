@@ -70,6 +70,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner/v1/parcels/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a parcel's price
+         * @description The price a parcel with these fields would cost, before creating it: the same fields as a creation (the recipient is not needed; if sent, it is checked and ignored), the same validation and errors, the same tariff. Nothing is debited or stored, and the price equals what creating the parcel with the same fields debits.
+         */
+        post: operations["quoteParcel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/v1/parcels/{id}": {
         parameters: {
             query?: never;
@@ -110,6 +130,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner/v1/parcels/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a parcel's events
+         * @description Every status a parcel of the key's organisation went through, oldest first, with the note given and who made the change. Another organisation's parcel, or one of the other mode, is reported as not found.
+         */
+        get: operations["listParcelEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/relay-points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search relay points
+         * @description Active relay points for your checkout: by wilaya, by city (Latin or Arabic script; accents, case and spaces do not matter), by text, and around a position (`near=LAT,LNG`, within `radiusKm`, 20 by default, at most 500), nearest first with `distanceKm`; otherwise by code. Filters combine. Unknown query parameters are refused (400, named), so a typo never silently widens the search.
+         */
+        get: operations["searchRelayPoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/v1/sandbox/parcels/{id}/trigger-event": {
         parameters: {
             query?: never;
@@ -124,6 +184,66 @@ export interface paths {
          * @description Sandbox keys only. Moves a sandbox parcel of your organisation to any status and sends the webhook for it, with sandbox=true and your reason in the payload.
          */
         post: operations["triggerSandboxEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/wallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read your wallet's balance
+         * @description The balance parcels are paid from: the live wallet for a live key, the separate sandbox wallet for a sandbox key. A creation refused with 402 INSUFFICIENT_BALANCE means this balance is below the parcel's price.
+         */
+        get: operations["getMyWallet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/wallet/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your wallet's movements
+         * @description Top-ups, parcel debits and refunds of the key's wallet (live or sandbox), newest first, one page at a time; each with the balance right after it. Other query parameters are ignored.
+         */
+        get: operations["listMyWalletEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/tracking/{trackingNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Track a parcel (public, no key)
+         * @description Where a parcel is, for anyone holding its tracking number (the recipient, the shop's order page): its status, its journey, the relay point to collect it from with its opening hours, and the cash to bring. No API key. Never the recipient's name or phone, the price, the sender or any internal id. Limited per client address (30 a minute by default, shared with the /track pages), with the X-RateLimit-* headers on every answer.
+         */
+        get: operations["trackParcel"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -473,6 +593,117 @@ export interface components {
              */
             serverTime: string;
         };
+        MerchantWallet: {
+            /**
+             * @description The wallet of the key's mode: live, or the separate sandbox wallet.
+             * @enum {string}
+             */
+            mode: "live" | "sandbox";
+            /** @description Current balance: what parcels can still be paid with. In DZD, at most two decimals. */
+            balanceDzd: number;
+            /**
+             * Format: date-time
+             * @description When the balance last changed, UTC; null if it never has.
+             */
+            updatedAt: string | null;
+        };
+        /**
+         * @description Opening hours in Algiers local time, every weekday present (Friday is often closed).
+         * @example {
+         *       "sat": [
+         *         {
+         *           "open": "08:30",
+         *           "close": "12:30"
+         *         },
+         *         {
+         *           "open": "14:00",
+         *           "close": "18:30"
+         *         }
+         *       ],
+         *       "sun": [
+         *         {
+         *           "open": "08:30",
+         *           "close": "18:30"
+         *         }
+         *       ],
+         *       "mon": [
+         *         {
+         *           "open": "08:30",
+         *           "close": "18:30"
+         *         }
+         *       ],
+         *       "tue": [
+         *         {
+         *           "open": "08:30",
+         *           "close": "18:30"
+         *         }
+         *       ],
+         *       "wed": [
+         *         {
+         *           "open": "08:30",
+         *           "close": "18:30"
+         *         }
+         *       ],
+         *       "thu": [
+         *         {
+         *           "open": "08:30",
+         *           "close": "12:30"
+         *         }
+         *       ],
+         *       "fri": []
+         *     }
+         */
+        OpeningHours: {
+            /** @description Ranges in order; [] when closed all day. */
+            mon: {
+                /** @example 08:30 */
+                open: string;
+                /** @example 12:30 */
+                close: string;
+            }[];
+            /** @description Ranges in order; [] when closed all day. */
+            tue: {
+                /** @example 08:30 */
+                open: string;
+                /** @example 12:30 */
+                close: string;
+            }[];
+            /** @description Ranges in order; [] when closed all day. */
+            wed: {
+                /** @example 08:30 */
+                open: string;
+                /** @example 12:30 */
+                close: string;
+            }[];
+            /** @description Ranges in order; [] when closed all day. */
+            thu: {
+                /** @example 08:30 */
+                open: string;
+                /** @example 12:30 */
+                close: string;
+            }[];
+            /** @description Ranges in order; [] when closed all day. */
+            fri: {
+                /** @example 08:30 */
+                open: string;
+                /** @example 12:30 */
+                close: string;
+            }[];
+            /** @description Ranges in order; [] when closed all day. */
+            sat: {
+                /** @example 08:30 */
+                open: string;
+                /** @example 12:30 */
+                close: string;
+            }[];
+            /** @description Ranges in order; [] when closed all day. */
+            sun: {
+                /** @example 08:30 */
+                open: string;
+                /** @example 12:30 */
+                close: string;
+            }[];
+        };
         /** @description A parcel to create. Unknown fields are refused. */
         ParcelCreateRequest: {
             /**
@@ -577,6 +808,26 @@ export interface components {
                 parcel: components["schemas"]["ParcelView"];
             };
         };
+        ParcelHistory: {
+            /** @description Every status the parcel went through, oldest first; the first is its creation (previousStatus null). */
+            items: components["schemas"]["ParcelHistoryEvent"][];
+        };
+        ParcelHistoryEvent: {
+            status: components["schemas"]["ParcelStatus"];
+            previousStatus: components["schemas"]["ParcelStatus"] | null;
+            /**
+             * Format: date-time
+             * @description When the parcel reached this status, UTC.
+             */
+            occurredAt: string;
+            /** @description The note given with the change (a cancel reason, an operator's note). */
+            reason: string | null;
+            /**
+             * @description Who made the change: merchant (a call with your key), operator (a courier or relay point), sandbox (the sandbox trigger) or system (the platform itself, e.g. once the pick-up SMS is sent).
+             * @enum {string}
+             */
+            source: "merchant" | "operator" | "sandbox" | "system";
+        };
         /** @description One page of parcels. */
         ParcelPage: {
             /** @description The parcels of this page, newest first. */
@@ -601,6 +852,92 @@ export interface components {
              * @description Number of pages at this size.
              */
             totalPages: number;
+        };
+        /**
+         * @example {
+         *       "priceDzd": 500,
+         *       "currency": "DZD",
+         *       "breakdown": [
+         *         {
+         *           "item": "shipping",
+         *           "amountDzd": 450
+         *         },
+         *         {
+         *           "item": "cod",
+         *           "amountDzd": 50
+         *         }
+         *       ]
+         *     }
+         */
+        ParcelQuote: {
+            /** @description What a creation with these fields debits. In DZD, at most two decimals. */
+            priceDzd: number;
+            /** @constant */
+            currency: "DZD";
+            /** @description The shipping tier, then each fee that applies; the amounts add up to priceDzd. */
+            breakdown: {
+                /**
+                 * @description shipping (the weight tier), insurance (declared value above the free allowance), cod (the cash-on-delivery fee).
+                 * @enum {string}
+                 */
+                item: "shipping" | "insurance" | "cod";
+                /** @description This part of the price. In DZD, at most two decimals. */
+                amountDzd: number;
+            }[];
+        };
+        /** @description The fields of a creation; the recipient may be left out. */
+        ParcelQuoteRequest: {
+            /**
+             * @description Recipient's name, at most 100 characters and not blank. Stored encrypted, never shown publicly.
+             * @example Amina Benali
+             */
+            recipientName?: string;
+            /**
+             * @description Recipient's phone number: 8 to 20 digits or spaces (at least 8 digits), with an optional leading +. The pick-up SMS goes to it.
+             * @example +213 555 12 34 56
+             */
+            recipientPhone?: string;
+            /**
+             * Format: int32
+             * @description Weight in grams, 1 to 30000; the price follows the weight tiers.
+             * @example 1200
+             */
+            weightG: number;
+            /**
+             * @description Public code of the destination relay point: DZ, a hyphen, then 3 to 30 characters among A-Z, 0-9 and hyphen.
+             * @example DZ-16-ALGER-CENTRE
+             */
+            destinationRelayCode: string;
+            /**
+             * Format: int32
+             * @description Length in cm, 1 to 300.
+             * @default null
+             */
+            lengthCm?: number | null;
+            /**
+             * Format: int32
+             * @description Width in cm, 1 to 300.
+             * @default null
+             */
+            widthCm?: number | null;
+            /**
+             * Format: int32
+             * @description Height in cm, 1 to 300.
+             * @default null
+             */
+            heightCm?: number | null;
+            /**
+             * @description Declared value for insurance, in DZD: 0 to 10 000 000. At most two decimals.
+             * @default null
+             * @example 2000
+             */
+            declaredValueDzd?: number | null;
+            /**
+             * @description Cash to collect at hand-over, in DZD: 0 to 10 000 000. Omitted or null: no cash on delivery. Independent of declaredValueDzd. At most two decimals.
+             * @default null
+             * @example 1500
+             */
+            codAmountDzd?: number | null;
         };
         /**
          * @description Status of a parcel. A new parcel is CREATED; only CREATED and READY_FOR_PICKUP parcels can be cancelled. Transitions other than cancel are made by couriers and relay points (or by the sandbox trigger).
@@ -658,6 +995,85 @@ export interface components {
              */
             updatedAt: string;
         };
+        /** @description What anyone with the tracking number may see. Nothing personal, no price, no internal id. */
+        PublicTracking: {
+            /** @example RP123456785DZ */
+            trackingNumber: string;
+            status: components["schemas"]["ParcelStatus"];
+            /** @description A test parcel, created with a sandbox key: nothing real is shipped. */
+            sandbox: boolean;
+            /** @description Every status the parcel went through, oldest first. */
+            events: {
+                status: components["schemas"]["ParcelStatus"];
+                /**
+                 * Format: date-time
+                 * @description When the parcel reached this status, UTC.
+                 */
+                occurredAt: string;
+            }[];
+            /** @description The relay point to collect the parcel from. */
+            destination: {
+                /** @example DZ-16-ALGER-CENTRE */
+                code: string;
+                /** @example Librairie Didouche */
+                name: string;
+                /** @example Alger Centre */
+                city: string;
+                /** @example 42 Rue Didouche Mourad, Alger Centre */
+                address: string | null;
+                openingHours: components["schemas"]["OpeningHours"] | null;
+            };
+            /** @description Cash to pay at the relay point, in DZD (at most two decimals); null when there is no cash on delivery. */
+            codToPayDzd: number | null;
+        };
+        /** @description One page of relay points. */
+        RelayPointPage: {
+            /** @description The points of this page: nearest first with near, otherwise by code. */
+            items: components["schemas"]["RelayPointSearchResult"][];
+            /**
+             * Format: int32
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size asked for.
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching items in all pages.
+             */
+            totalElements: number;
+            /**
+             * Format: int32
+             * @description Number of pages at this size.
+             */
+            totalPages: number;
+        };
+        /** @description An active relay point. */
+        RelayPointSearchResult: {
+            /**
+             * @description The code to send as destinationRelayCode.
+             * @example DZ-16-ALGER-CENTRE
+             */
+            code: string;
+            name: string;
+            city: string;
+            /**
+             * @description Wilaya number on two digits.
+             * @example 16
+             */
+            wilaya: string | null;
+            address: string | null;
+            /** @description Decimal degrees (WGS 84); null when unknown. */
+            latitude: number | null;
+            /** @description Decimal degrees (WGS 84); null when unknown. */
+            longitude: number | null;
+            openingHours: components["schemas"]["OpeningHours"] | null;
+            /** @description Great-circle distance from near, in km to the 10 m; only when near was given. */
+            distanceKm?: number;
+        };
         /** @description The status to move the sandbox parcel to. */
         SandboxTriggerRequest: {
             /**
@@ -687,6 +1103,52 @@ export interface components {
              * @description When the status changed, UTC.
              */
             triggeredAt: string;
+        };
+        WalletEntry: {
+            /**
+             * @description TOP_UP (money added), DEBIT (a parcel's price, at its creation) or REFUND (a cancelled parcel's price given back).
+             * @enum {string}
+             */
+            type: "TOP_UP" | "DEBIT" | "REFUND";
+            /** @description Amount of the movement, always positive: its type says which way it went. In DZD, at most two decimals. */
+            amountDzd: number;
+            /** @description Balance right after this movement. In DZD, at most two decimals. */
+            balanceAfterDzd: number;
+            /**
+             * Format: uuid
+             * @description The parcel paid or refunded; null for a top-up.
+             */
+            parcelId: string | null;
+            /**
+             * Format: date-time
+             * @description When, UTC.
+             */
+            createdAt: string;
+        };
+        /** @description One page of the wallet's movements of money. */
+        WalletEntryPage: {
+            /** @description Movements of this page, newest first. */
+            items: components["schemas"]["WalletEntry"][];
+            /**
+             * Format: int32
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size asked for.
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching items in all pages.
+             */
+            totalElements: number;
+            /**
+             * Format: int32
+             * @description Number of pages at this size.
+             */
+            totalPages: number;
         };
     };
     responses: {
@@ -876,6 +1338,31 @@ export interface components {
                 };
             };
         };
+        /** @description Invalid request */
+        ValidationFailedOrRelayNotFoundOrInvalidTariff: {
+            headers: {
+                /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                "X-Request-Id": string;
+                /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current one-minute window. */
+                "X-RateLimit-Remaining"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"] & {
+                    /** @constant */
+                    status?: 400;
+                    /**
+                     * @description One of VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF.
+                     * @example VALIDATION_FAILED
+                     * @example RELAY_NOT_FOUND
+                     * @example INVALID_TARIFF
+                     */
+                    code?: string;
+                };
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -886,13 +1373,24 @@ export type ApiError = components['schemas']['ApiError'];
 export type CancelRequest = components['schemas']['CancelRequest'];
 export type FieldProblem = components['schemas']['FieldProblem'];
 export type HealthResponse = components['schemas']['HealthResponse'];
+export type MerchantWallet = components['schemas']['MerchantWallet'];
+export type OpeningHours = components['schemas']['OpeningHours'];
 export type ParcelCreateRequest = components['schemas']['ParcelCreateRequest'];
 export type ParcelEvent = components['schemas']['ParcelEvent'];
+export type ParcelHistory = components['schemas']['ParcelHistory'];
+export type ParcelHistoryEvent = components['schemas']['ParcelHistoryEvent'];
 export type ParcelPage = components['schemas']['ParcelPage'];
+export type ParcelQuote = components['schemas']['ParcelQuote'];
+export type ParcelQuoteRequest = components['schemas']['ParcelQuoteRequest'];
 export type ParcelStatus = components['schemas']['ParcelStatus'];
 export type ParcelView = components['schemas']['ParcelView'];
+export type PublicTracking = components['schemas']['PublicTracking'];
+export type RelayPointPage = components['schemas']['RelayPointPage'];
+export type RelayPointSearchResult = components['schemas']['RelayPointSearchResult'];
 export type SandboxTriggerRequest = components['schemas']['SandboxTriggerRequest'];
 export type SandboxTriggerResponse = components['schemas']['SandboxTriggerResponse'];
+export type WalletEntry = components['schemas']['WalletEntry'];
+export type WalletEntryPage = components['schemas']['WalletEntryPage'];
 export type ResponseParcelNotFound = components['responses']['ParcelNotFound'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseRateLimited = components['responses']['RateLimited'];
@@ -901,6 +1399,7 @@ export type ResponseUnauthenticated = components['responses']['Unauthenticated']
 export type ResponseUnavailable = components['responses']['Unavailable'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseValidationFailed = components['responses']['ValidationFailed'];
+export type ResponseValidationFailedOrRelayNotFoundOrInvalidTariff = components['responses']['ValidationFailedOrRelayNotFoundOrInvalidTariff'];
 export type $defs = Record<string, never>;
 export interface operations {
     getHealth: {
@@ -1008,31 +1507,7 @@ export interface operations {
                     "application/json": components["schemas"]["ParcelView"];
                 };
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
-                    "X-Request-Id": string;
-                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current one-minute window. */
-                    "X-RateLimit-Remaining"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"] & {
-                        /** @constant */
-                        status?: 400;
-                        /**
-                         * @description One of VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF.
-                         * @example VALIDATION_FAILED
-                         * @example RELAY_NOT_FOUND
-                         * @example INVALID_TARIFF
-                         */
-                        code?: string;
-                    };
-                };
-            };
+            400: components["responses"]["ValidationFailedOrRelayNotFoundOrInvalidTariff"];
             401: components["responses"]["Unauthenticated"];
             /** @description Wallet balance insufficient */
             402: {
@@ -1145,6 +1620,44 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    quoteParcel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The fields of a creation; the recipient may be left out. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParcelQuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description The price, and what it is made of. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParcelQuote"];
+                };
+            };
+            400: components["responses"]["ValidationFailedOrRelayNotFoundOrInvalidTariff"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getParcel: {
         parameters: {
             query?: never;
@@ -1245,6 +1758,87 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listParcelEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Parcel id (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The parcel's history. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParcelHistory"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            404: components["responses"]["ParcelNotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    searchRelayPoints: {
+        parameters: {
+            query?: {
+                /** @description Wilaya number, 1 to 58 (one or two digits). */
+                wilaya?: string;
+                /** @description City, in Latin or Arabic script; accents, case, spaces and punctuation do not matter. */
+                city?: string;
+                /** @description Text found in the code, name, city or address of the point (in Latin or Arabic script). */
+                q?: string;
+                /** @description LAT,LNG in decimal degrees: only points within radiusKm, nearest first, each with its distanceKm. */
+                near?: string;
+                /** @description Only with near: the search radius in km, more than 0 and at most 500 (20 when omitted). */
+                radiusKm?: number;
+                /** @description Zero-based page number, at most 10000. */
+                page?: number;
+                /** @description Page size, 1 to 100. */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of active relay points. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelayPointPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     triggerSandboxEvent: {
         parameters: {
             query?: never;
@@ -1333,6 +1927,196 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getMyWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The wallet of the key's mode. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantWallet"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMyWalletEntries: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number. */
+                page?: number;
+                /** @description Page size, 1 to 100. */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of movements. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletEntryPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    trackParcel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tracking number as printed or received by SMS: case, spaces, dots and dashes do not matter (`rp 1234 5678 5 dz`). Anything that is not a tracking number is a 404, like an unknown one. */
+                trackingNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where the parcel is. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicTracking"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 400;
+                        /**
+                         * @description One of VALIDATION_FAILED.
+                         * @example VALIDATION_FAILED
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 404;
+                        /**
+                         * @description One of PARCEL_NOT_FOUND.
+                         * @example PARCEL_NOT_FOUND
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds to wait before the next request is accepted. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 429;
+                        /**
+                         * @description One of RATE_LIMITED.
+                         * @example RATE_LIMITED
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            /** @description Temporarily unavailable; retry later */
+            503: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 503;
+                        /**
+                         * @description One of UNAVAILABLE.
+                         * @example UNAVAILABLE
+                         */
+                        code?: string;
+                    };
+                };
+            };
         };
     };
     downloadLabel: {

@@ -30,6 +30,7 @@ interface JoiDescription {
   metas?: unknown[];
   preferences?: Record<string, unknown>;
   examples?: unknown[];
+  whens?: unknown[];
 }
 
 /** Flags that change nothing in the document, or that are handled where they matter. */
@@ -70,6 +71,8 @@ function convert(d: JoiDescription, path: string): JsonSchema {
   const flags = d.flags ?? {};
   for (const flag of Object.keys(flags)) if (!KNOWN_FLAGS.has(flag)) fail(path, `the Joi flag "${flag}"`);
   if (flags.presence === "forbidden") fail(path, "a forbidden key");
+  // A rule that depends on another key cannot be said of one parameter: check it in the handler.
+  if ((d.whens ?? []).length > 0) fail(path, "a when() that depends on another key");
 
   const allow = d.allow ?? [];
   const nullable = allow.includes(null);
@@ -154,6 +157,8 @@ function convertString(d: JoiDescription, path: string, only: boolean, allowed: 
       case "trim":
         if (args.enabled !== false) addPattern(out, TRIMMED_PATTERN);
         break;
+      case "custom":
+        break; // described by its meta (checked in convert)
       case "uri": {
         out.format = "uri";
         const schemes = ((args.options ?? {}) as { scheme?: unknown[] }).scheme;
@@ -243,6 +248,8 @@ function convertArray(d: JoiDescription, path: string, allowed: unknown[]): Json
       case "length":
         out.minItems = out.maxItems = limit;
         break;
+      case "custom":
+        break; // described by its meta (checked in convert)
       case "unique":
         if (rule.args && Object.keys(rule.args).some(k => rule.args![k] !== undefined)) fail(path, "unique() with a comparator");
         out.uniqueItems = true;
@@ -256,7 +263,8 @@ function convertArray(d: JoiDescription, path: string, allowed: unknown[]): Json
 
 function convertObject(d: JoiDescription, path: string, allowed: unknown[]): JsonSchema {
   if (allowed.length > 0) fail(path, "allowed values on an object");
-  if ((d.rules ?? []).length > 0) fail(path, "object-level rules");
+  // A custom rule across the keys (a range that closes after it opens) is described by its meta.
+  if ((d.rules ?? []).some(rule => rule.name !== "custom")) fail(path, "object-level rules");
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const [key, child] of Object.entries(d.keys ?? {})) {

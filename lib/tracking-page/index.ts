@@ -3,9 +3,10 @@ export { formatDateTime, formatDzd } from "./format";
 export { html, Html } from "./html";
 export { TRACK_PATH, trackingPagePath } from "./layout";
 export { MESSAGES, type Messages } from "./messages";
-export { renderNotFoundPage, renderParcelPage, renderTrackingFormPage, type PageOptions } from "./pages";
+export { renderNotFoundPage, renderParcelPage, renderTooManyRequestsPage, renderTrackingFormPage, type PageOptions } from "./pages";
 export {
   respondToTrackingPage,
+  type QueryValue,
   trackingPageHeaders,
   type TrackingLookup,
   type TrackingPageRequest,

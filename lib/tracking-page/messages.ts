@@ -24,6 +24,8 @@ export interface Messages {
   /** `{number}` stands for the tracking number. */
   notFoundBody: string;
   notFoundHelp: string;
+  tooManyHeading: string;
+  tooManyBody: string;
   parcelHeading: string;
   currentStatus: string;
   codHeading: string;
@@ -60,6 +62,8 @@ const fr: Messages = {
   notFoundHeading: "Colis introuvable",
   notFoundBody: "Aucun colis ne porte le numéro {number}.",
   notFoundHelp: "Vérifiez le numéro. Un colis tout juste expédié peut n’apparaître qu’après quelques minutes.",
+  tooManyHeading: "Trop de recherches",
+  tooManyBody: "Vous avez fait beaucoup de recherches en peu de temps. Réessayez dans une minute.",
   parcelHeading: "Colis",
   currentStatus: "Où en est votre colis",
   codHeading: "À payer au retrait",
@@ -123,6 +127,8 @@ const ar: Messages = {
   notFoundHeading: "لم يتم العثور على الطرد",
   notFoundBody: "لا يوجد طرد يحمل الرقم {number}.",
   notFoundHelp: "تحقق من الرقم. قد لا يظهر الطرد المرسل حديثًا إلا بعد بضع دقائق.",
+  tooManyHeading: "عمليات بحث كثيرة",
+  tooManyBody: "أجريت عمليات بحث كثيرة في وقت قصير. أعد المحاولة بعد دقيقة.",
   parcelHeading: "الطرد",
   currentStatus: "أين وصل طردك",
   codHeading: "المبلغ الواجب دفعه عند الاستلام",
@@ -173,6 +179,8 @@ const en: Messages = {
   notFoundHeading: "Parcel not found",
   notFoundBody: "No parcel has the number {number}.",
   notFoundHelp: "Check the number. A parcel sent moments ago may take a few minutes to appear.",
+  tooManyHeading: "Too many searches",
+  tooManyBody: "You have made many searches in a short time. Please try again in a minute.",
   parcelHeading: "Parcel",
   currentStatus: "Where your parcel is",
   codHeading: "To pay at pick-up",

@@ -90,6 +90,19 @@ ${trackingForm(m, options, shown)}`
   });
 }
 
+/** Too many lookups from one address: said plainly, with nothing to retry until the minute is over. */
+export function renderTooManyRequestsPage(options: PageOptions & { number: string }): string {
+  const m = MESSAGES[options.lang];
+  return renderLayout({
+    lang: options.lang,
+    linkLang: options.linkLang,
+    title: `${m.tooManyHeading} – ${m.brand}`,
+    path: trackingPagePath(options.number.slice(0, MAX_SHOWN_INPUT)),
+    main: html`<h1>${m.tooManyHeading}</h1>
+<section class="card status bad" role="status"><p>${m.tooManyBody}</p></section>`
+  });
+}
+
 function openingHoursBlock(hours: OpeningHours | null, m: Messages, options: PageOptions): Html {
   if (!hours) return html`<p class="muted">${m.noOpeningHours}</p>`;
   const now = options.now ?? new Date();

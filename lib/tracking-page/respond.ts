@@ -2,7 +2,8 @@ import { isLang, Lang, negotiateLanguage } from "../languages";
 import type { TrackingPageParcel } from "../public-tracking";
 import { parseTrackingInput } from "../tracking-number";
 import { TRACK_PATH, trackingPagePath } from "./layout";
-import { renderNotFoundPage, renderParcelPage, renderTrackingFormPage } from "./pages";
+import type { RateDecision } from "../rate-limit";
+import { renderNotFoundPage, renderParcelPage, renderTooManyRequestsPage, renderTrackingFormPage } from "./pages";
 import { TRACKING_PAGE_CSP } from "./styles";
 
 export type QueryValue = string | readonly string[] | undefined;
@@ -13,6 +14,11 @@ export interface TrackingPageRequest {
   query: Readonly<Record<string, QueryValue>>;
   acceptLanguage?: string | null;
   now?: Date;
+  /**
+   * Counts one lookup against the caller's limit, before any number is looked up; a page that
+   * looks nothing up (the form) is not counted. Without it, nothing is limited.
+   */
+  limit?: () => Promise<RateDecision>;
 }
 
 export interface TrackingPageResponse {
@@ -76,11 +82,29 @@ export async function respondToTrackingPage(request: TrackingPageRequest, lookup
     };
   }
 
+  let rate: Record<string, string> = {};
+  if (request.limit) {
+    const decision = await request.limit();
+    rate = { "X-RateLimit-Limit": String(decision.limit), "X-RateLimit-Remaining": String(decision.remaining) };
+    if (!decision.allowed) {
+      return {
+        status: 429,
+        headers: { ...trackingPageHeaders(lang), ...rate, "Retry-After": String(decision.retryAfterSeconds) },
+        body: renderTooManyRequestsPage({ ...options, number: "" })
+      };
+    }
+  }
+  const limited = (status: number, body: string): TrackingPageResponse => ({
+    status,
+    headers: { ...trackingPageHeaders(lang), ...rate },
+    body
+  });
+
   const segment = path.startsWith(`${TRACK_PATH}/`) ? decodeSegment(path.slice(TRACK_PATH.length + 1)) : null;
-  if (segment === null || segment.includes("/")) return page(404, renderNotFoundPage({ ...options, number: "", reason: "malformed" }));
+  if (segment === null || segment.includes("/")) return limited(404, renderNotFoundPage({ ...options, number: "", reason: "malformed" }));
   const parsed = parseTrackingInput(segment);
-  if (!parsed.ok) return page(404, renderNotFoundPage({ ...options, number: parsed.normalised, reason: "malformed" }));
+  if (!parsed.ok) return limited(404, renderNotFoundPage({ ...options, number: parsed.normalised, reason: "malformed" }));
   const parcel = await lookup(parsed.trackingNumber);
-  if (!parcel) return page(404, renderNotFoundPage({ ...options, number: parsed.trackingNumber, reason: "unknown" }));
-  return page(200, renderParcelPage(parcel, options));
+  if (!parcel) return limited(404, renderNotFoundPage({ ...options, number: parsed.trackingNumber, reason: "unknown" }));
+  return limited(200, renderParcelPage(parcel, options));
 }

@@ -18,7 +18,7 @@ import { compareRoutes, endpointsOf, RegistryService, RoutedEndpoint } from "./e
  *    origin not allowed), any other OPTIONS with the path's Allow list.
  * 2. Credentials and the rate limit of the API the path belongs to: an API key and its per-key
  *    limit on the partner API, the bearer token on the back-office API, a per-address limit on
- *    label downloads. So a request that fails later (unknown route, bad body) is still counted
+ *    label downloads and on the public tracking API. So a request that fails later (unknown route, bad body) is still counted
  *    and carries its X-RateLimit-* headers, and a request without a key is a 401 first.
  * 3. The route: 404 for an unknown path, 405 with Allow for a known path and another method,
  *    400 for a path parameter that is not validly percent-encoded.
@@ -79,6 +79,8 @@ export interface EdgeVars {
   authenticateOperator(req: EdgeRequest): void;
   consumeKeyLimit(principal: Principal): Promise<RateDecision>;
   consumeLabelLimit(address: string): Promise<RateDecision>;
+  /** Public tracking lookups of one client address: the API and the /track pages share one budget. */
+  consumePublicLimit(address: string): Promise<RateDecision>;
 }
 
 type EdgeThis = EdgeVars & EdgeMethods;
@@ -211,6 +213,10 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
         const decision = await this.consumeLabelLimit(clientAddress(req, this.config.http.trustProxyHops));
         setRateHeaders(res, decision);
         refuseIfLimited(decision, "label downloads");
+      } else if (api === "public") {
+        const decision = await this.consumePublicLimit(clientAddress(req, this.config.http.trustProxyHops));
+        setRateHeaders(res, decision);
+        refuseIfLimited(decision, "tracking lookups");
       }
 
       const origin = req.headers.origin;

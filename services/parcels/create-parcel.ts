@@ -2,11 +2,12 @@ import { createHash, randomUUID } from "node:crypto";
 import type { Logger } from "moleculer";
 import { call, Caller } from "../../lib/contract";
 import { encryptField } from "../../lib/crypto";
-import type { Database } from "../../lib/db/database";
+import type { Database, Queryable } from "../../lib/db/database";
 import { AppError, errorCodeOf } from "../../lib/errors";
 import { toCentimes } from "../../lib/money";
 import { generateTrackingNumber } from "../../lib/s10";
-import { quotePrice } from "../../lib/tariff";
+import { PriceQuote, quotePrice } from "../../lib/tariff";
+import type { RelayPoint } from "./parcels.contract";
 import type { CreateParcelInput } from "./parcels.params";
 import * as store from "./parcels.store";
 import { finishCreation } from "./status-change";
@@ -71,6 +72,24 @@ async function compensate(deps: SagaDeps, row: store.ParcelRecord, why: string):
 }
 
 /**
+ * The destination and the price of a parcel, exactly as a creation checks and computes them:
+ * `POST /parcels/quote` answers with this, so a quote always equals the debit.
+ */
+export async function priceParcel(
+  db: Queryable,
+  input: Pick<CreateParcelInput, "destinationRelayCode" | "weightG" | "declaredValueDzd" | "codAmountDzd">
+): Promise<{ relay: RelayPoint; quote: PriceQuote }> {
+  const relay = await store.findRelayPoint(db, input.destinationRelayCode);
+  if (!relay || !relay.active) {
+    throw new AppError("RELAY_NOT_FOUND", `Relay point ${input.destinationRelayCode} does not exist or is not in service`, {
+      details: [{ field: "destinationRelayCode", message: "unknown or inactive relay point" }]
+    });
+  }
+  const quote = quotePrice({ weightG: input.weightG, declaredValueDzd: input.declaredValueDzd, codAmountDzd: input.codAmountDzd });
+  return { relay, quote };
+}
+
+/**
  * The create-parcel saga (DESIGN §3): pending row → idempotent debit → CREATED + outbox in one
  * transaction; compensation by refund on any failure after the debit.
  */
@@ -80,17 +99,7 @@ export async function createParcel(
   input: CreateParcelInput,
   idempotencyKey: string | null
 ): Promise<store.ParcelRecord> {
-  const relay = await store.findRelayPoint(deps.db, input.destinationRelayCode);
-  if (!relay || !relay.active) {
-    throw new AppError("RELAY_NOT_FOUND", `Relay point ${input.destinationRelayCode} does not exist or is not in service`, {
-      details: [{ field: "destinationRelayCode", message: "unknown or inactive relay point" }]
-    });
-  }
-  const quote = quotePrice({
-    weightG: input.weightG,
-    declaredValueDzd: input.declaredValueDzd,
-    codAmountDzd: input.codAmountDzd
-  });
+  const { relay, quote } = await priceParcel(deps.db, input);
 
   const fingerprint = fingerprintOf(input);
   if (idempotencyKey) {

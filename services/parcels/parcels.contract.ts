@@ -1,14 +1,10 @@
+import type { TrackingPageParcel } from "../../lib/public-tracking";
+import type { RelayPointEntry } from "../../lib/relay-points";
+
 /** What other services call `parcels` with, and what it answers. Types only. */
 
-/** A relay point of the directory, as stored. */
-export interface RelayPoint {
-  code: string;
-  name: string;
-  city: string;
-  wilaya: string | null;
-  address: string | null;
-  active: boolean;
-}
+/** A relay point of the directory, as stored (lib/relay-points.ts). */
+export type RelayPoint = RelayPointEntry;
 
 /** What a label prints of a parcel: nothing personal. */
 export interface ParcelLabelData {
@@ -37,6 +33,8 @@ declare module "../../lib/contract" {
     /** For the pick-up SMS only: the one place recipient data is decrypted. */
     "parcels.recipientContact": { params: { parcelId: string }; answer: { name: string; phone: string } };
     "parcels.relayPoint": { params: { code: string }; answer: RelayPoint };
+    /** The gateway's /track pages: the public view of a parcel by its normalised number, or null. */
+    "parcels.trackingPage": { params: { trackingNumber: string }; answer: TrackingPageParcel | null };
     /** AT_RELAY → RELAY_NOTIFIED once the pick-up SMS is sent; a no-op in any other state. */
     "parcels.markRelayNotified": { params: { parcelId: string; reason?: string | null }; answer: { changed: boolean } };
     "parcels.relayOutbox": { params: Record<string, never>; answer: { relayed: number } };

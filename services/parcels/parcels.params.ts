@@ -1,5 +1,7 @@
 import { Joi } from "../../lib/joi";
-import { arrayOf, component, dateTime, objectOf, uuidSchema } from "../../lib/openapi/json-schema";
+import { amountDzd, arrayOf, component, dateTime, nullable, objectOf, uuidSchema } from "../../lib/openapi/json-schema";
+import { EVENT_SOURCES, ParcelEventView } from "../../lib/parcel-events";
+import { PRICE_ITEMS, PriceBreakdown } from "../../lib/tariff";
 import type { Parameter } from "../../lib/openapi/types";
 import { isParcelStatus, PARCEL_STATUSES, ParcelStatus } from "../../lib/parcel-status";
 import { ParcelStatusSchema, TRACKING_NUMBER_PATTERN } from "../../lib/parcel-view";
@@ -13,7 +15,6 @@ import {
   relayCode,
   uuid
 } from "../../lib/schemas";
-import type { RelayPoint } from "./parcels.contract";
 
 /**
  * The params of every parcels action (each interface beside the Joi schema that validates it, with
@@ -38,23 +39,25 @@ export interface CreateParcelInput {
   declaredValueDzd: number | null;
   codAmountDzd: number | null;
 }
-export const CreateSchema = Joi.object<CreateParcelInput, true>({
-  recipientName: Joi.string()
+const recipientName = () =>
+  Joi.string()
     .min(1)
     .max(100)
     .pattern(/\S/)
-    .required()
     .description("Recipient's name, at most 100 characters and not blank. Stored encrypted, never shown publicly.")
-    .example("Amina Benali"),
-  // SPEC §2.2's pattern, plus at least eight digits: eight spaces are no phone number.
-  recipientPhone: Joi.string()
+    .example("Amina Benali");
+// SPEC §2.2's pattern, plus at least eight digits: eight spaces are no phone number.
+const recipientPhone = () =>
+  Joi.string()
     .pattern(/^(?=(?:[^0-9]*[0-9]){8})\+?[0-9 ]{8,20}$/)
-    .required()
     .messages({ "string.pattern.base": "{{#label}} must be 8 to 20 digits or spaces with at least 8 digits, and an optional leading +" })
     .description(
       "Recipient's phone number: 8 to 20 digits or spaces (at least 8 digits), with an optional leading +. The pick-up SMS goes to it."
     )
-    .example("+213 555 12 34 56"),
+    .example("+213 555 12 34 56");
+
+/** The creation fields that price a parcel: create and quote validate them alike. */
+const pricingKeys = {
   weightG: Joi.number()
     .integer()
     .min(1)
@@ -81,7 +84,26 @@ export const CreateSchema = Joi.object<CreateParcelInput, true>({
       "Cash to collect at hand-over, in DZD: 0 to 10 000 000. Omitted or null: no cash on delivery. Independent of declaredValueDzd."
     )
     .example(1500)
+};
+
+export const CreateSchema = Joi.object<CreateParcelInput, true>({
+  recipientName: recipientName().required(),
+  recipientPhone: recipientPhone().required(),
+  ...pricingKeys
 });
+
+/** A quote takes the creation body; the recipient may be sent (it is checked, then ignored) or left out. */
+export type QuoteInput = Omit<CreateParcelInput, "recipientName" | "recipientPhone"> & { recipientName?: string; recipientPhone?: string };
+export const QuoteSchema = Joi.object<QuoteInput, true>({
+  recipientName: recipientName(),
+  recipientPhone: recipientPhone(),
+  ...pricingKeys
+});
+
+export const QUOTE_DESCRIPTION =
+  "The price a parcel with these fields would cost, before creating it: the same fields as a creation (the recipient is " +
+  "not needed; if sent, it is checked and ignored), the same validation and errors, the same tariff. Nothing is debited " +
+  "or stored, and the price equals what creating the parcel with the same fields debits.";
 
 export interface ListParams {
   status: ParcelStatus | null;
@@ -152,20 +174,6 @@ export interface ParcelIdParams {
   parcelId: string;
 }
 export const ParcelIdSchema = Joi.object<ParcelIdParams, true>({ parcelId: uuid().required() });
-
-/** A relay point as the back-office sends it is the stored record itself. */
-export type RelayPointParams = RelayPoint;
-export const RelayPointSchema = Joi.object<RelayPointParams, true>({
-  code: relayCode()
-    .required()
-    .description("Public code: DZ- then 3 to 30 characters among A-Z, 0-9 and hyphen.")
-    .example("DZ-16-ALGER-CENTRE"),
-  name: Joi.string().min(1).max(200).required(),
-  city: Joi.string().min(1).max(100).required(),
-  wilaya: Joi.string().max(10).allow(null).default(null),
-  address: Joi.string().max(300).allow(null).default(null),
-  active: Joi.boolean().default(true).description("An inactive point refuses new parcels.")
-});
 
 export interface RelayCodeParams {
   code: string;
@@ -251,24 +259,69 @@ export const SandboxTriggerView = component(
   })
 );
 
-export const RelayPointView = component(
-  "RelayPoint",
-  objectOf<RelayPoint>({
-    code: { type: "string" },
-    name: { type: "string" },
-    city: { type: "string" },
-    wilaya: { type: ["string", "null"] },
-    address: { type: ["string", "null"] },
-    active: { type: "boolean" }
+export const ParcelEventsView = component(
+  "ParcelHistory",
+  objectOf<{ items: ParcelEventView[] }>({
+    items: arrayOf(
+      component(
+        "ParcelHistoryEvent",
+        objectOf<ParcelEventView>({
+          status: ParcelStatusSchema,
+          previousStatus: nullable(ParcelStatusSchema),
+          occurredAt: dateTime("When the parcel reached this status, UTC."),
+          reason: { type: ["string", "null"], description: "The note given with the change (a cancel reason, an operator's note)." },
+          source: {
+            type: "string",
+            enum: [...EVENT_SOURCES],
+            description:
+              "Who made the change: merchant (a call with your key), operator (a courier or relay point), sandbox (the " +
+              "sandbox trigger) or system (the platform itself, e.g. once the pick-up SMS is sent)."
+          }
+        })
+      ),
+      "Every status the parcel went through, oldest first; the first is its creation (previousStatus null)."
+    )
   })
 );
 
-export const RelayPointListView = arrayOf(RelayPointView);
+export const ParcelQuoteView = component(
+  "ParcelQuote",
+  objectOf<PriceBreakdown>(
+    {
+      priceDzd: amountDzd("What a creation with these fields debits."),
+      currency: { type: "string", const: "DZD" },
+      breakdown: arrayOf(
+        objectOf<PriceBreakdown["breakdown"][number]>({
+          item: {
+            type: "string",
+            enum: [...PRICE_ITEMS],
+            description: "shipping (the weight tier), insurance (declared value above the free allowance), cod (the cash-on-delivery fee)."
+          },
+          amountDzd: amountDzd("This part of the price.")
+        }),
+        "The shipping tier, then each fee that applies; the amounts add up to priceDzd."
+      )
+    },
+    {
+      examples: [
+        {
+          priceDzd: 500,
+          currency: "DZD",
+          breakdown: [
+            { item: "shipping", amountDzd: 450 },
+            { item: "cod", amountDzd: 50 }
+          ]
+        }
+      ]
+    }
+  )
+);
 
 export const PARCELS_DOCS = {
   tags: [
     { name: "Parcels", description: "Create, list, read and cancel parcels; operators move them along the logistics graph." },
     { name: "Sandbox", description: "Simulate status changes with a sandbox key." },
-    { name: "Relay points", description: "The directory of relay points (pick-up points)." }
+    { name: "Relay points", description: "The directory of relay points (pick-up points)." },
+    { name: "Public tracking", description: "Where a parcel is, for anyone with its tracking number: no key, nothing personal." }
   ]
 };

@@ -1,8 +1,11 @@
 import type { KeyMode } from "../../lib/api-keys";
 import type { Queryable } from "../../lib/db/database";
 import type { ParcelEvent } from "../../lib/events";
+import { toDzd } from "../../lib/money";
+import type { HistoryRecord } from "../../lib/parcel-events";
 import type { ParcelStatus } from "../../lib/parcel-status";
-import type { RelayPoint } from "./parcels.contract";
+import type { PublicTrackingSource } from "../../lib/public-tracking";
+import { findRelayPoint } from "./relay-points.store";
 
 /** All SQL of the parcels service (schema `parcels`, migrations/parcels/), returning camelCase records. */
 
@@ -303,40 +306,48 @@ export async function purgeDispatched(db: Queryable, days: number): Promise<numb
   return purged.length;
 }
 
-// --- relay points -------------------------------------------------------------------------------
+// --- history and public tracking ----------------------------------------------------------------
 
-const RELAY_COLUMNS = "code, name, city, wilaya, address, active";
-
-/** Adds the shipped directory's points that are missing; never overwrites an operator's edit. */
-export async function seedRelayPoints(db: Queryable, points: RelayPoint[]): Promise<void> {
-  for (const p of points) {
-    await db.query(`INSERT INTO parcels.relay_points (${RELAY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (code) DO NOTHING`, [
-      p.code,
-      p.name,
-      p.city,
-      p.wilaya,
-      p.address,
-      p.active
-    ]);
-  }
+interface HistoryRow {
+  from_status: string | null;
+  to_status: string;
+  reason: string | null;
+  actor: string;
+  created_at: Date;
 }
 
-export async function upsertRelayPoint(db: Queryable, p: RelayPoint): Promise<RelayPoint> {
-  const [row] = await db.query<RelayPoint>(
-    `INSERT INTO parcels.relay_points (${RELAY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (code) DO UPDATE SET name = EXCLUDED.name, city = EXCLUDED.city, wilaya = EXCLUDED.wilaya,
-       address = EXCLUDED.address, active = EXCLUDED.active, updated_at = now()
-     RETURNING ${RELAY_COLUMNS}`,
-    [p.code, p.name, p.city, p.wilaya, p.address, p.active]
+/** A parcel's status changes, oldest first (the id orders changes made within one instant). */
+export async function parcelHistory(db: Queryable, parcelId: string): Promise<HistoryRecord[]> {
+  const rows = await db.query<HistoryRow>(
+    "SELECT from_status, to_status, reason, actor, created_at FROM parcels.status_history WHERE parcel_id = $1 ORDER BY id",
+    [parcelId]
   );
-  return row;
+  return rows.map(r => ({ fromStatus: r.from_status, toStatus: r.to_status, reason: r.reason, actor: r.actor, createdAt: r.created_at }));
 }
 
-export async function findRelayPoint(db: Queryable, code: string): Promise<RelayPoint | null> {
-  const [row] = await db.query<RelayPoint>(`SELECT ${RELAY_COLUMNS} FROM parcels.relay_points WHERE code = $1`, [code]);
-  return row ?? null;
+/** What public tracking may read of a parcel, by its exact (normalised) number; null when there is no visible parcel. */
+export async function publicTrackingSource(db: Queryable, trackingNumber: string): Promise<PublicTrackingSource | null> {
+  const [parcel] = await db.query<
+    Pick<ParcelRow, "id" | "tracking_number" | "status" | "mode" | "cod_amount_centimes" | "destination_relay_code">
+  >(
+    `SELECT id, tracking_number, status, mode, cod_amount_centimes, destination_relay_code FROM parcels.parcels
+      WHERE tracking_number = $1 AND status <> 'PENDING'`,
+    [trackingNumber]
+  );
+  if (!parcel) return null;
+  const [relay, history] = await Promise.all([findRelayPoint(db, parcel.destination_relay_code), parcelHistory(db, parcel.id)]);
+  if (!relay) return null;
+  const cod = centimes(parcel.cod_amount_centimes);
+  return {
+    trackingNumber: parcel.tracking_number,
+    status: parcel.status,
+    mode: parcel.mode,
+    codAmountDzd: cod === null ? null : toDzd(cod),
+    history: history.map(h => ({ toStatus: h.toStatus, createdAt: h.createdAt })),
+    relay
+  };
 }
 
-export async function listRelayPoints(db: Queryable): Promise<RelayPoint[]> {
-  return db.query<RelayPoint>(`SELECT ${RELAY_COLUMNS} FROM parcels.relay_points ORDER BY code`);
-}
+// --- relay points: services/parcels/relay-points.store.ts ----------------------------------------
+
+export { findRelayPoint, listRelayPoints, searchRelayPoints, seedRelayPoints, upsertRelayPoint } from "./relay-points.store";

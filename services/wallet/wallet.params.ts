@@ -2,7 +2,8 @@ import type { KeyMode } from "../../lib/api-keys";
 import { Joi } from "../../lib/joi";
 import { amountDzd, arrayOf, component, dateTime, nullable, objectOf, uuidSchema } from "../../lib/openapi/json-schema";
 import type { JsonSchema } from "../../lib/openapi/types";
-import { keyMode, moneyDzd, uuid } from "../../lib/schemas";
+import { pageSchema } from "../../lib/parcel-view";
+import { keyMode, moneyDzd, queryInteger, uuid } from "../../lib/schemas";
 import type { ParcelMovement } from "./wallet.contract";
 import type { LedgerKind } from "./wallet.store";
 
@@ -93,4 +94,66 @@ export const WalletView = component(
   })
 );
 
-export const WALLET_DOCS = { tags: [{ name: "Wallets", description: "Prepaid wallets (live and sandbox) and their ledger." }] };
+/** A merchant's own wallet (`GET /api/partner/v1/wallet`): the key's mode decides which. */
+export interface MerchantWallet {
+  mode: KeyMode;
+  balanceDzd: number;
+  updatedAt: string | null;
+}
+
+export const MerchantWalletView = component(
+  "MerchantWallet",
+  objectOf<MerchantWallet>({
+    mode: { ...mode, description: "The wallet of the key's mode: live, or the separate sandbox wallet." },
+    balanceDzd: amountDzd("Current balance: what parcels can still be paid with."),
+    updatedAt: { type: ["string", "null"], format: "date-time", description: "When the balance last changed, UTC; null if it never has." }
+  })
+);
+
+export const ENTRY_TYPES = ["TOP_UP", "DEBIT", "REFUND"] as const;
+export type EntryType = (typeof ENTRY_TYPES)[number];
+export const ENTRY_TYPE_OF: Readonly<Record<LedgerKind, EntryType>> = Object.freeze({ top_up: "TOP_UP", debit: "DEBIT", refund: "REFUND" });
+
+export interface MerchantEntry {
+  type: EntryType;
+  amountDzd: number;
+  balanceAfterDzd: number;
+  parcelId: string | null;
+  createdAt: string;
+}
+
+export interface EntriesParams {
+  page: number;
+  size: number;
+}
+export const EntriesSchema = Joi.object<EntriesParams, true>({
+  page: queryInteger().min(0).max(2_147_483_647).default(0).description("Zero-based page number."),
+  size: queryInteger().min(1).max(100).default(20).description("Page size, 1 to 100.")
+}).unknown(true);
+
+export const MerchantEntryPageView = pageSchema(
+  "WalletEntryPage",
+  component(
+    "WalletEntry",
+    objectOf<MerchantEntry>({
+      type: {
+        type: "string",
+        enum: [...ENTRY_TYPES],
+        description: "TOP_UP (money added), DEBIT (a parcel's price, at its creation) or REFUND (a cancelled parcel's price given back)."
+      },
+      amountDzd: amountDzd("Amount of the movement, always positive: its type says which way it went."),
+      balanceAfterDzd: amountDzd("Balance right after this movement."),
+      parcelId: nullable(uuidSchema("The parcel paid or refunded; null for a top-up.")),
+      createdAt: dateTime("When, UTC.")
+    })
+  ),
+  "Movements of this page, newest first.",
+  "One page of the wallet's movements of money."
+);
+
+export const WALLET_DOCS = {
+  tags: [
+    { name: "Wallets", description: "Prepaid wallets (live and sandbox) and their ledger." },
+    { name: "Wallet", description: "Your prepaid wallet: the balance parcels are paid from, and its movements." }
+  ]
+};

@@ -78,6 +78,46 @@ export async function balanceOf(db: Queryable, organizationId: string, mode: Key
   return row ? Number(row.balance_centimes) : 0;
 }
 
+/** The balance of one wallet and when it last moved (null: it never has). */
+export async function accountOf(
+  db: Queryable,
+  organizationId: string,
+  mode: KeyMode
+): Promise<{ balanceCentimes: number; updatedAt: string | null }> {
+  const [row] = await db.query<{ balance_centimes: string | number; updated_at: Date }>(
+    "SELECT balance_centimes, updated_at FROM wallet.accounts WHERE organization_id = $1 AND mode = $2",
+    [organizationId, mode]
+  );
+  return row
+    ? { balanceCentimes: Number(row.balance_centimes), updatedAt: row.updated_at.toISOString() }
+    : { balanceCentimes: 0, updatedAt: null };
+}
+
+/**
+ * One page of a wallet's movements of money, newest first (in the order they hit the balance:
+ * migration wallet/002). The zero refunds that only guard
+ * against a late debit (tombstones, see refundForParcel) moved nothing and are left out.
+ */
+export async function ledgerPage(
+  db: Queryable,
+  organizationId: string,
+  mode: KeyMode,
+  page: { page: number; size: number }
+): Promise<{ entries: LedgerEntry[]; total: number }> {
+  const where = "organization_id = $1 AND mode = $2 AND amount_centimes > 0";
+  const [{ total }] = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM wallet.ledger WHERE ${where}`, [
+    organizationId,
+    mode
+  ]);
+  const rows = await db.query<LedgerRow>(`SELECT * FROM wallet.ledger WHERE ${where} ORDER BY seq DESC LIMIT $3 OFFSET $4`, [
+    organizationId,
+    mode,
+    page.size,
+    page.page * page.size
+  ]);
+  return { entries: rows.map(toEntry), total };
+}
+
 export async function topUp(
   tx: Queryable,
   organizationId: string,

@@ -9,7 +9,8 @@ import { freePort, RunningProcess, startNode, waitForHttp } from "../helpers/pro
 
 /**
  * Issue 5, acceptance 5: the TypeScript client generated from the document creates, reads, lists
- * and cancels parcels against a started system. Its fetch checks every answer against the
+ * and cancels parcels against a started system, and (issue 11) quotes, searches relay points,
+ * reads a parcel's events and the wallet, and tracks a parcel publicly. Its fetch checks every answer against the
  * document too, like test/helpers/http.ts does.
  */
 
@@ -138,6 +139,52 @@ describe("generated TypeScript client (embedded)", () => {
     expect(triggered.data).toMatchObject({ parcelId: parcel.id, previousStatus: "CREATED", newStatus: "DELIVERED" });
   });
 
+  test("the merchant's day: quote, relay search, the parcel's events, the wallet, and public tracking", async () => {
+    const quote = await live.POST("/api/partner/v1/parcels/quote", {
+      body: { weightG: 1200, destinationRelayCode: "DZ-31-ORAN-CENTRE", codAmountDzd: 1500 }
+    });
+    expect(quote.data).toEqual({
+      priceDzd: 500,
+      currency: "DZD",
+      breakdown: [
+        { item: "shipping", amountDzd: 450 },
+        { item: "cod", amountDzd: 50 }
+      ]
+    });
+
+    const near = await live.GET("/api/partner/v1/relay-points", { params: { query: { near: "35.6971,-0.6308", radiusKm: 2 } } });
+    expect(near.data!.items.map(p => [p.code, p.distanceKm])).toEqual([
+      ["DZ-31-ORAN-CENTRE", 0.89],
+      ["DZ-31-ORAN-HAI-ESSALEM", 1.26]
+    ]);
+
+    const before = (await live.GET("/api/partner/v1/wallet")).data!.balanceDzd;
+    const parcel = (
+      await live.POST("/api/partner/v1/parcels", {
+        body: {
+          recipientName: "Amina Benali",
+          recipientPhone: "0555 12 34 56",
+          weightG: 1200,
+          destinationRelayCode: "DZ-31-ORAN-CENTRE",
+          codAmountDzd: 1500
+        }
+      })
+    ).data!;
+    expect((await live.GET("/api/partner/v1/wallet")).data).toMatchObject({ mode: "live", balanceDzd: before - quote.data!.priceDzd });
+    const entries = await live.GET("/api/partner/v1/wallet/entries", { params: { query: { size: 1 } } });
+    expect(entries.data!.items).toEqual([expect.objectContaining({ type: "DEBIT", parcelId: parcel.id, amountDzd: 500 })]);
+
+    const events = await live.GET("/api/partner/v1/parcels/{id}/events", { params: { path: { id: parcel.id } } });
+    expect(events.data!.items).toEqual([expect.objectContaining({ status: "CREATED", previousStatus: null, source: "merchant" })]);
+
+    // Public tracking needs no key: any client of the document reaches it, this one included.
+    const tracked = await live.GET("/api/public/v1/tracking/{trackingNumber}", {
+      params: { path: { trackingNumber: parcel.trackingNumber } }
+    });
+    expect(tracked.data).toMatchObject({ trackingNumber: parcel.trackingNumber, status: "CREATED", codToPayDzd: 1500 });
+    expect(tracked.response.headers.get("x-ratelimit-limit")).toBe("30");
+  });
+
   test("the types follow the document (checked by the compiler)", () => {
     const typeChecks = () => [
       // @ts-expect-error weightG is required
@@ -145,7 +192,11 @@ describe("generated TypeScript client (embedded)", () => {
       // @ts-expect-error toStatus is one of the 12 statuses
       sandbox.POST("/api/partner/v1/sandbox/parcels/{id}/trigger-event", { params: { path: { id: "x" } }, body: { toStatus: "FLYING" } }),
       // @ts-expect-error no such operation
-      live.DELETE("/api/partner/v1/parcels/{id}", { params: { path: { id: "x" } } })
+      live.DELETE("/api/partner/v1/parcels/{id}", { params: { path: { id: "x" } } }),
+      // @ts-expect-error a quote needs the relay point
+      live.POST("/api/partner/v1/parcels/quote", { body: { weightG: 1200 } }),
+      // @ts-expect-error the size of a page is a number
+      live.GET("/api/partner/v1/wallet/entries", { params: { query: { size: "10" } } })
     ];
     expect(typeof typeChecks).toBe("function");
   });

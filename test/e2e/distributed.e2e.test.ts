@@ -5,6 +5,8 @@ import { freePort, RunningProcess, startNode, waitForHttp } from "../helpers/pro
 import { describeWithServers, distributedEnv } from "../helpers/servers";
 import { gatewayContract, SystemUnderTest } from "./gateway-contract";
 import { parcelsContract } from "./parcels-contract";
+import { merchantContract } from "./merchant-contract";
+import { publicTrackingContract } from "./public-tracking-contract";
 import { HOSTILE_INPUT_ENV, hostileInputContract } from "./hostile-input-contract";
 import { fuzzContract } from "./fuzz-contract";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
@@ -56,6 +58,8 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
 
   describe("gateway contract", () => gatewayContract(system));
   describe("parcels and wallet contract", () => parcelsContract(system));
+  describe("merchant surface: events, quotes, relay search, wallet", () => merchantContract(system));
+  describe("public tracking", () => publicTrackingContract(system));
   describe("hostile input", () => hostileInputContract(system));
   describe("fuzz", () => fuzzContract(system));
 

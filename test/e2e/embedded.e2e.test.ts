@@ -5,6 +5,8 @@ import { http } from "../helpers/http";
 import { freePort, ROOT, RunningProcess, startProcess } from "../helpers/processes";
 import { gatewayContract, SystemUnderTest } from "./gateway-contract";
 import { parcelsContract } from "./parcels-contract";
+import { merchantContract } from "./merchant-contract";
+import { publicTrackingContract } from "./public-tracking-contract";
 import { HOSTILE_INPUT_ENV, hostileInputContract } from "./hostile-input-contract";
 import { fuzzContract } from "./fuzz-contract";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
@@ -63,6 +65,14 @@ describe("embedded mode (npm start)", () => {
 
   describe("parcels and wallet contract", () => {
     parcelsContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
+  });
+
+  describe("merchant surface: events, quotes, relay search, wallet", () => {
+    merchantContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
+  });
+
+  describe("public tracking", () => {
+    publicTrackingContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
   });
 
   describe("hostile input", () => {

@@ -65,8 +65,13 @@ const TEMPLATES = [
   "/docs",
   "/docs/swagger-ui.css",
   "/healthz",
-  "/readyz"
+  "/readyz",
+  "/track",
+  "/track/{trackingNumber}"
 ];
+
+/** The tracking pages answer people, in HTML, errors included (lib/tracking-page): each under its CSP. */
+const isTrackingPage = (path: string) => /^\/track(\/|\?|$)/.test(path);
 
 const STATUSES = ["CREATED", "READY_FOR_PICKUP", "PICKED_UP", "IN_TRANSIT", "AT_RELAY", "RELAY_NOTIFIED", "DELIVERED", "CANCELLED", "LOST"];
 
@@ -139,7 +144,19 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   topUpWallet: { amountDzd: 100, mode: "sandbox" },
   setWebhookEndpoint: { url: "https://hooks.example.invalid/fuzz", secret: "s".repeat(32) },
   transitionParcel: { toStatus: "READY_FOR_PICKUP", reason: "fuzz" },
-  upsertRelayPoint: { code: "DZ-FZ-POINT", name: "Fuzz point", city: "Alger", wilaya: "16", address: "1 rue", active: true }
+  upsertRelayPoint: {
+    code: "DZ-FZ-POINT",
+    name: "Fuzz point",
+    city: "Alger",
+    wilaya: "16",
+    address: "1 rue",
+    active: true,
+    nameAr: "نقطة",
+    latitude: 36.7,
+    longitude: 3.05,
+    openingHours: { mon: [{ open: "08:00", close: "12:00" }], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] }
+  },
+  quoteParcel: { weightG: 700, destinationRelayCode: "DZ-16-HYDRA", codAmountDzd: 1500, declaredValueDzd: 9000 }
 };
 
 function bodyArbitrary(operationId: string | null): fc.Arbitrary<{ bytes: Buffer | null; json: boolean }> {
@@ -212,10 +229,29 @@ function requestArbitrary(world: World): fc.Arbitrary<FuzzRequest> {
       .array(
         fc.tuple(
           fc.oneof(
-            fc.constantFrom("status", "page", "size", "mode", "expires", "signature", "__proto__[x]", "a[b][c]", "q"),
+            fc.constantFrom(
+              "status",
+              "page",
+              "size",
+              "mode",
+              "expires",
+              "signature",
+              "__proto__[x]",
+              "a[b][c]",
+              "q",
+              "wilaya",
+              "city",
+              "near",
+              "radiusKm",
+              "number",
+              "lang"
+            ),
             fc.string({ maxLength: 8 })
           ),
-          fc.oneof(fc.constantFrom(...STATUSES, "0", "-1", "100", "101", "abc", ""), nasty)
+          fc.oneof(
+            fc.constantFrom(...STATUSES, "0", "-1", "100", "101", "abc", "", "16", "36.75,3.05", "91,0", "ar", "RP123456785DZ"),
+            nasty
+          )
         ),
         { maxLength: 4 }
       )
@@ -336,7 +372,10 @@ function send(baseUrl: string, request: FuzzRequest): Promise<Answer> {
 export function checkAnswer(request: FuzzRequest, answer: Answer): string[] {
   const problems: string[] = [];
   if (answer.status >= 500 || answer.status < 100) problems.push(`status ${answer.status}`);
-  if (answer.status >= 400 && request.method !== "HEAD") {
+  if (answer.status >= 400 && request.method !== "HEAD" && isTrackingPage(request.path) && answer.contentType.startsWith("text/html")) {
+    if (!answer.text.includes('<main id="content">'))
+      problems.push(`a tracking page error that is not a page: ${answer.text.slice(0, 200)}`);
+  } else if (answer.status >= 400 && request.method !== "HEAD") {
     if (!answer.contentType.includes("application/json")) problems.push(`error with content-type "${answer.contentType}"`);
     try {
       const body = JSON.parse(answer.text) as { code?: unknown; message?: unknown; status?: unknown };

@@ -203,7 +203,7 @@ export function gatewayContract(system: () => SystemUnderTest): void {
     for (const key of res.body) {
       expect(key).not.toHaveProperty("key");
       expect(key).not.toHaveProperty("keyHash");
-      expect(key.scopes).toEqual(["parcels:read", "parcels:write"]);
+      expect(key.scopes).toEqual(["parcels:read", "parcels:write", "wallet:read"]);
     }
     for (const secret of secrets) expect(res.text).not.toContain(secret.slice(20));
   });

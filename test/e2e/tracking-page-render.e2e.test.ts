@@ -1,19 +1,17 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { Browser, BrowserContextOptions, chromium, Page } from "playwright-core";
-import relayDirectory from "../../resources/relay-points.json";
-import type { RelayPointEntry } from "../../lib/relay-points";
-import { toTrackingPageParcel, TrackingPageParcel } from "../../lib/public-tracking";
 import { s10CheckDigit } from "../../lib/s10";
-import { respondToTrackingPage, TRACKING_PAGE_CSP } from "../../lib/tracking-page";
-import { ROOT } from "../helpers/processes";
+import { formatDateTime, TRACKING_PAGE_CSP } from "../../lib/tracking-page";
+import { backoffice, http, partner } from "../helpers/http";
+import { freePort, ROOT, RunningProcess, startNode, waitForHttp } from "../helpers/processes";
 
 /**
- * The tracking pages as a recipient's phone shows them: rendered by lib/tracking-page, served
- * with their CSP by a bare node:http server, opened in Debian's headless Chromium. Screenshots
- * land in .ci-artifacts/tracking-*.png.
+ * The tracking pages as a recipient's phone shows them, served by a started system (embedded,
+ * as `npm start` runs it) for parcels created and moved through the APIs, opened in Debian's
+ * headless Chromium. Screenshots land in .ci-artifacts/tracking-*.png.
  */
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -44,88 +42,68 @@ if (!hasChromium && process.env.CI !== "true") {
 }
 const describeBrowser = hasChromium || process.env.CI === "true" ? describe : describe.skip;
 
-const directory = relayDirectory as RelayPointEntry[];
-const ALGER = directory.find(p => p.code === "DZ-16-ALGER-CENTRE")!;
-
-function trackingNumber(serial: string): string {
-  return `RP${serial}${s10CheckDigit(serial)}DZ`;
-}
-
-const WAITING = trackingNumber("12345678");
-const HOSTILE = trackingNumber("87654321");
-const UNKNOWN = trackingNumber("00000001");
-
-function parcel(
-  number: string,
-  relay: RelayPointEntry,
-  extra: Partial<TrackingPageParcel> & Record<string, unknown> = {}
-): TrackingPageParcel {
-  const built = toTrackingPageParcel({
-    trackingNumber: number,
-    status: "RELAY_NOTIFIED",
-    mode: "live",
-    codAmountDzd: 1500,
-    history: [
-      { toStatus: "CREATED", createdAt: "2025-03-10T08:12:00Z" },
-      { toStatus: "READY_FOR_PICKUP", createdAt: "2025-03-10T15:40:00Z" },
-      { toStatus: "PICKED_UP", createdAt: "2025-03-11T07:55:00Z" },
-      { toStatus: "IN_TRANSIT", createdAt: "2025-03-11T09:20:00Z" },
-      { toStatus: "AT_RELAY", createdAt: "2025-03-12T13:05:00Z" },
-      { toStatus: "RELAY_NOTIFIED", createdAt: "2025-03-12T13:06:00Z" }
-    ],
-    relay
-  });
-  if (!built) throw new Error("fixture parcel is not public");
-  return { ...built, ...extra };
-}
-
-const PARCELS = new Map<string, TrackingPageParcel>([
-  [WAITING, parcel(WAITING, ALGER)],
-  [
-    HOSTILE,
-    // What must never reach the page even if a caller passed it along.
-    parcel(
-      HOSTILE,
-      { ...ALGER, name: `<script>alert("x")</script> Kiosque`, address: `"><img src=x onerror=alert(1)> Rue` },
-      { sandbox: true, recipientName: "Amina Benali", recipientPhone: "+213555123456", pricePaidDzd: 400 }
-    )
-  ]
-]);
+const UNKNOWN = `RP00000001${s10CheckDigit("00000001")}DZ`;
+const RECIPIENT = { recipientName: "Amina Benali", recipientPhone: "+213 555 12 34 56" };
 
 describeBrowser("tracking pages in headless Chromium", () => {
-  let server: http.Server;
+  let proc: RunningProcess;
+  let dataDir: string;
   let base: string;
   let browser: Browser;
+  /** A live parcel waiting at its relay point with cash to bring, and the instant it became available. */
+  let waiting: { trackingNumber: string; availableAt: string };
+  /** A sandbox parcel addressed to a relay point whose name and address are markup. */
+  let hostile: string;
 
   beforeAll(async () => {
-    server = http.createServer((req, res) => {
-      const url = new URL(req.url ?? "/", "http://localhost");
-      const query: Record<string, string[]> = {};
-      for (const [key, value] of url.searchParams) (query[key] ??= []).push(value);
-      respondToTrackingPage(
-        { path: url.pathname, query, acceptLanguage: req.headers["accept-language"] },
-        async n => PARCELS.get(n) ?? null
-      ).then(
-        answer => {
-          res.writeHead(answer.status, answer.headers);
-          res.end(answer.body);
-        },
-        err => {
-          res.writeHead(500, { "Content-Type": "text/plain" });
-          res.end(String(err));
-        }
-      );
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "relay-track-"));
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const token = `bo_${randomBytes(12).toString("hex")}`;
+    proc = await startNode({ PORT: String(port), DATA_DIR: dataDir, BACKOFFICE_TOKEN: token, PUBLIC_TRACKING_PER_MINUTE: "1000" });
+    await waitForHttp(`${base}/readyz`);
+
+    const bo = backoffice(base, token);
+    const org = await bo.createOrganization("Boutique Suivi");
+    await bo.call("POST", `/organizations/${org.id}/wallet/top-ups`, { amountDzd: 10_000 });
+    await bo.call("POST", `/organizations/${org.id}/wallet/top-ups`, { amountDzd: 10_000, mode: "sandbox" });
+    const live = partner(base, (await bo.createKey(org.id)).key);
+    const sandbox = partner(base, (await bo.createKey(org.id, { mode: "sandbox" })).key);
+
+    const parcel = (
+      await live("POST", "/parcels", { ...RECIPIENT, weightG: 1200, destinationRelayCode: "DZ-16-ALGER-CENTRE", codAmountDzd: 1500 })
+    ).body;
+    for (const toStatus of ["READY_FOR_PICKUP", "PICKED_UP", "IN_TRANSIT", "AT_RELAY"]) {
+      expect((await bo.call("POST", `/parcels/${parcel.id}/transitions`, { toStatus })).status).toBe(200);
+    }
+    // Sending the pick-up SMS moves the parcel on to RELAY_NOTIFIED by itself.
+    let tracked = await http(base, "GET", `/api/public/v1/tracking/${parcel.trackingNumber}`);
+    for (let i = 0; i < 100 && tracked.body.status !== "RELAY_NOTIFIED"; i++) {
+      await new Promise(resolve => setTimeout(resolve, 150));
+      tracked = await http(base, "GET", `/api/public/v1/tracking/${parcel.trackingNumber}`);
+    }
+    expect(tracked.body.status).toBe("RELAY_NOTIFIED");
+    waiting = { trackingNumber: parcel.trackingNumber, availableAt: tracked.body.events[5].occurredAt };
+
+    const point = await bo.call("POST", "/relay-points", {
+      code: "DZ-16-MARKUP",
+      name: `<script>alert("x")</script> Kiosque`,
+      city: "Alger",
+      wilaya: "16",
+      address: `"><img src=x onerror=alert(1)> Rue`
     });
-    await new Promise<void>(resolve => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    expect(point.status).toBe(201);
+    hostile = (await sandbox("POST", "/parcels", { ...RECIPIENT, weightG: 300, destinationRelayCode: "DZ-16-MARKUP" })).body.trackingNumber;
+
     if (!hasChromium) throw new Error(`CI=true but ${CHROMIUM} is missing: apt-get install -y chromium`);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise(resolve => server?.close(resolve));
+    await proc?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   /** A page that records anything the browser complains about and any request leaving the server. */
@@ -183,7 +161,7 @@ describeBrowser("tracking pages in headless Chromium", () => {
   test("French by default: the status, the cash to bring, the relay point and its hours, the timeline", async () => {
     const { page, problems, outside, close } = await open({ ...MOBILE, locale: "fr-FR" });
     try {
-      const response = await page.goto(`${base}/track/${WAITING}`);
+      const response = await page.goto(`${base}/track/${waiting.trackingNumber}`);
       expect(response?.status()).toBe(200);
       expect(response?.headers()["content-security-policy"]).toBe(TRACKING_PAGE_CSP);
       expect(await page.getAttribute("html", "lang")).toBe("fr");
@@ -191,7 +169,7 @@ describeBrowser("tracking pages in headless Chromium", () => {
       // The hashed stylesheet applied: the CSP let it through.
       expect(await page.$eval("header", e => getComputedStyle(e).backgroundColor)).toBe("rgb(11, 79, 138)");
 
-      await expect(page.getByRole("heading", { level: 1 }).innerText()).resolves.toContain(WAITING);
+      await expect(page.getByRole("heading", { level: 1 }).innerText()).resolves.toContain(waiting.trackingNumber);
       const main = await page.innerText("main");
       expect(main).toContain("Votre colis vous attend au point relais");
       expect(main).toMatch(/1\s500\sDA/u);
@@ -199,7 +177,7 @@ describeBrowser("tracking pages in headless Chromium", () => {
       expect(main).toContain("42 Rue Didouche Mourad, Alger Centre");
       expect(main).toContain("Du samedi au jeudi");
       expect(main).toContain("08:30–12:30");
-      expect(main).toContain("12 mars 2025 à 14:06");
+      expect(main).toContain(formatDateTime(waiting.availableAt, "fr"));
 
       expect(await page.getByRole("banner").count()).toBe(1);
       expect(await page.getByRole("main").count()).toBe(1);
@@ -235,7 +213,7 @@ describeBrowser("tracking pages in headless Chromium", () => {
   test("Arabic from Accept-Language: right to left, Arabic names, Latin digits", async () => {
     const { page, problems, close } = await open({ ...MOBILE, locale: "ar-DZ" });
     try {
-      const response = await page.goto(`${base}/track/${WAITING.toLowerCase()}`);
+      const response = await page.goto(`${base}/track/${waiting.trackingNumber.toLowerCase()}`);
       expect(response?.status()).toBe(200);
       expect(await page.getAttribute("html", "lang")).toBe("ar");
       expect(await page.getAttribute("html", "dir")).toBe("rtl");
@@ -244,7 +222,7 @@ describeBrowser("tracking pages in headless Chromium", () => {
       expect(main).toContain("طردك في انتظارك في نقطة الاستلام");
       expect(main).toContain("مكتبة ديدوش");
       expect(main).toContain("من السبت إلى الخميس");
-      expect(main).toContain("14:06");
+      expect(main).toContain(formatDateTime(waiting.availableAt, "ar"));
       expect(main).toMatch(/1\.500/);
       expect(main).not.toMatch(/[\u0660-\u0669]/);
 
@@ -263,7 +241,7 @@ describeBrowser("tracking pages in headless Chromium", () => {
   test("English through ?lang=, which beats Accept-Language and survives the links", async () => {
     const { page, problems, close } = await open({ ...DESKTOP, locale: "fr-FR" });
     try {
-      await page.goto(`${base}/track/${WAITING}?lang=en`);
+      await page.goto(`${base}/track/${waiting.trackingNumber}?lang=en`);
       expect(await page.getAttribute("html", "lang")).toBe("en");
       const main = await page.innerText("main");
       expect(main).toContain("Your parcel is waiting for you at the relay point");
@@ -287,10 +265,11 @@ describeBrowser("tracking pages in headless Chromium", () => {
       await page.goto(`${base}/track`);
       expect(await page.locator("script").count()).toBe(0);
       await shoot(page, "form-fr-mobile");
-      const spaced = `${WAITING.slice(0, 2).toLowerCase()} ${WAITING.slice(2, 6)} ${WAITING.slice(6, 10)} ${WAITING.slice(10).toLowerCase()}`;
+      const n = waiting.trackingNumber;
+      const spaced = `${n.slice(0, 2).toLowerCase()} ${n.slice(2, 6)} ${n.slice(6, 10)} ${n.slice(10).toLowerCase()}`;
       await page.getByLabel("Numéro de suivi").fill(spaced);
-      await Promise.all([page.waitForURL(`${base}/track/${WAITING}`), page.getByRole("button", { name: "Suivre" }).click()]);
-      expect(await page.innerText("h1")).toContain(WAITING);
+      await Promise.all([page.waitForURL(`${base}/track/${waiting.trackingNumber}`), page.getByRole("button", { name: "Suivre" }).click()]);
+      expect(await page.innerText("h1")).toContain(waiting.trackingNumber);
 
       await page.goto(`${base}/track`);
       await page.getByLabel("Numéro de suivi").fill("hello");
@@ -326,16 +305,18 @@ describeBrowser("tracking pages in headless Chromium", () => {
     }
   });
 
-  test("hostile relay data stays text; personal data passed along is not shown; the sandbox is announced", async () => {
+  test("hostile relay data stays text; nothing personal and no price is shown; the sandbox is announced", async () => {
     const { page, problems, close } = await open({ ...MOBILE, locale: "fr-FR" });
     try {
-      await page.goto(`${base}/track/${HOSTILE}`);
+      await page.goto(`${base}/track/${hostile}`);
       expect(await page.locator("script, img").count()).toBe(0);
       const main = await page.innerText("main");
       expect(main).toContain(`<script>alert("x")</script> Kiosque`);
       expect(main).toContain("Colis de test");
       const text = await page.innerText("body");
-      for (const secret of ["Amina", "555123456", "400"]) expect(text).not.toContain(secret);
+      for (const secret of ["Amina", "Benali", "555 12 34", "+213"]) expect(text).not.toContain(secret);
+      // Without cash on delivery the page shows no amount at all: the price is never there.
+      expect(text).not.toMatch(/\d\s?DA\b/u);
       expect(problems).toEqual([]);
     } finally {
       await close();

@@ -1,5 +1,12 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { Client } from "pg";
+import type { Database } from "../../lib/db/database";
+import { migrationFiles } from "../../lib/db/migrate";
+import { openPglite } from "../../lib/db/pglite";
+import { openPostgres } from "../../lib/db/postgres";
+import { projectRoot } from "../../lib/project-root";
 import { PG_ADMIN_URL } from "./servers";
 
 /** A throw-away database on the local server, so suites running in parallel never share tables. */
@@ -20,4 +27,41 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
       await c.end();
     }
   };
+}
+
+/** A database of either engine for one suite, and how to be rid of it afterwards. */
+export interface ThrowAwayDatabase {
+  db: Database;
+  close: () => Promise<void>;
+}
+
+export async function openThrowAwayPglite(): Promise<ThrowAwayDatabase> {
+  const db = await openPglite(`memory://${randomUUID()}`);
+  return { db, close: () => db.close() };
+}
+
+export async function openThrowAwayPostgres(): Promise<ThrowAwayDatabase> {
+  const test = await createTestDatabase();
+  const db = openPostgres(test.url, 2);
+  return {
+    db,
+    close: async () => {
+      await db.close();
+      await test.drop();
+    }
+  };
+}
+
+/**
+ * A schema as it stood before `migration`: the earlier files applied and recorded, as the
+ * migrator would have, so that a test can put rows in before the migration runs over them.
+ */
+export async function migrateUpTo(db: Database, schema: string, migration: string): Promise<void> {
+  const dir = path.join(projectRoot(), "migrations", schema);
+  await db.exec(`CREATE SCHEMA IF NOT EXISTS ${schema};
+    CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());`);
+  for (const file of migrationFiles(schema).filter(f => f < migration)) {
+    await db.exec(fs.readFileSync(path.join(dir, file), "utf8"));
+    await db.query(`INSERT INTO ${schema}.schema_migrations (id) VALUES ($1)`, [file]);
+  }
 }

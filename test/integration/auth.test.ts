@@ -64,9 +64,9 @@ describeWithServers(["postgres"], "auth service on PostgreSQL", () => {
     expect(await resolve(keyA.key.slice(0, -1) + (keyA.key.endsWith("A") ? "B" : "A"))).toBeNull();
   });
 
-  test("keys get both scopes by default, or exactly the ones asked for", async () => {
+  test("keys get every scope by default, or exactly the ones asked for", async () => {
     const org = await createOrg("Scopes SARL");
-    expect((await createKey(org.id)).scopes).toEqual(["parcels:read", "parcels:write"]);
+    expect((await createKey(org.id)).scopes).toEqual(["parcels:read", "parcels:write", "wallet:read"]);
     const readOnly = await createKey(org.id, { scopes: ["parcels:read"] });
     expect((await resolve(readOnly.key))!.scopes).toEqual(["parcels:read"]);
   });

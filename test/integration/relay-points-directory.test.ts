@@ -1,120 +1,32 @@
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import relayPoints from "../../resources/relay-points.json";
-import { Database, Queryable } from "../../lib/db/database";
-import { migrateSchema, migrationFiles } from "../../lib/db/migrate";
-import { openPglite } from "../../lib/db/pglite";
-import { openPostgres } from "../../lib/db/postgres";
-import { projectRoot } from "../../lib/project-root";
+import { Database } from "../../lib/db/database";
+import { migrateSchema } from "../../lib/db/migrate";
 import type { RelayPointEntry } from "../../lib/relay-points";
-import {
-  pageOf,
-  planRelayPointSearch,
-  rankByDistance,
-  RelayPointPage,
-  RelayPointSearchQuery,
-  searchRelayPoints,
-  toRelayPointResult
-} from "../../lib/relay-search";
+import { RelayPointSearchQuery, searchRelayPoints } from "../../lib/relay-search";
 import { foldSearchText } from "../../lib/search-text";
-import { createTestDatabase } from "../helpers/postgres";
+import {
+  findRelayPoint,
+  listRelayPoints,
+  RELAY_POINT_COLUMNS as COLUMNS,
+  RelayPointRow as Row,
+  searchRelayPoints as searchInDatabase,
+  seedRelayPoints as seed,
+  toRelayPointEntry as toEntry,
+  upsertRelayPoint
+} from "../../services/parcels/relay-points.store";
+import { migrateUpTo, openThrowAwayPglite, openThrowAwayPostgres, ThrowAwayDatabase } from "../helpers/postgres";
 import { describeWithServers } from "../helpers/servers";
 
 /**
  * Migration parcels/004 on both engines: it upgrades a table that already holds points, its
- * checks refuse what the directory must never hold, its SQL fold is lib/search-text.ts's, and a
- * store query over its columns and indexes answers what lib/relay-search.ts answers.
+ * checks refuse what the directory must never hold, its SQL fold is lib/search-text.ts's, and the
+ * store's search (services/parcels/relay-points.store.ts) over its columns and indexes answers
+ * what lib/relay-search.ts answers.
  */
 
 const directory: RelayPointEntry[] = relayPoints;
 const MIGRATION = "004_relay_points_directory.sql";
-const COLUMNS = "code, name, name_ar, city, city_ar, wilaya, address, latitude, longitude, opening_hours, active";
-
-interface Row {
-  code: string;
-  name: string;
-  name_ar: string | null;
-  city: string;
-  city_ar: string | null;
-  wilaya: string | null;
-  address: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  opening_hours: RelayPointEntry["openingHours"];
-  active: boolean;
-}
-
-const toEntry = (r: Row): RelayPointEntry => ({
-  code: r.code,
-  name: r.name,
-  nameAr: r.name_ar,
-  city: r.city,
-  cityAr: r.city_ar,
-  wilaya: r.wilaya,
-  address: r.address,
-  latitude: r.latitude,
-  longitude: r.longitude,
-  openingHours: r.opening_hours,
-  active: r.active
-});
-
-/**
- * The seed the parcels service should run: adds the shipped points, and fills in what older rows
- * lack without overwriting what an operator set.
- */
-async function seed(db: Queryable, points: RelayPointEntry[]): Promise<void> {
-  for (const p of points) {
-    await db.query(
-      `INSERT INTO parcels.relay_points (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-       ON CONFLICT (code) DO UPDATE SET
-         name_ar = coalesce(relay_points.name_ar, EXCLUDED.name_ar),
-         city_ar = coalesce(relay_points.city_ar, EXCLUDED.city_ar),
-         latitude = CASE WHEN relay_points.latitude IS NULL THEN EXCLUDED.latitude ELSE relay_points.latitude END,
-         longitude = CASE WHEN relay_points.latitude IS NULL THEN EXCLUDED.longitude ELSE relay_points.longitude END,
-         opening_hours = coalesce(relay_points.opening_hours, EXCLUDED.opening_hours)`,
-      [p.code, p.name, p.nameAr, p.city, p.cityAr, p.wilaya, p.address, p.latitude, p.longitude, JSON.stringify(p.openingHours), p.active]
-    );
-  }
-}
-
-const FILTERS = `active
-  AND ($1::text IS NULL OR wilaya = $1)
-  AND ($2::text IS NULL OR city_key = $2 OR city_ar_key = $2)
-  AND ($3::text IS NULL OR strpos(search_key, $3) > 0)`;
-
-/** The store's search: filters and the bounding box in SQL, the exact distance in lib/relay-search. */
-async function searchInDatabase(db: Queryable, query: RelayPointSearchQuery): Promise<RelayPointPage> {
-  const plan = planRelayPointSearch(query);
-  const filters = [plan.wilaya, plan.cityKey, plan.textKey];
-  if (plan.near) {
-    const { box } = plan.near;
-    const rows = await db.query<Row>(
-      `SELECT ${COLUMNS} FROM parcels.relay_points WHERE ${FILTERS}
-         AND latitude BETWEEN $4 AND $5 AND longitude BETWEEN $6 AND $7`,
-      [...filters, box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude]
-    );
-    const ranked = rankByDistance(rows.map(toEntry), plan.near.center, plan.near.radiusKm);
-    return pageOf(
-      ranked.slice(plan.offset, plan.offset + plan.size).map(r => toRelayPointResult(r.entry, r.distanceKm)),
-      ranked.length,
-      plan
-    );
-  }
-  const rows = await db.query<Row & { total: number }>(
-    `SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM parcels.relay_points WHERE ${FILTERS}
-     ORDER BY code COLLATE "C" LIMIT $4 OFFSET $5`,
-    [...filters, plan.size, plan.offset]
-  );
-  const total =
-    rows[0]?.total ?? (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM parcels.relay_points WHERE ${FILTERS}`, filters))[0].n;
-  return pageOf(
-    rows.map(r => toRelayPointResult(toEntry(r))),
-    total,
-    plan
-  );
-}
-
 const QUERIES: Omit<RelayPointSearchQuery, "page" | "size">[] = [
   {},
   { wilaya: "16" },
@@ -134,21 +46,14 @@ const QUERIES: Omit<RelayPointSearchQuery, "page" | "size">[] = [
   { near: { latitude: 48.8566, longitude: 2.3522 }, radiusKm: 100 }
 ];
 
-function directoryContract(open: () => Promise<{ db: Database; close: () => Promise<void> }>) {
+function directoryContract(open: () => Promise<ThrowAwayDatabase>) {
   let db: Database;
   let close: () => Promise<void>;
 
   beforeAll(async () => {
     ({ db, close } = await open());
     // A table as it stands before 004, holding an operator's edit and a point of the old free-text shape.
-    const dir = path.join(projectRoot(), "migrations", "parcels");
-    const before = migrationFiles("parcels").filter(f => f < MIGRATION);
-    await db.exec(`CREATE SCHEMA IF NOT EXISTS parcels;
-      CREATE TABLE IF NOT EXISTS parcels.schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());`);
-    for (const file of before) {
-      await db.exec(fs.readFileSync(path.join(dir, file), "utf8"));
-      await db.query("INSERT INTO parcels.schema_migrations (id) VALUES ($1)", [file]);
-    }
+    await migrateUpTo(db, "parcels", MIGRATION);
     await db.query(
       `INSERT INTO parcels.relay_points (code, name, city, wilaya, address, active) VALUES
         ('DZ-16-ALGER-CENTRE', 'Librairie Didouche (renamed by an operator)', 'Alger Centre', '16', '42 Rue Didouche Mourad, Alger Centre', true),
@@ -180,6 +85,23 @@ function directoryContract(open: () => Promise<{ db: Database; close: () => Prom
     expect(rows.map(toEntry).filter(p => p.code !== "DZ-16-ALGER-CENTRE")).toEqual(
       directory.filter(p => p.code !== "DZ-16-ALGER-CENTRE").sort((a, b) => (a.code < b.code ? -1 : 1))
     );
+  });
+
+  test("the back-office's replace sets every field, a missing one to null; the seed then fills only what is missing", async () => {
+    const shipped = directory.find(p => p.code === "DZ-31-ORAN-CENTRE")!;
+    const replaced = await upsertRelayPoint(db, { ...shipped, name: "Kiosque Oran", latitude: null, longitude: null, openingHours: null });
+    expect(replaced).toEqual({ ...shipped, name: "Kiosque Oran", latitude: null, longitude: null, openingHours: null });
+    expect(await findRelayPoint(db, shipped.code)).toEqual(replaced);
+    await seed(db, directory);
+    expect(await findRelayPoint(db, shipped.code)).toEqual({ ...shipped, name: "Kiosque Oran" });
+    await upsertRelayPoint(db, shipped);
+    expect((await listRelayPoints(db)).map(p => p.code)).toEqual([...directory.map(p => p.code), "DZ-LEGACY-POINT"].sort());
+
+    // A shipped point without the optional fields is stored with SQL NULLs (the table refuses a JSON null).
+    const bare = { ...shipped, code: "DZ-99-SEED-BARE", nameAr: null, cityAr: null, latitude: null, longitude: null, openingHours: null };
+    await seed(db, [bare]);
+    expect(await findRelayPoint(db, bare.code)).toEqual(bare);
+    await db.query("DELETE FROM parcels.relay_points WHERE code = $1", [bare.code]);
   });
 
   test("its checks refuse what the directory must never hold", async () => {
@@ -261,23 +183,7 @@ function directoryContract(open: () => Promise<{ db: Database; close: () => Prom
   });
 }
 
-describe("relay directory (migration 004) on PGlite", () => {
-  directoryContract(async () => {
-    const db = await openPglite(`memory://${randomUUID()}`);
-    return { db, close: () => db.close() };
-  });
-});
-
-describeWithServers(["postgres"], "relay directory (migration 004) on the PostgreSQL server", () => {
-  directoryContract(async () => {
-    const test = await createTestDatabase();
-    const db = openPostgres(test.url, 2);
-    return {
-      db,
-      close: async () => {
-        await db.close();
-        await test.drop();
-      }
-    };
-  });
-});
+describe("relay directory (migration 004) on PGlite", () => directoryContract(openThrowAwayPglite));
+describeWithServers(["postgres"], "relay directory (migration 004) on the PostgreSQL server", () =>
+  directoryContract(openThrowAwayPostgres)
+);

@@ -14,7 +14,8 @@ describe("configuration from the environment", () => {
       databaseUrl: null,
       redisUrl: null,
       embedded: true,
-      rateLimitPerMinute: 60
+      rateLimitPerMinute: 60,
+      publicTrackingPerMinute: 30
     });
     expect(config.services).toEqual([...ALL_SERVICES]);
   });
@@ -35,6 +36,7 @@ describe("configuration from the environment", () => {
   test.each([
     [{ PORT: "http" }, /PORT/],
     [{ RATE_LIMIT_PER_MINUTE: "0" }, /RATE_LIMIT_PER_MINUTE/],
+    [{ PUBLIC_TRACKING_PER_MINUTE: "-5" }, /PUBLIC_TRACKING_PER_MINUTE/],
     [{ SERVICES: "gateway,billing" }, /unknown service "billing"/],
     [{ LOG_LEVEL: "loud" }, /LOG_LEVEL/]
   ])("a bad value is a clear error: %j", (env, message) => {

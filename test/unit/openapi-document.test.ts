@@ -349,6 +349,12 @@ describe("SPEC §5: authentication", () => {
       getParcelByTracking: either("parcels:read"),
       cancelParcel: either("parcels:write"),
       triggerSandboxEvent: either("parcels:write"),
+      listParcelEvents: either("parcels:read"),
+      quoteParcel: either("parcels:read"),
+      searchRelayPoints: either("parcels:read"),
+      getMyWallet: either("wallet:read"),
+      listMyWalletEntries: either("wallet:read"),
+      trackParcel: [],
       downloadLabel: []
     });
   });

@@ -97,6 +97,7 @@ describe.each(cases.map(c => [c.operation.operationId, c] as const))("%s", (_id,
           flags?: Record<string, unknown>;
           rules?: Array<{ name: string; args?: Record<string, unknown> }>;
           allow?: unknown[];
+          metas?: Array<{ openapi?: JsonSchema }>;
         }
       >;
     };
@@ -130,8 +131,17 @@ describe.each(cases.map(c => [c.operation.operationId, c] as const))("%s", (_id,
         const allowed = (joi.allow ?? []).filter(v => v !== null && !(f.where !== "body" && v === null));
         expect({ label, enum: (f.schema.enum ?? []).filter(v => v !== null) }).toEqual({ label, enum: allowed });
       }
-      if ("custom" in rules)
-        expect({ label, decimals: /at most two decimals/i.test(f.schema.description ?? "") }).toEqual({ label, decimals: true });
+      if ("custom" in rules) {
+        // A custom rule says in its meta what it means (money: "at most two decimals"; a wilaya: its exact pattern);
+        // the document says the same.
+        const meant = (joi.metas ?? []).find(m => m.openapi)?.openapi;
+        expect({ label, described: meant !== undefined }).toEqual({ label, described: true });
+        const { description, ...keywords } = meant!;
+        for (const [keyword, value] of Object.entries(keywords))
+          expect({ label, keyword, value: f.schema[keyword as keyof JsonSchema] }).toEqual({ label, keyword, value });
+        if (description)
+          expect({ label, description: f.schema.description }).toEqual({ label, description: expect.stringContaining(description) });
+      }
     }
   });
 

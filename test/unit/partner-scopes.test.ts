@@ -15,7 +15,7 @@ test.each(partnerActions.map(([name, action]) => [name, action.scope]))("%s decl
   expect([...SCOPES, "any"]).toContain(scope);
 });
 
-test("only the health ping is open to every key; writes need parcels:write", () => {
+test("only the health ping is open to every key; writes need parcels:write; money is read with wallet:read", () => {
   const byScope = (scope: string) =>
     partnerActions
       .filter(([, a]) => a.scope === scope)
@@ -23,4 +23,19 @@ test("only the health ping is open to every key; writes need parcels:write", () 
       .sort();
   expect(byScope("any")).toEqual(["auth.health"]);
   expect(byScope("parcels:write")).toEqual(["parcels.cancel", "parcels.create", "parcels.triggerSandboxEvent"]);
+  expect(byScope("parcels:read")).toEqual([
+    "parcels.events",
+    "parcels.get",
+    "parcels.getByTracking",
+    "parcels.list",
+    "parcels.quote",
+    "parcels.searchRelayPoints"
+  ]);
+  expect(byScope("wallet:read")).toEqual(["wallet.mine", "wallet.myEntries"]);
+});
+
+test("the public API carries no scope and no key: nothing in it is per merchant", () => {
+  const publicActions = [...ACTION_DEFINITIONS].filter(([, action]) => action.api === "public");
+  expect(publicActions.map(([name]) => name)).toEqual(["parcels.publicTracking"]);
+  for (const [, action] of publicActions) expect(action.scope).toBeUndefined();
 });

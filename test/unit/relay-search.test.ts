@@ -1,8 +1,14 @@
 import Joi from "joi";
 import relayPoints from "../../resources/relay-points.json";
 import { distanceKm } from "../../lib/geo";
-import { relayPointDirectoryKeys, RelayPointEntry } from "../../lib/relay-points";
-import { planRelayPointSearch, RelayPointSearchQuery, RelayPointSearchSchema, searchRelayPoints } from "../../lib/relay-search";
+import { positionProblems, relayPointDirectoryKeys, RelayPointEntry } from "../../lib/relay-points";
+import {
+  planRelayPointSearch,
+  relaySearchProblems,
+  RelayPointSearchQuery,
+  RelayPointSearchSchema,
+  searchRelayPoints
+} from "../../lib/relay-search";
 import { FOLD_FROM, FOLD_TO, foldSearchText } from "../../lib/search-text";
 
 const directory: RelayPointEntry[] = relayPoints;
@@ -29,7 +35,8 @@ describe("search query validation", () => {
   it("takes query-string text and types it", () => {
     expect(validate({ wilaya: "9", near: "36.7538,3.0588", radiusKm: "15", page: "1", size: "5", city: " Blida " }).value).toEqual({
       wilaya: "09",
-      city: "Blida",
+      // Spaces stay: the search folds them away (lib/search-text.ts).
+      city: " Blida ",
       near: ALGER_CENTRE,
       radiusKm: 15,
       page: 1,
@@ -48,9 +55,16 @@ describe("search query validation", () => {
     expect(validate({ near: "91,3" }).problems).toEqual([{ field: "near", message: "near has a latitude outside -90 to 90" }]);
   });
 
-  it("a radius needs a position", () => {
-    expect(validate({ radiusKm: "5" }).problems).toEqual([{ field: "radiusKm", message: "radiusKm needs near=LAT,LNG" }]);
-    expect(validate({ radiusKm: "5", near: "36.7,3.05" }).problems).toEqual([]);
+  it("an empty value is no filter, as a form sends it", () => {
+    expect(validate({ wilaya: "", city: "", q: "", near: "", radiusKm: "" }).value).toEqual({ page: 0, size: 20 });
+  });
+
+  it("a radius needs a position: refused on its own field after Joi", () => {
+    expect(relaySearchProblems(validate({ radiusKm: "5" }).value!)).toEqual([
+      { field: "radiusKm", message: "radiusKm needs near=LAT,LNG" }
+    ]);
+    expect(relaySearchProblems(validate({ radiusKm: "5", near: "36.7,3.05" }).value!)).toEqual([]);
+    expect(relaySearchProblems(validate({ near: "36.7,3.05" }).value!)).toEqual([]);
   });
 });
 
@@ -178,12 +192,18 @@ describe("relayPointDirectoryKeys (back-office)", () => {
     expect(error).toBeUndefined();
   });
 
-  it("a latitude needs its longitude, and coordinates stay on Earth", () => {
-    const problems = (value: object) => check(value).error?.details.map(d => `${d.path.join(".")}: ${d.message}`);
-    expect(problems({ latitude: 36.7 })).toEqual(["longitude: longitude is required beside a latitude"]);
-    expect(problems({ latitude: 36.7, longitude: null })).toContain("longitude: longitude is required beside a latitude");
-    expect(problems({ longitude: 3.05, latitude: null })).toEqual(["longitude: longitude needs a latitude beside it"]);
-    expect(problems({ longitude: 3.05 })).toEqual(["longitude: longitude needs a latitude beside it"]);
+  it("a latitude needs its longitude (named when missing), and coordinates stay on Earth", () => {
+    const problems = (value: object) => positionProblems(check(value).value as { latitude: number | null; longitude: number | null });
+    expect(problems({ latitude: 36.7 })).toEqual([
+      { field: "longitude", message: "longitude is required beside latitude (give both, or neither)" }
+    ]);
+    expect(problems({ latitude: 36.7, longitude: null })).toEqual(problems({ latitude: 36.7 }));
+    expect(problems({ longitude: 3.05, latitude: null })).toEqual([
+      { field: "latitude", message: "latitude is required beside longitude (give both, or neither)" }
+    ]);
+    expect(problems({ longitude: 3.05 })).toEqual(problems({ longitude: 3.05, latitude: null }));
+    expect(problems({ latitude: 0, longitude: 0 })).toEqual([]);
+    expect(problems({})).toEqual([]);
     expect(check({ latitude: 91, longitude: 181 }).error?.details.map(d => d.message)).toEqual([
       "latitude must be less than or equal to 90",
       "longitude must be less than or equal to 180"

@@ -1,6 +1,6 @@
 import tariffJson from "../../resources/tariff.json";
 import { AppError } from "../../lib/errors";
-import { defaultTariff, loadTariff, quotePrice } from "../../lib/tariff";
+import { defaultTariff, loadTariff, priceBreakdown, quotePrice } from "../../lib/tariff";
 
 function expectAppError(fn: () => unknown, type: string): void {
   let thrown: unknown;
@@ -159,5 +159,31 @@ describe("loadTariff", () => {
   it("refuses non-object input", () => {
     expectAppError(() => loadTariff(null), "INVALID_TARIFF");
     expectAppError(() => loadTariff([]), "INVALID_TARIFF");
+  });
+});
+
+describe("priceBreakdown: what POST /parcels/quote shows", () => {
+  it("the shipping tier alone when no fee applies", () => {
+    expect(priceBreakdown(quotePrice({ weightG: 1200 }))).toEqual({
+      priceDzd: 450,
+      currency: "DZD",
+      breakdown: [{ item: "shipping", amountDzd: 450 }]
+    });
+    expect(priceBreakdown(quotePrice({ weightG: 1200, codAmountDzd: 0, declaredValueDzd: 5000 })).breakdown).toEqual([
+      { item: "shipping", amountDzd: 450 }
+    ]);
+  });
+
+  it("each fee that costs something, in centimes exactly, adding up to the total", () => {
+    const quote = quotePrice({ weightG: 30000, declaredValueDzd: 12_345.67, codAmountDzd: 9_999.99 });
+    const shown = priceBreakdown(quote);
+    expect(shown.breakdown).toEqual([
+      { item: "shipping", amountDzd: 1600 },
+      { item: "insurance", amountDzd: 73.46 },
+      { item: "cod", amountDzd: 100 }
+    ]);
+    expect(shown.priceDzd).toBe(1773.46);
+    const sumCentimes = shown.breakdown.reduce((sum, part) => sum + Math.round(part.amountDzd * 100), 0);
+    expect(sumCentimes).toBe(quote.totalCentimes);
   });
 });

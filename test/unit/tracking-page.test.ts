@@ -282,4 +282,31 @@ describe("respondToTrackingPage", () => {
     }
     expect(calls).toEqual([UNKNOWN]);
   });
+
+  it("with a limit, each /track/{number} counts before the lookup; past it a 429 page with Retry-After and no lookup", async () => {
+    let left = 2;
+    const limit = async () => {
+      left--;
+      return { allowed: left >= 0, limit: 2, remaining: Math.max(left, 0), retryAfterSeconds: left >= 0 ? 0 : 42 };
+    };
+    const limited = (path: string, query: Record<string, string> = {}) =>
+      respondToTrackingPage({ path, query, acceptLanguage: "en", now: NOW, limit }, lookup);
+    expect((await limited("/track")).headers["X-RateLimit-Limit"]).toBeUndefined();
+    expect((await limited("/track", { number: NUMBER })).status).toBe(303);
+    const first = await limited(`/track/${NUMBER}`);
+    expect(first.status).toBe(200);
+    expect(first.headers).toMatchObject({ "X-RateLimit-Limit": "2", "X-RateLimit-Remaining": "1" });
+    const second = await limited(`/track/${UNKNOWN}`);
+    expect(second.status).toBe(404);
+    expect(second.headers).toMatchObject({ "X-RateLimit-Limit": "2", "X-RateLimit-Remaining": "0" });
+    const refused = await limited(`/track/${NUMBER}`);
+    expect(refused.status).toBe(429);
+    expect(refused.headers).toMatchObject({
+      "Retry-After": "42",
+      "X-RateLimit-Remaining": "0",
+      "Content-Type": "text/html; charset=utf-8"
+    });
+    expect(refused.body).toContain(MESSAGES.en.tooManyHeading);
+    expect(calls).toEqual([NUMBER, UNKNOWN]);
+  });
 });

@@ -31,8 +31,13 @@ and receive every status change on your webhook.
 Send your API key on every call, either as \`Authorization: ApiKey <API_KEY>\` or as \`X-API-Key: <API_KEY>\`.
 Keys are created in the back-office (Settings, API keys) and shown once. Live keys start with \`${KEY_PREFIX.live}\`, sandbox
 keys with \`${KEY_PREFIX.sandbox}\`; a sandbox key sees only sandbox parcels, paid from the sandbox wallet. Scopes:
-\`parcels:read\` to list and read, \`parcels:write\` to create, cancel and trigger sandbox events (each operation lists the
-scope it needs).
+\`parcels:read\` to list and read parcels and their events, quote and search relay points; \`parcels:write\` to create,
+cancel and trigger sandbox events; \`wallet:read\` to read the wallet (each operation lists the scope it needs). A key
+created without scopes has all three.
+
+## Public tracking
+\`GET ${API_BASE_PATH.public}/tracking/{trackingNumber}\` needs no key: anyone holding a tracking number may see where the
+parcel is, never who it is for or what it cost. It is limited per client address, with the same rate-limit headers.
 
 ## Rate limits
 60 requests per minute per key unless your key has its own limit. Every authenticated answer carries

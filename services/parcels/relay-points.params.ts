@@ -1,0 +1,145 @@
+import { Joi } from "../../lib/joi";
+import { arrayOf, component, nullable, objectOf } from "../../lib/openapi/json-schema";
+import type { JsonSchema } from "../../lib/openapi/types";
+import { MAX_RANGES_PER_DAY, OpeningHours, TimeRange, WEEKDAYS } from "../../lib/opening-hours";
+import { pageSchema } from "../../lib/parcel-view";
+import { relayPointDirectoryKeys, RelayPointEntry } from "../../lib/relay-points";
+import type { RelayPointResult } from "../../lib/relay-search";
+import { relayCode } from "../../lib/schemas";
+import { wilayaCodeSchema } from "../../lib/wilayas";
+
+/**
+ * The relay-point directory's params and answers: the back-office's add-or-replace and list, and
+ * the partner search (lib/relay-search.ts holds its query schema and semantics).
+ */
+
+export { RelayPointSearchSchema, type RelayPointSearchQuery } from "../../lib/relay-search";
+
+/** A relay point as the back-office sends it is the stored record itself. */
+export type RelayPointParams = RelayPointEntry;
+export const RelayPointSchema = Joi.object<RelayPointParams, true>({
+  code: relayCode()
+    .required()
+    .description("Public code: DZ- then 3 to 30 characters among A-Z, 0-9 and hyphen.")
+    .example("DZ-16-ALGER-CENTRE"),
+  name: Joi.string().min(1).max(200).required(),
+  city: Joi.string().min(1).max(100).required(),
+  wilaya: wilayaCodeSchema().allow(null).default(null).description("Wilaya number, 1 to 58; stored on two digits."),
+  address: Joi.string().max(300).allow(null).default(null),
+  active: Joi.boolean().default(true).description("An inactive point refuses new parcels and is not found by the search."),
+  ...relayPointDirectoryKeys()
+});
+
+export const RELAY_POINT_DESCRIPTION =
+  "Creates the relay point, or replaces the one with the same code (an optional field left out becomes null); new parcels " +
+  "may be sent to it at once when it is active. latitude and longitude go together (400 naming the missing one). The shipped " +
+  "directory fills, at each start, only what a point lacks (Arabic names, position, opening hours): it never overwrites what was set here.";
+
+// --- answers ------------------------------------------------------------------------------------
+
+const TIME_RANGE = objectOf<TimeRange>(
+  {
+    open: { type: "string", pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$", examples: ["08:30"] },
+    close: { type: "string", pattern: "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$", examples: ["12:30"] }
+  },
+  { description: "A range of one day, in Algiers time; close is after open (24:00 for midnight)." }
+);
+
+export const OpeningHoursSchema = component(
+  "OpeningHours",
+  objectOf<OpeningHours>(
+    Object.fromEntries(
+      WEEKDAYS.map(day => [day, { ...arrayOf(TIME_RANGE, "Ranges in order; [] when closed all day."), maxItems: MAX_RANGES_PER_DAY }])
+    ) as Record<(typeof WEEKDAYS)[number], JsonSchema>,
+    {
+      description: "Opening hours in Algiers local time, every weekday present (Friday is often closed).",
+      examples: [
+        {
+          sat: [
+            { open: "08:30", close: "12:30" },
+            { open: "14:00", close: "18:30" }
+          ],
+          sun: [{ open: "08:30", close: "18:30" }],
+          mon: [{ open: "08:30", close: "18:30" }],
+          tue: [{ open: "08:30", close: "18:30" }],
+          wed: [{ open: "08:30", close: "18:30" }],
+          thu: [{ open: "08:30", close: "12:30" }],
+          fri: []
+        }
+      ]
+    }
+  )
+);
+
+const latitude: JsonSchema = {
+  type: ["number", "null"],
+  minimum: -90,
+  maximum: 90,
+  description: "Decimal degrees (WGS 84); null when unknown."
+};
+const longitude: JsonSchema = {
+  type: ["number", "null"],
+  minimum: -180,
+  maximum: 180,
+  description: "Decimal degrees (WGS 84); null when unknown."
+};
+const wilaya: JsonSchema = {
+  type: ["string", "null"],
+  pattern: "^[0-9]{2}$",
+  description: "Wilaya number on two digits.",
+  examples: ["16"]
+};
+
+export const RelayPointView = component(
+  "RelayPoint",
+  objectOf<RelayPointEntry>({
+    code: { type: "string" },
+    name: { type: "string" },
+    nameAr: { type: ["string", "null"] },
+    city: { type: "string" },
+    cityAr: { type: ["string", "null"] },
+    wilaya,
+    address: { type: ["string", "null"] },
+    latitude,
+    longitude,
+    openingHours: nullable(OpeningHoursSchema),
+    active: { type: "boolean" }
+  })
+);
+
+export const RelayPointListView = arrayOf(RelayPointView);
+
+export const RelayPointResultView = component(
+  "RelayPointSearchResult",
+  objectOf<RelayPointResult>(
+    {
+      code: { type: "string", description: "The code to send as destinationRelayCode.", examples: ["DZ-16-ALGER-CENTRE"] },
+      name: { type: "string" },
+      city: { type: "string" },
+      wilaya,
+      address: { type: ["string", "null"] },
+      latitude,
+      longitude,
+      openingHours: nullable(OpeningHoursSchema),
+      distanceKm: {
+        type: "number",
+        minimum: 0,
+        description: "Great-circle distance from near, in km to the 10 m; only when near was given."
+      }
+    },
+    { optional: ["distanceKm"], description: "An active relay point." }
+  )
+);
+
+export const RelayPointPageView = pageSchema(
+  "RelayPointPage",
+  RelayPointResultView,
+  "The points of this page: nearest first with near, otherwise by code.",
+  "One page of relay points."
+);
+
+export const RELAY_SEARCH_DESCRIPTION =
+  "Active relay points for your checkout: by wilaya, by city (Latin or Arabic script; accents, case and spaces do not " +
+  "matter), by text, and around a position (`near=LAT,LNG`, within `radiusKm`, 20 by default, at most 500), nearest first " +
+  "with `distanceKm`; otherwise by code. Filters combine. Unknown query parameters are refused (400, named), so a typo " +
+  "never silently widens the search.";
