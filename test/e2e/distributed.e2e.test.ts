@@ -7,6 +7,7 @@ import { gatewayContract, SystemUnderTest } from "./gateway-contract";
 import { parcelsContract } from "./parcels-contract";
 import { HOSTILE_INPUT_ENV, hostileInputContract } from "./hostile-input-contract";
 import { fuzzContract } from "./fuzz-contract";
+import { webhooksContract } from "./webhooks-contract";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
 
 /**
@@ -31,7 +32,8 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
       startNode({ ...common, SERVICES: "auth", NODE_ID: "auth-1", HEALTH_PORT: String(healthPort) }),
       startNode({ ...common, SERVICES: "wallet", NODE_ID: "wallet-1" }),
       startNode({ ...common, SERVICES: "parcels", NODE_ID: "parcels-1" }),
-      startNode({ ...common, SERVICES: "notifications,webhooks", NODE_ID: "events-1" }),
+      // Loopback receivers: the webhooks contract's endpoints are on this machine.
+      startNode({ ...common, SERVICES: "notifications,webhooks", NODE_ID: "events-1", WEBHOOK_ALLOW_PRIVATE: "true" }),
       startNode({ ...common, ...HOSTILE_INPUT_ENV, SERVICES: "gateway", NODE_ID: "gateway-1", PORT: String(ports[0]) }),
       startNode({ ...common, ...HOSTILE_INPUT_ENV, SERVICES: "gateway", NODE_ID: "gateway-2", PORT: String(ports[1]) })
     ]);
@@ -57,6 +59,7 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
   describe("gateway contract", () => gatewayContract(system));
   describe("parcels and wallet contract", () => parcelsContract(system));
   describe("hostile input", () => hostileInputContract(system));
+  describe("webhooks and events", () => webhooksContract(system));
   describe("fuzz", () => fuzzContract(system));
 
   test("after all that traffic, the money invariant holds", async () => {
