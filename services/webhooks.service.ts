@@ -123,11 +123,11 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
       schema: EnqueueSchema,
       async handler(ctx) {
         const incoming = ctx.params.event;
-        const event = {
+        const event: ParcelEvent = {
           ...incoming,
           occurredAt: incoming.occurredAt ?? incoming.createdAt,
           sequence: incoming.sequence ?? 0
-        } as ParcelEvent;
+        };
         const { created, deliveries } = await store.recordEvent(this.db, event);
         // Due now: a pass soon after keeps the first attempt close to the event.
         if (deliveries.some(d => d.status === "pending")) void this.worker.kick();
