@@ -15,10 +15,24 @@ Commands:
   wallet:top-up <orgId> <amountDzd> [--mode live|sandbox]
                                             credit a wallet
   wallet:show <orgId> [--mode live|sandbox] balance and recent ledger entries
-  webhook:set <orgId> <url> <secret>        set the organisation's webhook endpoint and secret
-  webhook:deliveries <orgId> [--status pending|delivered|failed|skipped] [--page N] [--size N]
-                                            the delivery log, with attempts
+  webhook:set <orgId> <url> <secret>        set the organisation's default webhook endpoint and secret
+  webhook:endpoints <orgId>                 list the organisation's webhook endpoints (no secrets)
+  webhook:endpoint:add <orgId> <url> [--mode live|sandbox|both] [--events parcel.created,parcel.delivered]
+                       [--description D] [--secret S] [--disabled]
+                                            add an endpoint (its secret, generated unless given, is shown only now)
+  webhook:endpoint:show <orgId> <endpointId>
+  webhook:endpoint:update <orgId> <endpointId> [--url U] [--mode M] [--events a,b|all] [--description D]
+                       [--enable|--disable]  change an endpoint
+  webhook:endpoint:remove <orgId> <endpointId>
+  webhook:rotate <orgId> <endpointId> [--secret S] [--overlap-hours 24]
+                                            new secret; both sign during the overlap (0: the old one stops now)
+  webhook:replay <orgId> <endpointId> <since> [--failed]
+                                            send again every event since <since> (ISO date-time), or only the failed
+  webhook:test <orgId> <endpointId>         send a ping event and show the answer
+  webhook:deliveries <orgId> [--endpoint ID] [--status pending|delivered|failed|skipped] [--page N] [--size N]
+                                            the delivery log, with each attempt's status, latency and error
   webhook:redeliver <deliveryId>            send a delivery again (same delivery id)
+  webhook:notices <orgId>                   messages for the merchant (an endpoint disabled after 5 days of failures)
   parcel:move <parcelId> <STATUS> [--reason R]
                                             operator transition (CREATED → READY_FOR_PICKUP → …)
   relay:list                                the relay-point directory
@@ -35,11 +49,14 @@ function token(): string {
   throw new Error("BACKOFFICE_TOKEN is not set and no embedded secrets file was found");
 }
 
+/** Flags that take no value. */
+const SWITCHES = new Set(["inactive", "failed", "enable", "disable", "disabled"]);
+
 function flags(args: string[]): { positional: string[]; options: Record<string, string> } {
   const positional: string[] = [];
   const options: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === "--inactive") options.inactive = "true";
+    if (args[i].startsWith("--") && SWITCHES.has(args[i].slice(2))) options[args[i].slice(2)] = "true";
     else if (args[i].startsWith("--")) options[args[i].slice(2)] = args[++i] ?? "";
     else positional.push(args[i]);
   }
@@ -49,6 +66,22 @@ function flags(args: string[]): { positional: string[]; options: Record<string, 
 function baseUrl(): string {
   return process.env.BACKOFFICE_URL ?? `http://localhost:${loadConfig().port}`;
 }
+
+/** `--events a,b` as a list, `--events all` as null (every type); absent: not given. */
+function eventTypes(option: string | undefined): string[] | null | undefined {
+  if (option === undefined) return undefined;
+  return option === "all" ? null : option.split(",");
+}
+
+/** The fields of an endpoint the options give, and only those. */
+function endpointSettings(o: Record<string, string>): Record<string, unknown> {
+  const settings: Record<string, unknown> = { url: o.url, mode: o.mode, eventTypes: eventTypes(o.events), description: o.description };
+  if ("enable" in o) settings.enabled = true;
+  if ("disable" in o || "disabled" in o) settings.enabled = false;
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+}
+
+const endpointOf = (p: string[]) => ({ params: { organizationId: p[0], endpointId: p[1] } });
 
 /** Each command: the operation it calls, and how its arguments become the operation's parameters and body. */
 type Command = { need: number; operation: string; build(positional: string[], options: Record<string, string>): OperationCall };
@@ -82,12 +115,46 @@ const COMMANDS: Record<string, Command> = {
     operation: "setWebhookEndpoint",
     build: p => ({ params: { organizationId: p[0] }, body: { url: p[1], secret: p[2] } })
   },
+  "webhook:endpoints": { need: 1, operation: "listWebhookEndpoints", build: p => ({ params: { organizationId: p[0] } }) },
+  "webhook:endpoint:add": {
+    need: 2,
+    operation: "createWebhookEndpoint",
+    build: (p, o) => ({
+      params: { organizationId: p[0] },
+      body: { ...endpointSettings({ ...o, url: p[1] }), ...(o.secret ? { secret: o.secret } : {}) }
+    })
+  },
+  "webhook:endpoint:show": { need: 2, operation: "getWebhookEndpoint", build: endpointOf },
+  "webhook:endpoint:update": {
+    need: 2,
+    operation: "updateWebhookEndpoint",
+    build: (p, o) => ({ ...endpointOf(p), body: endpointSettings(o) })
+  },
+  "webhook:endpoint:remove": { need: 2, operation: "deleteWebhookEndpoint", build: endpointOf },
+  "webhook:rotate": {
+    need: 2,
+    operation: "rotateWebhookSecret",
+    build: (p, o) => ({
+      ...endpointOf(p),
+      body: {
+        ...(o.secret ? { secret: o.secret } : {}),
+        ...(o["overlap-hours"] !== undefined ? { overlapSeconds: Math.round(Number(o["overlap-hours"]) * 3600) } : {})
+      }
+    })
+  },
+  "webhook:replay": {
+    need: 3,
+    operation: "replayWebhookEvents",
+    build: (p, o) => ({ ...endpointOf(p), body: { since: p[2], only: "failed" in o ? "failed" : "all" } })
+  },
+  "webhook:test": { need: 2, operation: "testWebhookEndpoint", build: endpointOf },
   "webhook:deliveries": {
     need: 1,
     operation: "listWebhookDeliveries",
-    build: (p, o) => ({ params: { organizationId: p[0], status: o.status, page: o.page, size: o.size } })
+    build: (p, o) => ({ params: { organizationId: p[0], endpointId: o.endpoint, status: o.status, page: o.page, size: o.size } })
   },
   "webhook:redeliver": { need: 1, operation: "redeliverWebhook", build: p => ({ params: { id: p[0] } }) },
+  "webhook:notices": { need: 1, operation: "listWebhookNotices", build: p => ({ params: { organizationId: p[0] } }) },
   "parcel:move": {
     need: 2,
     operation: "transitionParcel",

@@ -5,13 +5,21 @@ import type { ParcelView } from "./parcel-view";
 /**
  * One status change of a parcel, as written to the outbox in the same transaction as the change
  * and handed to `webhooks.enqueue` and `notifications.parcelEvent`. The webhook body is
- * `{id, type, createdAt, sandbox, reason, data}` of it (DESIGN §3); `data.parcel.labelUrl` is
- * filled in fresh when the webhook is sent.
+ * `{id, type, createdAt, occurredAt, sequence, sandbox, reason, data}` of it (DESIGN §3);
+ * `data.parcel.labelUrl` is filled in fresh when the webhook is sent or the event is read.
  */
 export interface ParcelEvent {
   id: string;
   type: ParcelEventType;
   createdAt: string;
+  /** When the status changed (the status history's time of the change). */
+  occurredAt: string;
+  /**
+   * The parcel's own event counter: 1 for parcel.created, then one more per change, so that a
+   * receiver can drop an event older than one it has already applied (retries and replays
+   * arrive late).
+   */
+  sequence: number;
   organizationId: string;
   mode: KeyMode;
   sandbox: boolean;
@@ -22,21 +30,56 @@ export interface ParcelEvent {
   };
 }
 
-/** The exact JSON merchants receive (DESIGN §3 "Webhook request"). */
-export function webhookBodyOf(event: ParcelEvent): {
+/** The exact JSON merchants receive (DESIGN §3 "Webhook request"), and what the events API lists. */
+export interface WebhookBody {
   id: string;
   type: string;
   createdAt: string;
+  occurredAt: string;
+  sequence: number;
   sandbox: boolean;
   reason: string | null;
   data: ParcelEvent["data"];
-} {
+}
+
+export function webhookBodyOf(event: ParcelEvent): WebhookBody {
   return {
     id: event.id,
     type: event.type,
     createdAt: event.createdAt,
+    occurredAt: event.occurredAt,
+    sequence: event.sequence,
     sandbox: event.sandbox,
     reason: event.reason,
     data: event.data
   };
 }
+
+/** `ping`: the test event a merchant sends to an endpoint from the back-office; it concerns no parcel. */
+export const PING_EVENT_TYPE = "ping";
+
+export interface PingBody {
+  id: string;
+  type: typeof PING_EVENT_TYPE;
+  createdAt: string;
+  occurredAt: string;
+  sandbox: boolean;
+  reason: null;
+  data: { endpointId: string; message: string };
+}
+
+export function pingBodyOf(input: { id: string; endpointId: string; at: Date; sandbox: boolean }): PingBody {
+  const at = input.at.toISOString();
+  return {
+    id: input.id,
+    type: PING_EVENT_TYPE,
+    createdAt: at,
+    occurredAt: at,
+    sandbox: input.sandbox,
+    reason: null,
+    data: { endpointId: input.endpointId, message: "Test event sent from the relay-parcels back-office. No parcel changed." }
+  };
+}
+
+/** How long events stay listable (events API) and replayable; the delivery log goes with them. */
+export const EVENT_RETENTION_DAYS = 30;

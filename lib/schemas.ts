@@ -35,3 +35,33 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /** An action that takes no parameters (query strings it does not know are ignored, as on any GET). */
 export type NoParams = Record<string, never>;
 export const NoParamsSchema = Joi.object<NoParams>({}).unknown(true);
+
+/** RFC 3339 date-time with seconds and an offset (`2026-01-17T14:02:11Z`, `…+01:00`). */
+export const DATE_TIME_PATTERN = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** A date-time of the calendar: DATE_TIME_PATTERN's shape, and a day, hour and offset that exist. */
+export function isDateTime(value: unknown): value is string {
+  if (typeof value !== "string" || !DATE_TIME_PATTERN.test(value)) return false;
+  const [year, month, day, hour, minute, second] = value
+    .slice(0, 19)
+    .split(/[-Tt:]/)
+    .map(Number);
+  const offset = /([+-])(\d{2}):(\d{2})$/.exec(value);
+  if (offset && (Number(offset[2]) > 23 || Number(offset[3]) > 59)) return false;
+  const utc = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  // Date.UTC rolls 30 February over into March: only a date that comes back unchanged exists.
+  return (
+    utc.getUTCFullYear() === year &&
+    utc.getUTCMonth() === month - 1 &&
+    utc.getUTCDate() === day &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59
+  );
+}
+
+/** A date-time in a request: the pattern for Joi and the document, the calendar check in the handler (see `isDateTime`). */
+export const dateTimeText = () =>
+  Joi.string()
+    .pattern(DATE_TIME_PATTERN)
+    .messages({ "string.pattern.base": "{{#label}} must be a date-time such as 2026-01-17T14:02:11Z" });

@@ -1,91 +1,104 @@
-import { randomUUID } from "node:crypto";
-import pLimit from "p-limit";
 import type { Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../lib/action";
 import { BackgroundLoop } from "../lib/background-loop";
-import { call } from "../lib/contract";
-import { decryptField, encryptField } from "../lib/crypto";
 import type { ServiceDocs } from "../lib/endpoint";
 import { detached } from "../lib/endpoint";
 import { AppError } from "../lib/errors";
+import { EVENT_RETENTION_DAYS, type ParcelEvent } from "../lib/events";
 import { pageOf } from "../lib/parcel-view";
-import { delayAfterResponse } from "../lib/retry-schedule";
+import type { PartnerMeta } from "../lib/principal";
 import { requireSecret } from "../lib/secrets";
-import { assertPublicWebhookUrl } from "../lib/ssrf";
 import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
-import { freshLabelUrls } from "../mixins/label-urls";
-import { sendWebhook } from "./webhooks/webhook-sender";
+import { workerPass, WorkerSettings } from "./webhooks/delivery-worker";
+import * as endpoints from "./webhooks/endpoints";
+import { getEvent, listEvents } from "./webhooks/events-feed";
+import { replay, testSend } from "./webhooks/replay-and-test";
+import type { WebhooksContext } from "./webhooks/webhook-context";
 import {
+  CreateEndpointParams,
+  CreateEndpointSchema,
   DeliveryPageView,
+  EndpointDetailsView,
+  EndpointIdParams,
+  EndpointIdSchema,
+  EndpointListView,
+  EndpointWithSecretView,
   EnqueueParams,
   EnqueueSchema,
+  EventIdParams,
+  EventIdSchema,
+  EventPageView,
   IdParams,
   IdSchema,
   ListDeliveriesParams,
   ListDeliveriesSchema,
+  ListEventsParams,
+  ListEventsSchema,
+  NoticeListView,
+  OrganizationParams,
+  OrganizationSchema,
   RedeliveryView,
+  ReplayParams,
+  ReplaySchema,
+  ReplayView,
+  RotateSecretParams,
+  RotateSecretSchema,
   SetEndpointParams,
   SetEndpointSchema,
+  SINCE_DOC,
+  TestSendView,
+  UpdateEndpointParams,
+  UpdateEndpointSchema,
   WebhookEndpointView,
   WEBHOOKS_DOCS
 } from "./webhooks/webhooks.params";
+import { PARCEL_EVENT_SCHEMA } from "./webhooks/event-docs";
 import * as store from "./webhooks/webhooks.store";
 
 /**
- * Outgoing webhooks (SPEC §6, DESIGN §3): one endpoint per organisation, one delivery per parcel
- * event, and a worker that sends due deliveries with retries.
+ * Outgoing webhooks (SPEC §6, DESIGN §3) and the events feed: every parcel event is stored (kept
+ * 30 days, listed by the events API) and delivered to each endpoint of its organisation that takes
+ * it, by a worker that retries on the published schedule.
  *
  * Decisions:
- * - No active endpoint when the event arrives (none configured, or disabled after a 410): the
- *   delivery is stored as `skipped`, with the reason in `lastError`, and never sent by the worker.
- *   Events from before an endpoint existed are not replayed at the merchant's new URL by surprise;
- *   the back-office can still send any of them with a redelivery.
- * - Endpoint disabled between enqueue and send (a 410 on another delivery): the delivery becomes
- *   `skipped` at its next due time instead of calling a URL that said Gone; no attempt is counted.
- * - Ordering: a parcel's deliveries are sent one at a time, in enqueue order (the outbox relays in
- *   order): only the oldest pending delivery of a parcel can be claimed. A later event of a parcel
- *   waits while an earlier one is retried, until that one is delivered, failed or skipped.
- * - Several workers (processes) on one database: a claim (`FOR UPDATE SKIP LOCKED`) commits with a
- *   lease (time-out + `leaseMarginMs`) pushed onto `next_attempt_at` and a lease token; the result
- *   is recorded only under that token. A crashed worker's deliveries are due again after the
- *   lease, so at-least-once holds, with the same delivery id on any repeat.
- * - Retries: the published schedule of lib/retry-schedule (with jitter; Retry-After honoured on
- *   429/503), MAX_ATTEMPTS per round; a 410 fails the delivery at once and disables the endpoint.
- *   A redelivery starts a new round with the whole schedule, keeping the delivery id and log.
+ * - Endpoints: several per organisation, each with its URL, secrets, mode (live, sandbox, both),
+ *   event types and description; the single-URL call sets the "default" one. An event goes to the
+ *   endpoints that take it when it arrives; a disabled endpoint's delivery is stored as `skipped`
+ *   and a replay sends it. An event no endpoint takes is stored all the same (events API, replay).
+ * - Ordering: an endpoint gets a parcel's deliveries one at a time, in the order of the events;
+ *   another endpoint's outage holds nothing back.
+ * - Several workers on one database: a claim (`FOR UPDATE SKIP LOCKED`) commits with a lease
+ *   (time-out + `leaseMarginMs`) and a lease token; the result is recorded only under that token.
+ *   A crashed worker's deliveries are due again after the lease: at least once, same delivery id.
+ * - Retries: lib/retry-schedule (jitter, Retry-After honoured on 429/503), MAX_ATTEMPTS per round;
+ *   410 fails the delivery and disables the endpoint; 5 days without a success disables it with a
+ *   notice for the merchant. A redelivery or replay starts a new round, keeping the delivery id.
+ * - Signing: every secret valid at the attempt signs it (rotation overlap), lib/webhook-signing.
  * - Never logged: secrets, endpoint URLs, payloads (they carry parcel data).
  */
 
-export interface WebhooksSettings extends ServiceSettingSchema {
+export interface WebhooksSettings extends ServiceSettingSchema, WorkerSettings {
   openapi: ServiceDocs;
-  /** Multiplies every retry wait; 1 in production, tiny in tests. */
-  retryDelayScale: number;
-  /** Deliveries claimed at once by one worker. */
-  batchSize: number;
-  /** Batches one worker pass goes through at most before yielding to the next tick. */
-  maxBatchesPerPass: number;
-  /** HTTP attempts in flight at once in one worker. */
-  concurrency: number;
-  /** Added to the HTTP time-out to make the claim lease. */
-  leaseMarginMs: number;
 }
 
 interface WebhooksVars extends DbVars, ConfigVars {
   encryptionKey: string;
   worker: BackgroundLoop<number>;
+  purge: BackgroundLoop<number>;
 }
 
 interface WebhooksMethods {
-  workerPass(): Promise<number>;
-  sendBatch(batch: store.Delivery[]): Promise<number>;
-  sendOne(delivery: store.Delivery, endpoint: store.Endpoint | undefined): Promise<number>;
+  /** The service's clock (see WebhooksContext.now); tests replace this method. */
+  now(): Date;
+  context(): WebhooksContext;
 }
 
 type WebhooksThis = Service<WebhooksSettings> & WebhooksVars & WebhooksMethods;
 
-const NO_ENDPOINT = "no webhook endpoint configured for the organisation";
-const disabledReason = (endpoint: store.Endpoint) =>
-  `webhook endpoint disabled${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ""}`;
+const ORGANIZATION_ENDPOINTS = "/organizations/:organizationId/webhook-endpoints";
+const ONE_ENDPOINT = `${ORGANIZATION_ENDPOINTS}/:endpointId`;
+const PURGE_INTERVAL_MS = 3600_000;
 
 const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, WebhooksVars> = {
   name: "webhooks",
@@ -102,22 +115,23 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
 
   actions: {
     /**
-     * Called by the outbox relay of `parcels`: the return is its acknowledgement, so it comes only
-     * after the delivery row is committed. Idempotent per event id.
+     * Called by the outbox relay of `parcels` for every event: the return is its acknowledgement,
+     * so it comes only after the event and its deliveries are committed. Idempotent per event id.
      */
     enqueue: defineAction<EnqueueParams, WebhooksThis>({
       visibility: "public",
       schema: EnqueueSchema,
       async handler(ctx) {
-        const { event } = ctx.params;
-        const endpoint = await store.findEndpoint(this.db, event.organizationId);
-        const skipReason = !endpoint ? NO_ENDPOINT : endpoint.disabledAt ? disabledReason(endpoint) : null;
-        const result = await store.insertDelivery(this.db, { id: randomUUID(), event, skipReason });
-        if (result.created && result.status === "pending") {
-          // Due now: a pass soon after keeps the first attempt close to the event.
-          void this.worker.kick();
-        }
-        return { id: result.id, status: result.status };
+        const incoming = ctx.params.event;
+        const event: ParcelEvent = {
+          ...incoming,
+          occurredAt: incoming.occurredAt ?? incoming.createdAt,
+          sequence: incoming.sequence ?? 0
+        };
+        const { created, deliveries } = await store.recordEvent(this.db, event);
+        // Due now: a pass soon after keeps the first attempt close to the event.
+        if (deliveries.some(d => d.status === "pending")) void this.worker.kick();
+        return { eventId: event.id, created, deliveries };
       }
     }),
 
@@ -127,9 +141,11 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
       schema: SetEndpointSchema,
       endpoint: {
         operationId: "setWebhookEndpoint",
-        summary: "Set the organisation's webhook URL and secret",
+        summary: "Set the organisation's default webhook URL and secret",
         description:
-          "Also re-enables an endpoint disabled by a 410. The URL must resolve to a public address unless private ones are allowed.",
+          "Creates or updates the organisation's default endpoint (its mode, event types and description are kept) with this URL " +
+          "and this secret, which replaces the previous ones at once (rotate the secret instead to change it without downtime). " +
+          "Also enables the endpoint again. The URL must resolve to a public address unless private ones are allowed.",
         tag: "Webhooks",
         response: WebhookEndpointView,
         responseDescription: "Stored.",
@@ -137,12 +153,184 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
         body: { name: "WebhookEndpointRequest", description: "The endpoint." }
       },
       async handler(ctx) {
-        const { organizationId, url, secret } = ctx.params;
-        await assertPublicWebhookUrl(url, this.config.webhookAllowPrivate);
-        await call(ctx, "auth.getOrganization", { organizationId });
-        await store.upsertEndpoint(this.db, { organizationId, url, secretEnc: encryptField(secret, this.encryptionKey) });
-        this.logger.info(`webhook endpoint set for organization ${organizationId}`);
-        return { url };
+        const answer = await endpoints.setDefaultEndpoint(this.context(), ctx, ctx.params);
+        this.logger.info(`default webhook endpoint set for organization ${ctx.params.organizationId}`);
+        return answer;
+      }
+    }),
+
+    createEndpoint: defineAction<CreateEndpointParams, WebhooksThis>({
+      rest: `POST ${ORGANIZATION_ENDPOINTS}`,
+      api: "backoffice",
+      schema: CreateEndpointSchema,
+      endpoint: {
+        operationId: "createWebhookEndpoint",
+        summary: "Add a webhook endpoint",
+        description:
+          "An organisation may have several endpoints (at most 20), each receiving the events of its mode and types. Without a " +
+          "`secret`, one is generated in the Standard Webhooks form (whsec_…). The secret is in this answer only.",
+        tag: "Webhooks",
+        status: 201,
+        location: { action: "webhooks.getEndpoint", params: { organizationId: "response.organizationId", endpointId: "response.id" } },
+        response: EndpointWithSecretView,
+        responseDescription: "Created; its secret is shown now and never again.",
+        errors: ["ORGANIZATION_NOT_FOUND", "CONFLICT"],
+        body: { name: "WebhookEndpointCreateRequest", description: "The endpoint to add." }
+      },
+      async handler(ctx) {
+        return endpoints.createEndpoint(this.context(), ctx, ctx.params);
+      }
+    }),
+
+    listEndpoints: defineAction<OrganizationParams, WebhooksThis>({
+      rest: `GET ${ORGANIZATION_ENDPOINTS}`,
+      api: "backoffice",
+      schema: OrganizationSchema,
+      endpoint: {
+        operationId: "listWebhookEndpoints",
+        summary: "List the webhook endpoints",
+        description: "Every endpoint of the organisation, oldest first, without secrets.",
+        tag: "Webhooks",
+        response: EndpointListView,
+        responseDescription: "The endpoints."
+      },
+      async handler(ctx) {
+        return endpoints.listEndpoints(this.context(), ctx.params.organizationId);
+      }
+    }),
+
+    getEndpoint: defineAction<EndpointIdParams, WebhooksThis>({
+      rest: `GET ${ONE_ENDPOINT}`,
+      api: "backoffice",
+      schema: EndpointIdSchema,
+      endpoint: {
+        operationId: "getWebhookEndpoint",
+        summary: "Read a webhook endpoint",
+        description: "The endpoint, its state and the dates of its secrets (never their values).",
+        tag: "Webhooks",
+        response: EndpointDetailsView,
+        responseDescription: "The endpoint.",
+        errors: ["WEBHOOK_ENDPOINT_NOT_FOUND"]
+      },
+      async handler(ctx) {
+        return endpoints.getEndpoint(this.context(), ctx.params);
+      }
+    }),
+
+    updateEndpoint: defineAction<UpdateEndpointParams, WebhooksThis>({
+      rest: `PATCH ${ONE_ENDPOINT}`,
+      api: "backoffice",
+      schema: UpdateEndpointSchema,
+      endpoint: {
+        operationId: "updateWebhookEndpoint",
+        summary: "Change a webhook endpoint",
+        description:
+          "Changes the fields given and keeps the others. `enabled: false` disables it (its events keep being stored for a replay); " +
+          "`enabled: true` enables it again, with a fresh 5-day failing allowance.",
+        tag: "Webhooks",
+        response: EndpointDetailsView,
+        responseDescription: "The endpoint as it now is.",
+        errors: ["WEBHOOK_ENDPOINT_NOT_FOUND"],
+        body: { name: "WebhookEndpointUpdateRequest", description: "The fields to change." }
+      },
+      async handler(ctx) {
+        return endpoints.updateEndpoint(this.context(), ctx.params);
+      }
+    }),
+
+    deleteEndpoint: defineAction<EndpointIdParams, WebhooksThis>({
+      rest: `DELETE ${ONE_ENDPOINT}`,
+      api: "backoffice",
+      schema: EndpointIdSchema,
+      endpoint: {
+        operationId: "deleteWebhookEndpoint",
+        summary: "Remove a webhook endpoint",
+        description: "The endpoint, its secrets and its deliveries go; the events stay (events API, replays to other endpoints).",
+        tag: "Webhooks",
+        status: 204,
+        responseDescription: "Removed.",
+        errors: ["WEBHOOK_ENDPOINT_NOT_FOUND"]
+      },
+      async handler(ctx) {
+        await endpoints.deleteEndpoint(this.context(), ctx.params);
+        return null;
+      }
+    }),
+
+    rotateSecret: defineAction<RotateSecretParams, WebhooksThis>({
+      rest: `POST ${ONE_ENDPOINT}/rotate-secret`,
+      api: "backoffice",
+      schema: RotateSecretSchema,
+      endpoint: {
+        operationId: "rotateWebhookSecret",
+        summary: "Rotate an endpoint's secret without downtime",
+        description:
+          "Gives the endpoint a new secret (generated unless given). For the overlap (24 h by default) every delivery is signed " +
+          "with the new secret and the previous ones: webhook-signature carries one v1 entry per secret, X-Relay-Signature the " +
+          "new one's. Deploy the new secret within the overlap; the previous ones then expire. An overlap of 0 revokes them at once.",
+        tag: "Webhooks",
+        response: EndpointWithSecretView,
+        responseDescription: "Rotated; the new secret is shown now and never again.",
+        errors: ["WEBHOOK_ENDPOINT_NOT_FOUND"],
+        body: { name: "WebhookSecretRotationRequest", description: "The new secret and the overlap.", required: false }
+      },
+      async handler(ctx) {
+        const answer = await endpoints.rotateSecret(this.context(), ctx.params);
+        this.logger.info(`webhook endpoint ${ctx.params.endpointId}: secret rotated, overlap ${ctx.params.overlapSeconds} s`);
+        return answer;
+      }
+    }),
+
+    replay: defineAction<ReplayParams, WebhooksThis>({
+      rest: `POST ${ONE_ENDPOINT}/replay`,
+      api: "backoffice",
+      schema: ReplaySchema,
+      endpoint: {
+        operationId: "replayWebhookEvents",
+        summary: "Send an endpoint its events again",
+        description:
+          "After an outage or a lost database: every event the endpoint takes since `since` (all, or only the deliveries that failed " +
+          "or were skipped) is sent again with its original event id, a parcel's in order. Events are kept 30 days. The endpoint " +
+          "must be enabled.",
+        tag: "Webhooks",
+        status: 202,
+        response: ReplayView,
+        responseDescription: "Queued: the deliveries go out now.",
+        errors: ["WEBHOOK_ENDPOINT_NOT_FOUND", "WEBHOOK_ENDPOINT_DISABLED"],
+        fields: { since: SINCE_DOC },
+        body: { name: "WebhookReplayRequest", description: "From when, and which events." }
+      },
+      async handler(ctx) {
+        if (!SINCE_DOC.handler.check(ctx.params.since)) {
+          throw new AppError("VALIDATION_FAILED", "The request is not valid", {
+            details: [{ field: "since", message: "is not a date-time that exists" }]
+          });
+        }
+        const answer = await replay(this.context(), ctx.params);
+        void this.worker.kick();
+        return answer;
+      }
+    }),
+
+    testEndpoint: defineAction<EndpointIdParams, WebhooksThis>({
+      rest: `POST ${ONE_ENDPOINT}/test`,
+      api: "backoffice",
+      schema: EndpointIdSchema,
+      // The attempt may take the whole webhook time-out (up to 60 s).
+      timeout: 70_000,
+      endpoint: {
+        operationId: "testWebhookEndpoint",
+        summary: "Send a test event to an endpoint",
+        description:
+          "Sends one `ping` event now, signed like every delivery, and answers what came back: status, latency and the first 1024 " +
+          "bytes of the body. Nothing is retried or recorded; a disabled endpoint can be tested before it is enabled again.",
+        tag: "Webhooks",
+        response: TestSendView,
+        responseDescription: "What the endpoint answered (or why it did not).",
+        errors: ["WEBHOOK_ENDPOINT_NOT_FOUND"]
+      },
+      async handler(ctx) {
+        return testSend(this.context(), ctx.params);
       }
     }),
 
@@ -153,18 +341,20 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
       endpoint: {
         operationId: "listWebhookDeliveries",
         summary: "List webhook deliveries with their attempts",
-        description: "What was sent to the organisation's endpoint, with each attempt's status code or error, for support and redelivery.",
+        description:
+          "What was sent to the organisation's endpoints, with each attempt's status code, latency and error, for support and redelivery.",
         tag: "Webhooks",
         response: DeliveryPageView,
         responseDescription: "A page of deliveries, newest first."
       },
       async handler(ctx) {
-        const { organizationId, status, page, size } = ctx.params;
-        const { items, totalElements } = await store.listDeliveries(this.db, { organizationId, status, page, size });
+        const { page, size } = ctx.params;
+        const { items, totalElements } = await store.listDeliveries(this.db, ctx.params);
         return pageOf(
           items.map(d => ({
             id: d.id,
             eventId: d.eventId,
+            endpointId: d.endpointId,
             eventType: d.eventType,
             status: d.status,
             attempts: d.attempts,
@@ -204,6 +394,66 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
       }
     }),
 
+    listNotices: defineAction<OrganizationParams, WebhooksThis>({
+      rest: "GET /organizations/:organizationId/webhook-notices",
+      api: "backoffice",
+      schema: OrganizationSchema,
+      endpoint: {
+        operationId: "listWebhookNotices",
+        summary: "List the notices written for the merchant",
+        description:
+          "Messages ready to be e-mailed to the merchant (an endpoint disabled after 5 days of failures), French then English, newest first (50 at most).",
+        tag: "Webhooks",
+        response: NoticeListView,
+        responseDescription: "The notices."
+      },
+      async handler(ctx) {
+        const notices = await store.listNotices(this.db, ctx.params.organizationId, 50);
+        return notices.map(({ organizationId: _organizationId, ...notice }) => notice);
+      }
+    }),
+
+    listEvents: defineAction<ListEventsParams, WebhooksThis, PartnerMeta>({
+      rest: "GET /events",
+      api: "partner",
+      scope: "parcels:read",
+      schema: ListEventsSchema,
+      endpoint: {
+        operationId: "listEvents",
+        summary: "List events",
+        description:
+          `Every parcel event of your organisation for the last ${EVENT_RETENTION_DAYS} days, of the key's mode (live or sandbox), ` +
+          "oldest first, each exactly the body that was (or would be) delivered by webhook (its labelUrl fresh). Page with " +
+          "`after=next` until hasMore is false; keep `next` to ask later for what happened since. Rebuilding a parcel's state: " +
+          "apply its events in `sequence` order.",
+        tag: "Events",
+        response: EventPageView,
+        responseDescription: "A page of events."
+      },
+      async handler(ctx) {
+        return listEvents(this.context(), ctx.meta.auth, ctx.params);
+      }
+    }),
+
+    getEvent: defineAction<EventIdParams, WebhooksThis, PartnerMeta>({
+      rest: "GET /events/:id",
+      api: "partner",
+      scope: "parcels:read",
+      schema: EventIdSchema,
+      endpoint: {
+        operationId: "getEvent",
+        summary: "Read an event",
+        description: `One event of the last ${EVENT_RETENTION_DAYS} days, of your organisation and the key's mode, as it was (or would be) delivered.`,
+        tag: "Events",
+        response: PARCEL_EVENT_SCHEMA,
+        responseDescription: "The event.",
+        errors: ["EVENT_NOT_FOUND"]
+      },
+      async handler(ctx) {
+        return getEvent(this.context(), ctx.meta.auth, ctx.params);
+      }
+    }),
+
     /** One worker pass now (tests, REPL); answers the number of HTTP attempts made. */
     runWorker: defineAction<unknown, WebhooksThis>({
       visibility: "public",
@@ -214,105 +464,33 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
   },
 
   methods: {
-    async workerPass(this: WebhooksThis): Promise<number> {
-      let attempts = 0;
-      const leaseMs = this.config.webhookTimeoutMs + this.settings.leaseMarginMs;
-      for (let i = 0; i < this.settings.maxBatchesPerPass && !this.worker.stopping; i++) {
-        const batch = await store.claimDue(this.db, { limit: this.settings.batchSize, leaseMs });
-        if (batch.length === 0) break;
-        attempts += await this.sendBatch(batch);
-      }
-      return attempts;
+    now(): Date {
+      return new Date();
     },
 
-    /**
-     * The payload's parcel view gets a label URL valid from this attempt on (a stored one would
-     * have expired by the later retries); null when the labels service cannot answer, as in the API.
-     */
-    async sendBatch(this: WebhooksThis, batch: store.Delivery[]): Promise<number> {
-      const endpoints = await store.findEndpoints(this.db, [...new Set(batch.map(d => d.organizationId))]);
-      const labelUrls = await freshLabelUrls(
-        this.broker,
-        this.broker,
-        batch.map(d => d.payload.data.parcel.id)
-      );
-      let attempts = 0;
-      const limit = pLimit(this.settings.concurrency);
-      await Promise.all(
-        batch.map(delivery =>
-          limit(async () => {
-            try {
-              const parcel = delivery.payload.data.parcel;
-              const event = {
-                ...delivery.payload,
-                data: { ...delivery.payload.data, parcel: { ...parcel, labelUrl: labelUrls[parcel.id] ?? null } }
-              };
-              attempts += await this.sendOne({ ...delivery, payload: event }, endpoints.get(delivery.organizationId));
-            } catch (err) {
-              // The lease runs out and the delivery is tried again: nothing is lost.
-              this.logger.error(`webhook delivery ${delivery.id}: ${(err as Error).message}`);
-            }
-          })
-        )
-      );
-      return attempts;
-    },
-
-    /** One attempt of one claimed delivery; answers 1 if an HTTP attempt was made, else 0. */
-    async sendOne(this: WebhooksThis, delivery: store.Delivery, endpoint: store.Endpoint | undefined): Promise<number> {
-      const claim = { id: delivery.id, leaseToken: delivery.leaseToken as string };
-      if (!endpoint || endpoint.disabledAt) {
-        // See the decisions above: no active endpoint at send time → skipped, nothing sent.
-        await store.markSkipped(this.db, claim, endpoint ? disabledReason(endpoint) : NO_ENDPOINT);
-        return 0;
-      }
-      const result = await sendWebhook({
-        url: endpoint.url,
-        secret: decryptField(endpoint.secretEnc, this.encryptionKey),
-        deliveryId: delivery.id,
-        event: delivery.payload,
-        timeoutMs: this.config.webhookTimeoutMs,
-        allowPrivate: this.config.webhookAllowPrivate
-      });
-
-      let outcome: store.AttemptOutcome;
-      const code = result.statusCode;
-      if (code !== null && code >= 200 && code < 300) {
-        outcome = { status: "delivered" };
-      } else if (code === 410) {
-        outcome = { status: "failed" };
-      } else {
-        const attemptsInRound = delivery.attempts + 1 - delivery.roundStart;
-        const delay = delayAfterResponse(attemptsInRound, code, result.retryAfter);
-        outcome = delay === null ? { status: "failed" } : { status: "pending", delayMs: delay * this.settings.retryDelayScale };
-      }
-
-      const attemptNo = await store.recordAttempt(this.db, claim, { ...result, worker: this.broker.nodeID }, outcome);
-      const what = `webhook delivery ${delivery.id} (${delivery.eventType}, organization ${delivery.organizationId})`;
-      if (attemptNo === null) {
-        this.logger.warn(`${what}: lease lost before the answer was recorded; another worker retries it`);
-        return 1;
-      }
-      if (code === 410) {
-        await store.disableEndpoint(this.db, delivery.organizationId, `410 Gone answered to delivery ${delivery.id}`);
-        this.logger.warn(`${what}: endpoint answered 410 Gone; endpoint disabled until it is set again`);
-      } else if (outcome.status === "failed") {
-        this.logger.warn(`${what}: failed after attempt ${attemptNo} (${result.error})`);
-      } else if (outcome.status === "pending") {
-        this.logger.info(`${what}: attempt ${attemptNo} unsuccessful (${result.error}), next in ${Math.round(outcome.delayMs / 1000)} s`);
-      } else {
-        this.logger.debug(`${what}: delivered on attempt ${attemptNo}`);
-      }
-      return 1;
+    context(this: WebhooksThis): WebhooksContext {
+      return {
+        db: this.db,
+        broker: this.broker,
+        logger: this.logger,
+        config: this.config,
+        encryptionKey: this.encryptionKey,
+        now: () => this.now()
+      };
     }
   },
 
   created(this: WebhooksThis) {
     // A pass every WEBHOOK_WORKER_INTERVAL_MS, never two at once in this instance; also kicked by enqueue.
     this.worker = new BackgroundLoop(
-      () => this.workerPass(),
+      () => workerPass({ ...this.context(), settings: this.settings, stopping: () => this.worker.stopping }),
       this.config.webhookWorkerIntervalMs,
       err => this.logger.error(`webhook worker pass failed: ${err.message}`)
+    );
+    this.purge = new BackgroundLoop(
+      () => store.purgeEvents(this.db, EVENT_RETENTION_DAYS),
+      PURGE_INTERVAL_MS,
+      err => this.logger.error(`event purge failed: ${err.message}`)
     );
   },
 
@@ -320,11 +498,12 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
     // Runs after the database mixin's started(): the schema is migrated.
     this.encryptionKey = requireSecret(this.config, "encryptionKey");
     this.worker.start();
+    this.purge.start();
   },
 
   async stopped(this: WebhooksThis) {
-    // Runs before the database mixin's stopped(): the pass in flight finishes on an open pool.
-    await this.worker.stop();
+    // Runs before the database mixin's stopped(): the passes in flight finish on an open pool.
+    await Promise.all([this.worker.stop(), this.purge.stop()]);
   }
 };
 

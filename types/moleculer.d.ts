@@ -16,5 +16,7 @@ declare module "moleculer" {
     api?: ApiKind;
     /** The endpoint's contract: status, Location, response, errors, documentation. */
     endpoint?: CompiledEndpoint;
+    /** Call time-out of this action (ms), read by Moleculer's timeout middleware though its typings leave it out. */
+    timeout?: number;
   }
 }

@@ -4,6 +4,46 @@
  */
 
 export interface paths {
+    "/api/partner/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Every parcel event of your organisation for the last 30 days, of the key's mode (live or sandbox), oldest first, each exactly the body that was (or would be) delivered by webhook (its labelUrl fresh). Page with `after=next` until hasMore is false; keep `next` to ask later for what happened since. Rebuilding a parcel's state: apply its events in `sequence` order.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an event
+         * @description One event of the last 30 days, of your organisation and the key's mode, as it was (or would be) delivered.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/v1/health": {
         parameters: {
             query?: never;
@@ -283,7 +323,7 @@ export interface webhooks {
         put?: never;
         /**
          * A parcel moved to CREATED
-         * @description Sent to the URL configured in the back-office (Settings, Webhooks) when a parcel of your organisation moves to CREATED. Answer any 2xx within 15 s to acknowledge. Otherwise the delivery is retried (same X-Relay-Delivery-Id) after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (with jitter, 10 attempts in all; a Retry-After on 429 or 503 is honoured). 410 Gone disables the endpoint until it is set again. Events of one parcel arrive in order.
+         * @description Sent to each endpoint of your organisation that takes parcel.created (its mode and event types, set in the back-office) when one of your parcels moves to CREATED. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
          */
         post: operations["webhook_parcel_created"];
         delete?: never;
@@ -303,7 +343,7 @@ export interface webhooks {
         put?: never;
         /**
          * A parcel moved to READY_FOR_PICKUP
-         * @description Sent to the URL configured in the back-office (Settings, Webhooks) when a parcel of your organisation moves to READY_FOR_PICKUP. Answer any 2xx within 15 s to acknowledge. Otherwise the delivery is retried (same X-Relay-Delivery-Id) after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (with jitter, 10 attempts in all; a Retry-After on 429 or 503 is honoured). 410 Gone disables the endpoint until it is set again. Events of one parcel arrive in order.
+         * @description Sent to each endpoint of your organisation that takes parcel.ready_for_pickup (its mode and event types, set in the back-office) when one of your parcels moves to READY_FOR_PICKUP. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
          */
         post: operations["webhook_parcel_ready_for_pickup"];
         delete?: never;
@@ -323,7 +363,7 @@ export interface webhooks {
         put?: never;
         /**
          * A parcel moved to PICKED_UP
-         * @description Sent to the URL configured in the back-office (Settings, Webhooks) when a parcel of your organisation moves to PICKED_UP. Answer any 2xx within 15 s to acknowledge. Otherwise the delivery is retried (same X-Relay-Delivery-Id) after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (with jitter, 10 attempts in all; a Retry-After on 429 or 503 is honoured). 410 Gone disables the endpoint until it is set again. Events of one parcel arrive in order.
+         * @description Sent to each endpoint of your organisation that takes parcel.picked_up (its mode and event types, set in the back-office) when one of your parcels moves to PICKED_UP. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
          */
         post: operations["webhook_parcel_picked_up"];
         delete?: never;
@@ -343,7 +383,7 @@ export interface webhooks {
         put?: never;
         /**
          * A parcel moved to IN_TRANSIT
-         * @description Sent to the URL configured in the back-office (Settings, Webhooks) when a parcel of your organisation moves to IN_TRANSIT. Answer any 2xx within 15 s to acknowledge. Otherwise the delivery is retried (same X-Relay-Delivery-Id) after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (with jitter, 10 attempts in all; a Retry-After on 429 or 503 is honoured). 410 Gone disables the endpoint until it is set again. Events of one parcel arrive in order.
+         * @description Sent to each endpoint of your organisation that takes parcel.in_transit (its mode and event types, set in the back-office) when one of your parcels moves to IN_TRANSIT. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
          */
         post: operations["webhook_parcel_in_transit"];
         delete?: never;
@@ -363,7 +403,7 @@ export interface webhooks {
         put?: never;
         /**
          * A parcel moved to AT_RELAY
-         * @description Sent to the URL configured in the back-office (Settings, Webhooks) when a parcel of your organisation moves to AT_RELAY. Answer any 2xx within 15 s to acknowledge. Otherwise the delivery is retried (same X-Relay-Delivery-Id) after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (with jitter, 10 attempts in all; a Retry-After on 429 or 503 is honoured). 410 Gone disables the endpoint until it is set again. Events of one parcel arrive in order.
+         * @description Sent to each endpoint of your organisation that takes parcel.at_relay (its mode and event types, set in the back-office) when one of your parcels moves to AT_RELAY. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
          */
         post: operations["webhook_parcel_at_relay"];
         delete?: never;
@@ -383,7 +423,7 @@ export interface webhooks {
         put?: never;
         /**
          * A parcel moved to RELAY_NOTIFIED
-         * @description Sent to the URL configured in the back-office (Settings, Webhooks) when a parcel of your organisation moves to RELAY_NOTIFIED. Answer any 2xx within 15 s to acknowledge. Otherwise the delivery is retried (same X-Relay-Delivery-Id) after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (with jitter, 10 attempts in all; a Retry-After on 429 or 503 is honoured). 410 Gone disables the endpoint until it is set again. Events of one parcel arrive in order.
+         * @description Sent to each endpoint of your organisation that takes parcel.relay_notified (its mode and event types, set in the back-office) when one of your parcels moves to RELAY_NOTIFIED. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
          */
         post: operations["webhook_parcel_relay_notified"];
         delete?: never;
@@ -403,7 +443,7 @@ export interface webhooks {
         put?: never;
         /**
          * A parcel moved to DELIVERED
-         * @description Sent to the URL configured in the back-office (Settings, Webhooks) when a parcel of your organisation moves to DELIVERED. Answer any 2xx within 15 s to acknowledge. Otherwise the delivery is retried (same X-Relay-Delivery-Id) after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (with jitter, 10 attempts in all; a Retry-After on 429 or 503 is honoured). 410 Gone disables the endpoint until it is set again. Events of one parcel arrive in order.
+         * @description Sent to each endpoint of your organisation that takes parcel.delivered (its mode and event types, set in the back-office) when one of your parcels moves to DELIVERED. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
          */
         post: operations["webhook_parcel_delivered"];
         delete?: never;
@@ -423,7 +463,7 @@ export interface webhooks {
         put?: never;
         /**
          * A parcel moved to RETURN_PENDING
-         * @description Sent to the URL configured in the back-office (Settings, Webhooks) when a parcel of your organisation moves to RETURN_PENDING. Answer any 2xx within 15 s to acknowledge. Otherwise the delivery is retried (same X-Relay-Delivery-Id) after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (with jitter, 10 attempts in all; a Retry-After on 429 or 503 is honoured). 410 Gone disables the endpoint until it is set again. Events of one parcel arrive in order.
+         * @description Sent to each endpoint of your organisation that takes parcel.return_pending (its mode and event types, set in the back-office) when one of your parcels moves to RETURN_PENDING. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
          */
         post: operations["webhook_parcel_return_pending"];
         delete?: never;
@@ -443,7 +483,7 @@ export interface webhooks {
         put?: never;
         /**
          * A parcel moved to RETURNED
-         * @description Sent to the URL configured in the back-office (Settings, Webhooks) when a parcel of your organisation moves to RETURNED. Answer any 2xx within 15 s to acknowledge. Otherwise the delivery is retried (same X-Relay-Delivery-Id) after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (with jitter, 10 attempts in all; a Retry-After on 429 or 503 is honoured). 410 Gone disables the endpoint until it is set again. Events of one parcel arrive in order.
+         * @description Sent to each endpoint of your organisation that takes parcel.returned (its mode and event types, set in the back-office) when one of your parcels moves to RETURNED. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
          */
         post: operations["webhook_parcel_returned"];
         delete?: never;
@@ -463,7 +503,7 @@ export interface webhooks {
         put?: never;
         /**
          * A parcel moved to LOST
-         * @description Sent to the URL configured in the back-office (Settings, Webhooks) when a parcel of your organisation moves to LOST. Answer any 2xx within 15 s to acknowledge. Otherwise the delivery is retried (same X-Relay-Delivery-Id) after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (with jitter, 10 attempts in all; a Retry-After on 429 or 503 is honoured). 410 Gone disables the endpoint until it is set again. Events of one parcel arrive in order.
+         * @description Sent to each endpoint of your organisation that takes parcel.lost (its mode and event types, set in the back-office) when one of your parcels moves to LOST. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
          */
         post: operations["webhook_parcel_lost"];
         delete?: never;
@@ -483,7 +523,7 @@ export interface webhooks {
         put?: never;
         /**
          * A parcel moved to DAMAGED
-         * @description Sent to the URL configured in the back-office (Settings, Webhooks) when a parcel of your organisation moves to DAMAGED. Answer any 2xx within 15 s to acknowledge. Otherwise the delivery is retried (same X-Relay-Delivery-Id) after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (with jitter, 10 attempts in all; a Retry-After on 429 or 503 is honoured). 410 Gone disables the endpoint until it is set again. Events of one parcel arrive in order.
+         * @description Sent to each endpoint of your organisation that takes parcel.damaged (its mode and event types, set in the back-office) when one of your parcels moves to DAMAGED. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
          */
         post: operations["webhook_parcel_damaged"];
         delete?: never;
@@ -503,9 +543,29 @@ export interface webhooks {
         put?: never;
         /**
          * A parcel moved to CANCELLED
-         * @description Sent to the URL configured in the back-office (Settings, Webhooks) when a parcel of your organisation moves to CANCELLED. Answer any 2xx within 15 s to acknowledge. Otherwise the delivery is retried (same X-Relay-Delivery-Id) after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (with jitter, 10 attempts in all; a Retry-After on 429 or 503 is honoured). 410 Gone disables the endpoint until it is set again. Events of one parcel arrive in order.
+         * @description Sent to each endpoint of your organisation that takes parcel.cancelled (its mode and event types, set in the back-office) when one of your parcels moves to CANCELLED. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
          */
         post: operations["webhook_parcel_cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test event
+         * @description Sent once when the back-office tests an endpoint; the answer's status, time and first bytes are shown there. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_ping"];
         delete?: never;
         options?: never;
         head?: never;
@@ -518,7 +578,7 @@ export interface components {
         /** @description The normalised error body of every failed call. */
         ApiError: {
             /**
-             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
+             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
              * @example VALIDATION_FAILED
              * @example RELAY_NOT_FOUND
              * @example INVALID_TARIFF
@@ -534,11 +594,14 @@ export interface components {
              * @example PARCEL_NOT_FOUND
              * @example ORGANIZATION_NOT_FOUND
              * @example API_KEY_NOT_FOUND
+             * @example WEBHOOK_ENDPOINT_NOT_FOUND
+             * @example EVENT_NOT_FOUND
              * @example METHOD_NOT_ALLOWED
              * @example REQUEST_TIMEOUT
              * @example PARCEL_NOT_CANCELLABLE
              * @example INVALID_TRANSITION
              * @example CONFLICT
+             * @example WEBHOOK_ENDPOINT_DISABLED
              * @example PAYLOAD_TOO_LARGE
              * @example UNSUPPORTED_MEDIA_TYPE
              * @example IDEMPOTENCY_KEY_REUSED
@@ -565,6 +628,15 @@ export interface components {
              * @example order cancelled by the customer
              */
             reason?: string | null;
+        };
+        /** @description One page of the organisation's events (of the key's mode), oldest first. */
+        EventPage: {
+            /** @description Events, oldest first. */
+            items: components["schemas"]["ParcelEvent"][];
+            /** @description Pass it as `after` for the next page; keep it when hasMore is false, to ask later for what happened since. null only when nothing was listed from the start. */
+            next: string | null;
+            /** @description More events are waiting now: ask again at once with `after=next`. */
+            hasMore: boolean;
         };
         FieldProblem: {
             /** @description The request field at fault (dotted path; a header name for headers). */
@@ -759,11 +831,13 @@ export interface components {
             codAmountDzd?: number | null;
         };
         /**
-         * @description Body of every webhook delivery. Verify X-Relay-Signature over the raw bytes before parsing.
+         * @description Body of every parcel webhook delivery, and an item of the events API. `data.parcel` is the parcel as the API showed it right after the change, with a label URL fresh at each attempt or read.
          * @example {
          *       "id": "0b8e7f3c-2d4a-4f61-8c9b-1a2e3f4d5c6b",
          *       "type": "parcel.delivered",
          *       "createdAt": "2026-01-17T14:02:11.000Z",
+         *       "occurredAt": "2026-01-17T14:02:11.000Z",
+         *       "sequence": 7,
          *       "sandbox": false,
          *       "reason": null,
          *       "data": {
@@ -785,7 +859,7 @@ export interface components {
         ParcelEvent: {
             /**
              * Format: uuid
-             * @description Event identifier.
+             * @description Event identifier: the same in every delivery, replay and events API answer of this event.
              */
             id: string;
             /**
@@ -798,6 +872,16 @@ export interface components {
              * @description When the status changed, UTC.
              */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the status changed, UTC (the parcel's history); order a parcel's events by `sequence`.
+             */
+            occurredAt: string;
+            /**
+             * Format: int32
+             * @description The parcel's event number: 1 for parcel.created, one more with each change. Keep the highest applied per parcel and ignore an event whose sequence is not higher: it is a late retry or a replay. (0 only on events recorded before sequences existed.)
+             */
+            sequence: number;
             /** @description true for sandbox parcels (including every sandbox trigger-event). */
             sandbox: boolean;
             /** @description Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none. */
@@ -994,6 +1078,37 @@ export interface components {
              * @description Time of the last modification, UTC.
              */
             updatedAt: string;
+        };
+        /** @description The test event the back-office sends to an endpoint on demand; it concerns no parcel and is never retried. */
+        PingEvent: {
+            /**
+             * Format: uuid
+             * @description Identifier of this test event.
+             */
+            id: string;
+            /** @constant */
+            type: "ping";
+            /**
+             * Format: date-time
+             * @description When it was sent, UTC.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The same as createdAt.
+             */
+            occurredAt: string;
+            /** @description true when the endpoint receives sandbox events only. */
+            sandbox: boolean;
+            reason: null;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The endpoint tested.
+                 */
+                endpointId: string;
+                message: string;
+            };
         };
         /** @description What anyone with the tracking number may see. Nothing personal, no price, no internal id. */
         PublicTracking: {
@@ -1371,6 +1486,7 @@ export interface components {
 }
 export type ApiError = components['schemas']['ApiError'];
 export type CancelRequest = components['schemas']['CancelRequest'];
+export type EventPage = components['schemas']['EventPage'];
 export type FieldProblem = components['schemas']['FieldProblem'];
 export type HealthResponse = components['schemas']['HealthResponse'];
 export type MerchantWallet = components['schemas']['MerchantWallet'];
@@ -1384,6 +1500,7 @@ export type ParcelQuote = components['schemas']['ParcelQuote'];
 export type ParcelQuoteRequest = components['schemas']['ParcelQuoteRequest'];
 export type ParcelStatus = components['schemas']['ParcelStatus'];
 export type ParcelView = components['schemas']['ParcelView'];
+export type PingEvent = components['schemas']['PingEvent'];
 export type PublicTracking = components['schemas']['PublicTracking'];
 export type RelayPointPage = components['schemas']['RelayPointPage'];
 export type RelayPointSearchResult = components['schemas']['RelayPointSearchResult'];
@@ -1402,6 +1519,103 @@ export type ResponseValidationFailed = components['responses']['ValidationFailed
 export type ResponseValidationFailedOrRelayNotFoundOrInvalidTariff = components['responses']['ValidationFailedOrRelayNotFoundOrInvalidTariff'];
 export type $defs = Record<string, never>;
 export interface operations {
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description The `next` cursor of the previous page; leave it out to start 30 days back. */
+                after?: string;
+                /** @description Only events of this type. */
+                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled";
+                /** @description Only the events of this parcel. */
+                parcelId?: string;
+                /** @description Events per page, 1 to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Event id (the body's id). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParcelEvent"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 404;
+                        /**
+                         * @description One of EVENT_NOT_FOUND.
+                         * @example EVENT_NOT_FOUND
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -2251,12 +2465,18 @@ export interface operations {
             header: {
                 /** @description Event kind, the same as the body's type. */
                 "X-Relay-Event": "parcel.created";
-                /** @description Identifier of this delivery, the same on every retry of it: use it to process each delivery once. */
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
                 "X-Relay-Delivery-Id": string;
-                /** @description Unix time (seconds) of this attempt. Not covered by the signature. */
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
                 "X-Relay-Timestamp": number;
-                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret>. Compare in constant time. */
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
                 "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -2277,7 +2497,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Delivered: never sent again. */
+            /** @description Delivered: never sent again (unless replayed). */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2299,12 +2519,18 @@ export interface operations {
             header: {
                 /** @description Event kind, the same as the body's type. */
                 "X-Relay-Event": "parcel.ready_for_pickup";
-                /** @description Identifier of this delivery, the same on every retry of it: use it to process each delivery once. */
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
                 "X-Relay-Delivery-Id": string;
-                /** @description Unix time (seconds) of this attempt. Not covered by the signature. */
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
                 "X-Relay-Timestamp": number;
-                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret>. Compare in constant time. */
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
                 "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -2325,7 +2551,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Delivered: never sent again. */
+            /** @description Delivered: never sent again (unless replayed). */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2347,12 +2573,18 @@ export interface operations {
             header: {
                 /** @description Event kind, the same as the body's type. */
                 "X-Relay-Event": "parcel.picked_up";
-                /** @description Identifier of this delivery, the same on every retry of it: use it to process each delivery once. */
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
                 "X-Relay-Delivery-Id": string;
-                /** @description Unix time (seconds) of this attempt. Not covered by the signature. */
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
                 "X-Relay-Timestamp": number;
-                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret>. Compare in constant time. */
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
                 "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -2373,7 +2605,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Delivered: never sent again. */
+            /** @description Delivered: never sent again (unless replayed). */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2395,12 +2627,18 @@ export interface operations {
             header: {
                 /** @description Event kind, the same as the body's type. */
                 "X-Relay-Event": "parcel.in_transit";
-                /** @description Identifier of this delivery, the same on every retry of it: use it to process each delivery once. */
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
                 "X-Relay-Delivery-Id": string;
-                /** @description Unix time (seconds) of this attempt. Not covered by the signature. */
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
                 "X-Relay-Timestamp": number;
-                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret>. Compare in constant time. */
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
                 "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -2421,7 +2659,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Delivered: never sent again. */
+            /** @description Delivered: never sent again (unless replayed). */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2443,12 +2681,18 @@ export interface operations {
             header: {
                 /** @description Event kind, the same as the body's type. */
                 "X-Relay-Event": "parcel.at_relay";
-                /** @description Identifier of this delivery, the same on every retry of it: use it to process each delivery once. */
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
                 "X-Relay-Delivery-Id": string;
-                /** @description Unix time (seconds) of this attempt. Not covered by the signature. */
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
                 "X-Relay-Timestamp": number;
-                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret>. Compare in constant time. */
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
                 "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -2469,7 +2713,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Delivered: never sent again. */
+            /** @description Delivered: never sent again (unless replayed). */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2491,12 +2735,18 @@ export interface operations {
             header: {
                 /** @description Event kind, the same as the body's type. */
                 "X-Relay-Event": "parcel.relay_notified";
-                /** @description Identifier of this delivery, the same on every retry of it: use it to process each delivery once. */
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
                 "X-Relay-Delivery-Id": string;
-                /** @description Unix time (seconds) of this attempt. Not covered by the signature. */
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
                 "X-Relay-Timestamp": number;
-                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret>. Compare in constant time. */
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
                 "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -2517,7 +2767,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Delivered: never sent again. */
+            /** @description Delivered: never sent again (unless replayed). */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2539,12 +2789,18 @@ export interface operations {
             header: {
                 /** @description Event kind, the same as the body's type. */
                 "X-Relay-Event": "parcel.delivered";
-                /** @description Identifier of this delivery, the same on every retry of it: use it to process each delivery once. */
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
                 "X-Relay-Delivery-Id": string;
-                /** @description Unix time (seconds) of this attempt. Not covered by the signature. */
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
                 "X-Relay-Timestamp": number;
-                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret>. Compare in constant time. */
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
                 "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -2565,7 +2821,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Delivered: never sent again. */
+            /** @description Delivered: never sent again (unless replayed). */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2587,12 +2843,18 @@ export interface operations {
             header: {
                 /** @description Event kind, the same as the body's type. */
                 "X-Relay-Event": "parcel.return_pending";
-                /** @description Identifier of this delivery, the same on every retry of it: use it to process each delivery once. */
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
                 "X-Relay-Delivery-Id": string;
-                /** @description Unix time (seconds) of this attempt. Not covered by the signature. */
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
                 "X-Relay-Timestamp": number;
-                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret>. Compare in constant time. */
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
                 "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -2613,7 +2875,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Delivered: never sent again. */
+            /** @description Delivered: never sent again (unless replayed). */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2635,12 +2897,18 @@ export interface operations {
             header: {
                 /** @description Event kind, the same as the body's type. */
                 "X-Relay-Event": "parcel.returned";
-                /** @description Identifier of this delivery, the same on every retry of it: use it to process each delivery once. */
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
                 "X-Relay-Delivery-Id": string;
-                /** @description Unix time (seconds) of this attempt. Not covered by the signature. */
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
                 "X-Relay-Timestamp": number;
-                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret>. Compare in constant time. */
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
                 "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -2661,7 +2929,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Delivered: never sent again. */
+            /** @description Delivered: never sent again (unless replayed). */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2683,12 +2951,18 @@ export interface operations {
             header: {
                 /** @description Event kind, the same as the body's type. */
                 "X-Relay-Event": "parcel.lost";
-                /** @description Identifier of this delivery, the same on every retry of it: use it to process each delivery once. */
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
                 "X-Relay-Delivery-Id": string;
-                /** @description Unix time (seconds) of this attempt. Not covered by the signature. */
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
                 "X-Relay-Timestamp": number;
-                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret>. Compare in constant time. */
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
                 "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -2709,7 +2983,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Delivered: never sent again. */
+            /** @description Delivered: never sent again (unless replayed). */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2731,12 +3005,18 @@ export interface operations {
             header: {
                 /** @description Event kind, the same as the body's type. */
                 "X-Relay-Event": "parcel.damaged";
-                /** @description Identifier of this delivery, the same on every retry of it: use it to process each delivery once. */
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
                 "X-Relay-Delivery-Id": string;
-                /** @description Unix time (seconds) of this attempt. Not covered by the signature. */
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
                 "X-Relay-Timestamp": number;
-                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret>. Compare in constant time. */
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
                 "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -2757,7 +3037,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Delivered: never sent again. */
+            /** @description Delivered: never sent again (unless replayed). */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2779,12 +3059,18 @@ export interface operations {
             header: {
                 /** @description Event kind, the same as the body's type. */
                 "X-Relay-Event": "parcel.cancelled";
-                /** @description Identifier of this delivery, the same on every retry of it: use it to process each delivery once. */
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
                 "X-Relay-Delivery-Id": string;
-                /** @description Unix time (seconds) of this attempt. Not covered by the signature. */
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
                 "X-Relay-Timestamp": number;
-                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret>. Compare in constant time. */
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
                 "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -2805,7 +3091,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Delivered: never sent again. */
+            /** @description Delivered: never sent again (unless replayed). */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2813,6 +3099,46 @@ export interface operations {
                 content?: never;
             };
             /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_ping: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "ping";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PingEvent"] & {
+                    /** @constant */
+                    type?: "ping";
+                };
+            };
+        };
+        responses: {
+            /** @description Whatever the answer, it is only shown to whoever sent the test: nothing is retried or disabled. */
             default: {
                 headers: {
                     [name: string]: unknown;

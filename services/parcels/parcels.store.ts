@@ -155,17 +155,23 @@ export async function setStatus(tx: Queryable, id: string, status: ParcelStatus,
   return toParcel(rows[0]);
 }
 
+/**
+ * One line of the parcel's history, and the change's place in it: its time, and its sequence (the
+ * number of lines the parcel has, this one included), which the event carries. The caller holds
+ * the parcel's row lock, so no other change of the parcel counts at the same time.
+ */
 export async function recordHistory(
   tx: Queryable,
   entry: { parcelId: string; from: StoredStatus | null; to: ParcelStatus; reason: string | null; actor: string }
-): Promise<void> {
-  await tx.query("INSERT INTO parcels.status_history (parcel_id, from_status, to_status, reason, actor) VALUES ($1, $2, $3, $4, $5)", [
-    entry.parcelId,
-    entry.from,
-    entry.to,
-    entry.reason,
-    entry.actor
+): Promise<{ sequence: number; occurredAt: Date }> {
+  const [line] = await tx.query<{ created_at: Date }>(
+    "INSERT INTO parcels.status_history (parcel_id, from_status, to_status, reason, actor) VALUES ($1, $2, $3, $4, $5) RETURNING created_at",
+    [entry.parcelId, entry.from, entry.to, entry.reason, entry.actor]
+  );
+  const [{ n }] = await tx.query<{ n: number }>("SELECT count(*)::integer AS n FROM parcels.status_history WHERE parcel_id = $1", [
+    entry.parcelId
   ]);
+  return { sequence: Number(n), occurredAt: line.created_at };
 }
 
 export async function appendOutbox(

@@ -25,11 +25,19 @@ export async function applyStatusChange(
 ): Promise<{ row: store.ParcelRecord; event: ParcelEvent }> {
   const previous = row.status === "PENDING" ? null : row.status;
   const updated = await store.setStatus(tx, row.id, change.to, change.refundPending ?? false);
-  await store.recordHistory(tx, { parcelId: row.id, from: row.status, to: change.to, reason: change.reason, actor: change.actor });
+  const { sequence, occurredAt } = await store.recordHistory(tx, {
+    parcelId: row.id,
+    from: row.status,
+    to: change.to,
+    reason: change.reason,
+    actor: change.actor
+  });
   const event: ParcelEvent = {
     id: randomUUID(),
     type: eventTypeFor(change.to),
     createdAt: updated.updatedAt.toISOString(),
+    occurredAt: occurredAt.toISOString(),
+    sequence,
     organizationId: updated.organizationId,
     mode: updated.mode,
     sandbox: updated.mode === "sandbox",

@@ -1,19 +1,18 @@
-import type { webhookBodyOf } from "../../lib/events";
+import { PING_EVENT_TYPE, type PingBody, type WebhookBody } from "../../lib/events";
 import { component, dateTime, nullable, objectOf, uuidSchema } from "../../lib/openapi/json-schema";
-import type { Parameter, PathItem } from "../../lib/openapi/types";
+import type { Parameter, PathItem, Response } from "../../lib/openapi/types";
 import { eventTypeFor, PARCEL_STATUSES } from "../../lib/parcel-status";
 import { ParcelStatusSchema, ParcelViewSchema, SAMPLE_PARCEL } from "../../lib/parcel-view";
-import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "../../lib/retry-schedule";
+import { DISABLE_ENDPOINT_AFTER_MS, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "../../lib/retry-schedule";
+import { DEFAULT_ROTATION_OVERLAP_MS } from "../../lib/webhook-signing";
 
 /**
- * The outgoing webhooks (SPEC §6, DESIGN §3) as OpenAPI 3.1 `webhooks`, one entry per event type:
- * the webhooks service declares them (service settings `openapi.webhooks`) and the gateway puts
- * them in the partner document.
+ * The outgoing webhooks (SPEC §6, DESIGN §3) as OpenAPI 3.1 `webhooks`, one entry per event type
+ * and the `ping` test event: the webhooks service declares them (service settings
+ * `openapi.webhooks`) and the gateway puts them in the partner document.
  */
 
 export const EVENT_TYPES = PARCEL_STATUSES.map(eventTypeFor);
-
-type WebhookBody = ReturnType<typeof webhookBodyOf>;
 
 function humanDelay(seconds: number): string {
   if (seconds < 60) return `${seconds} s`;
@@ -21,13 +20,46 @@ function humanDelay(seconds: number): string {
   return `${seconds / 3600} h`;
 }
 
-const PARCEL_EVENT = component(
+const DAY_MS = 24 * 3600 * 1000;
+const SCHEDULE = RETRY_DELAYS_SECONDS.map(humanDelay).join(", ");
+const SPAN_SECONDS = RETRY_DELAYS_SECONDS.reduce((a, b) => a + b, 0);
+/** "3 days 3 h 35 min": how long the schedule lasts at the least. */
+export const SCHEDULE_SPAN =
+  `${Math.floor(SPAN_SECONDS / 86400)} days ${Math.floor((SPAN_SECONDS % 86400) / 3600)} h ` +
+  `${Math.floor((SPAN_SECONDS % 3600) / 60)} min`;
+
+/** What every delivery's description says about acknowledging, retries, disabling and ordering. */
+export const DELIVERY_RULES =
+  `Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after ` +
+  `${SCHEDULE}, each wait lengthened by 0 to 20 % (jitter, never shortened): ${MAX_ATTEMPTS} attempts over at least ` +
+  `${SCHEDULE_SPAN}; a Retry-After on 429 or 503 is honoured up to 24 h. ` +
+  `An endpoint that answers 410 Gone, or has failed every attempt for ${DISABLE_ENDPOINT_AFTER_MS / DAY_MS} days, is disabled ` +
+  "(the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. " +
+  "Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, " +
+  "which `sequence` tells apart.";
+
+const SIGNATURE_RULES =
+  "Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body " +
+  "before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap " +
+  `(${DEFAULT_ROTATION_OVERLAP_MS / 3600_000} h unless chosen otherwise): webhook-signature carries one v1 entry per secret, ` +
+  "X-Relay-Signature the new secret's.";
+
+export const PARCEL_EVENT_SCHEMA = component(
   "ParcelEvent",
   objectOf<WebhookBody>(
     {
-      id: uuidSchema("Event identifier."),
+      id: uuidSchema("Event identifier: the same in every delivery, replay and events API answer of this event."),
       type: { type: "string", enum: EVENT_TYPES, description: "parcel.<new status in lower case>; same as X-Relay-Event." },
       createdAt: dateTime("When the status changed, UTC."),
+      occurredAt: dateTime("When the status changed, UTC (the parcel's history); order a parcel's events by `sequence`."),
+      sequence: {
+        type: "integer",
+        format: "int32",
+        minimum: 0,
+        description:
+          "The parcel's event number: 1 for parcel.created, one more with each change. Keep the highest applied per parcel and ignore " +
+          "an event whose sequence is not higher: it is a late retry or a replay. (0 only on events recorded before sequences existed.)"
+      },
       sandbox: { type: "boolean", description: "true for sandbox parcels (including every sandbox trigger-event)." },
       reason: {
         type: ["string", "null"],
@@ -39,12 +71,16 @@ const PARCEL_EVENT = component(
       })
     },
     {
-      description: "Body of every webhook delivery. Verify X-Relay-Signature over the raw bytes before parsing.",
+      description:
+        "Body of every parcel webhook delivery, and an item of the events API. `data.parcel` is the parcel as the API showed it " +
+        "right after the change, with a label URL fresh at each attempt or read.",
       examples: [
         {
           id: "0b8e7f3c-2d4a-4f61-8c9b-1a2e3f4d5c6b",
           type: "parcel.delivered",
           createdAt: "2026-01-17T14:02:11.000Z",
+          occurredAt: "2026-01-17T14:02:11.000Z",
+          sequence: 7,
           sandbox: false,
           reason: null,
           data: {
@@ -54,6 +90,25 @@ const PARCEL_EVENT = component(
         }
       ]
     }
+  )
+);
+
+const PING_EVENT_SCHEMA = component(
+  "PingEvent",
+  objectOf<PingBody>(
+    {
+      id: uuidSchema("Identifier of this test event."),
+      type: { type: "string", const: PING_EVENT_TYPE },
+      createdAt: dateTime("When it was sent, UTC."),
+      occurredAt: dateTime("The same as createdAt."),
+      sandbox: { type: "boolean", description: "true when the endpoint receives sandbox events only." },
+      reason: { type: "null" },
+      data: objectOf<PingBody["data"]>({
+        endpointId: uuidSchema("The endpoint tested."),
+        message: { type: "string" }
+      })
+    },
+    { description: "The test event the back-office sends to an endpoint on demand; it concerns no parcel and is never retried." }
   )
 );
 
@@ -69,59 +124,95 @@ const headerParameters = (eventType: string): Parameter[] => [
     name: "X-Relay-Delivery-Id",
     in: "header",
     required: true,
-    description: "Identifier of this delivery, the same on every retry of it: use it to process each delivery once.",
+    description: "Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once.",
     schema: { type: "string", format: "uuid" }
   },
   {
     name: "X-Relay-Timestamp",
     in: "header",
     required: true,
-    description: "Unix time (seconds) of this attempt. Not covered by the signature.",
+    description: "Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it.",
     schema: { type: "integer", minimum: 0 }
   },
   {
     name: "X-Relay-Signature",
     in: "header",
     required: true,
-    description: "sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret>. Compare in constant time.",
+    description:
+      "sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time.",
     schema: { type: "string", pattern: "^sha256=[0-9a-f]{64}$" }
+  },
+  {
+    name: "webhook-id",
+    in: "header",
+    required: true,
+    description: "Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id).",
+    schema: { type: "string", format: "uuid" }
+  },
+  {
+    name: "webhook-timestamp",
+    in: "header",
+    required: true,
+    description: "Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock.",
+    schema: { type: "integer", minimum: 0 }
+  },
+  {
+    name: "webhook-signature",
+    in: "header",
+    required: true,
+    description:
+      "Standard Webhooks: \"v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>\", one entry per valid " +
+      "secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own " +
+      "secret's bytes.",
+    schema: { type: "string", pattern: "^v1,[A-Za-z0-9+/]{43}=( v1,[A-Za-z0-9+/]{43}=)*$" }
   }
 ];
 
+const DELIVERY_RESPONSES: Record<string, Response> = {
+  "2XX": { description: "Delivered: never sent again (unless replayed)." },
+  "410": { description: "Gone: the delivery fails and the endpoint is disabled." },
+  default: { description: "Any other answer, a time-out or a connection error: retried on the schedule." }
+};
+
+function webhookEntry(
+  type: string,
+  summary: string,
+  description: string,
+  body: object,
+  responses: Record<string, Response> = DELIVERY_RESPONSES
+): PathItem {
+  return {
+    post: {
+      operationId: `webhook_${type.replace(".", "_")}`,
+      summary,
+      description,
+      tags: ["Webhooks"],
+      // Sent by us to you: no API key; authenticity comes from the signatures.
+      security: [],
+      parameters: headerParameters(type),
+      requestBody: {
+        required: true,
+        content: { "application/json": { schema: { allOf: [body, { type: "object", properties: { type: { const: type } } }] } } }
+      },
+      responses
+    }
+  };
+}
+
 export function webhookDocs(): Record<string, PathItem> {
-  const schedule = RETRY_DELAYS_SECONDS.map(humanDelay).join(", ");
-  return Object.fromEntries(
-    PARCEL_STATUSES.map((status, i) => {
-      const type = EVENT_TYPES[i];
-      const item: PathItem = {
-        post: {
-          operationId: `webhook_${type.replace(".", "_")}`,
-          summary: `A parcel moved to ${status}`,
-          description:
-            `Sent to the URL configured in the back-office (Settings, Webhooks) when a parcel of your organisation moves to ${status}. ` +
-            `Answer any 2xx within 15 s to acknowledge. Otherwise the delivery is retried (same X-Relay-Delivery-Id) after ${schedule} ` +
-            `(with jitter, ${MAX_ATTEMPTS} attempts in all; a Retry-After on 429 or 503 is honoured). ` +
-            "410 Gone disables the endpoint until it is set again. Events of one parcel arrive in order.",
-          tags: ["Webhooks"],
-          // Sent by us to you: no API key; authenticity comes from X-Relay-Signature.
-          security: [],
-          parameters: headerParameters(type),
-          requestBody: {
-            required: true,
-            content: {
-              "application/json": {
-                schema: { allOf: [PARCEL_EVENT, { type: "object", properties: { type: { const: type } } }] }
-              }
-            }
-          },
-          responses: {
-            "2XX": { description: "Delivered: never sent again." },
-            "410": { description: "Gone: the delivery fails and the endpoint is disabled." },
-            default: { description: "Any other answer, a time-out or a connection error: retried on the schedule." }
-          }
-        }
-      };
-      return [type, item];
-    })
+  const parcelEvents = PARCEL_STATUSES.map((status, i): [string, PathItem] => {
+    const type = EVENT_TYPES[i];
+    const description =
+      `Sent to each endpoint of your organisation that takes ${type} (its mode and event types, set in the back-office) when one ` +
+      `of your parcels moves to ${status}. ${DELIVERY_RULES} ${SIGNATURE_RULES}`;
+    return [type, webhookEntry(type, `A parcel moved to ${status}`, description, PARCEL_EVENT_SCHEMA)];
+  });
+  const ping = webhookEntry(
+    PING_EVENT_TYPE,
+    "Test event",
+    `Sent once when the back-office tests an endpoint; the answer's status, time and first bytes are shown there. ${SIGNATURE_RULES}`,
+    PING_EVENT_SCHEMA,
+    { default: { description: "Whatever the answer, it is only shown to whoever sent the test: nothing is retried or disabled." } }
   );
+  return Object.fromEntries([...parcelEvents, [PING_EVENT_TYPE, ping]]);
 }

@@ -2,11 +2,12 @@ import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
+import type { Readable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import axios from "axios";
 import { AppError } from "../../lib/errors";
-import { ParcelEvent, webhookBodyOf } from "../../lib/events";
 import { assertPublicWebhookUrl, isPublicAddress } from "../../lib/ssrf";
-import { signWebhookBody } from "../../lib/webhook-signature";
+import { EndpointSecret, NoActiveWebhookSecretError, signWebhookDelivery } from "../../lib/webhook-signing";
 
 /** One HTTP attempt of one delivery (DESIGN §3 "Webhook request"). */
 
@@ -18,18 +19,31 @@ export interface WebhookRequest {
   headers: Record<string, string>;
 }
 
-/** Body and headers of one attempt; the timestamp is the attempt's, the delivery id never changes. */
-export function buildWebhookRequest(event: ParcelEvent, deliveryId: string, secret: string, now: number = Date.now()): WebhookRequest {
-  const body = JSON.stringify(webhookBodyOf(event));
+export interface DeliveryToSend {
+  /** The JSON body, exactly as it will be sent and signed. */
+  body: string;
+  /** X-Relay-Event: the body's type. */
+  eventType: string;
+  /** The same on every attempt of one delivery. */
+  deliveryId: string;
+  /** The endpoint's secrets with their expiry: every one valid at `now` signs (rotation). */
+  secrets: readonly EndpointSecret[];
+  /** When the attempt is made: the timestamp the signatures cover, and the instant secrets are judged valid at. */
+  now: Date;
+}
+
+/**
+ * Body and headers of one attempt: the SPEC's X-Relay-* headers and the Standard Webhooks ones
+ * (lib/webhook-signing). Throws NoActiveWebhookSecretError when no secret is valid any more.
+ */
+export function buildWebhookRequest(delivery: DeliveryToSend): WebhookRequest {
   return {
-    body,
+    body: delivery.body,
     headers: {
       "Content-Type": "application/json",
       "User-Agent": USER_AGENT,
-      "X-Relay-Event": event.type,
-      "X-Relay-Delivery-Id": deliveryId,
-      "X-Relay-Timestamp": String(Math.floor(now / 1000)),
-      "X-Relay-Signature": signWebhookBody(body, secret)
+      "X-Relay-Event": delivery.eventType,
+      ...signWebhookDelivery({ deliveryId: delivery.deliveryId, body: delivery.body, secrets: delivery.secrets, now: delivery.now })
     }
   };
 }
@@ -42,15 +56,16 @@ export interface AttemptResult {
   retryAfter: string | undefined;
   /** Short, loggable: never the URL, the secret or the response body. */
   error: string | null;
+  /** The first bytes of the answer's body, as text; only when `responseBytes` asked for them (test-send). */
+  responseExcerpt?: string;
 }
 
-export interface SendOptions {
+export interface SendOptions extends DeliveryToSend {
   url: string;
-  secret: string;
-  deliveryId: string;
-  event: ParcelEvent;
   timeoutMs: number;
   allowPrivate: boolean;
+  /** Read up to this many bytes of the answer (a test-send shows them); otherwise the answer's body is dropped unread. */
+  responseBytes?: number;
 }
 
 const MAX_ERROR_LENGTH = 500;
@@ -78,6 +93,7 @@ const publicOnlyLookup = ((hostname: string, options: dns.LookupOptions, callbac
 
 function describeError(err: unknown, timeoutMs: number, timedOut: boolean): string {
   if (timedOut) return `timed out after ${timeoutMs} ms`;
+  if (err instanceof NoActiveWebhookSecretError) return "no webhook secret of the endpoint is valid now";
   if (err instanceof AppError) {
     // The SSRF guard: its field message names the host and the kind of range, nothing more.
     const detail = err.data?.details?.[0]?.message ?? err.message;
@@ -98,6 +114,19 @@ function headerValue(value: unknown): string | undefined {
   return undefined;
 }
 
+/** Up to `max` bytes of a body, as text (a character cut at the end is left out), then the stream is closed. */
+async function firstBytes(stream: Readable, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size >= max) break;
+  }
+  stream.destroy();
+  return new StringDecoder("utf8").write(Buffer.concat(chunks).subarray(0, max));
+}
+
 /**
  * POSTs one delivery and reports what happened; never throws. The SSRF guard runs before every
  * attempt (and again on the addresses actually connected to) unless private targets are allowed;
@@ -105,13 +134,13 @@ function headerValue(value: unknown): string | undefined {
  * used; the response body is not read.
  */
 export async function sendWebhook(options: SendOptions): Promise<AttemptResult> {
-  const startedAt = new Date();
+  const startedAt = options.now;
   const started = performance.now();
   const signal = AbortSignal.timeout(options.timeoutMs);
   const elapsed = () => Math.round(performance.now() - started);
   try {
     await assertPublicWebhookUrl(options.url, options.allowPrivate);
-    const request = buildWebhookRequest(options.event, options.deliveryId, options.secret, startedAt.getTime());
+    const request = buildWebhookRequest(options);
     const agentOptions = options.allowPrivate ? { keepAlive: false } : { keepAlive: false, lookup: publicOnlyLookup };
     const response = await axios.post(options.url, request.body, {
       headers: request.headers,
@@ -126,14 +155,17 @@ export async function sendWebhook(options: SendOptions): Promise<AttemptResult> 
       httpAgent: new http.Agent(agentOptions),
       httpsAgent: new https.Agent(agentOptions)
     });
-    // Only the status and Retry-After matter; whatever the receiver sends back is dropped unread.
-    (response.data as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+    // For a delivery only the status and Retry-After matter: what the receiver sends back is dropped unread.
+    const stream = response.data as Readable;
+    const responseExcerpt = options.responseBytes ? await firstBytes(stream, options.responseBytes) : undefined;
+    if (responseExcerpt === undefined) stream.destroy();
     return {
       startedAt,
       durationMs: elapsed(),
       statusCode: response.status,
       retryAfter: headerValue(response.headers["retry-after"]),
-      error: response.status >= 200 && response.status < 300 ? null : `HTTP ${response.status}`
+      error: response.status >= 200 && response.status < 300 ? null : `HTTP ${response.status}`,
+      ...(responseExcerpt === undefined ? {} : { responseExcerpt })
     };
   } catch (err) {
     return {

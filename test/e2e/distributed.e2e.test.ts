@@ -9,6 +9,7 @@ import { merchantContract } from "./merchant-contract";
 import { publicTrackingContract } from "./public-tracking-contract";
 import { HOSTILE_INPUT_ENV, hostileInputContract } from "./hostile-input-contract";
 import { fuzzContract } from "./fuzz-contract";
+import { webhooksContract } from "./webhooks-contract";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
 
 /**
@@ -33,7 +34,8 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
       startNode({ ...common, SERVICES: "auth", NODE_ID: "auth-1", HEALTH_PORT: String(healthPort) }),
       startNode({ ...common, SERVICES: "wallet", NODE_ID: "wallet-1" }),
       startNode({ ...common, SERVICES: "parcels", NODE_ID: "parcels-1" }),
-      startNode({ ...common, SERVICES: "notifications,webhooks", NODE_ID: "events-1" }),
+      // Loopback receivers: the webhooks contract's endpoints are on this machine.
+      startNode({ ...common, SERVICES: "notifications,webhooks", NODE_ID: "events-1", WEBHOOK_ALLOW_PRIVATE: "true" }),
       startNode({ ...common, ...HOSTILE_INPUT_ENV, SERVICES: "gateway", NODE_ID: "gateway-1", PORT: String(ports[0]) }),
       startNode({ ...common, ...HOSTILE_INPUT_ENV, SERVICES: "gateway", NODE_ID: "gateway-2", PORT: String(ports[1]) })
     ]);
@@ -61,6 +63,7 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
   describe("merchant surface: events, quotes, relay search, wallet", () => merchantContract(system));
   describe("public tracking", () => publicTrackingContract(system));
   describe("hostile input", () => hostileInputContract(system));
+  describe("webhooks and events", () => webhooksContract(system));
   describe("fuzz", () => fuzzContract(system));
 
   test("after all that traffic, the money invariant holds", async () => {

@@ -9,7 +9,9 @@ import { merchantContract } from "./merchant-contract";
 import { publicTrackingContract } from "./public-tracking-contract";
 import { HOSTILE_INPUT_ENV, hostileInputContract } from "./hostile-input-contract";
 import { fuzzContract } from "./fuzz-contract";
+import { webhooksContract } from "./webhooks-contract";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
+import { startReceiver } from "../helpers/receivers";
 
 /** `npm start` exactly as the README says: no servers, no variables but a port and a data folder. */
 describe("embedded mode (npm start)", () => {
@@ -79,6 +81,10 @@ describe("embedded mode (npm start)", () => {
     hostileInputContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
   });
 
+  describe("webhooks and events", () => {
+    webhooksContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
+  });
+
   describe("fuzz", () => {
     fuzzContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
   });
@@ -124,6 +130,42 @@ describe("embedded mode (npm start)", () => {
     expect(listed.map((k: { id: string }) => k.id)).toEqual([key.id]);
     expect(JSON.stringify(listed)).not.toContain(key.key);
     expect((await cli("relay:list")).length).toBeGreaterThan(20);
+
+    // Webhook endpoints: add, list, test, replay, change, rotate, log, notices, remove.
+    const hooks = await startReceiver();
+    try {
+      const endpoint = await cli(
+        "webhook:endpoint:add",
+        org.id,
+        `${hooks.url}/cli`,
+        "--mode",
+        "sandbox",
+        "--events",
+        "parcel.created,parcel.delivered"
+      );
+      expect(endpoint).toMatchObject({
+        mode: "sandbox",
+        eventTypes: ["parcel.created", "parcel.delivered"],
+        secret: expect.stringMatching(/^whsec_/)
+      });
+      expect((await cli("webhook:endpoints", org.id)).map((e: { id: string }) => e.id)).toEqual([endpoint.id]);
+      expect(await cli("webhook:test", org.id, endpoint.id)).toMatchObject({ succeeded: true, statusCode: 200 });
+      expect(hooks.on("/cli").map(r => r.headers["x-relay-event"])).toEqual(["ping"]);
+      expect(await cli("webhook:replay", org.id, endpoint.id, "2026-01-01T00:00:00Z", "--failed")).toMatchObject({
+        only: "failed",
+        queued: 0
+      });
+      expect(await cli("webhook:endpoint:update", org.id, endpoint.id, "--disable", "--events", "all")).toMatchObject({
+        enabled: false,
+        eventTypes: null
+      });
+      expect((await cli("webhook:rotate", org.id, endpoint.id, "--overlap-hours", "2")).secrets).toHaveLength(2);
+      expect(await cli("webhook:deliveries", org.id, "--endpoint", endpoint.id)).toMatchObject({ totalElements: 0 });
+      expect(await cli("webhook:notices", org.id)).toEqual([]);
+      expect(await cli("webhook:endpoint:remove", org.id, endpoint.id)).toEqual({ status: 204 });
+    } finally {
+      await hooks.close();
+    }
   });
 
   test("a restart keeps the data and does not print the demo keys again", async () => {

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { verifyWebhookSignature } from "../../lib/webhook-signature";
+import { Webhook } from "standardwebhooks";
+import { standardWebhooksSecretOf, verifyWebhookSignature } from "../../lib/webhook-signature";
 import { backoffice, http, partner } from "../helpers/http";
 import { apiResponseValidator } from "../helpers/openapi-validator";
 import { parsePdf } from "../helpers/pdf";
@@ -22,6 +23,8 @@ interface Delivery {
     createdAt: string;
     sandbox: boolean;
     reason: string | null;
+    occurredAt: string;
+    sequence: number;
     data: { previousStatus: string | null; parcel: Record<string, unknown> };
   };
   raw: ReceivedRequest;
@@ -124,6 +127,7 @@ describe("event path: webhooks, SMS and labels (embedded)", () => {
     expected.set(sandboxParcel.id, ["CREATED", "IN_TRANSIT", "DELIVERED", "LOST"]);
 
     const total = [...expected.values()].reduce((n, s) => n + s.length, 0);
+    const standard = new Webhook(standardWebhooksSecretOf(SECRET));
     await hooks.waitFor(reqs => reqs.length >= total, 60_000);
     await new Promise(r => setTimeout(r, 500)); // nothing more should come
     const deliveries = deliveriesOf(hooks);
@@ -139,7 +143,10 @@ describe("event path: webhooks, SMS and labels (embedded)", () => {
       expect(d.event).toBe(d.body.type);
       expect(d.event).toBe(`parcel.${String(d.body.data.parcel.status).toLowerCase()}`);
       expect(Math.abs(Number(d.raw.headers["x-relay-timestamp"]) - Date.now() / 1000)).toBeLessThan(300);
-      expect(Object.keys(d.body).sort()).toEqual(["createdAt", "data", "id", "reason", "sandbox", "type"]);
+      expect(Object.keys(d.body).sort()).toEqual(["createdAt", "data", "id", "occurredAt", "reason", "sandbox", "sequence", "type"]);
+      expect(d.body.occurredAt).toBe(d.body.createdAt);
+      // The Standard Webhooks check, by the official library, on the very bytes received.
+      expect(standard.verify(d.raw.rawBody, d.raw.headers as Record<string, string>)).toEqual(d.body);
       expect(d.raw.rawBody).not.toContain("Karim");
       // The delivery is what the partner document's `webhooks` entry for its event says (issue 5).
       expect(apiResponseValidator().validateWebhook("partner", { headers: d.raw.headers, body: d.body })).toEqual([]);
@@ -152,6 +159,7 @@ describe("event path: webhooks, SMS and labels (embedded)", () => {
       const mine = deliveries.filter(d => d.body.data.parcel.id === parcelId);
       expect(mine.map(d => d.body.data.parcel.status)).toEqual(statuses);
       expect(mine.map(d => d.body.data.previousStatus)).toEqual([null, ...statuses.slice(0, -1)]);
+      expect(mine.map(d => d.body.sequence)).toEqual(statuses.map((_s, i) => i + 1));
       const view = (await (parcelId === sandboxParcel.id ? sandbox : live)("GET", `/parcels/${parcelId}`)).body;
       const last = mine[mine.length - 1].body.data.parcel;
       expect({ ...last, labelUrl: null }).toEqual({ ...view, labelUrl: null });

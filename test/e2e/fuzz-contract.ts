@@ -38,6 +38,8 @@ interface World {
   orgId: string;
   otherOrgId: string;
   spareKeyId: string;
+  endpointId: string;
+  eventId: string;
   parcelIds: string[];
   trackingNumbers: string[];
   labelPath: string;
@@ -143,6 +145,17 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   createApiKey: { mode: "sandbox", scopes: ["parcels:read"], name: "fuzz", rateLimitPerMinute: 100 },
   topUpWallet: { amountDzd: 100, mode: "sandbox" },
   setWebhookEndpoint: { url: "https://hooks.example.invalid/fuzz", secret: "s".repeat(32) },
+  createWebhookEndpoint: {
+    url: "https://hooks.example.invalid/fuzz",
+    secret: "s".repeat(32),
+    mode: "sandbox",
+    eventTypes: ["parcel.delivered"],
+    enabled: true,
+    description: "fuzz"
+  },
+  updateWebhookEndpoint: { url: "https://hooks.example.invalid/other", mode: "both", eventTypes: null, enabled: false, description: null },
+  rotateWebhookSecret: { secret: null, overlapSeconds: 60 },
+  replayWebhookEvents: { since: "2026-01-17T00:00:00Z", only: "failed" },
   transitionParcel: { toStatus: "READY_FOR_PICKUP", reason: "fuzz" },
   upsertRelayPoint: {
     code: "DZ-FZ-POINT",
@@ -201,7 +214,15 @@ function percentEncoded(text: string): string {
 
 function requestArbitrary(world: World): fc.Arbitrary<FuzzRequest> {
   const pathValue = fc.oneof(
-    fc.constantFrom(...world.parcelIds, ...world.trackingNumbers, world.orgId, world.otherOrgId, world.spareKeyId),
+    fc.constantFrom(
+      ...world.parcelIds,
+      ...world.trackingNumbers,
+      world.orgId,
+      world.otherOrgId,
+      world.spareKeyId,
+      world.endpointId,
+      world.eventId
+    ),
     fc.uuid(),
     nasty.map(percentEncoded),
     fc.constantFrom("%00", "%ZZ", "%E0%A4%A", "a%2Fb", "..", "x.pdf")
@@ -244,7 +265,12 @@ function requestArbitrary(world: World): fc.Arbitrary<FuzzRequest> {
               "near",
               "radiusKm",
               "number",
-              "lang"
+              "lang",
+              "after",
+              "limit",
+              "type",
+              "parcelId",
+              "endpointId"
             ),
             fc.string({ maxLength: 8 })
           ),
@@ -416,6 +442,8 @@ export function fuzzContract(system: () => SystemUnderTest): void {
       (await partner(base, sandboxKey)("POST", "/parcels", body)).body
     ];
     const url = new URL(parcels[0].labelUrl);
+    const endpoint = await bo.call("POST", `/organizations/${org.id}/webhook-endpoints`, { url: "https://hooks.example.invalid/fuzz" });
+    const events = await partner(base, liveKey)("GET", "/events?limit=1");
     world = {
       liveKey,
       sandboxKey,
@@ -424,6 +452,9 @@ export function fuzzContract(system: () => SystemUnderTest): void {
       orgId: org.id,
       otherOrgId: other.id,
       spareKeyId: spare.id,
+      endpointId: endpoint.body.id,
+      // The outbox may not have handed the first event over yet: any uuid then.
+      eventId: events.body.items[0]?.id ?? spare.id,
       parcelIds: parcels.map(p => p.id),
       trackingNumbers: parcels.map(p => p.trackingNumber),
       labelPath: url.pathname + url.search

@@ -80,10 +80,13 @@ function parcelView(parcelId: string, trackingNumber: string, codAmountDzd: numb
 }
 
 function eventOf(type: ParcelEventType, parcel: ParcelView, sandbox = false): ParcelEvent {
+  const now = new Date().toISOString();
   return {
     id: randomUUID(),
     type,
-    createdAt: new Date().toISOString(),
+    createdAt: now,
+    occurredAt: now,
+    sequence: 4,
     organizationId: ORG_ID,
     mode: sandbox ? "sandbox" : "live",
     sandbox,

@@ -12,11 +12,13 @@ import { openPostgres } from "../../lib/db/postgres";
 import { ParcelEvent, webhookBodyOf } from "../../lib/events";
 import { MAX_ATTEMPTS } from "../../lib/retry-schedule";
 import { attachConfig } from "../../mixins/config.mixin";
-import { verifyWebhookSignature } from "../../lib/webhook-signature";
+import { standardWebhooksSecretOf, verifyWebhookSignature } from "../../lib/webhook-signature";
+import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import AuthService from "../../services/auth.service";
 import WebhooksService, { WebhooksSettings } from "../../services/webhooks.service";
 import type { DeliveryItem } from "../../services/webhooks/webhooks.params";
 import * as store from "../../services/webhooks/webhooks.store";
+import { makeParcelEvent, waitFor } from "../helpers/parcel-events";
 import { createTestDatabase } from "../helpers/postgres";
 import { maxInFlight, ReceivedRequest, Receiver, startReceiver } from "../helpers/receivers";
 import { describeWithServers } from "../helpers/servers";
@@ -91,42 +93,12 @@ async function startSystem(options: {
   return { broker, stop: () => broker.stop() };
 }
 
-function makeEvent(organizationId: string, options: { parcelId?: string; type?: string; mode?: "live" | "sandbox" } = {}): ParcelEvent {
-  const now = new Date().toISOString();
-  const mode = options.mode ?? "live";
-  return {
-    id: randomUUID(),
-    type: (options.type ?? "parcel.created") as ParcelEvent["type"],
-    createdAt: now,
-    organizationId,
-    mode,
-    sandbox: mode === "sandbox",
-    reason: mode === "sandbox" ? "testing the integration" : null,
-    data: {
-      previousStatus: null,
-      parcel: {
-        id: options.parcelId ?? randomUUID(),
-        trackingNumber: "RP123456785DZ",
-        status: "CREATED",
-        destinationRelayCode: "DZ-ALG-0042",
-        labelUrl: null,
-        pricePaidDzd: 450,
-        codAmountDzd: 2500,
-        createdAt: now,
-        updatedAt: now
-      }
-    }
-  };
-}
+const makeEvent = makeParcelEvent;
 
-async function waitFor<T>(probe: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise(resolve => setTimeout(resolve, 25));
-  }
+interface EnqueueAnswer {
+  eventId: string;
+  created: boolean;
+  deliveries: { id: string; endpointId: string; status: string }[];
 }
 
 interface DeliveryPage {
@@ -142,7 +114,11 @@ const api = (broker: ServiceBroker) => ({
   createOrg: async (name: string) => broker.call<{ id: string }, object>("auth.createOrganization", { name }),
   setEndpoint: async (organizationId: string, url: string, secret = SECRET) =>
     broker.call<{ url: string }, object>("webhooks.setEndpoint", { organizationId, url, secret }),
-  enqueue: async (event: ParcelEvent) => broker.call<{ id: string; status: string }, object>("webhooks.enqueue", { event }),
+  /** The event's delivery to the organisation's (only) endpoint; id "" when none was made. */
+  enqueue: async (event: ParcelEvent) => {
+    const answer = await broker.call<EnqueueAnswer, object>("webhooks.enqueue", { event });
+    return { id: answer.deliveries[0]?.id ?? "", status: answer.deliveries[0]?.status ?? "none", answer };
+  },
   list: async (organizationId: string, extra: object = {}) =>
     broker.call<DeliveryPage, object>("webhooks.listDeliveries", { organizationId, ...extra }),
   delivery: async (organizationId: string, id: string) =>
@@ -163,10 +139,28 @@ function storeContract(open: () => Promise<{ db: Database; close: () => Promise<
   });
   afterAll(() => close());
 
+  /** An organisation with one endpoint taking everything: each event recorded makes one delivery. */
+  async function organizationWithEndpoint(): Promise<string> {
+    const organizationId = randomUUID();
+    await store.insertEndpoint(db, {
+      id: randomUUID(),
+      organizationId,
+      url: "http://127.0.0.1:9/",
+      description: null,
+      mode: "both",
+      eventTypes: null,
+      enabled: true,
+      secretEnc: "v1:x",
+      now: new Date()
+    });
+    return organizationId;
+  }
+  const record = async (event: ParcelEvent) => (await store.recordEvent(db, event)).deliveries[0];
+
   test("a claim leases the delivery: not claimable again until the lease runs out, and a stale lease cannot record", async () => {
-    const org = randomUUID();
-    const inserted = await store.insertDelivery(db, { id: randomUUID(), event: makeEvent(org), skipReason: null });
-    expect(inserted).toMatchObject({ status: "pending", created: true });
+    const org = await organizationWithEndpoint();
+    const inserted = await record(makeEvent(org));
+    expect(inserted).toMatchObject({ status: "pending" });
 
     const [first] = await store.claimDue(db, { limit: 10, leaseMs: 300 });
     expect(first.id).toBe(inserted.id);
@@ -181,19 +175,17 @@ function storeContract(open: () => Promise<{ db: Database; close: () => Promise<
     const attempt = { startedAt: new Date(), durationMs: 12, statusCode: 200, error: null, worker: "w" };
     expect(await store.recordAttempt(db, { id: first.id, leaseToken: first.leaseToken! }, attempt, { status: "delivered" })).toBeNull();
     expect(await store.recordAttempt(db, { id: second.id, leaseToken: second.leaseToken! }, attempt, { status: "delivered" })).toBe(1);
-    const page = await store.listDeliveries(db, { organizationId: org, status: null, page: 0, size: 10 });
+    const page = await store.listDeliveries(db, { organizationId: org, endpointId: null, status: null, page: 0, size: 10 });
     expect(page.items[0]).toMatchObject({ status: "delivered", attempts: 1, nextAttemptAt: null });
     expect(page.items[0].attemptLog).toEqual([expect.objectContaining({ attempt: 1, statusCode: 200, durationMs: 12 })]);
   });
 
   test("a parcel's deliveries are claimed one at a time, oldest first", async () => {
-    const org = randomUUID();
+    const org = await organizationWithEndpoint();
     const parcelId = randomUUID();
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      ids.push((await store.insertDelivery(db, { id: randomUUID(), event: makeEvent(org, { parcelId }), skipReason: null })).id);
-    }
-    const other = await store.insertDelivery(db, { id: randomUUID(), event: makeEvent(org), skipReason: null });
+    for (let i = 0; i < 3; i++) ids.push((await record(makeEvent(org, { parcelId }))).id);
+    const other = await record(makeEvent(org));
     const batch = await store.claimDue(db, { limit: 10, leaseMs: 10_000 });
     expect(batch.map(d => d.id).sort()).toEqual([ids[0], other.id].sort());
     // While the first is out (leased), the second of that parcel stays unclaimable.
@@ -286,6 +278,17 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     expect(request.raw).toBe(JSON.stringify(webhookBodyOf(event)));
     expect(JSON.parse(request.raw)).toMatchObject({ id: event.id, type: event.type, sandbox: true, reason: "testing the integration" });
 
+    // The Standard Webhooks headers, checked by the official library with the secret's whsec_ form.
+    expect(request.headers["webhook-id"]).toBe(enqueued.id);
+    expect(request.headers["webhook-timestamp"]).toBe(request.headers["x-relay-timestamp"]);
+    const standard = new Webhook(standardWebhooksSecretOf(SECRET));
+    const headers = request.headers as Record<string, string>;
+    expect(standard.verify(request.raw, headers)).toEqual(JSON.parse(request.raw));
+    expect(() => standard.verify(request.raw, { ...headers, "webhook-timestamp": String(timestamp + 1) })).toThrow(
+      WebhookVerificationError
+    );
+    expect(() => new Webhook(standardWebhooksSecretOf(`${SECRET}x`)).verify(request.raw, headers)).toThrow(WebhookVerificationError);
+
     const delivered = await waitFor(
       () => calls.delivery(org.id, enqueued.id),
       d => d.status === "delivered"
@@ -294,9 +297,11 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     expect(delivered.attemptLog).toEqual([expect.objectContaining({ attempt: 1, statusCode: 200, error: null })]);
 
     // The secret is sealed at rest.
-    const [stored] = await db.query<{ secret_enc: string }>("SELECT secret_enc FROM webhooks.endpoints WHERE organization_id = $1", [
-      org.id
-    ]);
+    const [stored] = await db.query<{ secret_enc: string }>(
+      `SELECT s.secret_enc FROM webhooks.endpoint_secrets s JOIN webhooks.endpoints e ON e.id = s.endpoint_id
+        WHERE e.organization_id = $1`,
+      [org.id]
+    );
     expect(stored.secret_enc).not.toContain(SECRET);
     expect(stored.secret_enc).toMatch(/^v1:/);
   });
@@ -406,14 +411,27 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     expect(rows).toHaveLength(1);
   });
 
-  test("no endpoint configured: the delivery is skipped and never sent", async () => {
+  test("no endpoint configured: the event is stored and nothing is sent; a replay to an endpoint added later sends it", async () => {
     const { broker } = await start();
     const calls = api(broker);
     const org = await calls.createOrg("Silent SNC");
-    const skipped = await calls.enqueue(makeEvent(org.id));
-    expect(skipped.status).toBe("skipped");
+    const event = makeEvent(org.id);
+    const { answer } = await calls.enqueue(event);
+    expect(answer).toEqual({ eventId: event.id, created: true, deliveries: [] });
     expect(await calls.runWorker()).toBe(0);
-    expect((await calls.delivery(org.id, skipped.id)).lastError).toMatch(/no webhook endpoint/);
+    expect((await calls.list(org.id)).totalElements).toBe(0);
+
+    await calls.setEndpoint(org.id, `${receiver.url}/later`);
+    const [endpoint] = await broker.call<{ id: string }[], object>("webhooks.listEndpoints", { organizationId: org.id });
+    const since = new Date(Date.now() - 60_000).toISOString();
+    expect(await broker.call("webhooks.replay", { organizationId: org.id, endpointId: endpoint.id, since, only: "all" })).toMatchObject({
+      queued: 1
+    });
+    const [request] = await waitFor(
+      () => on("/later"),
+      r => r.length === 1
+    );
+    expect(JSON.parse(request.raw).id).toBe(event.id);
   });
 
   test("two workers with their own pools on one database: every delivery id reaches the receiver exactly once, in order per parcel", async () => {
@@ -541,6 +559,10 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     const { broker } = await start();
     const calls = api(broker);
     const org = await calls.createOrg("Pages SARL");
+    // A disabled endpoint: its deliveries are stored as skipped.
+    await calls.setEndpoint(org.id, `${receiver.url}/paused`);
+    const [endpoint] = await broker.call<{ id: string }[], object>("webhooks.listEndpoints", { organizationId: org.id });
+    await broker.call("webhooks.updateEndpoint", { organizationId: org.id, endpointId: endpoint.id, enabled: false });
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await calls.enqueue(makeEvent(org.id))).id);
 
@@ -561,12 +583,13 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     expect(first.items[0]).toEqual({
       id: ids[2],
       eventId: expect.any(String),
+      endpointId: endpoint.id,
       eventType: "parcel.created",
       status: "skipped",
       attempts: 0,
       nextAttemptAt: null,
       lastStatusCode: null,
-      lastError: expect.any(String),
+      lastError: "webhook endpoint disabled: disabled by hand",
       deliveredAt: null,
       createdAt: expect.any(String),
       attemptLog: []
@@ -604,11 +627,17 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
     await expect(calls.setEndpoint(org.id, "http://[::1]:8080/hook")).rejects.toMatchObject({ type: "VALIDATION_FAILED" });
 
     // An endpoint that slipped in (set while private targets were allowed) is still refused at send time.
-    await db.query("INSERT INTO webhooks.endpoints (organization_id, url, secret_enc) VALUES ($1, $2, $3)", [
-      org.id,
-      `${receiver.url}/ssrf`,
-      encryptField(SECRET, ENCRYPTION_KEY)
-    ]);
+    await store.insertEndpoint(db, {
+      id: randomUUID(),
+      organizationId: org.id,
+      url: `${receiver.url}/ssrf`,
+      description: null,
+      mode: "both",
+      eventTypes: null,
+      enabled: true,
+      secretEnc: encryptField(SECRET, ENCRYPTION_KEY),
+      now: new Date()
+    });
     const { id } = await calls.enqueue(makeEvent(org.id));
     const pending = await waitFor(
       () => calls.delivery(org.id, id),

@@ -355,27 +355,48 @@ describe("SPEC §5: authentication", () => {
       getMyWallet: either("wallet:read"),
       listMyWalletEntries: either("wallet:read"),
       trackParcel: [],
+      listEvents: either("parcels:read"),
+      getEvent: either("parcels:read"),
       downloadLabel: []
     });
   });
 });
 
 describe("SPEC §6: webhooks", () => {
-  test("one entry per event type, parcel.<status in lower case>, with the X-Relay-* headers", () => {
-    expect(Object.keys(doc.webhooks!)).toEqual(STATUSES.map(s => `parcel.${s.toLowerCase()}`));
+  test("one entry per event type, parcel.<status in lower case>, and the ping test event, with the X-Relay-* and Standard Webhooks headers", () => {
+    expect(Object.keys(doc.webhooks!)).toEqual([...STATUSES.map(s => `parcel.${s.toLowerCase()}`), "ping"]);
     for (const [type, item] of Object.entries(doc.webhooks!)) {
       const headers = Object.fromEntries((item.post!.parameters as Parameter[]).map(p => [p.name, p]));
-      expect(Object.keys(headers).sort()).toEqual(["X-Relay-Delivery-Id", "X-Relay-Event", "X-Relay-Signature", "X-Relay-Timestamp"]);
+      expect(Object.keys(headers).sort()).toEqual([
+        "X-Relay-Delivery-Id",
+        "X-Relay-Event",
+        "X-Relay-Signature",
+        "X-Relay-Timestamp",
+        "webhook-id",
+        "webhook-signature",
+        "webhook-timestamp"
+      ]);
       expect(headers["X-Relay-Event"].schema.const).toBe(type);
       expect(headers["X-Relay-Signature"].schema.pattern).toBe("^sha256=[0-9a-f]{64}$");
       expect(headers["X-Relay-Delivery-Id"].schema.format).toBe("uuid");
+      expect(headers["webhook-signature"].schema.pattern).toBe("^v1,[A-Za-z0-9+/]{43}=( v1,[A-Za-z0-9+/]{43}=)*$");
       expect(item.post!.requestBody!.content["application/json"].schema.allOf![1].properties!.type.const).toBe(type);
     }
   });
 
-  test("the payload carries sandbox and reason, and the parcel view", () => {
+  test("the published retry schedule (at least 3 days, with jitter) and the 5-day disabling are in every parcel event's description", () => {
+    for (const status of STATUSES) {
+      const description = doc.webhooks![`parcel.${status.toLowerCase()}`].post!.description!;
+      expect(description).toContain("5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h");
+      expect(description).toContain("0 to 20 %");
+      expect(description).toContain("10 attempts over at least 3 days 3 h 35 min");
+      expect(description).toContain("failed every attempt for 5 days");
+    }
+  });
+
+  test("the payload carries sandbox and reason, the ordering help, and the parcel view", () => {
     expect(schemas.ParcelEvent).toMatchObject({
-      required: ["id", "type", "createdAt", "sandbox", "reason", "data"],
+      required: ["id", "type", "createdAt", "occurredAt", "sequence", "sandbox", "reason", "data"],
       properties: { sandbox: { type: "boolean" }, reason: { type: ["string", "null"] } }
     });
     expect(schemas.ParcelEvent.properties!.data.properties!.parcel).toEqual({ $ref: "#/components/schemas/ParcelView" });

@@ -130,6 +130,8 @@ test("webhook requests are checked against the document's webhooks", () => {
     id: "0b8e7f3c-2d4a-4f61-8c9b-1a2e3f4d5c6b",
     type: "parcel.delivered",
     createdAt: "2026-01-17T14:02:11.000Z",
+    occurredAt: "2026-01-17T14:02:11.000Z",
+    sequence: 6,
     sandbox: false,
     reason: null,
     data: { previousStatus: "AT_RELAY", parcel: { ...PARCEL, status: "DELIVERED" } }
@@ -138,9 +140,15 @@ test("webhook requests are checked against the document's webhooks", () => {
     "x-relay-event": "parcel.delivered",
     "x-relay-delivery-id": "7d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a09",
     "x-relay-timestamp": "1768658531",
-    "x-relay-signature": "sha256=" + "a".repeat(64)
+    "x-relay-signature": "sha256=" + "a".repeat(64),
+    "webhook-id": "7d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a09",
+    "webhook-timestamp": "1768658531",
+    "webhook-signature": `v1,${"A".repeat(43)}= v1,${"b".repeat(43)}=`
   };
   expect(validator.validateWebhook("partner", { headers, body })).toEqual([]);
+  expect(validator.validateWebhook("partner", { headers: { ...headers, "webhook-signature": "v1,abc" }, body })).not.toEqual([]);
+  const { sequence: _sequence, ...withoutSequence } = body;
+  expect(validator.validateWebhook("partner", { headers, body: withoutSequence })).not.toEqual([]);
   expect(validator.validateWebhook("partner", { headers, body: { ...body, type: "parcel.created" } })).not.toEqual([]);
   expect(validator.validateWebhook("partner", { headers: { ...headers, "x-relay-signature": "md5=abc" }, body })).not.toEqual([]);
   expect(validator.validateWebhook("partner", { headers: { ...headers, "x-relay-event": "parcel.teleported" }, body })).not.toEqual([]);

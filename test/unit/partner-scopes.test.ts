@@ -29,7 +29,9 @@ test("only the health ping is open to every key; writes need parcels:write; mone
     "parcels.getByTracking",
     "parcels.list",
     "parcels.quote",
-    "parcels.searchRelayPoints"
+    "parcels.searchRelayPoints",
+    "webhooks.getEvent",
+    "webhooks.listEvents"
   ]);
   expect(byScope("wallet:read")).toEqual(["wallet.mine", "wallet.myEntries"]);
 });

@@ -1,0 +1,180 @@
+import { randomUUID } from "node:crypto";
+import pLimit from "p-limit";
+import { call } from "../../lib/contract";
+import { ParcelEvent, webhookBodyOf } from "../../lib/events";
+import { delayAfterResponse, shouldDisableEndpoint } from "../../lib/retry-schedule";
+import { endpointDisabledNotice, type EndpointSecret } from "../../lib/webhook-signing";
+import { freshLabelUrls } from "../../mixins/label-urls";
+import { signingSecrets, WebhooksContext } from "./webhook-context";
+import { AttemptResult, sendWebhook } from "./webhook-sender";
+import * as store from "./webhooks.store";
+
+/**
+ * The delivery worker: claims due deliveries, sends each one attempt, records the outcome, keeps
+ * each endpoint's failing streak and disables an endpoint that answers 410 or has failed for 5
+ * days (with a notice for the merchant). Never logged: secrets, URLs, payloads.
+ */
+
+export interface WorkerSettings {
+  /** Multiplies every retry wait; 1 in production, tiny in tests. */
+  retryDelayScale: number;
+  /** Deliveries claimed at once by one worker. */
+  batchSize: number;
+  /** Batches one worker pass goes through at most before yielding to the next tick. */
+  maxBatchesPerPass: number;
+  /** HTTP attempts in flight at once in one worker. */
+  concurrency: number;
+  /** Added to the HTTP time-out to make the claim lease. */
+  leaseMarginMs: number;
+}
+
+export interface Worker extends WebhooksContext {
+  settings: WorkerSettings;
+  stopping: () => boolean;
+}
+
+const disabledReason = (endpoint: store.Endpoint) =>
+  `webhook endpoint disabled${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ""}`;
+const FAILING_FOR_DAYS = "failing for 5 days";
+
+/** One pass: batches of due deliveries until none is due (or the pass's bound); answers the HTTP attempts made. */
+export async function workerPass(worker: Worker): Promise<number> {
+  let attempts = 0;
+  const leaseMs = worker.config.webhookTimeoutMs + worker.settings.leaseMarginMs;
+  for (let i = 0; i < worker.settings.maxBatchesPerPass && !worker.stopping(); i++) {
+    const batch = await store.claimDue(worker.db, { limit: worker.settings.batchSize, leaseMs });
+    if (batch.length === 0) break;
+    attempts += await sendBatch(worker, batch);
+  }
+  return attempts;
+}
+
+/**
+ * The payload's parcel view gets a label URL valid from this attempt on (a stored one would have
+ * expired by the later retries); null when the labels service cannot answer, as in the API.
+ */
+async function sendBatch(worker: Worker, batch: store.ClaimedDelivery[]): Promise<number> {
+  const endpointIds = [...new Set(batch.map(d => d.endpointId))];
+  const [endpoints, secrets, labelUrls] = await Promise.all([
+    store.findEndpointsByIds(worker.db, endpointIds),
+    signingSecrets(worker, endpointIds),
+    freshLabelUrls(
+      worker.broker,
+      worker.broker,
+      batch.map(d => d.event.data.parcel.id)
+    )
+  ]);
+  let attempts = 0;
+  const limit = pLimit(worker.settings.concurrency);
+  await Promise.all(
+    batch.map(delivery =>
+      limit(async () => {
+        try {
+          const parcel = delivery.event.data.parcel;
+          const event: ParcelEvent = {
+            ...delivery.event,
+            data: { ...delivery.event.data, parcel: { ...parcel, labelUrl: labelUrls[parcel.id] ?? null } }
+          };
+          const endpoint = endpoints.get(delivery.endpointId);
+          attempts += await sendOne(worker, { ...delivery, event }, endpoint, secrets.get(delivery.endpointId) ?? []);
+        } catch (err) {
+          // The lease runs out and the delivery is tried again: nothing is lost.
+          worker.logger.error(`webhook delivery ${delivery.id}: ${(err as Error).message}`);
+        }
+      })
+    )
+  );
+  return attempts;
+}
+
+/** The delivery's state after an attempt, from the answer and the retry schedule. */
+function outcomeOf(worker: Worker, delivery: store.Delivery, result: AttemptResult): store.AttemptOutcome {
+  const code = result.statusCode;
+  if (code !== null && code >= 200 && code < 300) return { status: "delivered" };
+  if (code === 410) return { status: "failed" };
+  const attemptsInRound = delivery.attempts + 1 - delivery.roundStart;
+  const delay = delayAfterResponse(attemptsInRound, code, result.retryAfter, worker.now().getTime());
+  return delay === null ? { status: "failed" } : { status: "pending", delayMs: delay * worker.settings.retryDelayScale };
+}
+
+/** One attempt of one claimed delivery; answers 1 if an HTTP attempt was made, else 0. */
+async function sendOne(
+  worker: Worker,
+  delivery: store.ClaimedDelivery,
+  endpoint: store.Endpoint | undefined,
+  secrets: EndpointSecret[]
+): Promise<number> {
+  const claim = { id: delivery.id, leaseToken: delivery.leaseToken as string };
+  if (!endpoint || endpoint.disabledAt) {
+    // Disabled between enqueue and now: kept as skipped (a replay sends it), nothing sent.
+    await store.markSkipped(worker.db, claim, endpoint ? disabledReason(endpoint) : "webhook endpoint deleted");
+    return 0;
+  }
+  const result = await sendWebhook({
+    url: endpoint.url,
+    body: JSON.stringify(webhookBodyOf(delivery.event)),
+    eventType: delivery.eventType,
+    deliveryId: delivery.id,
+    secrets,
+    now: worker.now(),
+    timeoutMs: worker.config.webhookTimeoutMs,
+    allowPrivate: worker.config.webhookAllowPrivate
+  });
+  const outcome = outcomeOf(worker, delivery, result);
+  const attemptNo = await store.recordAttempt(worker.db, claim, { ...result, worker: worker.broker.nodeID }, outcome);
+  const what = `webhook delivery ${delivery.id} (${delivery.eventType}, endpoint ${endpoint.id})`;
+  if (attemptNo === null) {
+    worker.logger.warn(`${what}: lease lost before the answer was recorded; another worker retries it`);
+    return 1;
+  }
+  await followEndpointHealth(worker, endpoint, result);
+  if (outcome.status === "failed") {
+    worker.logger.warn(`${what}: failed after attempt ${attemptNo} (${result.error})`);
+  } else if (outcome.status === "pending") {
+    worker.logger.info(`${what}: attempt ${attemptNo} unsuccessful (${result.error}), next in ${Math.round(outcome.delayMs / 1000)} s`);
+  } else {
+    worker.logger.debug(`${what}: delivered on attempt ${attemptNo}`);
+  }
+  return 1;
+}
+
+/**
+ * The endpoint's failing streak after this attempt; 410 Gone disables it at once, 5 days of
+ * failures disable it with a notice for the merchant (Standard Webhooks: tell them by another
+ * channel). Its deliveries stay, for a replay once it is enabled again.
+ */
+async function followEndpointHealth(worker: Worker, endpoint: store.Endpoint, result: AttemptResult): Promise<void> {
+  const code = result.statusCode;
+  const succeeded = code !== null && code >= 200 && code < 300;
+  const streak = await store.recordEndpointOutcome(worker.db, endpoint.id, succeeded, result.startedAt);
+  if (code === 410) {
+    if (await store.disableEndpoint(worker.db, endpoint.id, "410 Gone answered")) {
+      worker.logger.warn(`webhook endpoint ${endpoint.id}: answered 410 Gone; disabled until it is enabled again`);
+    }
+    return;
+  }
+  if (succeeded || !streak || !shouldDisableEndpoint(streak.firstFailureAt, streak.lastSuccessAt, worker.now())) return;
+  if (!(await store.disableEndpoint(worker.db, endpoint.id, FAILING_FOR_DAYS))) return;
+  worker.logger.warn(`webhook endpoint ${endpoint.id}: no success for 5 days; disabled, notice written`);
+  const organizationName = await call(worker.broker, "auth.getOrganization", { organizationId: endpoint.organizationId }).then(
+    org => org.name,
+    () => ""
+  );
+  const notice = endpointDisabledNotice({
+    organizationName,
+    endpointUrl: endpoint.url,
+    firstFailureAt: streak.firstFailureAt!,
+    disabledAt: worker.now(),
+    lastError: result.error,
+    undeliveredCount: await store.countUndelivered(worker.db, endpoint.id)
+  });
+  await store.insertNotice(worker.db, {
+    id: randomUUID(),
+    organizationId: endpoint.organizationId,
+    endpointId: endpoint.id,
+    kind: notice.kind,
+    language: notice.language,
+    subject: notice.subject,
+    body: notice.text
+  });
+}
