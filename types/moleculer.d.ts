@@ -16,5 +16,7 @@ declare module "moleculer" {
     api?: ApiKind;
     /** The endpoint's contract: status, Location, response, errors, documentation. */
     endpoint?: CompiledEndpoint;
+    /** This action's own call time-out in ms (Moleculer's timeout middleware reads it; its typings leave it out). */
+    timeout?: number;
   }
 }

@@ -1,5 +1,7 @@
 /** What other services call `parcels` with, and what it answers. Types only. */
 
+import type { KeyMode } from "../../lib/api-keys";
+
 /** A relay point of the directory, as stored. */
 export interface RelayPoint {
   code: string;
@@ -15,7 +17,11 @@ export interface ParcelLabelData {
   trackingNumber: string;
   relayCode: string;
   relayName: string;
+  /** The relay point's name and city in Arabic script, where the directory has them. */
+  relayNameAr: string | null;
   relayCity: string | null;
+  relayCityAr: string | null;
+  relayAddress: string | null;
   weightG: number;
   codAmountDzd: number | null;
   organizationId: string;
@@ -34,6 +40,14 @@ export interface SweepResult {
 declare module "../../lib/contract" {
   interface ActionContracts {
     "parcels.labelData": { params: { parcelId: string }; answer: ParcelLabelData };
+    /**
+     * The label data of several parcels, in the order asked, and the ids that are no visible
+     * parcel (of `owner` only, when given: another organisation's or mode's parcel is missing).
+     */
+    "parcels.labelDataOf": {
+      params: { parcelIds: string[]; owner?: { organizationId: string; mode: KeyMode } };
+      answer: { labels: Array<ParcelLabelData & { parcelId: string }>; missing: string[] };
+    };
     /** For the pick-up SMS only: the one place recipient data is decrypted. */
     "parcels.recipientContact": { params: { parcelId: string }; answer: { name: string; phone: string } };
     "parcels.relayPoint": { params: { code: string }; answer: RelayPoint };

@@ -7,6 +7,7 @@ import { gatewayContract, SystemUnderTest } from "./gateway-contract";
 import { parcelsContract } from "./parcels-contract";
 import { HOSTILE_INPUT_ENV, hostileInputContract } from "./hostile-input-contract";
 import { fuzzContract } from "./fuzz-contract";
+import { printingContract } from "./printing-contract";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
 
 /**
@@ -56,6 +57,7 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
 
   describe("gateway contract", () => gatewayContract(system));
   describe("parcels and wallet contract", () => parcelsContract(system));
+  describe("labels and batches", () => printingContract(system));
   describe("hostile input", () => hostileInputContract(system));
   describe("fuzz", () => fuzzContract(system));
 

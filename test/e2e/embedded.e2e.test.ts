@@ -7,6 +7,7 @@ import { gatewayContract, SystemUnderTest } from "./gateway-contract";
 import { parcelsContract } from "./parcels-contract";
 import { HOSTILE_INPUT_ENV, hostileInputContract } from "./hostile-input-contract";
 import { fuzzContract } from "./fuzz-contract";
+import { printingContract } from "./printing-contract";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
 
 /** `npm start` exactly as the README says: no servers, no variables but a port and a data folder. */
@@ -63,6 +64,10 @@ describe("embedded mode (npm start)", () => {
 
   describe("parcels and wallet contract", () => {
     parcelsContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
+  });
+
+  describe("labels and batches", () => {
+    printingContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
   });
 
   describe("hostile input", () => {

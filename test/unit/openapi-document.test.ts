@@ -349,7 +349,10 @@ describe("SPEC §5: authentication", () => {
       getParcelByTracking: either("parcels:read"),
       cancelParcel: either("parcels:write"),
       triggerSandboxEvent: either("parcels:write"),
-      downloadLabel: []
+      createParcelBatch: either("parcels:write"),
+      createLabelDocument: either("parcels:read"),
+      downloadLabel: [],
+      downloadLabelDocument: []
     });
   });
 });

@@ -1,0 +1,24 @@
+import type { LabelData } from "./label-data";
+import { renderLabelDocument } from "./pdf-document";
+import type { PrintOptions } from "./print-options";
+import { renderZpl } from "./zpl";
+
+/** A rendered label document, ready to be served. */
+export interface LabelFile {
+  content: Buffer;
+  /** `application/pdf`, or `text/plain; charset=utf-8` for ZPL (plain text that printers, `lp -o raw` and browsers take). */
+  contentType: string;
+  extension: "pdf" | "zpl";
+}
+
+export const PDF_CONTENT_TYPE = "application/pdf";
+export const ZPL_CONTENT_TYPE = "text/plain; charset=utf-8";
+
+/** One document of one or more labels, in the format asked for. */
+export async function renderLabelFile(labels: readonly LabelData[], options: PrintOptions): Promise<LabelFile> {
+  if (options.format === "zpl") {
+    return { content: Buffer.from(renderZpl(labels), "utf8"), contentType: ZPL_CONTENT_TYPE, extension: "zpl" };
+  }
+  const content = await renderLabelDocument(labels, { format: options.format, startOffset: options.startOffset });
+  return { content, contentType: PDF_CONTENT_TYPE, extension: "pdf" };
+}
