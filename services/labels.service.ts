@@ -2,7 +2,7 @@ import type { ServiceSchema } from "moleculer";
 import { defineAction } from "../lib/action";
 import { call } from "../lib/contract";
 import { AppError } from "../lib/errors";
-import { LabelData, LabelFormat, pageCount, PrintOptions, renderLabelFile, startOffsetProblem } from "../lib/labels";
+import { LabelData, LabelFormat, pageCount, PrintOptions, renderLabelFile, startOffsetProblem, zplFontDownload } from "../lib/labels";
 import {
   LabelSignatureVerdict,
   signLabelBatchUrl,
@@ -12,6 +12,7 @@ import {
   verifyLabelSignature
 } from "../lib/label-url";
 import type { PartnerMeta } from "../lib/principal";
+import { NoParams, NoParamsSchema } from "../lib/schemas";
 import { requireSecret } from "../lib/secrets";
 import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { labelInputs } from "./labels/label-inputs";
@@ -26,6 +27,8 @@ import {
   SignUrlsSchema
 } from "./labels/labels.params";
 import { RenderCache } from "./labels/render-cache";
+
+type HttpMeta = { $responseType?: string; $responseHeaders?: Record<string, string> };
 
 interface LabelsVars extends ConfigVars {
   labelUrlSecret: string;
@@ -157,6 +160,33 @@ const LabelsService: ServiceSchema<object, object, LabelsVars> = {
           pageCount: format === "zpl" ? parcelIds.length : pageCount(format, parcelIds.length, startOffset),
           expiresAt
         };
+      }
+    }),
+
+    printerFont: defineAction<NoParams, LabelsVars, PartnerMeta & HttpMeta>({
+      rest: "GET /labels/printer-font",
+      api: "partner",
+      scope: "parcels:read",
+      schema: NoParamsSchema,
+      endpoint: {
+        operationId: "getZplPrinterFont",
+        summary: "Set a Zebra printer up for Arabic labels",
+        description:
+          "A ZPL ~DY command that stores the labels' font (Cairo, SIL Open Font License) on the printer's E: drive as " +
+          "RPLABEL.TTF, where `format=zpl` labels look for it to print Arabic names and cities. Send it to each printer " +
+          "once (for example `curl … | nc <printer> 9100`); Latin text prints with the printer's own font either way.",
+        tag: "Labels",
+        response: { type: "string" },
+        responseMediaType: "text/plain",
+        responseDescription: "The ~DY command, ASCII.",
+        responseHeaders: {
+          "Content-Disposition": { required: true, description: 'attachment; filename="rplabel-font.zpl"', schema: { type: "string" } }
+        }
+      },
+      handler(ctx) {
+        ctx.meta.$responseType = "text/plain; charset=us-ascii";
+        ctx.meta.$responseHeaders = { "Content-Disposition": 'attachment; filename="rplabel-font.zpl"' };
+        return zplFontDownload();
       }
     }),
 

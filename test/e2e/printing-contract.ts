@@ -176,6 +176,21 @@ export function printingContract(system: () => SystemUnderTest & { databaseUrl?:
       expect((await download(withQuery(fresh.labelUrl, "format=a4&startOffset=1"))).headers.get("x-label-cache")).toBe("hit");
     });
 
+    test("the font ZPL labels print Arabic with is one ~DY command away, for each printer once", async () => {
+      const res = await api("GET", "/labels/printer-font");
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/plain; charset=us-ascii");
+      expect(res.headers.get("content-disposition")).toBe('attachment; filename="rplabel-font.zpl"');
+      const command = /^~DYE:RPLABEL,A,T,(\d+),,([0-9A-F]+)\n$/.exec(res.text);
+      expect(command).not.toBeNull();
+      const font = Buffer.from(command![2], "hex");
+      expect(font.length).toBe(Number(command![1]));
+      // A TrueType font (sfnt version 1.0), the very one the labels name.
+      expect(font.readUInt32BE(0)).toBe(0x00010000);
+      const zpl = (await download(withQuery(parcel.labelUrl, "format=zpl"))).bytes.toString("utf8");
+      expect(zpl).toContain(",E:RPLABEL.TTF^");
+    });
+
     test.each([
       ["an unknown format", "format=a5", "format"],
       ["an upper-case format", "format=A4", "format"],

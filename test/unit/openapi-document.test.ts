@@ -351,6 +351,7 @@ describe("SPEC §5: authentication", () => {
       triggerSandboxEvent: either("parcels:write"),
       createParcelBatch: either("parcels:write"),
       createLabelDocument: either("parcels:read"),
+      getZplPrinterFont: either("parcels:read"),
       downloadLabel: [],
       downloadLabelDocument: []
     });
