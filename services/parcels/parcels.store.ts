@@ -366,18 +366,14 @@ export async function seedRelayPoints(db: Queryable, points: RelayPoint[]): Prom
  * The shipped directory's Arabic names and cities, for labels, where a point has none yet: an
  * operator's own are kept, and a point seeded before migration 004 gains them.
  */
-export async function fillRelayArabicText(
-  db: Queryable,
-  points: ReadonlyArray<{ code: string; nameAr: string | null; cityAr: string | null }>
-) {
-  for (const p of points) {
-    if (p.nameAr === null && p.cityAr === null) continue;
-    await db.query(
-      `UPDATE parcels.relay_points SET name_ar = coalesce(name_ar, $2), city_ar = coalesce(city_ar, $3)
-        WHERE code = $1 AND ((name_ar IS NULL AND $2::text IS NOT NULL) OR (city_ar IS NULL AND $3::text IS NOT NULL))`,
-      [p.code, p.nameAr, p.cityAr]
-    );
-  }
+export async function fillRelayArabicText(db: Queryable, points: ReadonlyArray<{ code: string; nameAr: string | null; cityAr: string | null }>) {
+  // One statement for the whole directory: it runs at every start.
+  await db.query(
+    `UPDATE parcels.relay_points r SET name_ar = coalesce(r.name_ar, d.name_ar), city_ar = coalesce(r.city_ar, d.city_ar)
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS d(code, name_ar, city_ar)
+      WHERE r.code = d.code AND ((r.name_ar IS NULL AND d.name_ar IS NOT NULL) OR (r.city_ar IS NULL AND d.city_ar IS NOT NULL))`,
+    [points.map(p => p.code), points.map(p => p.nameAr), points.map(p => p.cityAr)]
+  );
 }
 
 export async function upsertRelayPoint(db: Queryable, p: RelayPoint): Promise<RelayPoint> {
