@@ -1,4 +1,5 @@
 import type { LabelData } from "./label-data";
+import { PDF_CONTENT_TYPE, ZPL_CONTENT_TYPE } from "./page-formats";
 import { renderLabelDocument } from "./pdf-document";
 import type { PrintOptions } from "./print-options";
 import { renderZpl } from "./zpl";
@@ -6,13 +7,10 @@ import { renderZpl } from "./zpl";
 /** A rendered label document, ready to be served. */
 export interface LabelFile {
   content: Buffer;
-  /** `application/pdf`, or `text/plain; charset=utf-8` for ZPL (plain text that printers, `lp -o raw` and browsers take). */
+  /** PDF_CONTENT_TYPE or ZPL_CONTENT_TYPE. */
   contentType: string;
   extension: "pdf" | "zpl";
 }
-
-export const PDF_CONTENT_TYPE = "application/pdf";
-export const ZPL_CONTENT_TYPE = "text/plain; charset=utf-8";
 
 /** One document of one or more labels, in the format asked for. */
 export async function renderLabelFile(labels: readonly LabelData[], options: PrintOptions): Promise<LabelFile> {

@@ -2,7 +2,7 @@ import type { Context, ServiceSchema } from "moleculer";
 import { defineAction } from "../../lib/action";
 import { call } from "../../lib/contract";
 import { AppError } from "../../lib/errors";
-import { PDF_CONTENT_TYPE } from "../../lib/labels/label-file";
+import { PDF_CONTENT_TYPE } from "../../lib/labels/page-formats";
 import { PrintOptions, readPrintOptions } from "../../lib/labels/print-options";
 import { LABEL_BATCH_FILE } from "../../lib/label-url";
 import type { RenderedLabel } from "../labels/labels.contract";
@@ -44,6 +44,8 @@ function served(ctx: DownloadContext, label: RenderedLabel): Buffer {
   };
   return Buffer.from(label.contentBase64, "base64");
 }
+
+// Light modules only (no pdfkit, no fonts): the gateway serves what the labels service renders.
 
 /**
  * The pre-signed label downloads the gateway answers on the labels API: one parcel's label

@@ -366,7 +366,10 @@ export async function seedRelayPoints(db: Queryable, points: RelayPoint[]): Prom
  * The shipped directory's Arabic names and cities, for labels, where a point has none yet: an
  * operator's own are kept, and a point seeded before migration 004 gains them.
  */
-export async function fillRelayArabicText(db: Queryable, points: ReadonlyArray<{ code: string; nameAr: string | null; cityAr: string | null }>) {
+export async function fillRelayArabicText(
+  db: Queryable,
+  points: ReadonlyArray<{ code: string; nameAr: string | null; cityAr: string | null }>
+) {
   // One statement for the whole directory: it runs at every start.
   await db.query(
     `UPDATE parcels.relay_points r SET name_ar = coalesce(r.name_ar, d.name_ar), city_ar = coalesce(r.city_ar, d.city_ar)
