@@ -66,6 +66,8 @@ export interface EndpointDocs {
   /** JSON Schema of the success body (hoisted into components where marked, see lib/openapi/json-schema). */
   response?: JsonSchema;
   responseMediaType?: string;
+  /** Several media types of the same answer, the client's choice (a label as a PDF or as ZPL text); replaces responseMediaType. */
+  responseMediaTypes?: string[];
   responseDescription: string;
   responseHeaders?: Record<string, Header>;
   responseExamples?: Record<string, Example>;

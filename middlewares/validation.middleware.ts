@@ -1,14 +1,7 @@
 import type { Context, Middleware } from "moleculer";
-import { AppError, FieldProblem } from "../lib/errors";
-import type { ValidationErrorItem } from "../lib/joi";
+import { AppError } from "../lib/errors";
 import { unsafeTextProblems } from "../lib/text-safety";
-
-function toFieldProblem(item: ValidationErrorItem): FieldProblem {
-  return {
-    field: item.path.length > 0 ? item.path.join(".") : String(item.context?.key ?? "body"),
-    message: item.message.replace(/"/g, "")
-  };
-}
+import { validateWith } from "../lib/validation";
 
 /**
  * Checks `ctx.params` of every action that declares a Joi `schema`: first the one rule every
@@ -26,17 +19,9 @@ export const ValidationMiddleware: Middleware = {
       const params = ctx.params ?? {};
       const unsafe = unsafeTextProblems(params);
       if (unsafe.length > 0) throw new AppError("VALIDATION_FAILED", "The request is not valid", { details: unsafe });
-      const { error, value } = schema.validate(params, {
-        abortEarly: false,
-        convert: false,
-        errors: { wrap: { label: false } }
-      });
-      if (error) {
-        throw new AppError("VALIDATION_FAILED", "The request is not valid", {
-          details: error.details.map(toFieldProblem)
-        });
-      }
-      ctx.params = value;
+      const checked = validateWith(schema, params);
+      if ("problems" in checked) throw new AppError("VALIDATION_FAILED", "The request is not valid", { details: checked.problems });
+      ctx.params = checked.value;
       return next.call(this, ctx);
     };
   }

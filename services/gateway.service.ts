@@ -20,7 +20,8 @@ import { ApiDocsMixin } from "./gateway/api-docs.mixin";
 import { clientOf, TrackingPageMixin } from "./gateway/tracking-page.mixin";
 import { EdgeMixin, EdgeRequest } from "./gateway/edge.mixin";
 import type { RoutedEndpoint } from "./gateway/endpoints";
-import { DOWNLOAD_LABEL_DOCS, GATEWAY_DOCS, PROBE_DOCS } from "./gateway/gateway.params";
+import { GATEWAY_DOCS, PROBE_DOCS } from "./gateway/gateway.params";
+import { LabelDownloadsMixin } from "./gateway/label-downloads.mixin";
 
 type GatewayRequest = EdgeRequest & { $endpoint?: { action: { name: string; endpoint?: RoutedEndpoint["endpoint"] } } };
 
@@ -35,7 +36,6 @@ interface GatewayVars {
 }
 
 type GatewayThis = GatewayVars & { broker: ServiceBroker; logger: import("moleculer").Logger };
-type HttpMeta = { $responseType?: string; $responseHeaders?: Record<string, string> };
 
 /**
  * Services without which the partner API cannot answer; the gateway is ready once all are
@@ -99,7 +99,7 @@ function applyDeclaredSuccess(
 const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars> = {
   name: "gateway",
   // EdgeMixin first: its routing methods take precedence over moleculer-web's.
-  mixins: [EdgeMixin, ApiGateway, ApiDocsMixin, TrackingPageMixin, ConfigMixin],
+  mixins: [EdgeMixin, ApiGateway, ApiDocsMixin, TrackingPageMixin, LabelDownloadsMixin, ConfigMixin],
 
   settings: {
     port: 3000,
@@ -139,33 +139,6 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
   },
 
   actions: {
-    /**
-     * Streams the PDF of a valid pre-signed URL. Any URL that does not verify — expired, tampered,
-     * or with a part of the wrong shape or length — is the same 403, so a prober learns nothing
-     * about which part it got wrong; 404 only for a well-signed URL of a parcel that is gone.
-     */
-    downloadLabel: defineAction<Record<string, unknown>, GatewayThis, HttpMeta>({
-      rest: "GET /:file",
-      api: "labels",
-      endpoint: DOWNLOAD_LABEL_DOCS,
-      async handler(ctx) {
-        const single = (v: unknown) => (typeof v === "string" ? v : "");
-        const file = /^([0-9a-fA-F-]{36})\.pdf$/.exec(single(ctx.params.file));
-        const expires = single(ctx.params.expires);
-        const signature = single(ctx.params.signature);
-        if (!file || !/^\d{1,15}$/.test(expires) || !/^[0-9a-fA-F]{1,128}$/.test(signature)) {
-          throw new AppError("LABEL_URL_INVALID", "label URL is not valid");
-        }
-        const label = await call(ctx, "labels.render", { parcelId: file[1].toLowerCase(), expires, signature });
-        ctx.meta.$responseType = "application/pdf";
-        ctx.meta.$responseHeaders = {
-          "Content-Disposition": `inline; filename="${label.fileName}"`,
-          "Cache-Control": "private, max-age=60"
-        };
-        return Buffer.from(label.pdfBase64, "base64");
-      }
-    }),
-
     liveness: defineAction<unknown, GatewayThis>({
       rest: `GET ${PROBE_PATHS.liveness}`,
       api: "open",

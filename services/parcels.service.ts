@@ -7,7 +7,6 @@ import { call } from "../lib/contract";
 import { decryptField } from "../lib/crypto";
 import { AppError, errorCodeOf } from "../lib/errors";
 import type { ParcelEvent } from "../lib/events";
-import { toDzd } from "../lib/money";
 import { assertCancellable, assertOperatorTransition, isCancellable, isParcelStatus, ParcelStatus } from "../lib/parcel-status";
 import { ParcelEventView, toParcelEventView } from "../lib/parcel-events";
 import { pageOf, ParcelPage, ParcelPageSchema, ParcelView, ParcelViewSchema } from "../lib/parcel-view";
@@ -23,11 +22,20 @@ import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
 import { freshLabelUrls } from "../mixins/label-urls";
 import type { ParcelLabelData, RelayPoint, SweepResult } from "./parcels/parcels.contract";
+import { createBatch } from "./parcels/create-batch";
 import { createParcel, priceParcel } from "./parcels/create-parcel";
+import { toLabelData } from "./parcels/label-data";
 import { relayOutbox, releaseLease } from "./parcels/outbox-relay";
 import {
+  BATCH_EXAMPLES,
+  BATCH_ITEMS_DOC,
+  BatchResult,
+  BatchResultView,
   CancelParams,
   CancelSchema,
+  CREATE_BATCH_DESCRIPTION,
+  CreateBatchParams,
+  CreateBatchSchema,
   CREATE_DESCRIPTION,
   CREATE_EXAMPLES,
   CreateParcelInput,
@@ -35,6 +43,8 @@ import {
   IDEMPOTENCY_KEY_HEADER,
   IdParams,
   IdSchema,
+  LabelDataOfParams,
+  LabelDataOfSchema,
   ListParams,
   ListSchema,
   NoParams,
@@ -177,6 +187,48 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       },
       async handler(ctx): Promise<PriceBreakdown> {
         return priceBreakdown((await priceParcel(this.db, ctx.params)).quote);
+      }
+    }),
+
+    createBatch: defineAction<CreateBatchParams, ParcelsThis, PartnerMeta & { idempotencyKey?: string }>({
+      rest: "POST /parcels/batch",
+      api: "partner",
+      scope: "parcels:write",
+      schema: CreateBatchSchema,
+      // A hundred sagas one after the other; each wallet call keeps its own 10 s (create-batch.ts).
+      timeout: 120_000,
+      endpoint: {
+        operationId: "createParcelBatch",
+        summary: "Create up to 100 parcels",
+        description: CREATE_BATCH_DESCRIPTION,
+        tag: "Parcels",
+        response: BatchResultView,
+        responseDescription: "One result per item, created or not: see each item's status.",
+        fields: { items: BATCH_ITEMS_DOC },
+        body: { name: "ParcelBatchRequest", description: "The parcels to create.", examples: BATCH_EXAMPLES },
+        // A hundred items with every field, 100-character names and 255-character keys.
+        maxBodyBytes: 256 * 1024
+      },
+      async handler(ctx): Promise<BatchResult> {
+        if (ctx.meta.idempotencyKey !== undefined) {
+          throw new AppError("VALIDATION_FAILED", "The request is not valid", {
+            details: [{ field: "Idempotency-Key", message: "is not accepted on a batch: give each item its own idempotencyKey" }]
+          });
+        }
+        const outcomes = await createBatch(
+          { db: this.db, encryptionKey: this.encryptionKey, logger: this.logger, caller: ctx },
+          this.owner(ctx),
+          ctx.params.items
+        );
+        void this.runRelay();
+        const created = outcomes.flatMap(o => ("parcel" in o ? [o.parcel] : []));
+        const views = new Map((await this.viewsOf(ctx, created)).map(view => [view.id, view]));
+        const items = outcomes.map(o =>
+          "parcel" in o
+            ? { index: o.index, status: 201, idempotencyKey: o.idempotencyKey, parcel: views.get(o.parcel.id)!, error: null }
+            : { index: o.index, status: o.error.status, idempotencyKey: o.idempotencyKey, parcel: null, error: o.error }
+        );
+        return { created: created.length, failed: items.length - created.length, items };
       }
     }),
 
@@ -472,19 +524,24 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       visibility: "public",
       schema: ParcelIdSchema,
       async handler(ctx): Promise<ParcelLabelData> {
-        const parcel = await store.findParcel(this.db, ctx.params.parcelId);
-        if (!parcel || parcel.status === "PENDING") throw PARCEL_NOT_FOUND();
-        const relay = await store.findRelayPoint(this.db, parcel.destinationRelayCode);
+        const [record] = await store.labelRecords(this.db, [ctx.params.parcelId], null);
+        if (!record) throw PARCEL_NOT_FOUND();
+        const { parcelId: _id, ...label } = toLabelData(record);
+        return label;
+      }
+    }),
+
+    // call parcels.labelDataOf --parcelIds '["<uuid>"]'
+    labelDataOf: defineAction<LabelDataOfParams, ParcelsThis>({
+      visibility: "public",
+      schema: LabelDataOfSchema,
+      async handler(ctx) {
+        const found = new Map(
+          (await store.labelRecords(this.db, ctx.params.parcelIds, ctx.params.owner ?? null)).map(r => [r.parcel.id, toLabelData(r)])
+        );
         return {
-          trackingNumber: parcel.trackingNumber,
-          relayCode: parcel.destinationRelayCode,
-          relayName: relay?.name ?? parcel.destinationRelayCode,
-          relayCity: relay?.city ?? null,
-          weightG: parcel.weightG,
-          codAmountDzd: parcel.codAmountCentimes === null ? null : toDzd(parcel.codAmountCentimes),
-          organizationId: parcel.organizationId,
-          createdAt: parcel.createdAt.toISOString(),
-          sandbox: parcel.mode === "sandbox"
+          labels: ctx.params.parcelIds.flatMap(id => found.get(id) ?? []),
+          missing: ctx.params.parcelIds.filter(id => !found.has(id))
         };
       }
     }),

@@ -64,6 +64,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner/v1/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Print up to 100 labels in one document
+         * @description One PDF (or one ZPL file) with the label of each parcel, in the order given: one label per page in a6 and 4x6, four per A4 sheet from `startOffset`. The answer is a pre-signed URL, valid 30 minutes and needing no API key, rendered when first downloaded (then kept, so a reprint is immediate). Every id must be a parcel of your organisation in your key's mode: otherwise nothing is made and the 404 names each id that is not (by its position in `parcelIds`).
+         */
+        post: operations["createLabelDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/labels/printer-font": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Set a Zebra printer up for Arabic labels
+         * @description A ZPL ~DY command that stores the labels' font (Cairo, SIL Open Font License) on the printer's E: drive as RPLABEL.TTF, where `format=zpl` labels look for it to print Arabic names and cities. Send it to each printer once (for example `curl … | nc <printer> 9100`); Latin text prints with the printer's own font either way.
+         */
+        get: operations["getZplPrinterFont"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/v1/parcels": {
         parameters: {
             query?: never;
@@ -84,6 +124,28 @@ export interface paths {
          *     Send an `Idempotency-Key` to make retries safe: for 24 hours, a request with the same key and the same body returns the first parcel without a second debit; the same key with another body is refused (422).
          */
         post: operations["createParcel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/parcels/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 100 parcels
+         * @description Creates up to 100 parcels in one call. Each item is created exactly as by POST /parcels, on its own: validated, priced and debited from the wallet alone, in the order given, so a bad item or an insufficient balance fails only the items concerned and never the others.
+         *
+         *     The answer is 200 with one result per item, in the order sent: `status` 201 and the parcel view, or the status and the error (in the normalised error shape) that POST /parcels would have answered for that item. `created` and `failed` count them. Give each item an `idempotencyKey` to make retrying the whole batch safe: items already created come back as they were, without a second debit. The `Idempotency-Key` header is refused here: the keys go on the items. If the wallet cannot be reached, the remaining items are not attempted and answer 503.
+         */
+        post: operations["createParcelBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -290,6 +352,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/labels/batch.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a merged label document (pre-signed URL)
+         * @description The url answered by POST /api/partner/v1/labels: one document with the label of each of its parcels, in their order. No API key: the signature covers the list of parcels and the expiry (30 minutes); `format` and `startOffset` may be changed. Any URL that does not verify is the same 403.
+         */
+        get: operations["downloadLabelDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/labels/{file}": {
         parameters: {
             query?: never;
@@ -299,7 +381,7 @@ export interface paths {
         };
         /**
          * Download a label (pre-signed URL)
-         * @description The labelUrl of a parcel: an A6 PDF with the tracking number as Code 128 barcode and QR code. No API key: the signature in the URL is the credential, valid about 30 minutes; read the parcel again for a fresh URL. Any URL that does not verify (expired, altered, or with a malformed part) is the same 403.
+         * @description The labelUrl of a parcel: by default an A6 PDF with the tracking number as Code 128 barcode and QR code, relay names and cities in Latin and Arabic script. `format` and `startOffset` choose another format. No API key: the signature in the URL is the credential, valid about 30 minutes; read the parcel again for a fresh URL (a reprint is served from the render cache). Any URL that does not verify (expired, altered, or with a malformed part) is the same 403.
          */
         get: operations["downloadLabel"];
         put?: never;
@@ -665,6 +747,48 @@ export interface components {
              */
             serverTime: string;
         };
+        LabelDocument: {
+            /**
+             * Format: uri
+             * @description Pre-signed URL of the merged document, valid 30 minutes, needing no API key. Ask again for a fresh one; `&format=` and `&startOffset=` may be changed on it.
+             */
+            url: string;
+            /** @enum {string} */
+            format: "a6" | "4x6" | "a4" | "zpl";
+            startOffset: number;
+            /** @description One label per parcel. */
+            labelCount: number;
+            /** @description Pages of the PDF (a4: four labels per sheet, after the start offset); for zpl, the number of label formats. */
+            pageCount: number;
+            /**
+             * Format: date-time
+             * @description When the URL stops working, UTC.
+             */
+            expiresAt: string;
+        };
+        /** @description The parcels to print, and how. */
+        LabelDocumentRequest: {
+            /**
+             * @description 1 to 100 different parcel ids of your organisation (and of your key's mode), one label each, printed in this order.
+             * @example [
+             *       "3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70",
+             *       "8a0e6c41-2f3b-4d5e-9a7c-1b2c3d4e5f60"
+             *     ]
+             */
+            parcelIds: string[];
+            /**
+             * @description a6 (one 105 × 148 mm label per page, the default), a4 (four A6 labels per 210 × 297 mm sheet), 4x6 (4 × 6 in, thermal printers) or zpl (ZPL II text for Zebra printers, 203 dpi). The download URL may change it (`&format=`).
+             * @default a6
+             * @enum {string}
+             */
+            format?: "a6" | "4x6" | "a4" | "zpl";
+            /**
+             * Format: int32
+             * @description A4 only: label positions already used on the first sheet, 0 to 3, filled row by row (1: start top right; 2: bottom left; 3: bottom right). Must be 0 for the other formats.
+             * @default 0
+             */
+            startOffset?: number;
+        };
         MerchantWallet: {
             /**
              * @description The wallet of the key's mode: live, or the separate sandbox wallet.
@@ -775,6 +899,100 @@ export interface components {
                 /** @example 12:30 */
                 close: string;
             }[];
+        };
+        ParcelBatchItemResult: {
+            /** @description Position of the item in the request, from 0. */
+            index: number;
+            /** @description 201 when the parcel was created (or returned again for its idempotencyKey), else the error's HTTP status. */
+            status: number;
+            /** @description The item's idempotencyKey, as sent; null without one or when the item was not valid. */
+            idempotencyKey: string | null;
+            /** @description The parcel, when status is 201; else null. */
+            parcel: components["schemas"]["ParcelView"] | null;
+            /** @description Why the item failed, in the normalised error shape; null when status is 201. */
+            error: components["schemas"]["ApiError"] | null;
+        };
+        /** @description The parcels to create. */
+        ParcelBatchRequest: {
+            /**
+             * @description 1 to 100 parcels to create, each as the body of POST /parcels plus an optional idempotencyKey. An item that is not valid fails alone: its result carries the 400 that POST /parcels would answer.
+             * @example [
+             *       {
+             *         "recipientName": "Amina Benali",
+             *         "recipientPhone": "+213 555 12 34 56",
+             *         "weightG": 1200,
+             *         "destinationRelayCode": "DZ-16-ALGER-CENTRE",
+             *         "idempotencyKey": "order-2026-001041"
+             *       }
+             *     ]
+             */
+            items: {
+                /**
+                 * @description Recipient's name, at most 100 characters and not blank. Stored encrypted, never shown publicly.
+                 * @example Amina Benali
+                 */
+                recipientName: string;
+                /**
+                 * @description Recipient's phone number: 8 to 20 digits or spaces (at least 8 digits), with an optional leading +. The pick-up SMS goes to it.
+                 * @example +213 555 12 34 56
+                 */
+                recipientPhone: string;
+                /**
+                 * Format: int32
+                 * @description Weight in grams, 1 to 30000; the price follows the weight tiers.
+                 * @example 1200
+                 */
+                weightG: number;
+                /**
+                 * @description Public code of the destination relay point: DZ, a hyphen, then 3 to 30 characters among A-Z, 0-9 and hyphen.
+                 * @example DZ-16-ALGER-CENTRE
+                 */
+                destinationRelayCode: string;
+                /**
+                 * Format: int32
+                 * @description Length in cm, 1 to 300.
+                 * @default null
+                 */
+                lengthCm?: number | null;
+                /**
+                 * Format: int32
+                 * @description Width in cm, 1 to 300.
+                 * @default null
+                 */
+                widthCm?: number | null;
+                /**
+                 * Format: int32
+                 * @description Height in cm, 1 to 300.
+                 * @default null
+                 */
+                heightCm?: number | null;
+                /**
+                 * @description Declared value for insurance, in DZD: 0 to 10 000 000. At most two decimals.
+                 * @default null
+                 * @example 2000
+                 */
+                declaredValueDzd?: number | null;
+                /**
+                 * @description Cash to collect at hand-over, in DZD: 0 to 10 000 000. Omitted or null: no cash on delivery. Independent of declaredValueDzd. At most two decimals.
+                 * @default null
+                 * @example 1500
+                 */
+                codAmountDzd?: number | null;
+                /**
+                 * @description This item's idempotency key, with the Idempotency-Key header's rules and meaning (1 to 255 visible ASCII characters, kept 24 hours, shared with POST /parcels): a retry returns the first parcel without a second debit.
+                 * @default null
+                 * @example order-2026-000123
+                 */
+                idempotencyKey?: string | null;
+            }[];
+        };
+        ParcelBatchResult: {
+            /** @description Items whose status is 201. */
+            created: number;
+            /** @description Items whose status is 400 or more. */
+            failed: number;
+            /** @description One result per item, in the order of the request. */
+            items: components["schemas"]["ParcelBatchItemResult"][];
         };
         /** @description A parcel to create. Unknown fields are refused. */
         ParcelCreateRequest: {
@@ -1267,6 +1485,29 @@ export interface components {
         };
     };
     responses: {
+        /** @description Not allowed */
+        LabelUrlInvalid: {
+            headers: {
+                /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                "X-Request-Id": string;
+                /** @description Label downloads for this client address allowed per minute. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current one-minute window. */
+                "X-RateLimit-Remaining"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"] & {
+                    /** @constant */
+                    status?: 403;
+                    /**
+                     * @description One of LABEL_URL_INVALID.
+                     * @example LABEL_URL_INVALID
+                     */
+                    code?: string;
+                };
+            };
+        };
         /** @description Not found */
         ParcelNotFound: {
             headers: {
@@ -1489,8 +1730,13 @@ export type CancelRequest = components['schemas']['CancelRequest'];
 export type EventPage = components['schemas']['EventPage'];
 export type FieldProblem = components['schemas']['FieldProblem'];
 export type HealthResponse = components['schemas']['HealthResponse'];
+export type LabelDocument = components['schemas']['LabelDocument'];
+export type LabelDocumentRequest = components['schemas']['LabelDocumentRequest'];
 export type MerchantWallet = components['schemas']['MerchantWallet'];
 export type OpeningHours = components['schemas']['OpeningHours'];
+export type ParcelBatchItemResult = components['schemas']['ParcelBatchItemResult'];
+export type ParcelBatchRequest = components['schemas']['ParcelBatchRequest'];
+export type ParcelBatchResult = components['schemas']['ParcelBatchResult'];
 export type ParcelCreateRequest = components['schemas']['ParcelCreateRequest'];
 export type ParcelEvent = components['schemas']['ParcelEvent'];
 export type ParcelHistory = components['schemas']['ParcelHistory'];
@@ -1508,6 +1754,7 @@ export type SandboxTriggerRequest = components['schemas']['SandboxTriggerRequest
 export type SandboxTriggerResponse = components['schemas']['SandboxTriggerResponse'];
 export type WalletEntry = components['schemas']['WalletEntry'];
 export type WalletEntryPage = components['schemas']['WalletEntryPage'];
+export type ResponseLabelUrlInvalid = components['responses']['LabelUrlInvalid'];
 export type ResponseParcelNotFound = components['responses']['ParcelNotFound'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseRateLimited = components['responses']['RateLimited'];
@@ -1642,6 +1889,78 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLabelDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The parcels to print, and how. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LabelDocumentRequest"];
+            };
+        };
+        responses: {
+            /** @description The document's download URL. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            404: components["responses"]["ParcelNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getZplPrinterFont: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ~DY command, ASCII. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description attachment; filename="rplabel-font.zpl" */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
@@ -1795,6 +2114,44 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createParcelBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The parcels to create. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParcelBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per item, created or not: see each item's status. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParcelBatchResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
@@ -2333,38 +2690,44 @@ export interface operations {
             };
         };
     };
-    downloadLabel: {
+    downloadLabelDocument: {
         parameters: {
             query: {
+                /** @description The parcel ids, packed (base64url of their 16 bytes each). */
+                parcels: string;
                 /** @description Expiry, Unix seconds. */
                 expires: string;
                 /** @description Hex HMAC of the URL. */
                 signature: string;
+                /** @description a6 (the default: one 105 × 148 mm label per page), a4 (four A6 labels per 210 × 297 mm sheet), 4x6 (4 × 6 in, for thermal printers) or zpl (ZPL II text for Zebra printers, 4 × 6 in at 203 dpi). Not part of the signature: the same URL prints in any format. Anything else is a 400. */
+                format?: "a6" | "4x6" | "a4" | "zpl";
+                /** @description A4 only: label positions already used on the first sheet, 0 to 3, filled row by row (1 starts top right, 2 bottom left, 3 bottom right), so a partly used sheet can go back in the printer. Must be 0 for the other formats (400). */
+                startOffset?: number;
             };
             header?: never;
-            path: {
-                /** @description <parcel id>.pdf */
-                file: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The label. */
+            /** @description The labels: application/pdf, or text/plain (UTF-8) for ZPL. */
             200: {
                 headers: {
                     /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                     "X-Request-Id": string;
-                    /** @description inline; filename="<tracking number>.pdf" */
+                    /** @description The file name: inline; filename="label-<tracking number>.pdf" (attachment and .zpl for ZPL). */
                     "Content-Disposition": string;
+                    /** @description hit when the document was served from the render cache (a reprint), miss when it was rendered for this request. */
+                    "X-Label-Cache": "hit" | "miss";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/pdf": string;
+                    "text/plain": string;
                 };
             };
-            /** @description Not allowed */
-            403: {
+            /** @description Invalid request */
+            400: {
                 headers: {
                     /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                     "X-Request-Id": string;
@@ -2377,15 +2740,150 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @constant */
-                        status?: 403;
+                        status?: 400;
                         /**
-                         * @description One of LABEL_URL_INVALID.
-                         * @example LABEL_URL_INVALID
+                         * @description One of VALIDATION_FAILED.
+                         * @example VALIDATION_FAILED
                          */
                         code?: string;
                     };
                 };
             };
+            403: components["responses"]["LabelUrlInvalid"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Label downloads for this client address allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 404;
+                        /**
+                         * @description One of PARCEL_NOT_FOUND.
+                         * @example PARCEL_NOT_FOUND
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Label downloads for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds to wait before the next request is accepted. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 429;
+                        /**
+                         * @description One of RATE_LIMITED.
+                         * @example RATE_LIMITED
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            /** @description Temporarily unavailable; retry later */
+            503: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Label downloads for this client address allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 503;
+                        /**
+                         * @description One of UNAVAILABLE.
+                         * @example UNAVAILABLE
+                         */
+                        code?: string;
+                    };
+                };
+            };
+        };
+    };
+    downloadLabel: {
+        parameters: {
+            query: {
+                /** @description Expiry, Unix seconds. */
+                expires: string;
+                /** @description Hex HMAC of the URL. */
+                signature: string;
+                /** @description a6 (the default: one 105 × 148 mm label per page), a4 (four A6 labels per 210 × 297 mm sheet), 4x6 (4 × 6 in, for thermal printers) or zpl (ZPL II text for Zebra printers, 4 × 6 in at 203 dpi). Not part of the signature: the same URL prints in any format. Anything else is a 400. */
+                format?: "a6" | "4x6" | "a4" | "zpl";
+                /** @description A4 only: label positions already used on the first sheet, 0 to 3, filled row by row (1 starts top right, 2 bottom left, 3 bottom right), so a partly used sheet can go back in the printer. Must be 0 for the other formats (400). */
+                startOffset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description <parcel id>.pdf */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The label: application/pdf, or text/plain (UTF-8) for ZPL. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description The file name: inline; filename="label-<tracking number>.pdf" (attachment and .zpl for ZPL). */
+                    "Content-Disposition": string;
+                    /** @description hit when the document was served from the render cache (a reprint), miss when it was rendered for this request. */
+                    "X-Label-Cache": "hit" | "miss";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "text/plain": string;
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Label downloads for this client address allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 400;
+                        /**
+                         * @description One of VALIDATION_FAILED.
+                         * @example VALIDATION_FAILED
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            403: components["responses"]["LabelUrlInvalid"];
             /** @description Not found */
             404: {
                 headers: {

@@ -3,6 +3,10 @@ export type LabelFormat = PdfLabelFormat | "zpl";
 
 export const LABEL_FORMATS: readonly LabelFormat[] = ["a6", "4x6", "a4", "zpl"];
 
+/** What a label document is served as: PDF, or ZPL as plain text (what printers, `lp -o raw` and browsers take). */
+export const PDF_CONTENT_TYPE = "application/pdf";
+export const ZPL_CONTENT_TYPE = "text/plain; charset=utf-8";
+
 const POINTS_PER_INCH = 72;
 
 /** Where one label is drawn, in PDF points from the top-left corner of its page. */

@@ -1,16 +1,46 @@
 /** What other services (and the gateway) call `labels` with, and what it answers. Types only. */
 
-/** A rendered label: a Buffer does not cross the NATS JSON serializer, base64 does. */
+import type { LabelFormat } from "../../lib/labels";
+import type { RenderCacheStats } from "./render-cache";
+
+/** A rendered label document: a Buffer does not cross the NATS JSON serializer, base64 does. */
 export interface RenderedLabel {
-  pdfBase64: string;
+  contentBase64: string;
+  /** `application/pdf`, or `text/plain; charset=utf-8` for ZPL. */
+  contentType: string;
   fileName: string;
+  /** Served from the render cache rather than rendered for this request. */
+  cached: boolean;
 }
 
-/** The three parts of a label URL, exactly as they arrived. */
-export interface LabelUrlParts {
+/** How the document is printed; the caller's free choice, outside the URL's signature. */
+export interface PrintChoice {
+  format?: LabelFormat;
+  startOffset?: number;
+}
+
+/** The parts of a label URL, exactly as they arrived. */
+export interface LabelUrlParts extends PrintChoice {
   parcelId: string;
   expires: string;
   signature: string;
+}
+
+/** The parts of a merged document's URL, exactly as they arrived: `parcels` is the packed list of ids. */
+export interface LabelBatchParts extends PrintChoice {
+  parcels: string;
+  expires: string;
+  signature: string;
+}
+
+/** POST /labels: where to download the merged document. */
+export interface LabelDocument {
+  url: string;
+  format: LabelFormat;
+  startOffset: number;
+  labelCount: number;
+  pageCount: number;
+  expiresAt: string;
 }
 
 declare module "../../lib/contract" {
@@ -19,5 +49,9 @@ declare module "../../lib/contract" {
     "labels.signUrls": { params: { parcelIds: string[] }; answer: { labelUrls: Record<string, string> } };
     /** 403 LABEL_URL_INVALID unless the URL verifies, before any lookup. */
     "labels.render": { params: LabelUrlParts; answer: RenderedLabel };
+    /** The merged document of a URL from POST /labels; 403 LABEL_URL_INVALID unless it verifies, before any lookup. */
+    "labels.renderBatch": { params: LabelBatchParts; answer: RenderedLabel };
+    /** The render cache of the instance that answers: for tests and the REPL. */
+    "labels.cacheStats": { params: Record<string, never>; answer: RenderCacheStats };
   }
 }

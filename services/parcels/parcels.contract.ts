@@ -1,3 +1,4 @@
+import type { KeyMode } from "../../lib/api-keys";
 import type { TrackingPageParcel } from "../../lib/public-tracking";
 import type { RelayPointEntry } from "../../lib/relay-points";
 
@@ -11,7 +12,11 @@ export interface ParcelLabelData {
   trackingNumber: string;
   relayCode: string;
   relayName: string;
+  /** The relay point's name and city in Arabic script, where the directory has them. */
+  relayNameAr: string | null;
   relayCity: string | null;
+  relayCityAr: string | null;
+  relayAddress: string | null;
   weightG: number;
   codAmountDzd: number | null;
   organizationId: string;
@@ -30,6 +35,14 @@ export interface SweepResult {
 declare module "../../lib/contract" {
   interface ActionContracts {
     "parcels.labelData": { params: { parcelId: string }; answer: ParcelLabelData };
+    /**
+     * The label data of several parcels, in the order asked, and the ids that are no visible
+     * parcel (of `owner` only, when given: another organisation's or mode's parcel is missing).
+     */
+    "parcels.labelDataOf": {
+      params: { parcelIds: string[]; owner?: { organizationId: string; mode: KeyMode } };
+      answer: { labels: Array<ParcelLabelData & { parcelId: string }>; missing: string[] };
+    };
     /** For the pick-up SMS only: the one place recipient data is decrypted. */
     "parcels.recipientContact": { params: { parcelId: string }; answer: { name: string; phone: string } };
     "parcels.relayPoint": { params: { code: string }; answer: RelayPoint };

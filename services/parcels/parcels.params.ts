@@ -1,12 +1,16 @@
+import type { ErrorBody } from "../../lib/http-errors";
 import { Joi } from "../../lib/joi";
 import { amountDzd, arrayOf, component, dateTime, nullable, objectOf, uuidSchema } from "../../lib/openapi/json-schema";
 import { EVENT_SOURCES, ParcelEventView } from "../../lib/parcel-events";
 import { PRICE_ITEMS, PriceBreakdown } from "../../lib/tariff";
+import { API_ERROR } from "../../lib/openapi/error-schema";
+import { joiToJsonSchema } from "../../lib/openapi/joi-schema";
 import type { Parameter } from "../../lib/openapi/types";
 import { isParcelStatus, PARCEL_STATUSES, ParcelStatus } from "../../lib/parcel-status";
-import { ParcelStatusSchema, TRACKING_NUMBER_PATTERN } from "../../lib/parcel-view";
+import { ParcelStatusSchema, ParcelView, ParcelViewSchema, TRACKING_NUMBER_PATTERN } from "../../lib/parcel-view";
 import {
   IDEMPOTENCY_KEY_PATTERN,
+  keyMode,
   moneyDzd,
   NoParams,
   NoParamsSchema,
@@ -15,6 +19,9 @@ import {
   relayCode,
   uuid
 } from "../../lib/schemas";
+import { MAX_LABELS_PER_DOCUMENT } from "../../lib/labels/label-data";
+import { validateWith } from "../../lib/validation";
+import type { KeyMode } from "../../lib/api-keys";
 
 /**
  * The params of every parcels action (each interface beside the Joi schema that validates it, with
@@ -86,11 +93,13 @@ const pricingKeys = {
     .example(1500)
 };
 
-export const CreateSchema = Joi.object<CreateParcelInput, true>({
+/** The fields of a creation request, shared by POST /parcels and each item of a batch. */
+const CREATE_FIELDS = {
   recipientName: recipientName().required(),
   recipientPhone: recipientPhone().required(),
   ...pricingKeys
-});
+};
+export const CreateSchema = Joi.object<CreateParcelInput, true>(CREATE_FIELDS);
 
 /** A quote takes the creation body; the recipient may be sent (it is checked, then ignored) or left out. */
 export type QuoteInput = Omit<CreateParcelInput, "recipientName" | "recipientPhone"> & { recipientName?: string; recipientPhone?: string };
@@ -175,6 +184,15 @@ export interface ParcelIdParams {
 }
 export const ParcelIdSchema = Joi.object<ParcelIdParams, true>({ parcelId: uuid().required() });
 
+export interface LabelDataOfParams {
+  parcelIds: string[];
+  owner?: { organizationId: string; mode: KeyMode };
+}
+export const LabelDataOfSchema = Joi.object<LabelDataOfParams, true>({
+  parcelIds: Joi.array().items(uuid()).min(1).max(MAX_LABELS_PER_DOCUMENT).required(),
+  owner: Joi.object({ organizationId: uuid().required(), mode: keyMode().required() })
+});
+
 export interface RelayCodeParams {
   code: string;
 }
@@ -204,6 +222,70 @@ export const IDEMPOTENCY_KEY_HEADER: Parameter = {
   example: "order-2026-000123"
 };
 
+// --- batches -----------------------------------------------------------------------------------
+
+/** The most items one batch request creates. */
+export const MAX_BATCH_ITEMS = 100;
+
+/** One item of a batch: a creation request, with its own optional idempotency key. */
+export interface BatchItemInput extends CreateParcelInput {
+  idempotencyKey: string | null;
+}
+export const BatchItemSchema = Joi.object<BatchItemInput, true>({
+  ...CREATE_FIELDS,
+  idempotencyKey: Joi.string()
+    .pattern(IDEMPOTENCY_KEY_PATTERN)
+    .allow(null)
+    .default(null)
+    .description(
+      "This item's idempotency key, with the Idempotency-Key header's rules and meaning (1 to 255 visible ASCII " +
+        "characters, kept 24 hours, shared with POST /parcels): a retry returns the first parcel without a second debit."
+    )
+    .example("order-2026-000123")
+}).description("A parcel to create (the fields of POST /parcels) and its optional idempotencyKey. Unknown fields are refused.");
+
+/** The items are checked one by one by the handler, so that a bad item fails alone; the array itself is checked here. */
+export interface CreateBatchParams {
+  items: unknown[];
+}
+export const CreateBatchSchema = Joi.object<CreateBatchParams, true>({
+  items: Joi.array()
+    .min(1)
+    .max(MAX_BATCH_ITEMS)
+    .required()
+    .description(
+      `1 to ${MAX_BATCH_ITEMS} parcels to create, each as the body of POST /parcels plus an optional idempotencyKey. An item ` +
+        "that is not valid fails alone: its result carries the 400 that POST /parcels would answer."
+    )
+    .example([
+      {
+        recipientName: "Amina Benali",
+        recipientPhone: "+213 555 12 34 56",
+        weightG: 1200,
+        destinationRelayCode: "DZ-16-ALGER-CENTRE",
+        idempotencyKey: "order-2026-001041"
+      }
+    ])
+});
+
+/** What the document says of each item: a creation request, which the handler checks item by item. */
+export const BATCH_ITEMS_DOC = {
+  handler: {
+    schema: { items: joiToJsonSchema(BatchItemSchema) },
+    check: (items: unknown) => Array.isArray(items) && items.every(item => "value" in validateWith(BatchItemSchema, item))
+  }
+};
+
+export const CREATE_BATCH_DESCRIPTION =
+  `Creates up to ${MAX_BATCH_ITEMS} parcels in one call. Each item is created exactly as by POST /parcels, on its own: ` +
+  "validated, priced and debited from the wallet alone, in the order given, so a bad item or an insufficient balance fails " +
+  "only the items concerned and never the others.\n\n" +
+  "The answer is 200 with one result per item, in the order sent: `status` 201 and the parcel view, or the status and " +
+  "the error (in the normalised error shape) that POST /parcels would have answered for that item. `created` and " +
+  "`failed` count them. Give each item an `idempotencyKey` to make retrying the whole batch safe: items already created " +
+  "come back as they were, without a second debit. The `Idempotency-Key` header is refused here: the keys go on the items. " +
+  "If the wallet cannot be reached, the remaining items are not attempted and answer 503.";
+
 export const CREATE_DESCRIPTION =
   "Creates a parcel addressed to a relay point and debits its price from the wallet at once (the sandbox wallet for a " +
   "sandbox key). The price is the weight tier of the tariff plus, with cash on delivery, a COD fee. A tracking number " +
@@ -232,6 +314,18 @@ export const CREATE_EXAMPLES = {
   }
 };
 
+export const BATCH_EXAMPLES = {
+  orders: {
+    summary: "Two orders, each with its order number as idempotency key",
+    value: {
+      items: [
+        { ...CREATE_EXAMPLES.minimal.value, idempotencyKey: "order-2026-001041" },
+        { ...CREATE_EXAMPLES.cod.value, idempotencyKey: "order-2026-001042" }
+      ]
+    }
+  }
+};
+
 export const TRANSITION_DESCRIPTION =
   "CREATED → READY_FOR_PICKUP → PICKED_UP → IN_TRANSIT | LOST | DAMAGED; IN_TRANSIT → AT_RELAY | RETURN_PENDING | LOST | DAMAGED; " +
   "AT_RELAY → RELAY_NOTIFIED | DELIVERED | RETURN_PENDING | LOST | DAMAGED; RELAY_NOTIFIED → DELIVERED | RETURN_PENDING; " +
@@ -256,6 +350,50 @@ export const SandboxTriggerView = component(
     previousStatus: ParcelStatusSchema,
     newStatus: ParcelStatusSchema,
     triggeredAt: dateTime("When the status changed, UTC.")
+  })
+);
+
+/** One result of a batch: the created parcel (201), or the error POST /parcels would have answered for the item. */
+export interface BatchItemResult {
+  index: number;
+  status: number;
+  idempotencyKey: string | null;
+  parcel: ParcelView | null;
+  error: ErrorBody | null;
+}
+
+export interface BatchResult {
+  created: number;
+  failed: number;
+  items: BatchItemResult[];
+}
+
+export const BatchResultView = component(
+  "ParcelBatchResult",
+  objectOf<BatchResult>({
+    created: { type: "integer", minimum: 0, maximum: MAX_BATCH_ITEMS, description: "Items whose status is 201." },
+    failed: { type: "integer", minimum: 0, maximum: MAX_BATCH_ITEMS, description: "Items whose status is 400 or more." },
+    items: arrayOf(
+      component(
+        "ParcelBatchItemResult",
+        objectOf<BatchItemResult>({
+          index: { type: "integer", minimum: 0, maximum: MAX_BATCH_ITEMS - 1, description: "Position of the item in the request, from 0." },
+          status: {
+            type: "integer",
+            minimum: 201,
+            maximum: 599,
+            description: "201 when the parcel was created (or returned again for its idempotencyKey), else the error's HTTP status."
+          },
+          idempotencyKey: {
+            type: ["string", "null"],
+            description: "The item's idempotencyKey, as sent; null without one or when the item was not valid."
+          },
+          parcel: { ...nullable(ParcelViewSchema), description: "The parcel, when status is 201; else null." },
+          error: { ...nullable(API_ERROR), description: "Why the item failed, in the normalised error shape; null when status is 201." }
+        })
+      ),
+      "One result per item, in the order of the request."
+    )
   })
 );
 

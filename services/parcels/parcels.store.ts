@@ -241,6 +241,47 @@ export async function listVisible(
   return { records: rows.map(toParcel), total: Number(total) };
 }
 
+// --- labels -------------------------------------------------------------------------------------
+
+/** What a label prints of a parcel, with its relay point's names, city and address (null for a point since removed). */
+export interface LabelRecord {
+  parcel: ParcelRecord;
+  relay: { name: string; nameAr: string | null; city: string; cityAr: string | null; address: string | null } | null;
+}
+
+interface RelayTextRow {
+  relay_name: string | null;
+  relay_name_ar: string | null;
+  relay_city: string | null;
+  relay_city_ar: string | null;
+  relay_address: string | null;
+}
+
+/** The visible parcels among `ids` (of `owner` only, when given), each with its relay point, in one read. */
+export async function labelRecords(db: Queryable, ids: readonly string[], owner: Owner | null): Promise<LabelRecord[]> {
+  const rows = await db.query<ParcelRow & RelayTextRow>(
+    `SELECT p.*, r.name AS relay_name, r.name_ar AS relay_name_ar, r.city AS relay_city, r.city_ar AS relay_city_ar,
+            r.address AS relay_address
+       FROM parcels.parcels p LEFT JOIN parcels.relay_points r ON r.code = p.destination_relay_code
+      WHERE p.id = ANY($1::uuid[]) AND p.status <> 'PENDING'
+        AND ($2::uuid IS NULL OR (p.organization_id = $2::uuid AND p.mode = $3::text))`,
+    [ids, owner?.organizationId ?? null, owner?.mode ?? null]
+  );
+  return rows.map(row => ({
+    parcel: toParcel(row),
+    relay:
+      row.relay_name === null
+        ? null
+        : {
+            name: row.relay_name,
+            nameAr: row.relay_name_ar,
+            city: row.relay_city ?? "",
+            cityAr: row.relay_city_ar,
+            address: row.relay_address
+          }
+  }));
+}
+
 export async function pendingOlderThan(db: Queryable, seconds: number, limit: number): Promise<ParcelRecord[]> {
   const rows = await db.query<ParcelRow>(
     `SELECT * FROM parcels.parcels WHERE status = 'PENDING' AND created_at < now() - make_interval(secs => $1::int)

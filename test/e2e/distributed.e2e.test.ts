@@ -10,6 +10,7 @@ import { publicTrackingContract } from "./public-tracking-contract";
 import { HOSTILE_INPUT_ENV, hostileInputContract } from "./hostile-input-contract";
 import { fuzzContract } from "./fuzz-contract";
 import { webhooksContract } from "./webhooks-contract";
+import { printingContract } from "./printing-contract";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
 
 /**
@@ -62,6 +63,7 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
   describe("parcels and wallet contract", () => parcelsContract(system));
   describe("merchant surface: events, quotes, relay search, wallet", () => merchantContract(system));
   describe("public tracking", () => publicTrackingContract(system));
+  describe("labels and batches", () => printingContract(system));
   describe("hostile input", () => hostileInputContract(system));
   describe("webhooks and events", () => webhooksContract(system));
   describe("fuzz", () => fuzzContract(system));

@@ -10,6 +10,7 @@ import { publicTrackingContract } from "./public-tracking-contract";
 import { HOSTILE_INPUT_ENV, hostileInputContract } from "./hostile-input-contract";
 import { fuzzContract } from "./fuzz-contract";
 import { webhooksContract } from "./webhooks-contract";
+import { printingContract } from "./printing-contract";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
 import { startReceiver } from "../helpers/receivers";
 
@@ -75,6 +76,10 @@ describe("embedded mode (npm start)", () => {
 
   describe("public tracking", () => {
     publicTrackingContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
+  });
+
+  describe("labels and batches", () => {
+    printingContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
   });
 
   describe("hostile input", () => {

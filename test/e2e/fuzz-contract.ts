@@ -43,6 +43,7 @@ interface World {
   parcelIds: string[];
   trackingNumbers: string[];
   labelPath: string;
+  labelDocumentPath: string;
 }
 
 const DOCUMENTS = [apiDocument("partner"), apiDocument("backoffice")];
@@ -57,7 +58,14 @@ const OPERATIONS = DOCUMENTS.flatMap(doc =>
 );
 
 /** The operations that move money or status, aimed at more often: the invariant afterwards has something to check. */
-const MONEY_OPERATIONS = new Set(["createParcel", "cancelParcel", "triggerSandboxEvent", "transitionParcel", "topUpWallet"]);
+const MONEY_OPERATIONS = new Set([
+  "createParcel",
+  "createParcelBatch",
+  "cancelParcel",
+  "triggerSandboxEvent",
+  "transitionParcel",
+  "topUpWallet"
+]);
 const WEIGHTED_OPERATIONS = OPERATIONS.flatMap(op => (MONEY_OPERATIONS.has(op.operationId) ? [op, op, op, op] : [op]));
 
 const TEMPLATES = [
@@ -139,6 +147,25 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
     destinationRelayCode: "DZ-16-HYDRA",
     codAmountDzd: 1500
   },
+  createParcelBatch: {
+    items: [
+      {
+        recipientName: "Fuzz",
+        recipientPhone: "+213 555 00 00 00",
+        weightG: 700,
+        destinationRelayCode: "DZ-16-HYDRA",
+        idempotencyKey: "fuzz-item"
+      },
+      {
+        recipientName: "Fuzz 2",
+        recipientPhone: "0555 00 00 01",
+        weightG: 30000,
+        destinationRelayCode: "DZ-31-ORAN-CENTRE",
+        codAmountDzd: 1
+      }
+    ]
+  },
+  createLabelDocument: { parcelIds: ["3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70"], format: "a4", startOffset: 1 },
   cancelParcel: { reason: "fuzz" },
   triggerSandboxEvent: { toStatus: "DELIVERED", reason: "fuzz" },
   createOrganization: { name: "Fuzz Org" },
@@ -242,6 +269,7 @@ function requestArbitrary(world: World): fc.Arbitrary<FuzzRequest> {
     },
     { weight: 2, arbitrary: fc.record({ method: methods, path: fc.constantFrom(...TEMPLATES).chain(fill), body: bodyArbitrary(null) }) },
     { weight: 1, arbitrary: fc.record({ method: methods, path: fc.constant(world.labelPath), body: bodyArbitrary(null) }) },
+    { weight: 1, arbitrary: fc.record({ method: methods, path: fc.constant(world.labelDocumentPath), body: bodyArbitrary(null) }) },
     { weight: 1, arbitrary: fc.record({ method: methods, path: fc.webPath().map(p => p || "/"), body: bodyArbitrary(null) }) }
   );
   const query = fc.oneof(
@@ -257,6 +285,9 @@ function requestArbitrary(world: World): fc.Arbitrary<FuzzRequest> {
               "mode",
               "expires",
               "signature",
+              "format",
+              "startOffset",
+              "parcels",
               "__proto__[x]",
               "a[b][c]",
               "q",
@@ -275,7 +306,25 @@ function requestArbitrary(world: World): fc.Arbitrary<FuzzRequest> {
             fc.string({ maxLength: 8 })
           ),
           fc.oneof(
-            fc.constantFrom(...STATUSES, "0", "-1", "100", "101", "abc", "", "16", "36.75,3.05", "91,0", "ar", "RP123456785DZ"),
+            fc.constantFrom(
+              ...STATUSES,
+              "0",
+              "-1",
+              "100",
+              "101",
+              "abc",
+              "",
+              "16",
+              "36.75,3.05",
+              "91,0",
+              "ar",
+              "RP123456785DZ",
+              "3",
+              "4",
+              "a4",
+              "zpl",
+              "4x6"
+            ),
             nasty
           )
         ),
@@ -444,6 +493,7 @@ export function fuzzContract(system: () => SystemUnderTest): void {
     const url = new URL(parcels[0].labelUrl);
     const endpoint = await bo.call("POST", `/organizations/${org.id}/webhook-endpoints`, { url: "https://hooks.example.invalid/fuzz" });
     const events = await partner(base, liveKey)("GET", "/events?limit=1");
+    const document = new URL((await partner(base, liveKey)("POST", "/labels", { parcelIds: [parcels[0].id], format: "a4" })).body.url);
     world = {
       liveKey,
       sandboxKey,
@@ -457,7 +507,8 @@ export function fuzzContract(system: () => SystemUnderTest): void {
       eventId: events.body.items[0]?.id ?? spare.id,
       parcelIds: parcels.map(p => p.id),
       trackingNumbers: parcels.map(p => p.trackingNumber),
-      labelPath: url.pathname + url.search
+      labelPath: url.pathname + url.search,
+      labelDocumentPath: document.pathname + document.search
     };
   });
 

@@ -76,8 +76,8 @@ describeWithServers(["postgres", "redis", "nats"], "a gateway built from the reg
     expect(res.body).toMatchObject({ code: "NOT_FOUND", status: 404 });
     const document = await http(base, "GET", "/v3/api-docs/partner");
     expect(document.status).toBe(200);
-    // Only what the gateway itself answers: the signed label download.
-    expect(Object.keys(document.body.paths)).toEqual(["/labels/{file}"]);
+    // Only what the gateway itself answers: the signed label downloads.
+    expect(Object.keys(document.body.paths)).toEqual(["/labels/batch.pdf", "/labels/{file}"]);
   });
 
   test("services joining later: their routes answer and the document lists them, without restarting the gateway", async () => {

@@ -79,11 +79,18 @@ describe("each route path is written once", () => {
     .map(([name, a]) => [name, (a.rest as string).split(" ")[1]] as const);
 
   /** The files where `literal` stands as a whole string or the whole tail of a template (not inside a longer path). */
-  function filesWriting(literal: string): string[] {
+  function filesWriting(literal: string, source: (file: string) => string = code): string[] {
     const escaped = literal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     const pattern = new RegExp(`(?<=["'\`}\\s])${escaped}(?=["'\`])`);
-    return FILES.filter(file => pattern.test(code(file)));
+    return FILES.filter(file => pattern.test(source(file)));
   }
+
+  /**
+   * A route declaration ("POST /labels") names a path inside its own API: the partner API's
+   * POST /labels is not the labels API's base path, though the two read the same.
+   */
+  const withoutRouteDeclarations = (file: string) => code(file).replace(/(["'`])(?:GET|POST|PUT|PATCH|DELETE) \/[^"'`]*\1/g, "");
+  const BASE_PATHS: readonly string[] = Object.values(API_BASE_PATH);
 
   test("every route is declared", () => {
     expect(declared.length).toBeGreaterThanOrEqual(25);
@@ -93,7 +100,7 @@ describe("each route path is written once", () => {
   test.each(Object.entries(API_BASE_PATH).filter(([, base]) => base !== "/"))(
     "the %s base path %s is written in one file",
     (_kind, base) => {
-      expect(filesWriting(base)).toEqual(["lib/endpoint.ts"]);
+      expect(filesWriting(base, withoutRouteDeclarations)).toEqual(["lib/endpoint.ts"]);
     }
   );
 
@@ -101,7 +108,11 @@ describe("each route path is written once", () => {
     // A path of parameters only (the labels' `/:file`) says nothing by itself: it is the tail of others.
     const counts = declared
       .filter(([, routePath]) => routePath.split("/").some(s => s && !s.startsWith(":")))
-      .map(([name, routePath]) => ({ name, routePath, files: filesWriting(routePath) }));
+      .map(([name, routePath]) => ({
+        name,
+        routePath,
+        files: filesWriting(routePath).filter(file => !(file === "lib/endpoint.ts" && BASE_PATHS.includes(routePath)))
+      }));
     expect(counts.filter(c => c.files.length > 1)).toEqual([]);
     expect(counts.filter(c => c.files.length === 1).length).toBeGreaterThanOrEqual(20);
   });

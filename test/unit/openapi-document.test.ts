@@ -357,7 +357,11 @@ describe("SPEC §5: authentication", () => {
       trackParcel: [],
       listEvents: either("parcels:read"),
       getEvent: either("parcels:read"),
-      downloadLabel: []
+      createParcelBatch: either("parcels:write"),
+      createLabelDocument: either("parcels:read"),
+      getZplPrinterFont: either("parcels:read"),
+      downloadLabel: [],
+      downloadLabelDocument: []
     });
   });
 });

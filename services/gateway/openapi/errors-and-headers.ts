@@ -1,6 +1,5 @@
 import { ERROR_STATUS, ErrorCode } from "../../../lib/errors";
-import type { ErrorBody } from "../../../lib/http-errors";
-import { objectOf, arrayOf, component } from "../../../lib/openapi/json-schema";
+import { API_ERROR } from "../../../lib/openapi/error-schema";
 import type { Header, JsonSchema, Response } from "../../../lib/openapi/types";
 import { REQUEST_ID_PATTERN } from "../../../lib/request-id";
 
@@ -8,41 +7,6 @@ import { REQUEST_ID_PATTERN } from "../../../lib/request-id";
  * What the gateway itself adds to every operation: the error body it writes, the headers it
  * sets (request id, rate limits, Retry-After, Location), and one error response per status.
  */
-
-const FIELD_PROBLEM = component(
-  "FieldProblem",
-  objectOf<{ field: string; message: string }>({
-    field: { type: "string", description: "The request field at fault (dotted path; a header name for headers)." },
-    message: { type: "string", description: "What is wrong with it." }
-  })
-);
-
-const KNOWN_CODES = Object.keys(ERROR_STATUS);
-
-/** The normalised error body. Its `code` is open: the known codes are listed, and a later v1 may add some. */
-export const API_ERROR = component(
-  "ApiError",
-  objectOf<ErrorBody>(
-    {
-      code: {
-        type: "string",
-        examples: KNOWN_CODES,
-        description:
-          `Machine-readable error code. Known today: ${KNOWN_CODES.join(", ")}. Each response below lists the codes it can ` +
-          "carry; treat a code you do not know by its HTTP status."
-      },
-      message: { type: "string", minLength: 1, description: "Human-readable explanation (English)." },
-      status: { type: "integer", minimum: 400, maximum: 599, description: "The HTTP status, repeated." },
-      details: { ...arrayOf(FIELD_PROBLEM, "Field-by-field problems, on validation errors."), minItems: 1 },
-      requestId: {
-        type: "string",
-        pattern: REQUEST_ID_PATTERN.source,
-        description: "Same value as the X-Request-Id header; quote it to support."
-      }
-    },
-    { description: "The normalised error body of every failed call.", optional: ["details", "requestId"] }
-  )
-);
 
 export const REQUEST_ID_HEADER: Header = {
   description:

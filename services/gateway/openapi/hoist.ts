@@ -62,7 +62,9 @@ export function shareResponses(operations: Array<{ responses: Record<string, Res
     const codes = response.content?.["application/json"]?.schema.allOf?.[1]?.properties?.code?.examples as string[] | undefined;
     if (count < 2 || !codes) continue;
     const name = codes.map(pascal).join("Or");
-    if (shared[name]) throw new Error(`OpenAPI: two different shared responses named ${name}`);
+    // The same codes answered with other headers (the labels API's per-address limit) stay inline
+    // rather than take a name that already means something else.
+    if (shared[name]) continue;
     shared[name] = response;
     names.set(key, name);
   }

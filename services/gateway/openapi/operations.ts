@@ -80,12 +80,12 @@ export function operationOf(routed: RoutedEndpoint): Operation {
       }),
       ...(endpoint.response
         ? {
-            content: {
-              [endpoint.responseMediaType ?? "application/json"]: {
-                schema: endpoint.response,
-                ...(endpoint.responseExamples ? { examples: endpoint.responseExamples } : {})
-              }
-            }
+            content: Object.fromEntries(
+              (endpoint.responseMediaTypes ?? [endpoint.responseMediaType ?? "application/json"]).map(mediaType => [
+                mediaType,
+                { schema: endpoint.response!, ...(endpoint.responseExamples ? { examples: endpoint.responseExamples } : {}) }
+              ])
+            )
           }
         : {})
     }

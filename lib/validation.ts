@@ -1,0 +1,23 @@
+import type { FieldProblem } from "./errors";
+import type { Schema, ValidationErrorItem } from "./joi";
+
+/** How every request is validated: all problems at once, no type coercion, field names without quotes. */
+const OPTIONS = { abortEarly: false, convert: false, errors: { wrap: { label: false } } } as const;
+
+function toFieldProblem(item: ValidationErrorItem, whole: string): FieldProblem {
+  return {
+    field: item.path.length > 0 ? item.path.join(".") : String(item.context?.key ?? whole),
+    message: item.message.replace(/"/g, "")
+  };
+}
+
+/**
+ * Validates `value` against a Joi schema as the validation middleware does for every action: the
+ * validated value (defaults applied), or every problem field by field. `whole` names the value
+ * itself when the problem is with it rather than a field (the request body, one batch item).
+ */
+export function validateWith<T>(schema: Schema<T>, value: unknown, whole = "body"): { value: T } | { problems: FieldProblem[] } {
+  const { error, value: validated } = schema.validate(value, OPTIONS);
+  if (error) return { problems: error.details.map(item => toFieldProblem(item, whole)) };
+  return { value: validated as T };
+}
