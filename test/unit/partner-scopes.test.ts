@@ -24,6 +24,8 @@ test("only the health ping is open to every key; writes need parcels:write; mone
   expect(byScope("any")).toEqual(["auth.health"]);
   expect(byScope("parcels:write")).toEqual(["parcels.cancel", "parcels.create", "parcels.createBatch", "parcels.triggerSandboxEvent"]);
   expect(byScope("parcels:read")).toEqual([
+    "labels.createDocument",
+    "labels.printerFont",
     "parcels.events",
     "parcels.get",
     "parcels.getByTracking",
