@@ -15,6 +15,8 @@ export interface AppConfig {
   dataDir: string;
   redisUrl: string | null;
   rateLimitPerMinute: number;
+  /** How long a gateway may reuse a resolved API key without asking auth (0: never); revocations reach it at once anyway. */
+  principalCacheTtlMs: number;
   /** Label downloads per minute and client address (a pre-signed URL carries no key to count by). */
   labelDownloadsPerMinute: number;
   /** Public tracking lookups (API and /track pages) per minute and client address: nobody holds a key there. */
@@ -152,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: dataDirOf(optional(env, "DATA_DIR") ?? "./data"),
     redisUrl: optional(env, "REDIS_URL"),
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
+    principalCacheTtlMs: integer(env, "PRINCIPAL_CACHE_TTL_MS", 60_000, 0, 3_600_000),
     labelDownloadsPerMinute: integer(env, "LABEL_DOWNLOADS_PER_MINUTE", 120, 1, 1_000_000),
     publicTrackingPerMinute: integer(env, "PUBLIC_TRACKING_PER_MINUTE", 30, 1, 1_000_000),
     cors: corsOrigins(optional(env, "CORS_ORIGINS")),

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { ServiceSchema } from "moleculer";
+import { forgetOnEveryGateway } from "./auth/forget-everywhere";
+import type { Logger, ServiceSchema } from "moleculer";
 import { defineAction } from "../lib/action";
 import { detached } from "../lib/endpoint";
 import { generateApiKey } from "../lib/api-keys";
@@ -31,7 +32,7 @@ import {
 } from "./auth/auth.params";
 import * as store from "./auth/auth.store";
 
-type AuthThis = DbVars;
+type AuthThis = DbVars & { logger: Logger };
 
 const ORGANIZATION_NOT_FOUND = () => new AppError("ORGANIZATION_NOT_FOUND", "Organization not found");
 
@@ -171,14 +172,14 @@ const AuthService: ServiceSchema<{ openapi: typeof AUTH_DOCS }, object, AuthThis
       async handler(ctx) {
         const revoked = await store.revokeApiKey(this.db, ctx.params.organizationId, ctx.params.keyId);
         if (!revoked) throw new AppError("API_KEY_NOT_FOUND", "API key not found");
+        await forgetOnEveryGateway(ctx, ctx.params.keyId, this.logger);
         return null;
       }
     }),
 
     /**
-     * Looked up on every request, with no cache anywhere: a revoked key stops working on the
-     * very next call, in every gateway. The gateway sends only the hash, so the secret never
-     * crosses the transporter.
+     * A gateway asks when a key is not in its principal cache (lib/principal-cache.ts). The
+     * gateway sends only the hash, so the secret never crosses the transporter.
      */
     resolveKey: defineAction<ResolveKeyParams, AuthThis>({
       visibility: "public",

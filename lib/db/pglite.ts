@@ -21,7 +21,9 @@ export async function openPglite(dataDir: string): Promise<Database> {
     ensurePrivateDir(dataDir);
     keepModesPrivate(dataDir);
   }
-  const db = await PGlite.create(dataDir);
+  // PostgreSQL's default 128 MB of shared buffers is WebAssembly memory that never shrinks: the
+  // embedded process would sit above 450 MB. An embedded database is small; 32 MB holds it.
+  const db = await PGlite.create(dataDir, { postgresqlconf: ["shared_buffers=32MB"] });
   if (onDisk) restrictToOwner(dataDir);
   const direct = wrap(db);
   return {

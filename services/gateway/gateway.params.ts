@@ -1,3 +1,5 @@
+import { Joi } from "../../lib/joi";
+import { uuid } from "../../lib/schemas";
 import type { EndpointDocs, ServiceDocs } from "../../lib/endpoint";
 import { LABEL_FORMATS } from "../../lib/labels/page-formats";
 import type { Header, Parameter } from "../../lib/openapi/types";
@@ -124,3 +126,8 @@ export const PROBE_DOCS = (operationId: string, summary: string): EndpointDocs =
   responseDescription: summary,
   hidden: true
 });
+
+export interface ForgetApiKeyParams {
+  keyId: string;
+}
+export const ForgetApiKeySchema = Joi.object<ForgetApiKeyParams, true>({ keyId: uuid().required() });

@@ -232,7 +232,11 @@ export async function listVisible(
     params.push(filter.status);
     where += ` AND status = $${params.length}`;
   }
-  const [{ total }] = await db.query<{ total: string | number }>(`SELECT count(*) AS total FROM parcels.parcels WHERE ${where}`, params);
+  // The total from the counters (migration parcels/005), not a count over the whole table.
+  const [{ total }] = await db.query<{ total: string | number }>(
+    `SELECT coalesce(sum(n), 0) AS total FROM parcels.parcel_counts WHERE ${where}`,
+    params
+  );
   const rows = await db.query<ParcelRow>(
     `SELECT * FROM parcels.parcels WHERE ${where}
       ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
