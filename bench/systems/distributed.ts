@@ -52,6 +52,8 @@ export async function startDistributed(options: StartOptions): Promise<RunningSy
     ENCRYPTION_KEY: encryptionKey,
     LABEL_URL_SECRET: randomBytes(32).toString("hex"),
     RATE_LIMIT_PER_MINUTE: "1000000",
+    // The label row downloads far more than an address may in production.
+    LABEL_DOWNLOADS_PER_MINUTE: "1000000",
     // The bench's webhook receiver listens on loopback.
     WEBHOOK_ALLOW_PRIVATE: "true",
     LOG_LEVEL: options.logLevel

@@ -1,6 +1,9 @@
+import fs from "node:fs";
+import path from "node:path";
 import { PGlite, Transaction } from "@electric-sql/pglite";
 import { ensurePrivateDir, keepModesPrivate, restrictToOwner } from "../data-dir";
 import { Database, Queryable } from "./database";
+import { initPgliteCluster } from "./pglite-init";
 
 function wrap(db: PGlite | Transaction): Queryable {
   return {
@@ -22,8 +25,10 @@ export async function openPglite(dataDir: string): Promise<Database> {
     keepModesPrivate(dataDir);
   }
   // PostgreSQL's default 128 MB of shared buffers is WebAssembly memory that never shrinks: the
-  // embedded process would sit above 450 MB. An embedded database is small; 32 MB holds it.
-  const db = await PGlite.create(dataDir, { postgresqlconf: ["shared_buffers=32MB"] });
+  // embedded process would sit above 450 MB. An embedded database is small; 16 MB holds its hot pages.
+  const options = { postgresqlconf: ["shared_buffers=16MB"] };
+  if (onDisk && !fs.existsSync(path.join(dataDir, "PG_VERSION"))) await initPgliteCluster(dataDir, options);
+  const db = await PGlite.create(dataDir, options);
   if (onDisk) restrictToOwner(dataDir);
   const direct = wrap(db);
   return {
