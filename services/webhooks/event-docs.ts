@@ -1,8 +1,16 @@
-import { PING_EVENT_TYPE, type PingBody, type WebhookBody } from "../../lib/events";
+import { COD_EVENT_TYPES } from "../../lib/cod";
+import {
+  type CodEventData,
+  PING_EVENT_TYPE,
+  type PingBody,
+  type RemittanceRef,
+  type StatusEventData,
+  type WebhookBody
+} from "../../lib/events";
 import { component, dateTime, nullable, objectOf, uuidSchema } from "../../lib/openapi/json-schema";
 import type { Parameter, PathItem, Response } from "../../lib/openapi/types";
 import { eventTypeFor, PARCEL_STATUSES } from "../../lib/parcel-status";
-import { ParcelStatusSchema, ParcelViewSchema, SAMPLE_PARCEL } from "../../lib/parcel-view";
+import { CodStatusSchema, ParcelStatusSchema, ParcelViewSchema, SAMPLE_PARCEL } from "../../lib/parcel-view";
 import { DISABLE_ENDPOINT_AFTER_MS, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "../../lib/retry-schedule";
 import { DEFAULT_ROTATION_OVERLAP_MS } from "../../lib/webhook-signing";
 
@@ -12,7 +20,7 @@ import { DEFAULT_ROTATION_OVERLAP_MS } from "../../lib/webhook-signing";
  * `openapi.webhooks`) and the gateway puts them in the partner document.
  */
 
-export const EVENT_TYPES = PARCEL_STATUSES.map(eventTypeFor);
+export const EVENT_TYPES: string[] = [...PARCEL_STATUSES.map(eventTypeFor), ...COD_EVENT_TYPES];
 
 function humanDelay(seconds: number): string {
   if (seconds < 60) return `${seconds} s`;
@@ -44,12 +52,37 @@ const SIGNATURE_RULES =
   `(${DEFAULT_ROTATION_OVERLAP_MS / 3600_000} h unless chosen otherwise): webhook-signature carries one v1 entry per secret, ` +
   "X-Relay-Signature the new secret's.";
 
+const REMITTANCE_REF = objectOf<RemittanceRef>(
+  {
+    id: uuidSchema("The remittance (GET /cod/remittances/{id})."),
+    reference: { type: "string", description: "The payout's reference." },
+    paidOn: { type: "string", format: "date", description: "The payout's date." },
+    payout: { type: "string", enum: ["TRANSFER", "WALLET"], description: "Paid out, or credited to your wallet." },
+    parcelCount: { type: "integer", minimum: 1 },
+    totalDzd: { type: "number", minimum: 0, description: "The remittance's total, DZD, to the centime." }
+  },
+  { description: "The remittance this parcel's COD was paid in." }
+);
+
+const COD_EVENT_DATA = objectOf<CodEventData>(
+  {
+    previousCodStatus: { ...CodStatusSchema, description: "The COD status before: PENDING for cod.collected, COLLECTED for cod.remitted." },
+    parcel: ParcelViewSchema,
+    remittance: { anyOf: [REMITTANCE_REF, { type: "null" }], description: "The remittance (cod.remitted); null for cod.collected." }
+  },
+  { description: "cod.* events: the parcel's codStatus after the change is in parcel.codStatus." }
+);
+
 export const PARCEL_EVENT_SCHEMA = component(
   "ParcelEvent",
   objectOf<WebhookBody>(
     {
       id: uuidSchema("Event identifier: the same in every delivery, replay and events API answer of this event."),
-      type: { type: "string", enum: EVENT_TYPES, description: "parcel.<new status in lower case>; same as X-Relay-Event." },
+      type: {
+        type: "string",
+        enum: EVENT_TYPES,
+        description: "parcel.<new status in lower case>, or cod.collected, cod.remitted; same as X-Relay-Event."
+      },
       createdAt: dateTime("When the status changed, UTC."),
       occurredAt: dateTime("When the status changed, UTC (the parcel's history); order a parcel's events by `sequence`."),
       sequence: {
@@ -65,10 +98,18 @@ export const PARCEL_EVENT_SCHEMA = component(
         type: ["string", "null"],
         description: "Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none."
       },
-      data: objectOf<WebhookBody["data"]>({
-        previousStatus: { ...nullable(ParcelStatusSchema), description: "Status before the change; null for parcel.created." },
-        parcel: ParcelViewSchema
-      })
+      data: {
+        oneOf: [
+          objectOf<StatusEventData>(
+            {
+              previousStatus: { ...nullable(ParcelStatusSchema), description: "Status before the change; null for parcel.created." },
+              parcel: ParcelViewSchema
+            },
+            { description: "parcel.* events." }
+          ),
+          COD_EVENT_DATA
+        ]
+      }
     },
     {
       description:
@@ -207,6 +248,28 @@ export function webhookDocs(): Record<string, PathItem> {
       `of your parcels moves to ${status}. ${DELIVERY_RULES} ${SIGNATURE_RULES}`;
     return [type, webhookEntry(type, `A parcel moved to ${status}`, description, PARCEL_EVENT_SCHEMA)];
   });
+  const codEvents: [string, PathItem][] = [
+    [
+      "cod.collected",
+      webhookEntry(
+        "cod.collected",
+        "Cash on delivery collected",
+        "Sent right after parcel.delivered for a parcel with cash on delivery: the relay point collected the cash " +
+          `(parcel.codStatus COLLECTED; its sequence follows the delivery's). ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
+        PARCEL_EVENT_SCHEMA
+      )
+    ],
+    [
+      "cod.remitted",
+      webhookEntry(
+        "cod.remitted",
+        "Cash on delivery remitted",
+        "Sent for each parcel of a remittance when it is recorded: its COD was paid to you (parcel.codStatus REMITTED), by " +
+          `transfer or to your wallet, as data.remittance says. ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
+        PARCEL_EVENT_SCHEMA
+      )
+    ]
+  ];
   const ping = webhookEntry(
     PING_EVENT_TYPE,
     "Test event",
@@ -214,5 +277,5 @@ export function webhookDocs(): Record<string, PathItem> {
     PING_EVENT_SCHEMA,
     { default: { description: "Whatever the answer, it is only shown to whoever sent the test: nothing is retried or disabled." } }
   );
-  return Object.fromEntries([...parcelEvents, [PING_EVENT_TYPE, ping]]);
+  return Object.fromEntries([...parcelEvents, ...codEvents, [PING_EVENT_TYPE, ping]]);
 }

@@ -21,7 +21,7 @@ export const EnqueueSchema = Joi.object<EnqueueParams, true>({
   event: Joi.object({
     id: uuid().required(),
     type: Joi.string()
-      .pattern(/^parcel\.[a-z_]{1,40}$/)
+      .pattern(/^(parcel|cod)\.[a-z_]{1,40}$/)
       .required(),
     createdAt: Joi.string().max(64).required(),
     occurredAt: Joi.string().max(64),
@@ -31,7 +31,12 @@ export const EnqueueSchema = Joi.object<EnqueueParams, true>({
     sandbox: Joi.boolean().required(),
     reason: Joi.string().max(2000).allow(null).required(),
     data: Joi.object({
-      previousStatus: Joi.string().max(40).allow(null).required(),
+      // A status event says the status before; a COD event (cod.*) says the COD status before instead.
+      previousStatus: Joi.string()
+        .max(40)
+        .allow(null)
+        .when("...type", { is: Joi.string().pattern(/^parcel\./), then: Joi.required() }),
+      previousCodStatus: Joi.string().max(40),
       parcel: Joi.object({ id: uuid().required() }).unknown(true).required()
     })
       .unknown(true)
