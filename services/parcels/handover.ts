@@ -28,7 +28,7 @@ function refusal(verdict: Exclude<PinVerdict, { ok: true }>): AppError {
   if (verdict.reason === "locked" || verdict.attemptsLeft === 0) {
     return new AppError(
       "PIN_LOCKED",
-      `${MAX_PIN_FAILURES} wrong PINs: the parcel is locked until an operator resets its PIN (POST /parcels/{id}/pickup-pin/reset sends a new one)`
+      `${MAX_PIN_FAILURES} wrong PINs: the parcel is locked until an operator resets its PIN (the reset sends a new one)`
     );
   }
   const left = verdict.attemptsLeft;
@@ -52,7 +52,7 @@ export async function operatorTransition(
       if (before.pickupPinEnc === null) {
         throw new AppError(
           "PIN_REQUIRED",
-          "No pick-up PIN was issued for this parcel: reset its PIN (POST /parcels/{id}/pickup-pin/reset) to send one to the recipient"
+          "No pick-up PIN was issued for this parcel: reset its PIN from the back-office to send one to the recipient"
         );
       }
       const verdict = judgePin(decryptField(before.pickupPinEnc, deps.encryptionKey), request.pin, before.pickupPinFailures);

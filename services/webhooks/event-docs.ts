@@ -8,7 +8,7 @@ import {
   type WebhookBody
 } from "../../lib/events";
 import { component, dateTime, nullable, objectOf, uuidSchema } from "../../lib/openapi/json-schema";
-import type { Parameter, PathItem, Response } from "../../lib/openapi/types";
+import type { JsonSchema, Parameter, PathItem, Response } from "../../lib/openapi/types";
 import { eventTypeFor, PARCEL_STATUSES } from "../../lib/parcel-status";
 import { CodStatusSchema, ParcelStatusSchema, ParcelViewSchema, SAMPLE_PARCEL } from "../../lib/parcel-view";
 import { DISABLE_ENDPOINT_AFTER_MS, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "../../lib/retry-schedule";
@@ -66,73 +66,115 @@ const REMITTANCE_REF = objectOf<RemittanceRef>(
 
 const COD_EVENT_DATA = objectOf<CodEventData>(
   {
-    previousCodStatus: { ...CodStatusSchema, description: "The COD status before: PENDING for cod.collected, COLLECTED for cod.remitted." },
+    // The status before: PENDING for cod.collected, COLLECTED for cod.remitted.
+    previousCodStatus: CodStatusSchema,
     parcel: ParcelViewSchema,
     remittance: { anyOf: [REMITTANCE_REF, { type: "null" }], description: "The remittance (cod.remitted); null for cod.collected." }
   },
   { description: "cod.* events: the parcel's codStatus after the change is in parcel.codStatus." }
 );
 
-export const PARCEL_EVENT_SCHEMA = component(
-  "ParcelEvent",
-  objectOf<WebhookBody>(
-    {
-      id: uuidSchema("Event identifier: the same in every delivery, replay and events API answer of this event."),
-      type: {
-        type: "string",
-        enum: EVENT_TYPES,
-        description: "parcel.<new status in lower case>, or cod.collected, cod.remitted; same as X-Relay-Event."
-      },
-      createdAt: dateTime("When the status changed, UTC."),
-      occurredAt: dateTime("When the status changed, UTC (the parcel's history); order a parcel's events by `sequence`."),
-      sequence: {
-        type: "integer",
-        format: "int32",
-        minimum: 0,
-        description:
-          "The parcel's event number: 1 for parcel.created, one more with each change. Keep the highest applied per parcel and ignore " +
-          "an event whose sequence is not higher: it is a late retry or a replay. (0 only on events recorded before sequences existed.)"
-      },
-      sandbox: { type: "boolean", description: "true for sandbox parcels (including every sandbox trigger-event)." },
-      reason: {
-        type: ["string", "null"],
-        description: "Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none."
-      },
-      data: {
-        oneOf: [
-          objectOf<StatusEventData>(
-            {
-              previousStatus: { ...nullable(ParcelStatusSchema), description: "Status before the change; null for parcel.created." },
-              parcel: ParcelViewSchema
-            },
-            { description: "parcel.* events." }
-          ),
-          COD_EVENT_DATA
-        ]
-      }
-    },
-    {
-      description:
-        "Body of every parcel webhook delivery, and an item of the events API. `data.parcel` is the parcel as the API showed it " +
-        "right after the change, with a label URL fresh at each attempt or read.",
-      examples: [
-        {
-          id: "0b8e7f3c-2d4a-4f61-8c9b-1a2e3f4d5c6b",
-          type: "parcel.delivered",
-          createdAt: "2026-01-17T14:02:11.000Z",
-          occurredAt: "2026-01-17T14:02:11.000Z",
-          sequence: 7,
-          sandbox: false,
-          reason: null,
-          data: {
-            previousStatus: "RELAY_NOTIFIED",
-            parcel: { ...SAMPLE_PARCEL, status: "DELIVERED", updatedAt: "2026-01-17T14:02:11.000Z" }
-          }
-        }
-      ]
+const EXAMPLES = [
+  {
+    id: "0b8e7f3c-2d4a-4f61-8c9b-1a2e3f4d5c6b",
+    type: "parcel.delivered",
+    createdAt: "2026-01-17T14:02:11.000Z",
+    occurredAt: "2026-01-17T14:02:11.000Z",
+    sequence: 7,
+    sandbox: false,
+    reason: null,
+    data: {
+      previousStatus: "RELAY_NOTIFIED",
+      parcel: { ...SAMPLE_PARCEL, status: "DELIVERED", codStatus: "COLLECTED", updatedAt: "2026-01-17T14:02:11.000Z" }
     }
-  )
+  }
+];
+
+/** The fields every event has; `data` is the kind's own. */
+function eventSchema(
+  name: string,
+  types: readonly string[],
+  typeDescription: string,
+  data: JsonSchema,
+  description: string,
+  examples: unknown[]
+) {
+  return component(
+    name,
+    objectOf<WebhookBody>(
+      {
+        id: uuidSchema("Event identifier: the same in every delivery, replay and events API answer of this event."),
+        type: { type: "string", enum: [...types], description: typeDescription },
+        createdAt: dateTime("When the change happened, UTC."),
+        occurredAt: dateTime("When the change happened, UTC (the parcel's history); order a parcel's events by `sequence`."),
+        sequence: {
+          type: "integer",
+          format: "int32",
+          minimum: 0,
+          description:
+            "The parcel's event number: 1 for parcel.created, one more with each event (cod.* events included). Keep the highest " +
+            "applied per parcel and ignore an event whose sequence is not higher: it is a late retry or a replay. (0 only on " +
+            "events recorded before sequences existed.)"
+        },
+        sandbox: { type: "boolean", description: "true for sandbox parcels (including every sandbox trigger-event)." },
+        reason: {
+          type: ["string", "null"],
+          description: "Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none."
+        },
+        data
+      },
+      { description, examples }
+    )
+  );
+}
+
+export const PARCEL_EVENT_SCHEMA = eventSchema(
+  "ParcelEvent",
+  PARCEL_STATUSES.map(eventTypeFor),
+  "parcel.<new status in lower case>; same as X-Relay-Event.",
+  objectOf<StatusEventData>({
+    previousStatus: { ...nullable(ParcelStatusSchema), description: "Status before the change; null for parcel.created." },
+    parcel: ParcelViewSchema
+  }),
+  "Body of every parcel status webhook delivery, and an item of the events API. `data.parcel` is the parcel as the API showed " +
+    "it right after the change, with a label URL fresh at each attempt or read.",
+  EXAMPLES
 );
+
+export const COD_EVENT_SCHEMA = eventSchema(
+  "CodEvent",
+  COD_EVENT_TYPES,
+  "cod.collected or cod.remitted; same as X-Relay-Event.",
+  COD_EVENT_DATA,
+  "Body of the cash-on-delivery webhooks, and an item of the events API: the parcel after the change (its codStatus) and, " +
+    "for cod.remitted, the remittance.",
+  [
+    {
+      id: "5c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+      type: "cod.remitted",
+      createdAt: "2026-01-20T09:00:00.000Z",
+      occurredAt: "2026-01-20T09:00:00.000Z",
+      sequence: 9,
+      sandbox: false,
+      reason: null,
+      data: {
+        previousCodStatus: "COLLECTED",
+        parcel: { ...SAMPLE_PARCEL, status: "DELIVERED", codStatus: "REMITTED", updatedAt: "2026-01-20T09:00:00.000Z" },
+        remittance: {
+          id: "7d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a",
+          reference: "VIR-2026-01-0042",
+          paidOn: "2026-01-20",
+          payout: "TRANSFER",
+          parcelCount: 12,
+          totalDzd: 18400
+        }
+      }
+    }
+  ]
+);
+
+/** An item of the events API: a status event or a COD event (their `type` tells which). */
+export const ANY_EVENT_SCHEMA: JsonSchema = { oneOf: [PARCEL_EVENT_SCHEMA, COD_EVENT_SCHEMA] };
 
 const PING_EVENT_SCHEMA = component(
   "PingEvent",
@@ -256,7 +298,7 @@ export function webhookDocs(): Record<string, PathItem> {
         "Cash on delivery collected",
         "Sent right after parcel.delivered for a parcel with cash on delivery: the relay point collected the cash " +
           `(parcel.codStatus COLLECTED; its sequence follows the delivery's). ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
-        PARCEL_EVENT_SCHEMA
+        COD_EVENT_SCHEMA
       )
     ],
     [
@@ -266,7 +308,7 @@ export function webhookDocs(): Record<string, PathItem> {
         "Cash on delivery remitted",
         "Sent for each parcel of a remittance when it is recorded: its COD was paid to you (parcel.codStatus REMITTED), by " +
           `transfer or to your wallet, as data.remittance says. ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
-        PARCEL_EVENT_SCHEMA
+        COD_EVENT_SCHEMA
       )
     ]
   ];

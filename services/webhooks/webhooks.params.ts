@@ -6,7 +6,7 @@ import type { JsonSchema } from "../../lib/openapi/types";
 import { pageSchema } from "../../lib/parcel-view";
 import { dateTimeText, isDateTime, keyMode, queryInteger, uuid } from "../../lib/schemas";
 import { DEFAULT_ROTATION_OVERLAP_MS, MAX_ROTATION_OVERLAP_MS } from "../../lib/webhook-signing";
-import { EVENT_TYPES, PARCEL_EVENT_SCHEMA, webhookDocs } from "./event-docs";
+import { EVENT_TYPES, ANY_EVENT_SCHEMA, webhookDocs } from "./event-docs";
 import { AttemptLogEntry, DELIVERY_STATUSES, DeliveryStatus, ENDPOINT_MODES, EndpointMode } from "./webhooks.store";
 
 /** The params of every webhooks action (each interface beside the Joi schema that validates it) and the answers' schemas. */
@@ -438,7 +438,7 @@ export const EventPageView = component(
   "EventPage",
   objectOf<EventPage>(
     {
-      items: { type: "array", items: PARCEL_EVENT_SCHEMA, description: "Events, oldest first." },
+      items: { type: "array", items: ANY_EVENT_SCHEMA, description: "Events, oldest first." },
       next: {
         type: ["string", "null"],
         pattern: EVENT_CURSOR_PATTERN,
