@@ -100,7 +100,11 @@ describeWithServers(["postgres"], "COD remittances on the PostgreSQL server", ()
 
   test("two remittances of overlapping lists at once: one is refused, naming the parcels the other took", async () => {
     const org = randomUUID();
-    const ids = await collectedParcels(db, org, Array.from({ length: 10 }, () => 99_999));
+    const ids = await collectedParcels(
+      db,
+      org,
+      Array.from({ length: 10 }, () => 99_999)
+    );
     const deps = { db, logger: quiet, caller: fakeWallet().caller };
     const ask = (parcelIds: string[]) =>
       createRemittance(deps, { organizationId: org, mode: "live", parcelIds, reference: "VIR-X", paidOn: null });
@@ -146,10 +150,20 @@ describeWithServers(["postgres"], "COD remittances on the PostgreSQL server", ()
     const deps = { db, logger: quiet, caller: wallet.caller };
 
     await expect(
-      createRemittance(deps, { organizationId: org, mode: "live", parcelIds: [live[0], stranger[0], sandbox[0]], reference: "R", paidOn: null })
+      createRemittance(deps, {
+        organizationId: org,
+        mode: "live",
+        parcelIds: [live[0], stranger[0], sandbox[0]],
+        reference: "R",
+        paidOn: null
+      })
     ).rejects.toMatchObject({ type: "COD_NOT_REMITTABLE" });
     const made = await createRemittance(deps, { organizationId: org, mode: "live", parcelIds: null, reference: "VIR-W", paidOn: null });
-    expect({ payout: made.payout, total: made.totalCentimes, count: made.parcelCount }).toEqual({ payout: "WALLET", total: 6912, count: 2 });
+    expect({ payout: made.payout, total: made.totalCentimes, count: made.parcelCount }).toEqual({
+      payout: "WALLET",
+      total: 6912,
+      count: 2
+    });
     expect(wallet.credits).toEqual([]);
 
     wallet.down = false;
