@@ -158,7 +158,7 @@ export function codContract(system: () => SystemUnderTest): void {
   });
 
   test("the pick-up PIN: DELIVERED refused without the right one, never revealed, locked after 5 wrong tries, reset by an operator", async () => {
-    const merchant = await m.create("PIN Boutique", 5_000);
+    const merchant = await m.create("PIN Boutique", 5_000, 5_000);
     const parcel = await createCod(merchant, 700);
     await m.move(parcel.id, "READY_FOR_PICKUP", "PICKED_UP", "IN_TRANSIT", "AT_RELAY");
     const pin = await system().sms.pinOf(parcel.trackingNumber);

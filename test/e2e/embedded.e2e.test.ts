@@ -147,6 +147,8 @@ describe("embedded mode (npm start)", () => {
     expect(listed.map((k: { id: string }) => k.id)).toEqual([key.id]);
     expect(JSON.stringify(listed)).not.toContain(key.key);
     expect((await cli("relay:list")).length).toBeGreaterThan(20);
+    expect(await cli("cod:payout", org.id, "WALLET")).toEqual({ organizationId: org.id, payout: "WALLET" });
+    expect(await cli("cod:settings", org.id)).toEqual({ organizationId: org.id, payout: "WALLET" });
 
     // Webhook endpoints: add, list, test, replay, change, rotate, log, notices, remove.
     const hooks = await startReceiver();
