@@ -401,7 +401,7 @@ export const DeliveryPageView = pageSchema(
     id: uuidSchema("Delivery id (X-Relay-Delivery-Id and webhook-id)."),
     eventId: uuidSchema("Event id (the body's id)."),
     endpointId: uuidSchema("The endpoint it goes to."),
-    eventType: { type: "string", pattern: "^parcel\\.[a-z_]+$" },
+    eventType: { type: "string", pattern: "^(parcel|cod)\\.[a-z_]+$" },
     status: { type: "string", enum: [...DELIVERY_STATUSES] },
     attempts: { type: "integer", minimum: 0 },
     nextAttemptAt: nullable(dateTime("Next attempt, UTC.")),
