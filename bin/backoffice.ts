@@ -33,8 +33,14 @@ Commands:
                                             the delivery log, with each attempt's status, latency and error
   webhook:redeliver <deliveryId>            send a delivery again (same delivery id)
   webhook:notices <orgId>                   messages for the merchant (an endpoint disabled after 5 days of failures)
-  parcel:move <parcelId> <STATUS> [--reason R]
-                                            operator transition (CREATED → READY_FOR_PICKUP → …)
+  parcel:move <parcelId> <STATUS> [--reason R] [--pin 123456]
+                                            operator transition (CREATED → READY_FOR_PICKUP → …);
+                                            DELIVERED of a live parcel takes the recipient's pick-up PIN
+  parcel:pin-reset <parcelId>               a new pick-up PIN, sent to the recipient by SMS (unlocks)
+  cod:remit <orgId> <reference> [--mode live|sandbox] [--parcels id,id] [--paid-on 2026-03-14]
+                                            remit the collected COD (all of it, or these parcels)
+  cod:settings <orgId>                      how the organisation's remitted COD is paid
+  cod:payout <orgId> TRANSFER|WALLET        pay it out, or credit it to the wallet
   relay:list                                the relay-point directory
   relay:add <CODE> <name> <city> [--address A] [--wilaya W] [--inactive]
                                             add or update a relay point
@@ -158,8 +164,24 @@ const COMMANDS: Record<string, Command> = {
   "parcel:move": {
     need: 2,
     operation: "transitionParcel",
-    build: (p, o) => ({ params: { id: p[0] }, body: { toStatus: p[1], reason: o.reason ?? null } })
+    build: (p, o) => ({ params: { id: p[0] }, body: { toStatus: p[1], reason: o.reason ?? null, ...(o.pin ? { pin: o.pin } : {}) } })
   },
+  "parcel:pin-reset": { need: 1, operation: "resetPickupPin", build: p => ({ params: { id: p[0] } }) },
+  "cod:remit": {
+    need: 2,
+    operation: "createCodRemittance",
+    build: (p, o) => ({
+      params: { organizationId: p[0] },
+      body: {
+        reference: p.slice(1).join(" "),
+        mode: o.mode ?? "live",
+        parcelIds: o.parcels ? o.parcels.split(",") : null,
+        paidOn: o["paid-on"] ?? null
+      }
+    })
+  },
+  "cod:settings": { need: 1, operation: "getCodSettings", build: p => ({ params: { organizationId: p[0] } }) },
+  "cod:payout": { need: 2, operation: "setCodSettings", build: p => ({ params: { organizationId: p[0] }, body: { payout: p[1] } }) },
   "relay:list": { need: 0, operation: "listRelayPoints", build: () => ({}) },
   "relay:add": {
     need: 3,

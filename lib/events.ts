@@ -1,4 +1,5 @@
 import type { KeyMode } from "./api-keys";
+import type { CodEventType, CodPayout, CodStatus } from "./cod";
 import type { ParcelEventType, ParcelStatus } from "./parcel-status";
 import type { ParcelView } from "./parcel-view";
 
@@ -10,7 +11,7 @@ import type { ParcelView } from "./parcel-view";
  */
 export interface ParcelEvent {
   id: string;
-  type: ParcelEventType;
+  type: ParcelEventType | CodEventType;
   createdAt: string;
   /** When the status changed (the status history's time of the change). */
   occurredAt: string;
@@ -24,10 +25,30 @@ export interface ParcelEvent {
   mode: KeyMode;
   sandbox: boolean;
   reason: string | null;
-  data: {
-    previousStatus: ParcelStatus | null;
-    parcel: ParcelView;
-  };
+  data: StatusEventData | CodEventData;
+}
+
+/** `parcel.<status>`: the status before the change, and the parcel after it. */
+export interface StatusEventData {
+  previousStatus: ParcelStatus | null;
+  parcel: ParcelView;
+}
+
+/** The remittance a `cod.remitted` event is about, as the merchant reads it. */
+export interface RemittanceRef {
+  id: string;
+  reference: string;
+  paidOn: string;
+  payout: CodPayout;
+  parcelCount: number;
+  totalDzd: number;
+}
+
+/** `cod.collected`, `cod.remitted`: the COD status before, the parcel after (its codStatus), and the remittance. */
+export interface CodEventData {
+  previousCodStatus: CodStatus;
+  parcel: ParcelView;
+  remittance: RemittanceRef | null;
 }
 
 /** The exact JSON merchants receive (DESIGN §3 "Webhook request"), and what the events API lists. */

@@ -1,5 +1,6 @@
 import { amountDzd, component, dateTime, nullable, objectOf, uuidSchema } from "./openapi/json-schema";
 import type { JsonSchema } from "./openapi/types";
+import { COD_STATUSES, CodStatus } from "./cod";
 import { PARCEL_STATUSES, ParcelStatus } from "./parcel-status";
 
 /** SPEC §2.1: what the API shows of a parcel; never the recipient's name or phone. */
@@ -11,6 +12,7 @@ export interface ParcelView {
   labelUrl: string | null;
   pricePaidDzd: number;
   codAmountDzd: number | null;
+  codStatus: CodStatus | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -41,6 +43,7 @@ export const SAMPLE_PARCEL: ParcelView = {
     "https://api.example.dz/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=9f2c5e6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80",
   pricePaidDzd: 500,
   codAmountDzd: 1500,
+  codStatus: "PENDING",
   createdAt: "2026-01-15T09:30:00.000Z",
   updatedAt: "2026-01-15T09:30:00.000Z"
 };
@@ -51,6 +54,14 @@ export const ParcelStatusSchema = component("ParcelStatus", {
   description:
     "Status of a parcel. A new parcel is CREATED; only CREATED and READY_FOR_PICKUP parcels can be cancelled. " +
     "Transitions other than cancel are made by couriers and relay points (or by the sandbox trigger)."
+});
+
+export const CodStatusSchema = component("CodStatus", {
+  type: "string",
+  enum: [...COD_STATUSES],
+  description:
+    "Cash on delivery: PENDING until hand-over, COLLECTED when the parcel is DELIVERED, REMITTED once paid to you in a remittance, " +
+    "NOT_COLLECTED when the parcel is returned, lost, damaged or cancelled. It only moves forward."
 });
 
 export const ParcelViewSchema = component(
@@ -84,6 +95,7 @@ export const ParcelViewSchema = component(
         maximum: 10_000_000,
         description: "Cash to collect at hand-over, in DZD, at most two decimals; null when there is no cash on delivery."
       }),
+      codStatus: { ...nullable(CodStatusSchema), description: "What became of the cash on delivery; null when there is none." },
       createdAt: dateTime("Creation time, UTC."),
       updatedAt: dateTime("Time of the last modification, UTC.")
     },

@@ -4,10 +4,19 @@ import { BackgroundLoop } from "../lib/background-loop";
 import { call } from "../lib/contract";
 import { decryptField, encryptField } from "../lib/crypto";
 import { errorCodeOf } from "../lib/errors";
+import { MASKED_PIN } from "../lib/pickup-pin";
 import { requireSecret } from "../lib/secrets";
 import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
-import { AT_RELAY, ParcelEventParams, ParcelEventSchema, ParcelIdParams, ParcelIdSchema } from "./notifications/notifications.params";
+import {
+  AT_RELAY,
+  ParcelEventParams,
+  ParcelEventSchema,
+  ParcelIdParams,
+  ParcelIdSchema,
+  SendPickupSmsParams,
+  SendPickupSmsSchema
+} from "./notifications/notifications.params";
 import * as store from "./notifications/notifications.store";
 import { composePickupSms, notifyRetryDelayMs, RelayPointInfo, SMS_RETRY_DELAYS_MS, smsRetryDelayMs } from "./notifications/pickup-sms";
 import { createSmsProvider, maskPhone, SmsProvider, SmsSendError } from "./notifications/sms-providers";
@@ -45,7 +54,14 @@ interface NotificationsVars extends DbVars, ConfigVars {
   worker: BackgroundLoop<WorkerPassResult>;
 }
 
+interface PickupRequest {
+  eventId: string;
+  organizationId: string;
+  parcel: { id: string; trackingNumber: string; destinationRelayCode: string; codAmountDzd: number | null };
+}
+
 interface NotificationsMethods {
+  queuePickupSms(ctx: Context, request: PickupRequest): Promise<{ smsQueued: boolean; messageId: string | null }>;
   workerPass(): Promise<WorkerPassResult>;
   processClaimed(message: store.SmsMessage): Promise<Outcome>;
   sendClaimed(message: store.SmsMessage): Promise<Outcome>;
@@ -120,29 +136,17 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
         // automatic RELAY_NOTIFIED the merchant did not trigger.
         if (event.sandbox) return { smsQueued: false, messageId: null };
 
-        const existing = await store.findByEventId(this.db, event.id);
-        if (existing) return { smsQueued: true, messageId: existing.id };
+        return this.queuePickupSms(ctx, { eventId: event.id, organizationId: event.organizationId, parcel: event.data.parcel });
+      }
+    }),
 
-        const parcel = event.data.parcel;
-        const contact = await recipientOf(ctx, parcel.id);
-        if (!contact || !contact.phone) {
-          this.logger.warn(`parcel ${parcel.id} reached AT_RELAY but has no recipient phone: no pick-up SMS`);
-          return { smsQueued: false, messageId: null };
-        }
-        const relay = await relayPointOf(ctx, parcel.destinationRelayCode);
-        const { message, created } = await store.insertMessage(this.db, {
-          eventId: event.id,
-          parcelId: parcel.id,
-          organizationId: event.organizationId,
-          phoneEnc: encryptField(contact.phone, this.encryptionKey),
-          body: composePickupSms({ trackingNumber: parcel.trackingNumber, relay, codAmountDzd: parcel.codAmountDzd }),
-          provider: this.provider.name
-        });
-        if (created) {
-          this.logger.info(`pick-up SMS ${message.id} queued for parcel ${parcel.id} to ${maskPhone(contact.phone)}`);
-          void this.worker.kick();
-        }
-        return { smsQueued: true, messageId: message.id };
+    // call notifications.sendPickupSms --requestId <uuid> --organizationId <uuid> --parcel.id <uuid> ...
+    sendPickupSms: defineAction<SendPickupSmsParams, NotificationsThis>({
+      visibility: "public",
+      schema: SendPickupSmsSchema,
+      handler(ctx): Promise<{ smsQueued: boolean; messageId: string | null }> {
+        const { requestId, organizationId, parcel } = ctx.params;
+        return this.queuePickupSms(ctx, { eventId: requestId, organizationId, parcel });
       }
     }),
 
@@ -166,6 +170,39 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
   },
 
   methods: {
+    /**
+     * Stores one pick-up SMS (idempotent per eventId) and wakes the worker. The PIN goes in the
+     * text as sent, which is sealed; the stored plain copy has it masked.
+     */
+    async queuePickupSms(this: NotificationsThis, ctx: Context, request: PickupRequest) {
+      const existing = await store.findByEventId(this.db, request.eventId);
+      if (existing) return { smsQueued: true, messageId: existing.id };
+      const parcel = request.parcel;
+      const contact = await recipientOf(ctx, parcel.id);
+      if (!contact || !contact.phone) {
+        this.logger.warn(`parcel ${parcel.id} reached AT_RELAY but has no recipient phone: no pick-up SMS`);
+        return { smsQueued: false, messageId: null };
+      }
+      const relay = await relayPointOf(ctx, parcel.destinationRelayCode);
+      const text = (pin: string | null) =>
+        composePickupSms({ trackingNumber: parcel.trackingNumber, relay, codAmountDzd: parcel.codAmountDzd, pin });
+      const pin = contact.pickupPin ?? null;
+      const { message, created } = await store.insertMessage(this.db, {
+        eventId: request.eventId,
+        parcelId: parcel.id,
+        organizationId: request.organizationId,
+        phoneEnc: encryptField(contact.phone, this.encryptionKey),
+        body: text(pin === null ? null : MASKED_PIN),
+        bodyEnc: pin === null ? null : encryptField(text(pin), this.encryptionKey),
+        provider: this.provider.name
+      });
+      if (created) {
+        this.logger.info(`pick-up SMS ${message.id} queued for parcel ${parcel.id} to ${maskPhone(contact.phone)}`);
+        void this.worker.kick();
+      }
+      return { smsQueued: true, messageId: message.id };
+    },
+
     async workerPass(this: NotificationsThis): Promise<WorkerPassResult> {
       const result: WorkerPassResult = { claimed: 0, sent: 0, retried: 0, failed: 0, notified: 0, notifyRetried: 0 };
       const claimed = await store.claimDue(this.db, this.settings.batchSize, this.settings.leaseMs);
@@ -202,14 +239,16 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
         return "failed";
       }
       let phone: string;
+      let body: string;
       try {
         phone = decryptField(message.phoneEnc, this.encryptionKey);
+        body = message.bodyEnc === null ? message.body : decryptField(message.bodyEnc, this.encryptionKey);
       } catch {
-        await store.markFailed(this.db, message, "the phone number cannot be decrypted with the current ENCRYPTION_KEY");
+        await store.markFailed(this.db, message, "the phone number or text cannot be decrypted with the current ENCRYPTION_KEY");
         return "failed";
       }
       try {
-        const sent = await this.provider.send({ id: message.id, to: phone, body: message.body });
+        const sent = await this.provider.send({ id: message.id, to: phone, body });
         if (!(await store.markSent(this.db, message, { provider: this.provider.name, providerMessageId: sent.providerMessageId }))) {
           return "lease-lost";
         }
@@ -280,7 +319,7 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
 };
 
 /** The recipient, or null when parcels says the parcel does not exist (nothing to notify). */
-async function recipientOf(ctx: Context, parcelId: string): Promise<{ name: string; phone: string } | null> {
+async function recipientOf(ctx: Context, parcelId: string): Promise<{ name: string; phone: string; pickupPin?: string | null } | null> {
   try {
     return await call(ctx, "parcels.recipientContact", { parcelId });
   } catch (err) {

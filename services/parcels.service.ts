@@ -7,7 +7,7 @@ import { call } from "../lib/contract";
 import { decryptField } from "../lib/crypto";
 import { AppError, errorCodeOf } from "../lib/errors";
 import type { ParcelEvent } from "../lib/events";
-import { assertCancellable, assertOperatorTransition, isCancellable, isParcelStatus, ParcelStatus } from "../lib/parcel-status";
+import { assertCancellable, isCancellable, isParcelStatus, ParcelStatus } from "../lib/parcel-status";
 import { ParcelEventView, toParcelEventView } from "../lib/parcel-events";
 import { pageOf, ParcelPage, ParcelPageSchema, ParcelView, ParcelViewSchema } from "../lib/parcel-view";
 import type { PartnerMeta } from "../lib/principal";
@@ -22,7 +22,10 @@ import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
 import { freshLabelUrls } from "../mixins/label-urls";
 import type { ParcelLabelData, RelayPoint, SweepResult } from "./parcels/parcels.contract";
+import { CodMixin } from "./parcels/cod.mixin";
+import { PinResetSchema, PinResetView, ResetPinParams, ResetPinSchema } from "./parcels/cod.params";
 import { createBatch } from "./parcels/create-batch";
+import { HandoverDeps, operatorTransition, resetPickupPin } from "./parcels/handover";
 import { createParcel, priceParcel } from "./parcels/create-parcel";
 import { toLabelData } from "./parcels/label-data";
 import { relayOutbox, releaseLease } from "./parcels/outbox-relay";
@@ -49,6 +52,8 @@ import {
   ListSchema,
   NoParams,
   NoParamsSchema,
+  OperatorTransitionParams,
+  OperatorTransitionSchema,
   ParcelIdParams,
   ParcelIdSchema,
   ParcelEventsView,
@@ -102,6 +107,7 @@ interface ParcelsVars extends DbVars, ConfigVars {
 
 interface ParcelsMethods {
   owner(ctx: Context<unknown, PartnerMeta>): store.Owner;
+  handoverDeps(ctx: Context): HandoverDeps;
   viewsOf(ctx: Context, parcels: store.ParcelRecord[]): Promise<ParcelView[]>;
   visibleOrNotFound(ctx: Context<unknown, PartnerMeta>, by: { id: string } | { trackingNumber: string }): Promise<store.ParcelRecord>;
   publicSourceOf(typed: string): Promise<PublicTrackingSource | null>;
@@ -126,7 +132,7 @@ function refuseProblems(problems: { field: string; message: string }[]): void {
 /** Parcels, their status history and events, the relay directory and the create-parcel saga. */
 const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMethods, ParcelsVars> = {
   name: "parcels",
-  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin],
+  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin, CodMixin],
   settings: { openapi: detached(PARCELS_DOCS) },
 
   actions: {
@@ -399,10 +405,10 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       }
     }),
 
-    transition: defineAction<TransitionParams, ParcelsThis>({
+    transition: defineAction<OperatorTransitionParams, ParcelsThis>({
       rest: "POST /parcels/:id/transitions",
       api: "backoffice",
-      schema: TransitionSchema,
+      schema: OperatorTransitionSchema,
       endpoint: {
         operationId: "transitionParcel",
         summary: "Move a live parcel along the operator graph",
@@ -410,7 +416,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         tag: "Parcels",
         response: ParcelViewSchema,
         responseDescription: "The parcel after the change.",
-        errors: ["INVALID_STATUS", "PARCEL_NOT_FOUND", "INVALID_TRANSITION"],
+        errors: ["INVALID_STATUS", "PIN_REQUIRED", "PARCEL_NOT_FOUND", "INVALID_TRANSITION", "PIN_INCORRECT", "PIN_LOCKED"],
         fields: { toStatus: TO_STATUS_DOC, reason: { description: "Operator note, at most 500 characters; sent in the webhook." } },
         body: { name: "TransitionRequest", description: "The status to move to." }
       },
@@ -418,16 +424,34 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         const toStatus = ctx.params.toStatus;
         if (!isParcelStatus(toStatus))
           throw new AppError("INVALID_STATUS", `toStatus must be one of the 12 parcel statuses (got "${toStatus}")`);
-        const { after } = await this.changeStatus(
-          ctx.params.id,
-          current => assertOperatorTransition(current.status as ParcelStatus, toStatus),
-          {
-            to: toStatus,
-            reason: ctx.params.reason || null,
-            actor: "operator"
-          }
-        );
+        const after = await operatorTransition(this.handoverDeps(ctx), {
+          id: ctx.params.id,
+          toStatus,
+          reason: ctx.params.reason || null,
+          pin: ctx.params.pin
+        }).finally(() => void this.runRelay());
         return (await this.viewsOf(ctx, [after]))[0];
+      }
+    }),
+
+    resetPickupPin: defineAction<ResetPinParams, ParcelsThis>({
+      rest: "POST /parcels/:id/pickup-pin/reset",
+      api: "backoffice",
+      schema: ResetPinSchema,
+      endpoint: {
+        operationId: "resetPickupPin",
+        summary: "Give a live parcel a new pick-up PIN",
+        description:
+          "For a live parcel waiting at its relay point (AT_RELAY or RELAY_NOTIFIED): a new PIN replaces the old one, the wrong tries " +
+          "are forgotten (a locked parcel is unlocked) and the recipient gets a pick-up SMS with the new PIN. The answer never " +
+          "contains the PIN. 409 CONFLICT for a sandbox parcel or one in another status.",
+        tag: "Parcels",
+        response: PinResetSchema,
+        responseDescription: "Reset; smsQueued false means the SMS could not be queued now: reset again.",
+        errors: ["PARCEL_NOT_FOUND", "CONFLICT"]
+      },
+      handler(ctx): Promise<PinResetView> {
+        return resetPickupPin(this.handoverDeps(ctx), ctx.params.id);
       }
     }),
 
@@ -554,7 +578,9 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         if (!parcel) throw PARCEL_NOT_FOUND();
         return {
           name: decryptField(parcel.recipientNameEnc, this.encryptionKey),
-          phone: decryptField(parcel.recipientPhoneEnc, this.encryptionKey)
+          phone: decryptField(parcel.recipientPhoneEnc, this.encryptionKey),
+          // Only for the pick-up SMS, which is the one place the PIN goes.
+          pickupPin: parcel.pickupPinEnc === null ? null : decryptField(parcel.pickupPinEnc, this.encryptionKey)
         };
       }
     }),
@@ -613,6 +639,10 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
   methods: {
     owner(ctx: Context<unknown, PartnerMeta>): store.Owner {
       return { organizationId: ctx.meta.auth.organizationId, mode: ctx.meta.auth.mode };
+    },
+
+    handoverDeps(this: ParcelsThis, ctx: Context): HandoverDeps {
+      return { db: this.db, encryptionKey: this.encryptionKey, logger: this.logger, caller: ctx };
     },
 
     async visibleOrNotFound(this: ParcelsThis, ctx: Context<unknown, PartnerMeta>, by: { id: string } | { trackingNumber: string }) {

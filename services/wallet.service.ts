@@ -11,6 +11,8 @@ import type { Balances } from "./wallet/wallet.contract";
 import {
   BalancesParams,
   BalancesSchema,
+  CodCreditParams,
+  CodCreditSchema,
   DebitParams,
   DebitSchema,
   ENTRY_TYPE_OF,
@@ -96,6 +98,7 @@ const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, Wall
             kind: e.kind,
             amountDzd: toDzd(e.amountCentimes),
             parcelId: e.parcelId,
+            remittanceId: e.remittanceId,
             balanceAfterDzd: toDzd(e.balanceAfterCentimes),
             reason: e.reason,
             createdAt: e.createdAt
@@ -151,6 +154,7 @@ const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, Wall
           amountDzd: toDzd(e.amountCentimes),
           balanceAfterDzd: toDzd(e.balanceAfterCentimes),
           parcelId: e.parcelId,
+          remittanceId: e.remittanceId,
           createdAt: e.createdAt
         }));
         return pageOf(items, page, size, total);
@@ -187,6 +191,16 @@ const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, Wall
         const { reason, ...movement } = ctx.params;
         const entry = await this.db.transaction(tx => store.refundForParcel(tx, movement, reason));
         return { refundedCentimes: entry.amountCentimes };
+      }
+    }),
+
+    // call wallet.creditCodRemittance --remittanceId <uuid> --organizationId <uuid> --mode live --amountCentimes 150000 --reference VIR-1
+    creditCodRemittance: defineAction<CodCreditParams, WalletThis>({
+      visibility: "public",
+      schema: CodCreditSchema,
+      async handler(ctx) {
+        const entry = await this.db.transaction(tx => store.creditForRemittance(tx, ctx.params));
+        return { creditedCentimes: entry.amountCentimes, balanceCentimes: entry.balanceAfterCentimes };
       }
     }),
 

@@ -53,7 +53,7 @@ import {
   WebhookEndpointView,
   WEBHOOKS_DOCS
 } from "./webhooks/webhooks.params";
-import { PARCEL_EVENT_SCHEMA } from "./webhooks/event-docs";
+import { ANY_EVENT_SCHEMA } from "./webhooks/event-docs";
 import * as store from "./webhooks/webhooks.store";
 
 /**
@@ -445,7 +445,7 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
         summary: "Read an event",
         description: `One event of the last ${EVENT_RETENTION_DAYS} days, of your organisation and the key's mode, as it was (or would be) delivered.`,
         tag: "Events",
-        response: PARCEL_EVENT_SCHEMA,
+        response: ANY_EVENT_SCHEMA,
         responseDescription: "The event.",
         errors: ["EVENT_NOT_FOUND"]
       },

@@ -4,6 +4,66 @@
  */
 
 export interface paths {
+    "/api/partner/v1/cod/remittances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your COD remittances
+         * @description The remittances of the key's organisation and mode, newest first, one page at a time.
+         */
+        get: operations["listCodRemittances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/cod/remittances/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a COD remittance
+         * @description A remittance of the key's organisation and mode with its parcels; their amounts add up to totalDzd. Another organisation's, or one of the other mode, is reported as not found.
+         */
+        get: operations["getCodRemittance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/cod/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your cash on delivery at a glance
+         * @description For the key's mode: the cash still to collect, the cash collected and not yet remitted, and what was remitted this month (by payout date, Algiers time). Counts and amounts to the centime.
+         */
+        get: operations["getCodSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/v1/events": {
         parameters: {
             query?: never;
@@ -634,6 +694,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "cod.collected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cash on delivery collected
+         * @description Sent right after parcel.delivered for a parcel with cash on delivery: the relay point collected the cash (parcel.codStatus COLLECTED; its sequence follows the delivery's). Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_cod_collected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cod.remitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cash on delivery remitted
+         * @description Sent for each parcel of a remittance when it is recorded: its COD was paid to you (parcel.codStatus REMITTED), by transfer or to your wallet, as data.remittance says. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_cod_remitted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -660,11 +760,12 @@ export interface components {
         /** @description The normalised error body of every failed call. */
         ApiError: {
             /**
-             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
+             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
              * @example VALIDATION_FAILED
              * @example RELAY_NOT_FOUND
              * @example INVALID_TARIFF
              * @example INVALID_STATUS
+             * @example PIN_REQUIRED
              * @example UNAUTHENTICATED
              * @example INSUFFICIENT_BALANCE
              * @example SCOPE_MISSING
@@ -678,15 +779,20 @@ export interface components {
              * @example API_KEY_NOT_FOUND
              * @example WEBHOOK_ENDPOINT_NOT_FOUND
              * @example EVENT_NOT_FOUND
+             * @example REMITTANCE_NOT_FOUND
              * @example METHOD_NOT_ALLOWED
              * @example REQUEST_TIMEOUT
              * @example PARCEL_NOT_CANCELLABLE
              * @example INVALID_TRANSITION
              * @example CONFLICT
              * @example WEBHOOK_ENDPOINT_DISABLED
+             * @example PIN_INCORRECT
+             * @example NOTHING_TO_REMIT
+             * @example COD_NOT_REMITTABLE
              * @example PAYLOAD_TOO_LARGE
              * @example UNSUPPORTED_MEDIA_TYPE
              * @example IDEMPOTENCY_KEY_REUSED
+             * @example PIN_LOCKED
              * @example RATE_LIMITED
              * @example HEADERS_TOO_LARGE
              * @example INTERNAL
@@ -711,10 +817,243 @@ export interface components {
              */
             reason?: string | null;
         };
+        /**
+         * @description Body of the cash-on-delivery webhooks, and an item of the events API: the parcel after the change (its codStatus) and, for cod.remitted, the remittance.
+         * @example {
+         *       "id": "5c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+         *       "type": "cod.remitted",
+         *       "createdAt": "2026-01-20T09:00:00.000Z",
+         *       "occurredAt": "2026-01-20T09:00:00.000Z",
+         *       "sequence": 9,
+         *       "sandbox": false,
+         *       "reason": null,
+         *       "data": {
+         *         "previousCodStatus": "COLLECTED",
+         *         "parcel": {
+         *           "id": "3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70",
+         *           "trackingNumber": "RP123456785DZ",
+         *           "status": "DELIVERED",
+         *           "destinationRelayCode": "DZ-16-ALGER-CENTRE",
+         *           "labelUrl": "https://api.example.dz/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=9f2c5e6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80",
+         *           "pricePaidDzd": 500,
+         *           "codAmountDzd": 1500,
+         *           "codStatus": "REMITTED",
+         *           "createdAt": "2026-01-15T09:30:00.000Z",
+         *           "updatedAt": "2026-01-20T09:00:00.000Z"
+         *         },
+         *         "remittance": {
+         *           "id": "7d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a",
+         *           "reference": "VIR-2026-01-0042",
+         *           "paidOn": "2026-01-20",
+         *           "payout": "TRANSFER",
+         *           "parcelCount": 12,
+         *           "totalDzd": 18400
+         *         }
+         *       }
+         *     }
+         */
+        CodEvent: {
+            /**
+             * Format: uuid
+             * @description Event identifier: the same in every delivery, replay and events API answer of this event.
+             */
+            id: string;
+            /**
+             * @description cod.collected or cod.remitted; same as X-Relay-Event.
+             * @enum {string}
+             */
+            type: "cod.collected" | "cod.remitted";
+            /**
+             * Format: date-time
+             * @description When the change happened, UTC.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the change happened, UTC (the parcel's history); order a parcel's events by `sequence`.
+             */
+            occurredAt: string;
+            /**
+             * Format: int32
+             * @description The parcel's event number: 1 for parcel.created, one more with each event (cod.* events included). Keep the highest applied per parcel and ignore an event whose sequence is not higher: it is a late retry or a replay. (0 only on events recorded before sequences existed.)
+             */
+            sequence: number;
+            /** @description true for sandbox parcels (including every sandbox trigger-event). */
+            sandbox: boolean;
+            /** @description Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none. */
+            reason: string | null;
+            /** @description cod.* events: the parcel's codStatus after the change is in parcel.codStatus. */
+            data: {
+                previousCodStatus: components["schemas"]["CodStatus"];
+                parcel: components["schemas"]["ParcelView"];
+                /** @description The remittance (cod.remitted); null for cod.collected. */
+                remittance: {
+                    /**
+                     * Format: uuid
+                     * @description The remittance (GET /cod/remittances/{id}).
+                     */
+                    id: string;
+                    /** @description The payout's reference. */
+                    reference: string;
+                    /**
+                     * Format: date
+                     * @description The payout's date.
+                     */
+                    paidOn: string;
+                    /**
+                     * @description Paid out, or credited to your wallet.
+                     * @enum {string}
+                     */
+                    payout: "TRANSFER" | "WALLET";
+                    parcelCount: number;
+                    /** @description The remittance's total, DZD, to the centime. */
+                    totalDzd: number;
+                } | null;
+            };
+        };
+        CodRemittance: {
+            /**
+             * Format: uuid
+             * @description Remittance id.
+             */
+            id: string;
+            /**
+             * @description The mode of its parcels.
+             * @enum {string}
+             */
+            mode: "live" | "sandbox";
+            /** @description The payout's reference (bank transfer, receipt). */
+            reference: string;
+            /**
+             * Format: date
+             * @description The payout's date.
+             */
+            paidOn: string;
+            /**
+             * @description TRANSFER: paid out to you; WALLET: credited to your wallet (a COD_REMITTANCE movement).
+             * @enum {string}
+             */
+            payout: "TRANSFER" | "WALLET";
+            /** @description Number of parcels remitted. */
+            parcelCount: number;
+            /** @description The sum of the parcels' COD amounts, to the centime. In DZD, at most two decimals. */
+            totalDzd: number;
+            /**
+             * Format: date-time
+             * @description When the remittance was recorded, UTC.
+             */
+            createdAt: string;
+        };
+        CodRemittanceDetail: {
+            /**
+             * Format: uuid
+             * @description Remittance id.
+             */
+            id: string;
+            /**
+             * @description The mode of its parcels.
+             * @enum {string}
+             */
+            mode: "live" | "sandbox";
+            /** @description The payout's reference (bank transfer, receipt). */
+            reference: string;
+            /**
+             * Format: date
+             * @description The payout's date.
+             */
+            paidOn: string;
+            /**
+             * @description TRANSFER: paid out to you; WALLET: credited to your wallet (a COD_REMITTANCE movement).
+             * @enum {string}
+             */
+            payout: "TRANSFER" | "WALLET";
+            /** @description Number of parcels remitted. */
+            parcelCount: number;
+            /** @description The sum of the parcels' COD amounts, to the centime. In DZD, at most two decimals. */
+            totalDzd: number;
+            /**
+             * Format: date-time
+             * @description When the remittance was recorded, UTC.
+             */
+            createdAt: string;
+            /** @description The parcels of the remittance, by tracking number; their amounts add up to totalDzd. */
+            parcels: components["schemas"]["CodRemittedParcel"][];
+        };
+        /** @description One page of COD remittances. */
+        CodRemittancePage: {
+            /** @description The remittances of this page, newest first. */
+            items: components["schemas"]["CodRemittance"][];
+            /**
+             * Format: int32
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size asked for.
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching items in all pages.
+             */
+            totalElements: number;
+            /**
+             * Format: int32
+             * @description Number of pages at this size.
+             */
+            totalPages: number;
+        };
+        CodRemittedParcel: {
+            /**
+             * Format: uuid
+             * @description The parcel.
+             */
+            parcelId: string;
+            trackingNumber: string;
+            /** @description The cash collected for it. In DZD, at most two decimals. */
+            codAmountDzd: number;
+        };
+        /**
+         * @description Cash on delivery: PENDING until hand-over, COLLECTED when the parcel is DELIVERED, REMITTED once paid to you in a remittance, NOT_COLLECTED when the parcel is returned, lost, damaged or cancelled. It only moves forward.
+         * @enum {string}
+         */
+        CodStatus: "PENDING" | "COLLECTED" | "REMITTED" | "NOT_COLLECTED";
+        CodSummary: {
+            /** @enum {string} */
+            mode: "live" | "sandbox";
+            /** @constant */
+            currency: "DZD";
+            /** @description Parcels whose cash is still to be collected (codStatus PENDING). */
+            toCollect: {
+                /** @description Number of parcels. */
+                count: number;
+                /** @description Their COD amounts added up, to the centime. In DZD, at most two decimals. */
+                amountDzd: number;
+            };
+            /** @description Cash collected and not yet remitted to you (codStatus COLLECTED). */
+            collectedNotRemitted: {
+                /** @description Number of parcels. */
+                count: number;
+                /** @description Their COD amounts added up, to the centime. In DZD, at most two decimals. */
+                amountDzd: number;
+            };
+            /** @description Remittances whose payout date is in the current month (Algiers time). */
+            remittedThisMonth: {
+                /** @description The month, in Algiers time. */
+                month: string;
+                /** @description Remittances paid this month. */
+                remittances: number;
+                /** @description Parcels they cover. */
+                count: number;
+                /** @description Their total. In DZD, at most two decimals. */
+                amountDzd: number;
+            };
+        };
         /** @description One page of the organisation's events (of the key's mode), oldest first. */
         EventPage: {
             /** @description Events, oldest first. */
-            items: components["schemas"]["ParcelEvent"][];
+            items: (components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"])[];
             /** @description Pass it as `after` for the next page; keep it when hasMore is false, to ask later for what happened since. null only when nothing was listed from the start. */
             next: string | null;
             /** @description More events are waiting now: ask again at once with `after=next`. */
@@ -1049,7 +1388,7 @@ export interface components {
             codAmountDzd?: number | null;
         };
         /**
-         * @description Body of every parcel webhook delivery, and an item of the events API. `data.parcel` is the parcel as the API showed it right after the change, with a label URL fresh at each attempt or read.
+         * @description Body of every parcel status webhook delivery, and an item of the events API. `data.parcel` is the parcel as the API showed it right after the change, with a label URL fresh at each attempt or read.
          * @example {
          *       "id": "0b8e7f3c-2d4a-4f61-8c9b-1a2e3f4d5c6b",
          *       "type": "parcel.delivered",
@@ -1068,6 +1407,7 @@ export interface components {
          *           "labelUrl": "https://api.example.dz/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=9f2c5e6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80",
          *           "pricePaidDzd": 500,
          *           "codAmountDzd": 1500,
+         *           "codStatus": "COLLECTED",
          *           "createdAt": "2026-01-15T09:30:00.000Z",
          *           "updatedAt": "2026-01-17T14:02:11.000Z"
          *         }
@@ -1087,17 +1427,17 @@ export interface components {
             type: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled";
             /**
              * Format: date-time
-             * @description When the status changed, UTC.
+             * @description When the change happened, UTC.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description When the status changed, UTC (the parcel's history); order a parcel's events by `sequence`.
+             * @description When the change happened, UTC (the parcel's history); order a parcel's events by `sequence`.
              */
             occurredAt: string;
             /**
              * Format: int32
-             * @description The parcel's event number: 1 for parcel.created, one more with each change. Keep the highest applied per parcel and ignore an event whose sequence is not higher: it is a late retry or a replay. (0 only on events recorded before sequences existed.)
+             * @description The parcel's event number: 1 for parcel.created, one more with each event (cod.* events included). Keep the highest applied per parcel and ignore an event whose sequence is not higher: it is a late retry or a replay. (0 only on events recorded before sequences existed.)
              */
             sequence: number;
             /** @description true for sandbox parcels (including every sandbox trigger-event). */
@@ -1256,6 +1596,7 @@ export interface components {
          *       "labelUrl": "https://api.example.dz/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=9f2c5e6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80",
          *       "pricePaidDzd": 500,
          *       "codAmountDzd": 1500,
+         *       "codStatus": "PENDING",
          *       "createdAt": "2026-01-15T09:30:00.000Z",
          *       "updatedAt": "2026-01-15T09:30:00.000Z"
          *     }
@@ -1286,6 +1627,8 @@ export interface components {
             pricePaidDzd: number;
             /** @description Cash to collect at hand-over, in DZD, at most two decimals; null when there is no cash on delivery. */
             codAmountDzd: number | null;
+            /** @description What became of the cash on delivery; null when there is none. */
+            codStatus: components["schemas"]["CodStatus"] | null;
             /**
              * Format: date-time
              * @description Creation time, UTC.
@@ -1439,19 +1782,24 @@ export interface components {
         };
         WalletEntry: {
             /**
-             * @description TOP_UP (money added), DEBIT (a parcel's price, at its creation) or REFUND (a cancelled parcel's price given back).
+             * @description TOP_UP (money added), DEBIT (a parcel's price, at its creation), REFUND (a cancelled parcel's price given back) or COD_REMITTANCE (cash collected on delivery, remitted to the wallet as the organisation chose).
              * @enum {string}
              */
-            type: "TOP_UP" | "DEBIT" | "REFUND";
+            type: "TOP_UP" | "DEBIT" | "REFUND" | "COD_REMITTANCE";
             /** @description Amount of the movement, always positive: its type says which way it went. In DZD, at most two decimals. */
             amountDzd: number;
             /** @description Balance right after this movement. In DZD, at most two decimals. */
             balanceAfterDzd: number;
             /**
              * Format: uuid
-             * @description The parcel paid or refunded; null for a top-up.
+             * @description The parcel paid or refunded; null for a top-up or a COD remittance.
              */
             parcelId: string | null;
+            /**
+             * Format: uuid
+             * @description The COD remittance credited (COD_REMITTANCE); null otherwise.
+             */
+            remittanceId: string | null;
             /**
              * Format: date-time
              * @description When, UTC.
@@ -1727,6 +2075,13 @@ export interface components {
 }
 export type ApiError = components['schemas']['ApiError'];
 export type CancelRequest = components['schemas']['CancelRequest'];
+export type CodEvent = components['schemas']['CodEvent'];
+export type CodRemittance = components['schemas']['CodRemittance'];
+export type CodRemittanceDetail = components['schemas']['CodRemittanceDetail'];
+export type CodRemittancePage = components['schemas']['CodRemittancePage'];
+export type CodRemittedParcel = components['schemas']['CodRemittedParcel'];
+export type CodStatus = components['schemas']['CodStatus'];
+export type CodSummary = components['schemas']['CodSummary'];
 export type EventPage = components['schemas']['EventPage'];
 export type FieldProblem = components['schemas']['FieldProblem'];
 export type HealthResponse = components['schemas']['HealthResponse'];
@@ -1766,13 +2121,137 @@ export type ResponseValidationFailed = components['responses']['ValidationFailed
 export type ResponseValidationFailedOrRelayNotFoundOrInvalidTariff = components['responses']['ValidationFailedOrRelayNotFoundOrInvalidTariff'];
 export type $defs = Record<string, never>;
 export interface operations {
+    listCodRemittances: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number. */
+                page?: number;
+                /** @description Page size, 1 to 100. */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of remittances. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodRemittancePage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCodRemittance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Remittance id (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The remittance. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodRemittanceDetail"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 404;
+                        /**
+                         * @description One of REMITTANCE_NOT_FOUND.
+                         * @example REMITTANCE_NOT_FOUND
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCodSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodSummary"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
                 /** @description The `next` cursor of the previous page; leave it out to start 30 days back. */
                 after?: string;
                 /** @description Only events of this type. */
-                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled";
+                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted";
                 /** @description Only the events of this parcel. */
                 parcelId?: string;
                 /** @description Events per page, 1 to 100. */
@@ -1830,7 +2309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ParcelEvent"];
+                    "application/json": components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"];
                 };
             };
             400: components["responses"]["ValidationFailed"];
@@ -3578,6 +4057,114 @@ export interface operations {
                 "application/json": components["schemas"]["ParcelEvent"] & {
                     /** @constant */
                     type?: "parcel.cancelled";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_cod_collected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "cod.collected";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodEvent"] & {
+                    /** @constant */
+                    type?: "cod.collected";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_cod_remitted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "cod.remitted";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodEvent"] & {
+                    /** @constant */
+                    type?: "cod.remitted";
                 };
             };
         };

@@ -6,6 +6,15 @@ declare module "../../lib/contract" {
   interface ActionContracts {
     /** Every parcel event, from the parcels outbox relay: the answer is the acknowledgement (the SMS is stored). */
     "notifications.parcelEvent": { params: { event: ParcelEvent }; answer: { smsQueued: boolean; messageId: string | null } };
+    /** After an operator's PIN reset: one more pick-up SMS (with the new PIN); idempotent per requestId. */
+    "notifications.sendPickupSms": {
+      params: {
+        requestId: string;
+        organizationId: string;
+        parcel: { id: string; trackingNumber: string; destinationRelayCode: string; codAmountDzd: number | null };
+      };
+      answer: { smsQueued: boolean; messageId: string | null };
+    };
   }
 }
 

@@ -38,6 +38,24 @@ export const ParcelEventSchema = Joi.object<ParcelEventParams, true>({
     .required()
 });
 
+/** An operator's PIN reset: a new pick-up SMS for a parcel already at its relay point. */
+export interface SendPickupSmsParams {
+  /** Makes the call idempotent (the message's event id). */
+  requestId: string;
+  organizationId: string;
+  parcel: { id: string; trackingNumber: string; destinationRelayCode: string; codAmountDzd: number | null };
+}
+export const SendPickupSmsSchema = Joi.object<SendPickupSmsParams, true>({
+  requestId: uuid().required(),
+  organizationId: uuid().required(),
+  parcel: Joi.object({
+    id: uuid().required(),
+    trackingNumber: Joi.string().max(50).required(),
+    destinationRelayCode: Joi.string().max(50).required(),
+    codAmountDzd: Joi.number().min(0).allow(null).required()
+  }).required()
+});
+
 export interface ParcelIdParams {
   parcelId: string;
 }

@@ -12,7 +12,10 @@ export interface SmsMessage {
   parcelId: string;
   organizationId: string;
   phoneEnc: string;
+  /** The text with the pick-up PIN masked: what lists and logs may show. */
   body: string;
+  /** The text as sent, sealed (it holds the PIN); null for messages without one. */
+  bodyEnc: string | null;
   provider: SmsProviderName;
   status: SmsStatus;
   attempts: number;
@@ -34,6 +37,7 @@ interface SmsRow {
   organization_id: string;
   phone_enc: string;
   body: string;
+  body_enc: string | null;
   provider: SmsProviderName;
   status: SmsStatus;
   attempts: number;
@@ -56,6 +60,7 @@ function toMessage(row: SmsRow): SmsMessage {
     organizationId: row.organization_id,
     phoneEnc: row.phone_enc,
     body: row.body,
+    bodyEnc: row.body_enc,
     provider: row.provider,
     status: row.status,
     attempts: Number(row.attempts),
@@ -71,17 +76,17 @@ function toMessage(row: SmsRow): SmsMessage {
   };
 }
 
-export type NewSmsMessage = Pick<SmsMessage, "eventId" | "parcelId" | "organizationId" | "phoneEnc" | "body" | "provider">;
+export type NewSmsMessage = Pick<SmsMessage, "eventId" | "parcelId" | "organizationId" | "phoneEnc" | "body" | "bodyEnc" | "provider">;
 
 /** Idempotent on the event: a second call for one event returns the first message untouched. */
 export async function insertMessage(db: Queryable, m: NewSmsMessage): Promise<{ message: SmsMessage; created: boolean }> {
   const [row] = await db.query<SmsRow>(
     `INSERT INTO notifications.sms_messages
-       (id, event_id, parcel_id, organization_id, phone_enc, body, provider, status, next_attempt_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', now())
+       (id, event_id, parcel_id, organization_id, phone_enc, body, body_enc, provider, status, next_attempt_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', now())
      ON CONFLICT (event_id) DO NOTHING
      RETURNING *`,
-    [randomUUID(), m.eventId, m.parcelId, m.organizationId, m.phoneEnc, m.body, m.provider]
+    [randomUUID(), m.eventId, m.parcelId, m.organizationId, m.phoneEnc, m.body, m.bodyEnc, m.provider]
   );
   if (row) return { message: toMessage(row), created: true };
   const existing = await findByEventId(db, m.eventId);

@@ -12,6 +12,8 @@ export interface PickupSmsInput {
   trackingNumber: string;
   relay: RelayPointInfo;
   codAmountDzd: number | null;
+  /** The pick-up PIN (or its mask, for the stored copy); null for a parcel without one. */
+  pin: string | null;
 }
 
 /** Directory text may hold line breaks or runs of spaces; an SMS is one paragraph. */
@@ -21,7 +23,8 @@ function oneLine(text: string | null | undefined): string {
 
 /**
  * The pick-up SMS, in French: the tracking number, where to collect (name, code, address) and
- * the cash to bring when the parcel is cash-on-delivery. The recipient's name is left out: the
+ * the cash to bring when the parcel is cash-on-delivery, and the pick-up PIN the relay point asks
+ * for. The recipient's name is left out: the
  * message goes to their own phone, and a shorter text costs fewer SMS segments.
  */
 export function composePickupSms(input: PickupSmsInput): string {
@@ -33,7 +36,12 @@ export function composePickupSms(input: PickupSmsInput): string {
   if (city && !address.toLowerCase().includes(city.toLowerCase())) where.push(city);
   const lines = [`Votre colis ${input.trackingNumber} est arrivé au point relais ${where.join(", ")}.`];
   if (input.codAmountDzd !== null && input.codAmountDzd > 0) lines.push(`Montant à payer: ${formatDzd(input.codAmountDzd)}.`);
-  lines.push("Présentez ce SMS et une pièce d'identité pour le retirer.");
+  if (input.pin !== null) lines.push(`Code de retrait: ${input.pin}.`);
+  lines.push(
+    input.pin !== null
+      ? "Donnez ce code et présentez une pièce d'identité pour le retirer."
+      : "Présentez ce SMS et une pièce d'identité pour le retirer."
+  );
   return lines.join(" ");
 }
 

@@ -12,6 +12,7 @@ export function toParcelView(parcel: ParcelRecord, labelUrl: string | null): Par
     labelUrl,
     pricePaidDzd: toDzd(parcel.priceCentimes),
     codAmountDzd: parcel.codAmountCentimes === null ? null : toDzd(parcel.codAmountCentimes),
+    codStatus: parcel.codStatus,
     createdAt: parcel.createdAt.toISOString(),
     updatedAt: parcel.updatedAt.toISOString()
   };

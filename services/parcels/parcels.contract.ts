@@ -28,6 +28,8 @@ export interface SweepResult {
   finished: number;
   discarded: number;
   refunded: number;
+  /** Wallet credits of remittances the wallet acknowledged only now. */
+  credited: number;
   deferred: number;
   purgedEvents: number;
 }
@@ -44,7 +46,7 @@ declare module "../../lib/contract" {
       answer: { labels: Array<ParcelLabelData & { parcelId: string }>; missing: string[] };
     };
     /** For the pick-up SMS only: the one place recipient data is decrypted. */
-    "parcels.recipientContact": { params: { parcelId: string }; answer: { name: string; phone: string } };
+    "parcels.recipientContact": { params: { parcelId: string }; answer: { name: string; phone: string; pickupPin: string | null } };
     "parcels.relayPoint": { params: { code: string }; answer: RelayPoint };
     /** The gateway's /track pages: the public view of a parcel by its normalised number, or null. */
     "parcels.trackingPage": { params: { trackingNumber: string }; answer: TrackingPageParcel | null };

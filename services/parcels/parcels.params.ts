@@ -21,6 +21,7 @@ import {
 } from "../../lib/schemas";
 import { MAX_LABELS_PER_DOCUMENT } from "../../lib/labels/label-data";
 import { validateWith } from "../../lib/validation";
+import { COD_DOCS_TAGS, pin } from "./cod.params";
 import type { KeyMode } from "../../lib/api-keys";
 
 /**
@@ -161,7 +162,7 @@ export interface TransitionParams {
   toStatus: string;
   reason: string | null;
 }
-export const TransitionSchema = Joi.object<TransitionParams, true>({
+const transitionFields = {
   id: parcelId().required(),
   // Checked by hand: an unknown status is INVALID_STATUS (SPEC §4.7), not a generic validation error.
   toStatus: Joi.string().max(50).required().example("DELIVERED"),
@@ -171,7 +172,14 @@ export const TransitionSchema = Joi.object<TransitionParams, true>({
     .default(null)
     .description("Free text, at most 500 characters; appears in the webhook payload.")
     .example("integration test")
-});
+};
+export const TransitionSchema = Joi.object<TransitionParams, true>(transitionFields);
+
+/** The back-office move: the sandbox trigger's fields and the pick-up PIN of a hand-over. */
+export interface OperatorTransitionParams extends TransitionParams {
+  pin: string | null;
+}
+export const OperatorTransitionSchema = Joi.object<OperatorTransitionParams, true>({ ...transitionFields, pin: pin() });
 
 /** What the documents say of `toStatus`: one of the 12 statuses, which the handler checks (400 INVALID_STATUS). */
 export const TO_STATUS_DOC = {
@@ -329,7 +337,9 @@ export const BATCH_EXAMPLES = {
 export const TRANSITION_DESCRIPTION =
   "CREATED → READY_FOR_PICKUP → PICKED_UP → IN_TRANSIT | LOST | DAMAGED; IN_TRANSIT → AT_RELAY | RETURN_PENDING | LOST | DAMAGED; " +
   "AT_RELAY → RELAY_NOTIFIED | DELIVERED | RETURN_PENDING | LOST | DAMAGED; RELAY_NOTIFIED → DELIVERED | RETURN_PENDING; " +
-  "RETURN_PENDING → RETURNED | LOST. Anything else is 409.";
+  "RETURN_PENDING → RETURNED | LOST. Anything else is 409. Handing a live parcel over (DELIVERED) takes `pin`, the 6 digits of " +
+  "the recipient's pick-up SMS: missing, 400 PIN_REQUIRED; wrong, 409 PIN_INCORRECT (the answer says how many tries are left, " +
+  "never the PIN); after 5 wrong tries 423 PIN_LOCKED until an operator resets the PIN. Sandbox parcels take no PIN.";
 
 // --- answers ------------------------------------------------------------------------------------
 
@@ -460,6 +470,7 @@ export const PARCELS_DOCS = {
     { name: "Parcels", description: "Create, list, read and cancel parcels; operators move them along the logistics graph." },
     { name: "Sandbox", description: "Simulate status changes with a sandbox key." },
     { name: "Relay points", description: "The directory of relay points (pick-up points)." },
-    { name: "Public tracking", description: "Where a parcel is, for anyone with its tracking number: no key, nothing personal." }
+    { name: "Public tracking", description: "Where a parcel is, for anyone with its tracking number: no key, nothing personal." },
+    ...COD_DOCS_TAGS
   ]
 };

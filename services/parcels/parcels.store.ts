@@ -1,4 +1,5 @@
 import type { KeyMode } from "../../lib/api-keys";
+import { CodStatus, initialCodStatus } from "../../lib/cod";
 import type { Queryable } from "../../lib/db/database";
 import type { ParcelEvent } from "../../lib/events";
 import { toDzd } from "../../lib/money";
@@ -30,11 +31,15 @@ export interface ParcelRecord {
   idempotencyKey: string | null;
   requestFingerprint: string | null;
   refundPending: boolean;
+  codStatus: CodStatus | null;
+  /** The pick-up PIN, sealed (lib/crypto); null for sandbox parcels and before AT_RELAY. */
+  pickupPinEnc: string | null;
+  pickupPinFailures: number;
   createdAt: Date;
   updatedAt: Date;
 }
 
-interface ParcelRow {
+export interface ParcelRow {
   id: string;
   organization_id: string;
   mode: KeyMode;
@@ -53,13 +58,16 @@ interface ParcelRow {
   idempotency_key: string | null;
   request_fingerprint: string | null;
   refund_pending: boolean;
+  cod_status: CodStatus | null;
+  pickup_pin_enc: string | null;
+  pickup_pin_failures: number;
   created_at: Date;
   updated_at: Date;
 }
 
 const centimes = (value: string | number | null): number | null => (value === null ? null : Number(value));
 
-function toParcel(row: ParcelRow): ParcelRecord {
+export function toParcel(row: ParcelRow): ParcelRecord {
   return {
     id: row.id,
     organizationId: row.organization_id,
@@ -79,6 +87,9 @@ function toParcel(row: ParcelRow): ParcelRecord {
     idempotencyKey: row.idempotency_key,
     requestFingerprint: row.request_fingerprint,
     refundPending: row.refund_pending,
+    codStatus: row.cod_status,
+    pickupPinEnc: row.pickup_pin_enc,
+    pickupPinFailures: row.pickup_pin_failures,
     createdAt: row.created_at,
     updatedAt: row.updated_at
   };
@@ -91,7 +102,10 @@ export interface Owner {
   mode: KeyMode;
 }
 
-export type NewParcel = Omit<ParcelRecord, "status" | "refundPending" | "createdAt" | "updatedAt">;
+export type NewParcel = Omit<
+  ParcelRecord,
+  "status" | "refundPending" | "codStatus" | "pickupPinEnc" | "pickupPinFailures" | "createdAt" | "updatedAt"
+>;
 
 const UNIQUE_VIOLATION = "23505";
 
@@ -107,8 +121,8 @@ export async function insertPending(db: Queryable, p: NewParcel): Promise<Parcel
   const rows = await db.query<ParcelRow>(
     `INSERT INTO parcels.parcels (id, organization_id, mode, tracking_number, status, destination_relay_code,
        recipient_name_enc, recipient_phone_enc, weight_g, length_cm, width_cm, height_cm,
-       declared_value_centimes, cod_amount_centimes, price_centimes, idempotency_key, request_fingerprint)
-     VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+       declared_value_centimes, cod_amount_centimes, price_centimes, idempotency_key, request_fingerprint, cod_status)
+     VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
      RETURNING *`,
     [
       p.id,
@@ -126,7 +140,8 @@ export async function insertPending(db: Queryable, p: NewParcel): Promise<Parcel
       p.codAmountCentimes,
       p.priceCentimes,
       p.idempotencyKey,
-      p.requestFingerprint
+      p.requestFingerprint,
+      initialCodStatus(p.codAmountCentimes)
     ]
   );
   return toParcel(rows[0]);
@@ -146,11 +161,30 @@ export async function lockParcel(tx: Queryable, id: string): Promise<ParcelRecor
   return first(await tx.query<ParcelRow>("SELECT * FROM parcels.parcels WHERE id = $1 FOR UPDATE", [id]));
 }
 
-export async function setStatus(tx: Queryable, id: string, status: ParcelStatus, refundPending = false): Promise<ParcelRecord> {
+export async function setStatus(
+  tx: Queryable,
+  id: string,
+  change: { status: ParcelStatus; refundPending: boolean; codStatus: CodStatus | null; pickupPinEnc: string | null }
+): Promise<ParcelRecord> {
   const rows = await tx.query<ParcelRow>(
-    `UPDATE parcels.parcels SET status = $2, updated_at = now(), refund_pending = refund_pending OR $3
+    `UPDATE parcels.parcels SET status = $2, updated_at = now(), refund_pending = refund_pending OR $3, cod_status = $4,
+            pickup_pin_enc = $5
       WHERE id = $1 RETURNING *`,
-    [id, status, refundPending]
+    [id, change.status, change.refundPending, change.codStatus, change.pickupPinEnc]
+  );
+  return toParcel(rows[0]);
+}
+
+/** A wrong PIN counted (committed even though the hand-over is refused). */
+export async function recordPinFailure(db: Queryable, id: string): Promise<void> {
+  await db.query("UPDATE parcels.parcels SET pickup_pin_failures = pickup_pin_failures + 1 WHERE id = $1", [id]);
+}
+
+/** An operator's reset: a new sealed PIN, and the count of wrong tries back to zero. */
+export async function resetPickupPin(tx: Queryable, id: string, pickupPinEnc: string): Promise<ParcelRecord> {
+  const rows = await tx.query<ParcelRow>(
+    "UPDATE parcels.parcels SET pickup_pin_enc = $2, pickup_pin_failures = 0 WHERE id = $1 RETURNING *",
+    [id, pickupPinEnc]
   );
   return toParcel(rows[0]);
 }
@@ -168,10 +202,29 @@ export async function recordHistory(
     "INSERT INTO parcels.status_history (parcel_id, from_status, to_status, reason, actor) VALUES ($1, $2, $3, $4, $5) RETURNING created_at",
     [entry.parcelId, entry.from, entry.to, entry.reason, entry.actor]
   );
-  const [{ n }] = await tx.query<{ n: number }>("SELECT count(*)::integer AS n FROM parcels.status_history WHERE parcel_id = $1", [
-    entry.parcelId
-  ]);
-  return { sequence: Number(n), occurredAt: line.created_at };
+  return { sequence: await eventCount(tx, entry.parcelId), occurredAt: line.created_at };
+}
+
+/** The parcel's events so far: its status changes and its COD events (migration parcels/006), one sequence for both. */
+async function eventCount(tx: Queryable, parcelId: string): Promise<number> {
+  const [{ n }] = await tx.query<{ n: number }>(
+    `SELECT ((SELECT count(*) FROM parcels.status_history WHERE parcel_id = $1) +
+             (SELECT count(*) FROM parcels.cod_history WHERE parcel_id = $1))::integer AS n`,
+    [parcelId]
+  );
+  return Number(n);
+}
+
+/** One COD event of the parcel (cod.collected, cod.remitted), under the parcel's row lock like recordHistory. */
+export async function recordCodHistory(
+  tx: Queryable,
+  entry: { parcelId: string; to: CodStatus; remittanceId: string | null }
+): Promise<{ sequence: number; occurredAt: Date }> {
+  const [line] = await tx.query<{ created_at: Date }>(
+    "INSERT INTO parcels.cod_history (parcel_id, to_status, remittance_id) VALUES ($1, $2, $3) RETURNING created_at",
+    [entry.parcelId, entry.to, entry.remittanceId]
+  );
+  return { sequence: await eventCount(tx, entry.parcelId), occurredAt: line.created_at };
 }
 
 export async function appendOutbox(

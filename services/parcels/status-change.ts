@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { CodEventType, codStatusAfter, CodStatus } from "../../lib/cod";
 import type { Queryable } from "../../lib/db/database";
-import type { ParcelEvent } from "../../lib/events";
+import type { ParcelEvent, RemittanceRef } from "../../lib/events";
 import { eventTypeFor, ParcelStatus } from "../../lib/parcel-status";
+import { generatePickupPin } from "../../lib/pickup-pin";
 import { toParcelView } from "./parcel-view";
 import * as store from "./parcels.store";
 
@@ -12,11 +14,14 @@ export interface StatusChange {
   actor: string;
   /** Cancel gives the price back: flagged in the same transaction, cleared once the wallet acknowledged. */
   refundPending?: boolean;
+  /** Seals a new pick-up PIN (lib/crypto); a live parcel reaching AT_RELAY without one gets one. */
+  sealPin?: (pin: string) => string;
 }
 
 /**
  * The one way a parcel changes status: the new status, its history line and its outbox event are
- * written in the caller's transaction, so an event exists exactly when the change does.
+ * written in the caller's transaction, so an event exists exactly when the change does. The COD
+ * status follows (lib/cod.ts), and cash collected on DELIVERED is one more event, cod.collected.
  */
 export async function applyStatusChange(
   tx: Queryable,
@@ -24,7 +29,14 @@ export async function applyStatusChange(
   change: StatusChange
 ): Promise<{ row: store.ParcelRecord; event: ParcelEvent }> {
   const previous = row.status === "PENDING" ? null : row.status;
-  const updated = await store.setStatus(tx, row.id, change.to, change.refundPending ?? false);
+  const codStatus = codStatusAfter(row.codStatus, change.to);
+  const needsPin = change.to === "AT_RELAY" && row.mode === "live" && row.pickupPinEnc === null && change.sealPin;
+  const updated = await store.setStatus(tx, row.id, {
+    status: change.to,
+    refundPending: change.refundPending ?? false,
+    codStatus,
+    pickupPinEnc: needsPin ? change.sealPin!(generatePickupPin()) : row.pickupPinEnc
+  });
   const { sequence, occurredAt } = await store.recordHistory(tx, {
     parcelId: row.id,
     from: row.status,
@@ -32,26 +44,58 @@ export async function applyStatusChange(
     reason: change.reason,
     actor: change.actor
   });
-  const event: ParcelEvent = {
+  const event = eventOf(updated, { type: eventTypeFor(change.to), sequence, occurredAt, reason: change.reason });
+  event.data = { previousStatus: previous, parcel: event.data.parcel };
+  await appendEvent(tx, event);
+  if (row.codStatus === "PENDING" && codStatus === "COLLECTED") {
+    await recordCodEvent(tx, updated, { type: "cod.collected", from: "PENDING", remittance: null });
+  }
+  return { row: updated, event };
+}
+
+/** A COD event of a parcel already updated in this transaction: its history line and its outbox row. */
+export async function recordCodEvent(
+  tx: Queryable,
+  parcel: store.ParcelRecord,
+  cod: { type: CodEventType; from: CodStatus; remittance: RemittanceRef | null }
+): Promise<ParcelEvent> {
+  const { sequence, occurredAt } = await store.recordCodHistory(tx, {
+    parcelId: parcel.id,
+    to: parcel.codStatus!,
+    remittanceId: cod.remittance?.id ?? null
+  });
+  const event = eventOf(parcel, { type: cod.type, sequence, occurredAt, reason: null });
+  event.data = { previousCodStatus: cod.from, parcel: event.data.parcel, remittance: cod.remittance };
+  await appendEvent(tx, event);
+  return event;
+}
+
+function eventOf(
+  parcel: store.ParcelRecord,
+  at: { type: ParcelEvent["type"]; sequence: number; occurredAt: Date; reason: string | null }
+): ParcelEvent {
+  return {
     id: randomUUID(),
-    type: eventTypeFor(change.to),
-    createdAt: updated.updatedAt.toISOString(),
-    occurredAt: occurredAt.toISOString(),
-    sequence,
-    organizationId: updated.organizationId,
-    mode: updated.mode,
-    sandbox: updated.mode === "sandbox",
-    reason: change.reason,
-    data: { previousStatus: previous, parcel: toParcelView(updated, null) }
+    type: at.type,
+    createdAt: parcel.updatedAt.toISOString(),
+    occurredAt: at.occurredAt.toISOString(),
+    sequence: at.sequence,
+    organizationId: parcel.organizationId,
+    mode: parcel.mode,
+    sandbox: parcel.mode === "sandbox",
+    reason: at.reason,
+    data: { previousStatus: null, parcel: toParcelView(parcel, null) }
   };
+}
+
+async function appendEvent(tx: Queryable, event: ParcelEvent): Promise<void> {
   await store.appendOutbox(tx, {
     eventId: event.id,
-    parcelId: row.id,
-    owner: { organizationId: updated.organizationId, mode: updated.mode },
+    parcelId: event.data.parcel.id,
+    owner: { organizationId: event.organizationId, mode: event.mode },
     type: event.type,
     payload: event
   });
-  return { row: updated, event };
 }
 
 /** PENDING → CREATED once the debit is acknowledged; null when someone else finished or discarded it. */

@@ -3,6 +3,7 @@ import { call, Caller } from "../../lib/contract";
 import type { Database } from "../../lib/db/database";
 import type { SweepResult } from "./parcels.contract";
 import * as store from "./parcels.store";
+import { repeatCodCredits } from "./remittance";
 import { finishCreation } from "./status-change";
 
 export interface SweepDeps {
@@ -25,7 +26,7 @@ const BATCH = 100;
  * parcels whose refund was not acknowledged are refunded again (refunds are idempotent).
  */
 export async function sweep(deps: SweepDeps, pendingOlderThanSeconds: number): Promise<SweepResult> {
-  const result: SweepResult = { finished: 0, discarded: 0, refunded: 0, deferred: 0, purgedEvents: 0 };
+  const result: SweepResult = { finished: 0, discarded: 0, refunded: 0, credited: 0, deferred: 0, purgedEvents: 0 };
   for (const row of await store.pendingOlderThan(deps.db, pendingOlderThanSeconds, BATCH)) {
     const movement = { parcelId: row.id, organizationId: row.organizationId, mode: row.mode };
     try {
@@ -56,6 +57,7 @@ export async function sweep(deps: SweepDeps, pendingOlderThanSeconds: number): P
       deps.logger.warn(`sweeper: refund of parcel ${row.id} left for the next pass (${(err as Error).message})`);
     }
   }
+  result.credited = await repeatCodCredits(deps);
   result.purgedEvents = await store.purgeDispatched(deps.db, OUTBOX_RETENTION_DAYS);
   return result;
 }

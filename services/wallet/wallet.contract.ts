@@ -22,6 +22,11 @@ declare module "../../lib/contract" {
     "wallet.refund": { params: ParcelMovement & { reason?: string | null }; answer: { refundedCentimes: number } };
     /** The sweeper: "debited" (finish the parcel) or "void" (never will be; discard it). */
     "wallet.settlePending": { params: ParcelMovement & { reason?: string | null }; answer: { state: "debited" | "void" } };
+    /** Remitted COD credited to the wallet (the organisation's choice): once per remittance, whoever repeats it. */
+    "wallet.creditCodRemittance": {
+      params: { remittanceId: string; organizationId: string; mode: KeyMode; amountCentimes: number; reference: string };
+      answer: { creditedCentimes: number; balanceCentimes: number };
+    };
     "wallet.balances": { params: { organizationId: string }; answer: Balances };
     "wallet.topUp": {
       params: { organizationId: string; mode?: KeyMode; amountDzd: number };

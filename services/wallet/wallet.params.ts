@@ -56,6 +56,21 @@ export const DebitSchema = Joi.object<DebitParams, true>({
   amountCentimes: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).required()
 });
 
+export interface CodCreditParams {
+  remittanceId: string;
+  organizationId: string;
+  mode: KeyMode;
+  amountCentimes: number;
+  reference: string;
+}
+export const CodCreditSchema = Joi.object<CodCreditParams, true>({
+  remittanceId: uuid().required(),
+  organizationId: uuid().required(),
+  mode: keyMode().required(),
+  amountCentimes: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).required(),
+  reference: Joi.string().min(1).max(100).required()
+});
+
 // --- answers ------------------------------------------------------------------------------------
 
 export interface WalletEntryView {
@@ -63,6 +78,7 @@ export interface WalletEntryView {
   kind: LedgerKind;
   amountDzd: number;
   parcelId: string | null;
+  remittanceId: string | null;
   balanceAfterDzd: number;
   reason: string | null;
   createdAt: string;
@@ -83,9 +99,10 @@ export const WalletView = component(
     entries: arrayOf(
       objectOf<WalletEntryView>({
         id: uuidSchema(),
-        kind: { type: "string", enum: ["top_up", "debit", "refund"] },
+        kind: { type: "string", enum: ["top_up", "debit", "refund", "cod_credit"] },
         amountDzd: amountDzd("Amount of the movement."),
         parcelId: nullable(uuidSchema()),
+        remittanceId: nullable(uuidSchema("The COD remittance credited (cod_credit); null otherwise.")),
         balanceAfterDzd: amountDzd("Balance after the movement."),
         reason: { type: ["string", "null"] },
         createdAt: dateTime("When, UTC.")
@@ -110,15 +127,21 @@ export const MerchantWalletView = component(
   })
 );
 
-export const ENTRY_TYPES = ["TOP_UP", "DEBIT", "REFUND"] as const;
+export const ENTRY_TYPES = ["TOP_UP", "DEBIT", "REFUND", "COD_REMITTANCE"] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
-export const ENTRY_TYPE_OF: Readonly<Record<LedgerKind, EntryType>> = Object.freeze({ top_up: "TOP_UP", debit: "DEBIT", refund: "REFUND" });
+export const ENTRY_TYPE_OF: Readonly<Record<LedgerKind, EntryType>> = Object.freeze({
+  top_up: "TOP_UP",
+  debit: "DEBIT",
+  refund: "REFUND",
+  cod_credit: "COD_REMITTANCE"
+});
 
 export interface MerchantEntry {
   type: EntryType;
   amountDzd: number;
   balanceAfterDzd: number;
   parcelId: string | null;
+  remittanceId: string | null;
   createdAt: string;
 }
 
@@ -139,11 +162,14 @@ export const MerchantEntryPageView = pageSchema(
       type: {
         type: "string",
         enum: [...ENTRY_TYPES],
-        description: "TOP_UP (money added), DEBIT (a parcel's price, at its creation) or REFUND (a cancelled parcel's price given back)."
+        description:
+          "TOP_UP (money added), DEBIT (a parcel's price, at its creation), REFUND (a cancelled parcel's price given back) or " +
+          "COD_REMITTANCE (cash collected on delivery, remitted to the wallet as the organisation chose)."
       },
       amountDzd: amountDzd("Amount of the movement, always positive: its type says which way it went."),
       balanceAfterDzd: amountDzd("Balance right after this movement."),
-      parcelId: nullable(uuidSchema("The parcel paid or refunded; null for a top-up.")),
+      parcelId: nullable(uuidSchema("The parcel paid or refunded; null for a top-up or a COD remittance.")),
+      remittanceId: nullable(uuidSchema("The COD remittance credited (COD_REMITTANCE); null otherwise.")),
       createdAt: dateTime("When, UTC.")
     })
   ),

@@ -6,13 +6,14 @@ import type { ParcelMovement } from "./wallet.contract";
 
 /** All SQL of the wallet service (schema `wallet`, migrations/wallet/), returning camelCase records. */
 
-export type LedgerKind = "top_up" | "debit" | "refund";
+export type LedgerKind = "top_up" | "debit" | "refund" | "cod_credit";
 
 export interface LedgerEntry {
   id: string;
   kind: LedgerKind;
   amountCentimes: number;
   parcelId: string | null;
+  remittanceId: string | null;
   balanceAfterCentimes: number;
   reason: string | null;
   createdAt: string;
@@ -23,6 +24,7 @@ interface LedgerRow {
   kind: LedgerKind;
   amount_centimes: string | number;
   parcel_id: string | null;
+  remittance_id: string | null;
   balance_after_centimes: string | number;
   reason: string | null;
   created_at: Date;
@@ -34,6 +36,7 @@ function toEntry(row: LedgerRow): LedgerEntry {
     kind: row.kind,
     amountCentimes: Number(row.amount_centimes),
     parcelId: row.parcel_id,
+    remittanceId: row.remittance_id,
     balanceAfterCentimes: Number(row.balance_after_centimes),
     reason: row.reason,
     createdAt: row.created_at.toISOString()
@@ -58,14 +61,25 @@ async function insertEntry(
     kind: LedgerKind;
     amountCentimes: number;
     parcelId: string | null;
+    remittanceId?: string;
     balanceAfter: number;
     reason: string | null;
   }
 ): Promise<LedgerEntry> {
   const [row] = await tx.query<LedgerRow>(
-    `INSERT INTO wallet.ledger (id, organization_id, mode, kind, amount_centimes, parcel_id, balance_after_centimes, reason)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-    [randomUUID(), entry.organizationId, entry.mode, entry.kind, entry.amountCentimes, entry.parcelId, entry.balanceAfter, entry.reason]
+    `INSERT INTO wallet.ledger (id, organization_id, mode, kind, amount_centimes, parcel_id, balance_after_centimes, reason, remittance_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+    [
+      randomUUID(),
+      entry.organizationId,
+      entry.mode,
+      entry.kind,
+      entry.amountCentimes,
+      entry.parcelId,
+      entry.balanceAfter,
+      entry.reason,
+      entry.remittanceId ?? null
+    ]
   );
   return toEntry(row);
 }
@@ -118,13 +132,8 @@ export async function ledgerPage(
   return { entries: rows.map(toEntry), total };
 }
 
-export async function topUp(
-  tx: Queryable,
-  organizationId: string,
-  mode: KeyMode,
-  amountCentimes: number,
-  reason: string | null
-): Promise<number> {
+/** Adds to a wallet (created on first use) and answers the balance after. */
+async function addToAccount(tx: Queryable, organizationId: string, mode: KeyMode, amountCentimes: number): Promise<number> {
   const [row] = await tx.query<{ balance_centimes: string | number }>(
     `INSERT INTO wallet.accounts (organization_id, mode, balance_centimes) VALUES ($1, $2, $3)
      ON CONFLICT (organization_id, mode)
@@ -132,7 +141,41 @@ export async function topUp(
      RETURNING balance_centimes`,
     [organizationId, mode, amountCentimes]
   );
-  const balance = Number(row.balance_centimes);
+  return Number(row.balance_centimes);
+}
+
+/**
+ * Credits a COD remittance, once: the remittance's lock serialises repeats, and a repeat answers
+ * the first credit (the unique index of migration wallet/003 backs this up).
+ */
+export async function creditForRemittance(
+  tx: Queryable,
+  credit: { remittanceId: string; organizationId: string; mode: KeyMode; amountCentimes: number; reference: string }
+): Promise<LedgerEntry> {
+  await tx.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`wallet-remittance:${credit.remittanceId}`]);
+  const [existing] = await tx.query<LedgerRow>("SELECT * FROM wallet.ledger WHERE remittance_id = $1", [credit.remittanceId]);
+  if (existing) return toEntry(existing);
+  const balance = await addToAccount(tx, credit.organizationId, credit.mode, credit.amountCentimes);
+  return insertEntry(tx, {
+    organizationId: credit.organizationId,
+    mode: credit.mode,
+    kind: "cod_credit",
+    amountCentimes: credit.amountCentimes,
+    parcelId: null,
+    remittanceId: credit.remittanceId,
+    balanceAfter: balance,
+    reason: `COD remittance ${credit.reference}`
+  });
+}
+
+export async function topUp(
+  tx: Queryable,
+  organizationId: string,
+  mode: KeyMode,
+  amountCentimes: number,
+  reason: string | null
+): Promise<number> {
+  const balance = await addToAccount(tx, organizationId, mode, amountCentimes);
   await insertEntry(tx, { organizationId, mode, kind: "top_up", amountCentimes, parcelId: null, balanceAfter: balance, reason });
   return balance;
 }
@@ -175,14 +218,8 @@ export async function refundForParcel(tx: Queryable, movement: ParcelMovement, r
   if (existing) return existing;
   const debit = await entryOf(tx, movement.parcelId, "debit");
   const amount = debit ? debit.amountCentimes : 0;
-  const [row] = await tx.query<{ balance_centimes: string | number }>(
-    `INSERT INTO wallet.accounts (organization_id, mode, balance_centimes) VALUES ($1, $2, $3)
-     ON CONFLICT (organization_id, mode)
-     DO UPDATE SET balance_centimes = wallet.accounts.balance_centimes + EXCLUDED.balance_centimes, updated_at = now()
-     RETURNING balance_centimes`,
-    [movement.organizationId, movement.mode, amount]
-  );
-  return insertEntry(tx, { ...movement, kind: "refund", amountCentimes: amount, balanceAfter: Number(row.balance_centimes), reason });
+  const balance = await addToAccount(tx, movement.organizationId, movement.mode, amount);
+  return insertEntry(tx, { ...movement, kind: "refund", amountCentimes: amount, balanceAfter: balance, reason });
 }
 
 export async function recentEntries(db: Queryable, organizationId: string, mode: KeyMode, limit: number): Promise<LedgerEntry[]> {

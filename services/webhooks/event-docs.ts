@@ -1,8 +1,16 @@
-import { PING_EVENT_TYPE, type PingBody, type WebhookBody } from "../../lib/events";
+import { COD_EVENT_TYPES } from "../../lib/cod";
+import {
+  type CodEventData,
+  PING_EVENT_TYPE,
+  type PingBody,
+  type RemittanceRef,
+  type StatusEventData,
+  type WebhookBody
+} from "../../lib/events";
 import { component, dateTime, nullable, objectOf, uuidSchema } from "../../lib/openapi/json-schema";
-import type { Parameter, PathItem, Response } from "../../lib/openapi/types";
+import type { JsonSchema, Parameter, PathItem, Response } from "../../lib/openapi/types";
 import { eventTypeFor, PARCEL_STATUSES } from "../../lib/parcel-status";
-import { ParcelStatusSchema, ParcelViewSchema, SAMPLE_PARCEL } from "../../lib/parcel-view";
+import { CodStatusSchema, ParcelStatusSchema, ParcelViewSchema, SAMPLE_PARCEL } from "../../lib/parcel-view";
 import { DISABLE_ENDPOINT_AFTER_MS, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "../../lib/retry-schedule";
 import { DEFAULT_ROTATION_OVERLAP_MS } from "../../lib/webhook-signing";
 
@@ -12,7 +20,7 @@ import { DEFAULT_ROTATION_OVERLAP_MS } from "../../lib/webhook-signing";
  * `openapi.webhooks`) and the gateway puts them in the partner document.
  */
 
-export const EVENT_TYPES = PARCEL_STATUSES.map(eventTypeFor);
+export const EVENT_TYPES: string[] = [...PARCEL_STATUSES.map(eventTypeFor), ...COD_EVENT_TYPES];
 
 function humanDelay(seconds: number): string {
   if (seconds < 60) return `${seconds} s`;
@@ -44,54 +52,129 @@ const SIGNATURE_RULES =
   `(${DEFAULT_ROTATION_OVERLAP_MS / 3600_000} h unless chosen otherwise): webhook-signature carries one v1 entry per secret, ` +
   "X-Relay-Signature the new secret's.";
 
-export const PARCEL_EVENT_SCHEMA = component(
-  "ParcelEvent",
-  objectOf<WebhookBody>(
-    {
-      id: uuidSchema("Event identifier: the same in every delivery, replay and events API answer of this event."),
-      type: { type: "string", enum: EVENT_TYPES, description: "parcel.<new status in lower case>; same as X-Relay-Event." },
-      createdAt: dateTime("When the status changed, UTC."),
-      occurredAt: dateTime("When the status changed, UTC (the parcel's history); order a parcel's events by `sequence`."),
-      sequence: {
-        type: "integer",
-        format: "int32",
-        minimum: 0,
-        description:
-          "The parcel's event number: 1 for parcel.created, one more with each change. Keep the highest applied per parcel and ignore " +
-          "an event whose sequence is not higher: it is a late retry or a replay. (0 only on events recorded before sequences existed.)"
-      },
-      sandbox: { type: "boolean", description: "true for sandbox parcels (including every sandbox trigger-event)." },
-      reason: {
-        type: ["string", "null"],
-        description: "Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none."
-      },
-      data: objectOf<WebhookBody["data"]>({
-        previousStatus: { ...nullable(ParcelStatusSchema), description: "Status before the change; null for parcel.created." },
-        parcel: ParcelViewSchema
-      })
-    },
-    {
-      description:
-        "Body of every parcel webhook delivery, and an item of the events API. `data.parcel` is the parcel as the API showed it " +
-        "right after the change, with a label URL fresh at each attempt or read.",
-      examples: [
-        {
-          id: "0b8e7f3c-2d4a-4f61-8c9b-1a2e3f4d5c6b",
-          type: "parcel.delivered",
-          createdAt: "2026-01-17T14:02:11.000Z",
-          occurredAt: "2026-01-17T14:02:11.000Z",
-          sequence: 7,
-          sandbox: false,
-          reason: null,
-          data: {
-            previousStatus: "RELAY_NOTIFIED",
-            parcel: { ...SAMPLE_PARCEL, status: "DELIVERED", updatedAt: "2026-01-17T14:02:11.000Z" }
-          }
-        }
-      ]
-    }
-  )
+const REMITTANCE_REF = objectOf<RemittanceRef>(
+  {
+    id: uuidSchema("The remittance (GET /cod/remittances/{id})."),
+    reference: { type: "string", description: "The payout's reference." },
+    paidOn: { type: "string", format: "date", description: "The payout's date." },
+    payout: { type: "string", enum: ["TRANSFER", "WALLET"], description: "Paid out, or credited to your wallet." },
+    parcelCount: { type: "integer", minimum: 1 },
+    totalDzd: { type: "number", minimum: 0, description: "The remittance's total, DZD, to the centime." }
+  },
+  { description: "The remittance this parcel's COD was paid in." }
 );
+
+const COD_EVENT_DATA = objectOf<CodEventData>(
+  {
+    // The status before: PENDING for cod.collected, COLLECTED for cod.remitted.
+    previousCodStatus: CodStatusSchema,
+    parcel: ParcelViewSchema,
+    remittance: { anyOf: [REMITTANCE_REF, { type: "null" }], description: "The remittance (cod.remitted); null for cod.collected." }
+  },
+  { description: "cod.* events: the parcel's codStatus after the change is in parcel.codStatus." }
+);
+
+const EXAMPLES = [
+  {
+    id: "0b8e7f3c-2d4a-4f61-8c9b-1a2e3f4d5c6b",
+    type: "parcel.delivered",
+    createdAt: "2026-01-17T14:02:11.000Z",
+    occurredAt: "2026-01-17T14:02:11.000Z",
+    sequence: 7,
+    sandbox: false,
+    reason: null,
+    data: {
+      previousStatus: "RELAY_NOTIFIED",
+      parcel: { ...SAMPLE_PARCEL, status: "DELIVERED", codStatus: "COLLECTED", updatedAt: "2026-01-17T14:02:11.000Z" }
+    }
+  }
+];
+
+/** The fields every event has; `data` is the kind's own. */
+function eventSchema(
+  name: string,
+  types: readonly string[],
+  typeDescription: string,
+  data: JsonSchema,
+  description: string,
+  examples: unknown[]
+) {
+  return component(
+    name,
+    objectOf<WebhookBody>(
+      {
+        id: uuidSchema("Event identifier: the same in every delivery, replay and events API answer of this event."),
+        type: { type: "string", enum: [...types], description: typeDescription },
+        createdAt: dateTime("When the change happened, UTC."),
+        occurredAt: dateTime("When the change happened, UTC (the parcel's history); order a parcel's events by `sequence`."),
+        sequence: {
+          type: "integer",
+          format: "int32",
+          minimum: 0,
+          description:
+            "The parcel's event number: 1 for parcel.created, one more with each event (cod.* events included). Keep the highest " +
+            "applied per parcel and ignore an event whose sequence is not higher: it is a late retry or a replay. (0 only on " +
+            "events recorded before sequences existed.)"
+        },
+        sandbox: { type: "boolean", description: "true for sandbox parcels (including every sandbox trigger-event)." },
+        reason: {
+          type: ["string", "null"],
+          description: "Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none."
+        },
+        data
+      },
+      { description, examples }
+    )
+  );
+}
+
+export const PARCEL_EVENT_SCHEMA = eventSchema(
+  "ParcelEvent",
+  PARCEL_STATUSES.map(eventTypeFor),
+  "parcel.<new status in lower case>; same as X-Relay-Event.",
+  objectOf<StatusEventData>({
+    previousStatus: { ...nullable(ParcelStatusSchema), description: "Status before the change; null for parcel.created." },
+    parcel: ParcelViewSchema
+  }),
+  "Body of every parcel status webhook delivery, and an item of the events API. `data.parcel` is the parcel as the API showed " +
+    "it right after the change, with a label URL fresh at each attempt or read.",
+  EXAMPLES
+);
+
+export const COD_EVENT_SCHEMA = eventSchema(
+  "CodEvent",
+  COD_EVENT_TYPES,
+  "cod.collected or cod.remitted; same as X-Relay-Event.",
+  COD_EVENT_DATA,
+  "Body of the cash-on-delivery webhooks, and an item of the events API: the parcel after the change (its codStatus) and, " +
+    "for cod.remitted, the remittance.",
+  [
+    {
+      id: "5c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+      type: "cod.remitted",
+      createdAt: "2026-01-20T09:00:00.000Z",
+      occurredAt: "2026-01-20T09:00:00.000Z",
+      sequence: 9,
+      sandbox: false,
+      reason: null,
+      data: {
+        previousCodStatus: "COLLECTED",
+        parcel: { ...SAMPLE_PARCEL, status: "DELIVERED", codStatus: "REMITTED", updatedAt: "2026-01-20T09:00:00.000Z" },
+        remittance: {
+          id: "7d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a",
+          reference: "VIR-2026-01-0042",
+          paidOn: "2026-01-20",
+          payout: "TRANSFER",
+          parcelCount: 12,
+          totalDzd: 18400
+        }
+      }
+    }
+  ]
+);
+
+/** An item of the events API: a status event or a COD event (their `type` tells which). */
+export const ANY_EVENT_SCHEMA: JsonSchema = { oneOf: [PARCEL_EVENT_SCHEMA, COD_EVENT_SCHEMA] };
 
 const PING_EVENT_SCHEMA = component(
   "PingEvent",
@@ -207,6 +290,28 @@ export function webhookDocs(): Record<string, PathItem> {
       `of your parcels moves to ${status}. ${DELIVERY_RULES} ${SIGNATURE_RULES}`;
     return [type, webhookEntry(type, `A parcel moved to ${status}`, description, PARCEL_EVENT_SCHEMA)];
   });
+  const codEvents: [string, PathItem][] = [
+    [
+      "cod.collected",
+      webhookEntry(
+        "cod.collected",
+        "Cash on delivery collected",
+        "Sent right after parcel.delivered for a parcel with cash on delivery: the relay point collected the cash " +
+          `(parcel.codStatus COLLECTED; its sequence follows the delivery's). ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
+        COD_EVENT_SCHEMA
+      )
+    ],
+    [
+      "cod.remitted",
+      webhookEntry(
+        "cod.remitted",
+        "Cash on delivery remitted",
+        "Sent for each parcel of a remittance when it is recorded: its COD was paid to you (parcel.codStatus REMITTED), by " +
+          `transfer or to your wallet, as data.remittance says. ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
+        COD_EVENT_SCHEMA
+      )
+    ]
+  ];
   const ping = webhookEntry(
     PING_EVENT_TYPE,
     "Test event",
@@ -214,5 +319,5 @@ export function webhookDocs(): Record<string, PathItem> {
     PING_EVENT_SCHEMA,
     { default: { description: "Whatever the answer, it is only shown to whoever sent the test: nothing is retried or disabled." } }
   );
-  return Object.fromEntries([...parcelEvents, [PING_EVENT_TYPE, ping]]);
+  return Object.fromEntries([...parcelEvents, ...codEvents, [PING_EVENT_TYPE, ping]]);
 }

@@ -6,7 +6,7 @@ import type { JsonSchema } from "../../lib/openapi/types";
 import { pageSchema } from "../../lib/parcel-view";
 import { dateTimeText, isDateTime, keyMode, queryInteger, uuid } from "../../lib/schemas";
 import { DEFAULT_ROTATION_OVERLAP_MS, MAX_ROTATION_OVERLAP_MS } from "../../lib/webhook-signing";
-import { EVENT_TYPES, PARCEL_EVENT_SCHEMA, webhookDocs } from "./event-docs";
+import { EVENT_TYPES, ANY_EVENT_SCHEMA, webhookDocs } from "./event-docs";
 import { AttemptLogEntry, DELIVERY_STATUSES, DeliveryStatus, ENDPOINT_MODES, EndpointMode } from "./webhooks.store";
 
 /** The params of every webhooks action (each interface beside the Joi schema that validates it) and the answers' schemas. */
@@ -21,7 +21,7 @@ export const EnqueueSchema = Joi.object<EnqueueParams, true>({
   event: Joi.object({
     id: uuid().required(),
     type: Joi.string()
-      .pattern(/^parcel\.[a-z_]{1,40}$/)
+      .pattern(/^(parcel|cod)\.[a-z_]{1,40}$/)
       .required(),
     createdAt: Joi.string().max(64).required(),
     occurredAt: Joi.string().max(64),
@@ -31,7 +31,12 @@ export const EnqueueSchema = Joi.object<EnqueueParams, true>({
     sandbox: Joi.boolean().required(),
     reason: Joi.string().max(2000).allow(null).required(),
     data: Joi.object({
-      previousStatus: Joi.string().max(40).allow(null).required(),
+      // A status event says the status before; a COD event (cod.*) says the COD status before instead.
+      previousStatus: Joi.string()
+        .max(40)
+        .allow(null)
+        .when("...type", { is: Joi.string().pattern(/^parcel\./), then: Joi.required() }),
+      previousCodStatus: Joi.string().max(40),
       parcel: Joi.object({ id: uuid().required() }).unknown(true).required()
     })
       .unknown(true)
@@ -396,7 +401,7 @@ export const DeliveryPageView = pageSchema(
     id: uuidSchema("Delivery id (X-Relay-Delivery-Id and webhook-id)."),
     eventId: uuidSchema("Event id (the body's id)."),
     endpointId: uuidSchema("The endpoint it goes to."),
-    eventType: { type: "string", pattern: "^parcel\\.[a-z_]+$" },
+    eventType: { type: "string", pattern: "^(parcel|cod)\\.[a-z_]+$" },
     status: { type: "string", enum: [...DELIVERY_STATUSES] },
     attempts: { type: "integer", minimum: 0 },
     nextAttemptAt: nullable(dateTime("Next attempt, UTC.")),
@@ -433,7 +438,7 @@ export const EventPageView = component(
   "EventPage",
   objectOf<EventPage>(
     {
-      items: { type: "array", items: PARCEL_EVENT_SCHEMA, description: "Events, oldest first." },
+      items: { type: "array", items: ANY_EVENT_SCHEMA, description: "Events, oldest first." },
       next: {
         type: ["string", "null"],
         pattern: EVENT_CURSOR_PATTERN,

@@ -5,6 +5,7 @@ import path from "node:path";
 import { Client } from "pg";
 import { partner } from "../helpers/http";
 import { freePort, ROOT, RunningProcess, startProcess } from "../helpers/processes";
+import { SmsInbox, startSmsInbox } from "../helpers/sms-inbox";
 import { describeWithServers, PG_ADMIN_URL } from "../helpers/servers";
 import { gatewayContract, SystemUnderTest } from "./gateway-contract";
 import { parcelsContract } from "./parcels-contract";
@@ -45,12 +46,14 @@ describeWithServers(["postgres", "redis", "nats"], "start:cluster (every service
   let ports: number[];
   let runner: RunningProcess;
   let ready: ReadyLine;
+  let sms: SmsInbox;
 
   async function startCluster(): Promise<{ proc: RunningProcess; ready: ReadyLine }> {
     const proc = startProcess(process.execPath, [path.join(ROOT, "dist", "bin", "cluster.js"), "--fresh-namespace"], {
       DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
-      CLUSTER_GATEWAY_PORTS: ports.join(",")
+      CLUSTER_GATEWAY_PORTS: ports.join(","),
+      ...sms.env
     });
     const match = await proc.waitForOutput(/RELAY_CLUSTER_READY (\{.*\})/, 120_000);
     return { proc, ready: JSON.parse(match[1]) as ReadyLine };
@@ -58,6 +61,7 @@ describeWithServers(["postgres", "redis", "nats"], "start:cluster (every service
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "relay-cluster-"));
+    sms = await startSmsInbox();
     ports = [await freePort(), await freePort()];
     while (ports[1] === ports[0]) ports[1] = await freePort();
     ({ proc: runner, ready } = await startCluster());
@@ -70,6 +74,7 @@ describeWithServers(["postgres", "redis", "nats"], "start:cluster (every service
     await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
     await admin.end();
     fs.rmSync(dataDir, { recursive: true, force: true });
+    await sms?.close();
   });
 
   const system = (): SystemUnderTest & { databaseUrl: string } => ({
@@ -77,7 +82,8 @@ describeWithServers(["postgres", "redis", "nats"], "start:cluster (every service
     secondGatewayUrl: ready.gateways[1],
     backofficeToken: ready.backofficeToken,
     databaseUrl,
-    logs: () => runner.output()
+    logs: () => runner.output(),
+    sms
   });
 
   test("creates the database, runs each service in its own process, and prints the URLs, the token and a working demo merchant", async () => {

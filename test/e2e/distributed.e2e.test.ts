@@ -12,6 +12,8 @@ import { fuzzContract } from "./fuzz-contract";
 import { webhooksContract } from "./webhooks-contract";
 import { printingContract } from "./printing-contract";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
+import { SmsInbox, startSmsInbox } from "../helpers/sms-inbox";
+import { codContract } from "./cod-contract";
 
 /**
  * Distributed mode: auth in one process, two gateways in two others, talking over the local NATS,
@@ -24,13 +26,15 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
   let healthPort: number;
   let labels: RunningProcess;
   let commonEnv: Record<string, string>;
+  let sms: SmsInbox;
   const backofficeToken = `bo_${randomBytes(16).toString("hex")}`;
 
   beforeAll(async () => {
     database = await createTestDatabase();
     ports = [await freePort(), await freePort()];
     healthPort = await freePort();
-    const common = distributedEnv(database.url, backofficeToken, "test");
+    sms = await startSmsInbox();
+    const common = { ...distributedEnv(database.url, backofficeToken, "test"), ...sms.env };
     const started = await Promise.all([
       startNode({ ...common, SERVICES: "auth", NODE_ID: "auth-1", HEALTH_PORT: String(healthPort) }),
       startNode({ ...common, SERVICES: "wallet", NODE_ID: "wallet-1" }),
@@ -49,6 +53,7 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
   afterAll(async () => {
     await Promise.all([...processes, labels].map(p => p?.stop()));
     await database?.drop();
+    await sms?.close();
   });
 
   const system = (): SystemUnderTest & { databaseUrl: string } => ({
@@ -56,7 +61,8 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
     secondGatewayUrl: `http://127.0.0.1:${ports[1]}`,
     backofficeToken,
     databaseUrl: database.url,
-    logs: () => processes.map(p => p.output()).join("\n")
+    logs: () => processes.map(p => p.output()).join("\n"),
+    sms
   });
 
   describe("gateway contract", () => gatewayContract(system));
@@ -66,6 +72,7 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
   describe("labels and batches", () => printingContract(system));
   describe("hostile input", () => hostileInputContract(system));
   describe("webhooks and events", () => webhooksContract(system));
+  describe("cash on delivery and the pick-up PIN", () => codContract(system));
   describe("fuzz", () => fuzzContract(system));
 
   test("after all that traffic, the money invariant holds", async () => {

@@ -13,6 +13,8 @@ import { webhooksContract } from "./webhooks-contract";
 import { printingContract } from "./printing-contract";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
 import { startReceiver } from "../helpers/receivers";
+import { SmsInbox, startSmsInbox } from "../helpers/sms-inbox";
+import { codContract } from "./cod-contract";
 
 /** `npm start` exactly as the README says: no servers, no variables but a port and a data folder. */
 describe("embedded mode (npm start)", () => {
@@ -22,12 +24,15 @@ describe("embedded mode (npm start)", () => {
   let demoLiveKey: string;
   let backofficeToken: string;
   let startedIn: number;
+  let sms: SmsInbox;
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "relay-embedded-"));
     port = await freePort();
+    // The one addition to `npm start`: the pick-up SMS go to a stand-in gateway, where tests read the PINs.
+    sms = await startSmsInbox();
     const t0 = Date.now();
-    proc = startProcess("npm", ["start", "--silent"], { PORT: String(port), DATA_DIR: dataDir, ...HOSTILE_INPUT_ENV });
+    proc = startProcess("npm", ["start", "--silent"], { PORT: String(port), DATA_DIR: dataDir, ...HOSTILE_INPUT_ENV, ...sms.env });
     const banner = await proc.waitForOutput(/curl -s -H "Authorization: ApiKey (rp_live_\w+)" (\S+)\/api\/partner\/v1\/health/, 60_000);
     demoLiveKey = banner[1];
     backofficeToken = (await proc.waitForOutput(/Back-office token \(Authorization: Bearer …\): (\S+)/))[1];
@@ -36,8 +41,11 @@ describe("embedded mode (npm start)", () => {
 
   afterAll(async () => {
     await proc?.stop();
+    await sms?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
+
+  const system = (): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output(), sms });
 
   test("serves /health within 20 s with the printed demo live key", async () => {
     expect(startedIn).toBeLessThan(20_000);
@@ -63,35 +71,39 @@ describe("embedded mode (npm start)", () => {
   });
 
   describe("gateway contract", () => {
-    gatewayContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
+    gatewayContract(system);
   });
 
   describe("parcels and wallet contract", () => {
-    parcelsContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
+    parcelsContract(system);
   });
 
   describe("merchant surface: events, quotes, relay search, wallet", () => {
-    merchantContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
+    merchantContract(system);
   });
 
   describe("public tracking", () => {
-    publicTrackingContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
+    publicTrackingContract(system);
   });
 
   describe("labels and batches", () => {
-    printingContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
+    printingContract(system);
   });
 
   describe("hostile input", () => {
-    hostileInputContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
+    hostileInputContract(system);
   });
 
   describe("webhooks and events", () => {
-    webhooksContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
+    webhooksContract(system);
+  });
+
+  describe("cash on delivery and the pick-up PIN", () => {
+    codContract(system);
   });
 
   describe("fuzz", () => {
-    fuzzContract((): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output() }));
+    fuzzContract(system);
   });
 
   test("after all that traffic, the money invariant holds (read from the stopped process's database)", async () => {
@@ -99,7 +111,7 @@ describe("embedded mode (npm start)", () => {
     const report = await checkMoneyInvariant({ pgliteDir: path.join(dataDir, "pgdata") });
     expect(report.violations).toEqual([]);
     expect(report.visibleParcels).toBeGreaterThan(0);
-    proc = startProcess("npm", ["start", "--silent"], { PORT: String(port), DATA_DIR: dataDir, ...HOSTILE_INPUT_ENV });
+    proc = startProcess("npm", ["start", "--silent"], { PORT: String(port), DATA_DIR: dataDir, ...HOSTILE_INPUT_ENV, ...sms.env });
     await proc.waitForOutput(/Demo keys were printed on the first start/, 60_000);
   }, 90_000);
 
@@ -135,6 +147,8 @@ describe("embedded mode (npm start)", () => {
     expect(listed.map((k: { id: string }) => k.id)).toEqual([key.id]);
     expect(JSON.stringify(listed)).not.toContain(key.key);
     expect((await cli("relay:list")).length).toBeGreaterThan(20);
+    expect(await cli("cod:payout", org.id, "WALLET")).toEqual({ organizationId: org.id, payout: "WALLET" });
+    expect(await cli("cod:settings", org.id)).toEqual({ organizationId: org.id, payout: "WALLET" });
 
     // Webhook endpoints: add, list, test, replay, change, rotate, log, notices, remove.
     const hooks = await startReceiver();

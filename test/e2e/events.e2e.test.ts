@@ -25,7 +25,7 @@ interface Delivery {
     reason: string | null;
     occurredAt: string;
     sequence: number;
-    data: { previousStatus: string | null; parcel: Record<string, unknown> };
+    data: { previousStatus: string | null; previousCodStatus?: string; parcel: Record<string, unknown> };
   };
   raw: ReceivedRequest;
 }
@@ -44,6 +44,12 @@ function deliveriesOf(receiver: Receiver): Delivery[] {
  * signed webhook; labels download; AT_RELAY sends one SMS through the http provider, then
  * RELAY_NOTIFIED and its webhook.
  */
+/** The PIN of the newest pick-up SMS for a parcel, as the SMS gateway received it. */
+function pinInSms(requests: { rawBody: string }[], trackingNumber: string): string {
+  const texts = requests.map(r => String(JSON.parse(r.rawBody).message)).filter(t => t.includes(trackingNumber));
+  return /Code de retrait: (\d{6})\./.exec(texts[texts.length - 1] ?? "")?.[1] ?? "missing";
+}
+
 describe("event path: webhooks, SMS and labels (embedded)", () => {
   let proc: RunningProcess;
   let hooks: Receiver;
@@ -109,7 +115,9 @@ describe("event path: webhooks, SMS and labels (embedded)", () => {
           seen.push(status);
           continue;
         }
-        const res = await bo.call("POST", `/parcels/${parcel.id}/transitions`, { toStatus: step, reason: "scan" });
+        // The hand-over takes the PIN of the pick-up SMS, as the recipient would show it.
+        const pin = step === "DELIVERED" ? pinInSms(sms.requests, parcel.trackingNumber) : undefined;
+        const res = await bo.call("POST", `/parcels/${parcel.id}/transitions`, { toStatus: step, reason: "scan", pin });
         expect({ step, status: res.status }).toEqual({ step, status: 200 });
         seen.push(step);
       }
@@ -126,12 +134,19 @@ describe("event path: webhooks, SMS and labels (embedded)", () => {
     }
     expected.set(sandboxParcel.id, ["CREATED", "IN_TRANSIT", "DELIVERED", "LOST"]);
 
-    const total = [...expected.values()].reduce((n, s) => n + s.length, 0);
+    // The walk to DELIVERED collects its COD: one cod.collected event more.
+    const total = [...expected.values()].reduce((n, s) => n + s.length, 0) + 1;
     const standard = new Webhook(standardWebhooksSecretOf(SECRET));
     await hooks.waitFor(reqs => reqs.length >= total, 60_000);
     await new Promise(r => setTimeout(r, 500)); // nothing more should come
-    const deliveries = deliveriesOf(hooks);
-    expect(deliveries).toHaveLength(total);
+    const all = deliveriesOf(hooks);
+    expect(all).toHaveLength(total);
+    const collected = all.filter(d => d.body.type === "cod.collected");
+    expect(
+      collected.map(d => [d.body.data.parcel.status, d.body.data.parcel.codStatus, d.body.data.previousCodStatus, d.body.sequence])
+    ).toEqual([["DELIVERED", "COLLECTED", "PENDING", 8]]);
+    expect(apiResponseValidator().validateWebhook("partner", { headers: collected[0].raw.headers, body: collected[0].body })).toEqual([]);
+    const deliveries = all.filter(d => d.body.type.startsWith("parcel."));
 
     for (const d of deliveries) {
       expect(d.raw.method).toBe("POST");
@@ -152,8 +167,8 @@ describe("event path: webhooks, SMS and labels (embedded)", () => {
       expect(apiResponseValidator().validateWebhook("partner", { headers: d.raw.headers, body: d.body })).toEqual([]);
     }
     // Exactly one delivery id per event, and per event one request (no failure, so no retry).
-    expect(new Set(deliveries.map(d => d.body.id)).size).toBe(total);
-    expect(new Set(deliveries.map(d => d.deliveryId)).size).toBe(total);
+    expect(new Set(all.map(d => d.body.id)).size).toBe(total);
+    expect(new Set(all.map(d => d.deliveryId)).size).toBe(total);
 
     for (const [parcelId, statuses] of expected) {
       const mine = deliveries.filter(d => d.body.data.parcel.id === parcelId);
@@ -182,6 +197,13 @@ describe("event path: webhooks, SMS and labels (embedded)", () => {
       expect(body.to.replace(/\s/g, "")).toBe("0770112233");
       expect(body.message).toMatch(/RP\d{9}DZ/);
       expect(body.message).toContain("1 500,00 DZD");
+      expect(body.message).toMatch(/Code de retrait: \d{6}\./);
+    }
+    // The PIN went in the SMS only: never in a webhook or a log.
+    for (const req of sms.requests) {
+      const pin = /Code de retrait: (\d{6})/.exec(JSON.parse(req.rawBody).message)![1];
+      expect(proc.output()).not.toContain(pin);
+      for (const d of all) expect(d.raw.rawBody).not.toContain(`"${pin}"`);
     }
     expect(proc.output()).not.toContain("0770 11 22 33");
     expect(proc.output()).not.toContain(SECRET);

@@ -183,7 +183,14 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   updateWebhookEndpoint: { url: "https://hooks.example.invalid/other", mode: "both", eventTypes: null, enabled: false, description: null },
   rotateWebhookSecret: { secret: null, overlapSeconds: 60 },
   replayWebhookEvents: { since: "2026-01-17T00:00:00Z", only: "failed" },
-  transitionParcel: { toStatus: "READY_FOR_PICKUP", reason: "fuzz" },
+  transitionParcel: { toStatus: "DELIVERED", reason: "fuzz", pin: "123456" },
+  createCodRemittance: {
+    reference: "VIR-FUZZ",
+    mode: "sandbox",
+    parcelIds: ["3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70"],
+    paidOn: "2026-02-28"
+  },
+  setCodSettings: { payout: "WALLET" },
   upsertRelayPoint: {
     code: "DZ-FZ-POINT",
     name: "Fuzz point",

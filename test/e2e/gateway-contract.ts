@@ -1,3 +1,4 @@
+import type { SmsInbox } from "../helpers/sms-inbox";
 import { backoffice, http, partner } from "../helpers/http";
 
 export interface SystemUnderTest {
@@ -6,6 +7,8 @@ export interface SystemUnderTest {
   secondGatewayUrl?: string;
   backofficeToken: string;
   logs: () => string;
+  /** Where the system's pick-up SMS go (the PINs of live hand-overs). */
+  sms: SmsInbox;
 }
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

@@ -390,9 +390,30 @@ export function merchantContract(system: () => SystemUnderTest): void {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         items: [
-          { type: "REFUND", amountDzd: 500, balanceAfterDzd: 3_000, parcelId: parcel.id, createdAt: expect.stringMatching(/Z$/) },
-          { type: "DEBIT", amountDzd: 500, balanceAfterDzd: 2_500, parcelId: parcel.id, createdAt: expect.stringMatching(/Z$/) },
-          { type: "TOP_UP", amountDzd: 3_000, balanceAfterDzd: 3_000, parcelId: null, createdAt: expect.stringMatching(/Z$/) }
+          {
+            type: "REFUND",
+            amountDzd: 500,
+            balanceAfterDzd: 3_000,
+            parcelId: parcel.id,
+            remittanceId: null,
+            createdAt: expect.stringMatching(/Z$/)
+          },
+          {
+            type: "DEBIT",
+            amountDzd: 500,
+            balanceAfterDzd: 2_500,
+            parcelId: parcel.id,
+            remittanceId: null,
+            createdAt: expect.stringMatching(/Z$/)
+          },
+          {
+            type: "TOP_UP",
+            amountDzd: 3_000,
+            balanceAfterDzd: 3_000,
+            parcelId: null,
+            remittanceId: null,
+            createdAt: expect.stringMatching(/Z$/)
+          }
         ],
         page: 0,
         size: 20,

@@ -136,6 +136,7 @@ export function parcelsContract(system: () => SystemUnderTest & { databaseUrl?: 
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual([
       "codAmountDzd",
+      "codStatus",
       "createdAt",
       "destinationRelayCode",
       "id",
@@ -285,11 +286,11 @@ export function parcelsContract(system: () => SystemUnderTest & { databaseUrl?: 
 
   test("operator transitions follow the graph; anything else is 409, an unknown status 400", async () => {
     const p = (await m.live("POST", "/parcels", VALID)).body;
-    const move = (toStatus: string) => bo().call("POST", `/parcels/${p.id}/transitions`, { toStatus, reason: "scan" });
+    const move = (toStatus: string, pin?: string) => bo().call("POST", `/parcels/${p.id}/transitions`, { toStatus, reason: "scan", pin });
     expectError(await move("DELIVERED"), 409, "INVALID_TRANSITION");
     expectError(await move("TELEPORTED"), 400, "INVALID_STATUS");
     for (const status of ["READY_FOR_PICKUP", "PICKED_UP", "IN_TRANSIT", "AT_RELAY", "DELIVERED"]) {
-      const res = await move(status);
+      const res = await move(status, status === "DELIVERED" ? await system().sms.pinOf(p.trackingNumber) : undefined);
       expect(res.status).toBe(200);
       expect(res.body.status).toBe(status);
     }

@@ -10,7 +10,7 @@ export interface InvariantReport {
 }
 
 /**
- * DESIGN §3: for every organisation and mode, balance = top-ups − debits + refunds, and every
+ * DESIGN §3: for every organisation and mode, balance = top-ups − debits + refunds (+ COD remittances credited), and every
  * un-refunded debit has exactly one visible parcel (and every visible, uncancelled parcel was paid).
  */
 export async function checkMoneyInvariant(database: string | { pgliteDir: string }): Promise<InvariantReport> {
@@ -23,6 +23,7 @@ export async function checkMoneyInvariant(database: string | { pgliteDir: string
     const { rows: accounts } = await query(`
       SELECT a.organization_id, a.mode, a.balance_centimes::bigint AS balance,
              coalesce(sum(CASE l.kind WHEN 'top_up' THEN l.amount_centimes WHEN 'refund' THEN l.amount_centimes
+                                      WHEN 'cod_credit' THEN l.amount_centimes
                                       ELSE -l.amount_centimes END), 0)::bigint AS ledger
         FROM wallet.accounts a LEFT JOIN wallet.ledger l ON l.organization_id = a.organization_id AND l.mode = a.mode
        GROUP BY a.organization_id, a.mode, a.balance_centimes`);

@@ -28,6 +28,7 @@ export function makeParcelEvent(
         labelUrl: null,
         pricePaidDzd: 450,
         codAmountDzd: 2500,
+        codStatus: "PENDING",
         createdAt: now,
         updatedAt: now
       }

@@ -73,6 +73,7 @@ function parcelView(parcelId: string, trackingNumber: string, codAmountDzd: numb
     destinationRelayCode: RELAY.code,
     labelUrl: null,
     pricePaidDzd: 400,
+    codStatus: codAmountDzd ? "PENDING" : null,
     codAmountDzd,
     createdAt: "2024-05-01T10:00:00.000Z",
     updatedAt: new Date().toISOString()
@@ -390,7 +391,8 @@ describe("pick-up SMS text and phone masking", () => {
     const text = composePickupSms({
       trackingNumber: "RP123456785DZ",
       relay: { code: "DZ-ALG-0042", name: "Librairie\n du  Centre", city: "Alger", address: "12 rue Didouche Mourad, Alger" },
-      codAmountDzd: 1500
+      codAmountDzd: 1500,
+      pin: null
     });
     expect(text).toBe(
       "Votre colis RP123456785DZ est arrivé au point relais Librairie du Centre (DZ-ALG-0042), 12 rue Didouche Mourad, Alger. " +
@@ -402,7 +404,8 @@ describe("pick-up SMS text and phone masking", () => {
     const text = composePickupSms({
       trackingNumber: "RP123456785DZ",
       relay: { code: "DZ-ALG-0042", name: null, city: null, address: null },
-      codAmountDzd: 0
+      codAmountDzd: 0,
+      pin: null
     });
     expect(text).toBe(
       "Votre colis RP123456785DZ est arrivé au point relais DZ-ALG-0042. Présentez ce SMS et une pièce d'identité pour le retirer."

@@ -209,10 +209,11 @@ describe("SPEC §2 and §3: responses and the status enum", () => {
     expect(schemas.SandboxTriggerRequest.required).toEqual(["toStatus"]);
   });
 
-  test("§2.1 parcel view: the nine fields, all present, labelUrl and codAmountDzd nullable, no recipient data", () => {
+  test("§2.1 parcel view: the nine fields and codStatus, all present, labelUrl and codAmountDzd nullable, no recipient data", () => {
     const view = schemas.ParcelView;
     expect([...view.required!].sort()).toEqual([
       "codAmountDzd",
+      "codStatus",
       "createdAt",
       "destinationRelayCode",
       "id",
@@ -360,6 +361,9 @@ describe("SPEC §5: authentication", () => {
       createParcelBatch: either("parcels:write"),
       createLabelDocument: either("parcels:read"),
       getZplPrinterFont: either("parcels:read"),
+      listCodRemittances: either("parcels:read"),
+      getCodRemittance: either("parcels:read"),
+      getCodSummary: either("parcels:read"),
       downloadLabel: [],
       downloadLabelDocument: []
     });
@@ -367,8 +371,13 @@ describe("SPEC §5: authentication", () => {
 });
 
 describe("SPEC §6: webhooks", () => {
-  test("one entry per event type, parcel.<status in lower case>, and the ping test event, with the X-Relay-* and Standard Webhooks headers", () => {
-    expect(Object.keys(doc.webhooks!)).toEqual([...STATUSES.map(s => `parcel.${s.toLowerCase()}`), "ping"]);
+  test("one entry per event type, parcel.<status in lower case>, cod.collected and cod.remitted, and the ping test event, with the X-Relay-* and Standard Webhooks headers", () => {
+    expect(Object.keys(doc.webhooks!)).toEqual([
+      ...STATUSES.map(s => `parcel.${s.toLowerCase()}`),
+      "cod.collected",
+      "cod.remitted",
+      "ping"
+    ]);
     for (const [type, item] of Object.entries(doc.webhooks!)) {
       const headers = Object.fromEntries((item.post!.parameters as Parameter[]).map(p => [p.name, p]));
       expect(Object.keys(headers).sort()).toEqual([

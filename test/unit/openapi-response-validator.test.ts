@@ -13,6 +13,7 @@ const PARCEL = {
   labelUrl: "http://127.0.0.1:3000/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=ab",
   pricePaidDzd: 450,
   codAmountDzd: null,
+  codStatus: null,
   createdAt: "2026-01-15T09:30:00.000Z",
   updatedAt: "2026-01-15T09:30:00.000Z"
 };

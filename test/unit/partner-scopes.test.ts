@@ -15,7 +15,7 @@ test.each(partnerActions.map(([name, action]) => [name, action.scope]))("%s decl
   expect([...SCOPES, "any"]).toContain(scope);
 });
 
-test("only the health ping is open to every key; writes need parcels:write; money is read with wallet:read", () => {
+test("only the health ping is open to every key; writes need parcels:write; money is read with wallet:read; COD with parcels:read", () => {
   const byScope = (scope: string) =>
     partnerActions
       .filter(([, a]) => a.scope === scope)
@@ -26,10 +26,13 @@ test("only the health ping is open to every key; writes need parcels:write; mone
   expect(byScope("parcels:read")).toEqual([
     "labels.createDocument",
     "labels.printerFont",
+    "parcels.codSummary",
     "parcels.events",
     "parcels.get",
     "parcels.getByTracking",
+    "parcels.getRemittance",
     "parcels.list",
+    "parcels.listRemittances",
     "parcels.quote",
     "parcels.searchRelayPoints",
     "webhooks.getEvent",

@@ -65,6 +65,7 @@ const ERROR_DESCRIPTIONS: Partial<Record<number, string>> = {
   413: "Request body too large",
   415: "Unsupported request body type or encoding",
   422: "Idempotency-Key reused with another body",
+  423: "Locked until an operator acts",
   429: "Rate limit exceeded",
   503: "Temporarily unavailable; retry later"
 };
@@ -94,7 +95,13 @@ const SAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   UNSUPPORTED_MEDIA_TYPE: "Content-Type text/plain is not supported; send application/json",
   IDEMPOTENCY_KEY_REUSED: "This Idempotency-Key was already used with a different request body",
   RATE_LIMITED: "Rate limit of 60 requests per minute exceeded",
-  UNAVAILABLE: "The service is temporarily unavailable, please retry"
+  UNAVAILABLE: "The service is temporarily unavailable, please retry",
+  PIN_REQUIRED: "A live parcel is handed over with its pick-up PIN: give pin",
+  PIN_INCORRECT: "The pick-up PIN is not correct; 4 attempts left",
+  PIN_LOCKED: "Too many wrong PINs: the parcel is locked until an operator resets its PIN",
+  REMITTANCE_NOT_FOUND: "Remittance not found",
+  NOTHING_TO_REMIT: "The organisation has no collected COD waiting to be remitted in this mode",
+  COD_NOT_REMITTABLE: "Some parcels cannot be remitted: see details"
 };
 
 const SAMPLE_REQUEST_ID = "5b0d6c1e-8a8f-4a53-9d0e-2f7c6a1b9e44";

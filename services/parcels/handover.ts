@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import type { Logger } from "moleculer";
+import { call, Caller } from "../../lib/contract";
+import { decryptField, encryptField } from "../../lib/crypto";
+import type { Database } from "../../lib/db/database";
+import { AppError } from "../../lib/errors";
+import { assertOperatorTransition, ParcelStatus } from "../../lib/parcel-status";
+import { generatePickupPin, judgePin, MAX_PIN_FAILURES, PinVerdict } from "../../lib/pickup-pin";
+import { toParcelView } from "./parcel-view";
+import * as store from "./parcels.store";
+import { applyStatusChange } from "./status-change";
+
+export interface HandoverDeps {
+  db: Database;
+  encryptionKey: string;
+  logger: Logger;
+  caller: Caller;
+}
+
+const PARCEL_NOT_FOUND = () => new AppError("PARCEL_NOT_FOUND", "Parcel not found");
+
+function refusal(verdict: Exclude<PinVerdict, { ok: true }>): AppError {
+  if (verdict.reason === "missing") {
+    return new AppError("PIN_REQUIRED", "A live parcel is handed over with its pick-up PIN: give pin (the 6 digits of the pick-up SMS)", {
+      details: [{ field: "pin", message: "is required to move a live parcel to DELIVERED" }]
+    });
+  }
+  if (verdict.reason === "locked" || verdict.attemptsLeft === 0) {
+    return new AppError(
+      "PIN_LOCKED",
+      `${MAX_PIN_FAILURES} wrong PINs: the parcel is locked until an operator resets its PIN (the reset sends a new one)`
+    );
+  }
+  const left = verdict.attemptsLeft;
+  return new AppError("PIN_INCORRECT", `The pick-up PIN is not correct; ${left} attempt${left === 1 ? "" : "s"} left`);
+}
+
+/**
+ * An operator's move along the graph. Handing a live parcel over (DELIVERED) takes the pick-up PIN
+ * the recipient got by SMS: a wrong one is counted (and the count committed, though the move is
+ * refused), and the fifth locks the parcel. The answer never says what the PIN is.
+ */
+export async function operatorTransition(
+  deps: HandoverDeps,
+  request: { id: string; toStatus: ParcelStatus; reason: string | null; pin: string | null }
+): Promise<store.ParcelRecord> {
+  const outcome = await deps.db.transaction(async tx => {
+    const before = await store.lockParcel(tx, request.id);
+    if (!before || before.status === "PENDING") throw PARCEL_NOT_FOUND();
+    assertOperatorTransition(before.status, request.toStatus);
+    if (request.toStatus === "DELIVERED" && before.mode === "live") {
+      if (before.pickupPinEnc === null) {
+        throw new AppError(
+          "PIN_REQUIRED",
+          "No pick-up PIN was issued for this parcel: reset its PIN from the back-office to send one to the recipient"
+        );
+      }
+      const verdict = judgePin(decryptField(before.pickupPinEnc, deps.encryptionKey), request.pin, before.pickupPinFailures);
+      if (!verdict.ok) {
+        if (verdict.reason === "wrong") await store.recordPinFailure(tx, before.id);
+        return { after: null, refused: verdict };
+      }
+    }
+    const { row } = await applyStatusChange(tx, before, {
+      to: request.toStatus,
+      reason: request.reason,
+      actor: "operator",
+      sealPin: pin => encryptField(pin, deps.encryptionKey)
+    });
+    return { after: row, refused: null };
+  });
+  if (outcome.refused) {
+    deps.logger.info(`parcel ${request.id}: hand-over refused (${outcome.refused.reason} PIN)`);
+    throw refusal(outcome.refused);
+  }
+  return outcome.after!;
+}
+
+/**
+ * A new PIN for a live parcel waiting at its relay point (the recipient lost the SMS, or the
+ * parcel locked after wrong tries): the count of wrong tries starts again and the recipient gets
+ * a pick-up SMS with the new PIN. Only the SMS carries it.
+ */
+export async function resetPickupPin(deps: HandoverDeps, parcelId: string): Promise<{ parcelId: string; smsQueued: boolean }> {
+  const parcel = await deps.db.transaction(async tx => {
+    const row = await store.lockParcel(tx, parcelId);
+    if (!row || row.status === "PENDING") throw PARCEL_NOT_FOUND();
+    if (row.mode !== "live") throw new AppError("CONFLICT", "Sandbox parcels have no pick-up PIN");
+    if (row.status !== "AT_RELAY" && row.status !== "RELAY_NOTIFIED") {
+      throw new AppError("CONFLICT", `The PIN of a parcel in status ${row.status} cannot be reset: only while it waits at its relay point`);
+    }
+    return store.resetPickupPin(tx, row.id, encryptField(generatePickupPin(), deps.encryptionKey));
+  });
+  try {
+    const view = toParcelView(parcel, null);
+    await call(deps.caller, "notifications.sendPickupSms", {
+      requestId: randomUUID(),
+      organizationId: parcel.organizationId,
+      parcel: {
+        id: view.id,
+        trackingNumber: view.trackingNumber,
+        destinationRelayCode: view.destinationRelayCode,
+        codAmountDzd: view.codAmountDzd
+      }
+    });
+    return { parcelId, smsQueued: true };
+  } catch (err) {
+    deps.logger.warn(`parcel ${parcelId}: PIN reset, but the pick-up SMS could not be queued (${(err as Error).message})`);
+    return { parcelId, smsQueued: false };
+  }
+}

@@ -1,0 +1,38 @@
+import { startReceiver } from "./receivers";
+
+/**
+ * The SMS gateway as tests see it: a loopback receiver the system's `http` SMS provider posts to.
+ * The pick-up PIN is read here, from the SMS the recipient would get — never from an API answer.
+ */
+export interface SmsInbox {
+  /** The environment that points a system's SMS provider here. */
+  env: Record<string, string>;
+  /** The texts received so far for a parcel, oldest first. */
+  messagesFor(trackingNumber: string): string[];
+  /** The PIN of the newest pick-up SMS of the parcel; waits until there are at least `count` of them. */
+  pinOf(trackingNumber: string, count?: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+const PIN_IN_SMS = /Code de retrait: (\d{6})\./;
+
+export async function startSmsInbox(): Promise<SmsInbox> {
+  const receiver = await startReceiver();
+  const messagesFor = (trackingNumber: string) =>
+    receiver
+      .on("/sms")
+      .map(r => String((JSON.parse(r.rawBody) as { message: string }).message))
+      .filter(text => text.includes(trackingNumber));
+  return {
+    env: { SMS_PROVIDER: "http", SMS_HTTP_URL: `${receiver.url}/sms`, SMS_HTTP_TOKEN: "test-sms-gateway" },
+    messagesFor,
+    async pinOf(trackingNumber, count = 1) {
+      await receiver.waitFor(() => messagesFor(trackingNumber).length >= count);
+      const texts = messagesFor(trackingNumber);
+      const pin = PIN_IN_SMS.exec(texts[texts.length - 1]);
+      if (!pin) throw new Error(`the pick-up SMS of ${trackingNumber} has no PIN`);
+      return pin[1];
+    },
+    close: () => receiver.close()
+  };
+}
