@@ -2,6 +2,7 @@ import { ConfigError, loadConfig, ServiceName } from "../lib/config";
 import { bootstrapDemo, demoBanner } from "./demo";
 import { startHealthServer } from "./health-server";
 import { resolveSecrets } from "../lib/secrets";
+import { checkServiceConfig } from "../lib/service-config";
 import { createSystem } from "./system";
 
 async function main(): Promise<void> {
@@ -9,6 +10,8 @@ async function main(): Promise<void> {
   // Embedded mode writes the database and secrets under DATA_DIR: for this user's eyes only.
   if (loaded.embedded) process.umask(0o077);
   const config = resolveSecrets(loaded);
+  // Every variable is checked before anything starts: a bad one stops the pod here (exit 2).
+  checkServiceConfig(config);
   const broker = await createSystem(config);
   if (config.healthPort) startHealthServer(broker, config.healthPort);
   await broker.start();

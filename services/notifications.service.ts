@@ -4,6 +4,7 @@ import { BackgroundLoop } from "../lib/background-loop";
 import { call } from "../lib/contract";
 import { decryptField, encryptField } from "../lib/crypto";
 import { errorCodeOf } from "../lib/errors";
+import { countMetric, RELAY_METRICS } from "../lib/metrics";
 import { requireSecret } from "../lib/secrets";
 import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
@@ -209,7 +210,11 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
         return "failed";
       }
       try {
-        const sent = await this.provider.send({ id: message.id, to: phone, body: message.body });
+        const sent = await this.provider.send({ id: message.id, to: phone, body: message.body }).catch(err => {
+          countMetric(this.broker, RELAY_METRICS.smsFailed, { provider: this.provider.name });
+          throw err;
+        });
+        countMetric(this.broker, RELAY_METRICS.smsSent, { provider: this.provider.name });
         if (!(await store.markSent(this.db, message, { provider: this.provider.name, providerMessageId: sent.providerMessageId }))) {
           return "lease-lost";
         }
