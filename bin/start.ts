@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   // Every variable is checked before anything starts: a bad one stops the pod here (exit 2).
   checkServiceConfig(config);
   const broker = await createSystem(config);
-  if (config.healthPort) startHealthServer(broker, config.healthPort);
+  if (config.healthPort) startHealthServer(broker, config.healthPort, config.services);
   await broker.start();
 
   const demoNeeds: ServiceName[] = ["gateway", "auth", "wallet"];

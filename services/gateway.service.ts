@@ -15,6 +15,7 @@ import type { Principal } from "../lib/principal";
 import { PrincipalCache } from "../lib/principal-cache";
 import { KeyRateLimiter, RateDecision } from "../lib/rate-limit";
 import { REQUEST_ID_PATTERN } from "../lib/request-id";
+import { readinessOf } from "../lib/readiness";
 import { requireSecret } from "../lib/secrets";
 import { ConfigMixin } from "../mixins/config.mixin";
 import { ApiDocsMixin } from "./gateway/api-docs.mixin";
@@ -39,13 +40,6 @@ interface GatewayVars {
 }
 
 type GatewayThis = GatewayVars & { broker: ServiceBroker; logger: import("moleculer").Logger };
-
-/**
- * Services without which the partner API cannot answer; the gateway is ready once all are
- * reachable. Labels and webhooks are not among them: without them a parcel still reads (with
- * labelUrl null) and events wait in the outbox.
- */
-const FRONTED_SERVICES = ["auth", "wallet", "parcels"];
 
 function sendErrorJson(this: { logger: { error: (...a: unknown[]) => void } }, req: GatewayRequest, res: ServerResponse, err: unknown) {
   const requestId = req.$ctx?.requestID ?? undefined;
@@ -170,11 +164,9 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
       api: "open",
       endpoint: PROBE_DOCS("getReadiness", "The services the gateway fronts are reachable."),
       handler() {
-        // False from the first moment of a shutdown, so that the load balancer routes elsewhere.
-        if (!this.broker.started) throw new AppError("UNAVAILABLE", "Not ready: shutting down");
-        const available = new Set(this.broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }).map(s => s.name));
-        const missing = FRONTED_SERVICES.filter(name => !available.has(name));
-        if (missing.length > 0) throw new AppError("UNAVAILABLE", `Not ready: ${missing.join(", ")} unavailable`);
+        // False from the first moment of a shutdown too, so that the load balancer routes elsewhere.
+        const { ready, problems } = readinessOf(this.broker, ["gateway"]);
+        if (!ready) throw new AppError("UNAVAILABLE", `Not ready: ${problems.join(", ")}`);
         return { status: "ok" };
       }
     })
