@@ -2,6 +2,7 @@ import type { BrokerOptions } from "moleculer";
 import type { AppConfig } from "./lib/config";
 import { logFormatter } from "./lib/log-format";
 import { RelayMetricsMiddleware } from "./lib/metrics";
+import { AnnounceMiddleware } from "./lib/readiness";
 import { RequestContextMiddleware } from "./lib/request-context";
 import { ValidationMiddleware } from "./middlewares/validation.middleware";
 
@@ -50,7 +51,7 @@ export function brokerOptions(config: AppConfig): BrokerOptions {
     registry: { strategy: "RoundRobin", preferLocal: true, stopDelay: 1_000 },
     // Joi validation replaces fastest-validator (STYLE: one schema gives the type and the check).
     validator: false,
-    middlewares: [RequestContextMiddleware, ValidationMiddleware, RelayMetricsMiddleware],
+    middlewares: [RequestContextMiddleware, ValidationMiddleware, RelayMetricsMiddleware, AnnounceMiddleware],
     metrics: config.metricsPort
       ? { enabled: true, reporter: { type: "Prometheus", options: { port: config.metricsPort, path: "/metrics" } } }
       : { enabled: false },

@@ -3,6 +3,7 @@ import { bootstrapDemo, demoBanner } from "./demo";
 import { startHealthServer } from "./health-server";
 import { resolveSecrets } from "../lib/secrets";
 import { checkServiceConfig } from "../lib/service-config";
+import { noteShutdown } from "../lib/readiness";
 import { createSystem } from "./system";
 
 async function main(): Promise<void> {
@@ -13,6 +14,8 @@ async function main(): Promise<void> {
   // Every variable is checked before anything starts: a bad one stops the pod here (exit 2).
   checkServiceConfig(config);
   const broker = await createSystem(config);
+  // Readiness turns false first; Moleculer's own handler (registered by the broker) then stops it.
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, noteShutdown);
   if (config.healthPort) startHealthServer(broker, config.healthPort, config.services);
   await broker.start();
 

@@ -1,4 +1,4 @@
-import type { ServiceBroker } from "moleculer";
+import type { Middleware, ServiceBroker } from "moleculer";
 import type { ServiceName } from "./config";
 
 /**
@@ -16,6 +16,28 @@ export const DEPENDS_ON: Record<ServiceName, ServiceName[]> = {
   webhooks: []
 };
 
+let shuttingDown = false;
+const announced = new WeakSet<ServiceBroker>();
+
+/**
+ * Moleculer tells the other nodes about a new node's services up to a second after they start
+ * (a debounced INFO). A replacement that said "ready" before that would let a rolling update stop
+ * the old pod while nobody knows the new one yet: every call in between fails. So once started,
+ * the node announces itself at once, and only then counts as ready.
+ */
+export const AnnounceMiddleware: Middleware = {
+  name: "Announce",
+  async started(broker: ServiceBroker) {
+    if (broker.transit) await broker.registry.discoverer.sendLocalNodeInfo();
+    announced.add(broker);
+  }
+};
+
+/** Called at SIGTERM/SIGINT (bin/start.ts), before Moleculer's own handler stops the broker. */
+export function noteShutdown(): void {
+  shuttingDown = true;
+}
+
 export interface Readiness {
   ready: boolean;
   /** Why not, for the probe's body and the logs: "stopping", "transporter disconnected", "wallet unreachable". */
@@ -30,7 +52,8 @@ export interface Readiness {
  */
 export function readinessOf(broker: ServiceBroker, services: readonly ServiceName[]): Readiness {
   const problems: string[] = [];
-  if (!broker.started) problems.push(broker.stopping ? "stopping" : "starting");
+  if (shuttingDown || broker.stopping) problems.push("stopping");
+  else if (!broker.started || !announced.has(broker)) problems.push("starting");
   if (broker.transit && !broker.transit.connected) problems.push("transporter disconnected");
   const needed = new Set(services.flatMap(service => DEPENDS_ON[service]).filter(name => !services.includes(name)));
   if (needed.size > 0) {
