@@ -38,7 +38,7 @@ const exitCode = (proc: RunningProcess) =>
     ? Promise.resolve(proc.child.exitCode)
     : new Promise<number | null>(resolve => proc.child.once("exit", code => resolve(code)));
 
-async function probe(port: number, path: "/readyz" | "/healthz"): Promise<{ status: number; body: { problems?: string[] } }> {
+async function probe(port: number, path: "/readyz" | "/healthz" | "/startedz"): Promise<{ status: number; body: { problems?: string[] } }> {
   const res = await fetch(`http://127.0.0.1:${port}${path}`);
   return { status: res.status, body: (await res.json()) as { problems?: string[] } };
 }
@@ -147,7 +147,9 @@ describeWithServers(["postgres", "redis", "nats"], "operations: probes, metrics,
       r => r.status === 503
     );
     expect(unready.body.problems).toEqual(["wallet unreachable"]);
+    // Neither liveness nor the startup probe depends on the wallet: nothing gets restarted for it.
     expect((await probe(parcels.healthPort, "/healthz")).status).toBe(200);
+    expect((await probe(parcels.healthPort, "/startedz")).status).toBe(200);
     expect((await fetch(`${gatewayUrls[0]}/readyz`)).status).toBe(503);
     // Processes that do not need the wallet stay ready.
     for (const name of ["auth", "labels", "notifications", "webhooks"])

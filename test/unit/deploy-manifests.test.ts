@@ -226,8 +226,9 @@ if (!kubectlFound && process.env.CI === "true") {
         readiness: probe(container.readinessProbe)
       }).toEqual({
         service: componentOf(owner),
-        // Migrations run at start: the startup probe waits for the broker, then liveness takes over.
-        startup: { path: "/readyz", port: healthPort },
+        // Migrations run at start: the startup probe waits for the broker (not for the services it
+        // depends on: one that is away must restart nobody), then liveness takes over.
+        startup: { path: "/startedz", port: healthPort },
         liveness: { path: "/healthz", port: healthPort },
         readiness: { path: "/readyz", port: ownPort }
       });
