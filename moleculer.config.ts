@@ -1,6 +1,31 @@
 import type { BrokerOptions } from "moleculer";
 import type { AppConfig } from "./lib/config";
+import { logFormatter } from "./lib/log-format";
+import { RelayMetricsMiddleware } from "./lib/metrics";
+import { AnnounceMiddleware } from "./lib/readiness";
+import { RequestContextMiddleware } from "./lib/request-context";
 import { ValidationMiddleware } from "./middlewares/validation.middleware";
+
+/**
+ * Spans go to Moleculer's Console exporter, or in Zipkin's format to TRACING_URL: Zipkin itself,
+ * Jaeger's Zipkin-compatible collector port, or an OpenTelemetry Collector's zipkin receiver
+ * (Moleculer has no OTLP exporter; its Jaeger one needs the retired jaeger-client package).
+ * Every span carries the request id (Moleculer's `requestID` tag, the gateway's X-Request-Id).
+ */
+function tracingOptions(tracing: AppConfig["tracing"]): BrokerOptions["tracing"] {
+  if (tracing.exporter === "none") return { enabled: false };
+  const exporter =
+    tracing.exporter === "console"
+      ? ({ type: "Console" } as const)
+      : ({ type: "Zipkin", options: { baseURL: tracing.url ?? undefined, interval: 5 } } as const);
+  return {
+    enabled: true,
+    exporter,
+    sampling: { rate: tracing.sampleRate },
+    events: true,
+    tags: { action: { meta: ["idempotencyKey"] } }
+  };
+}
 
 /** The one place broker options come from; every field is driven by the environment (DESIGN §4). */
 export function brokerOptions(config: AppConfig): BrokerOptions {
@@ -13,7 +38,7 @@ export function brokerOptions(config: AppConfig): BrokerOptions {
       type: "Console",
       options: {
         level: config.logLevel,
-        formatter: config.logFormat === "json" ? "json" : "short",
+        formatter: logFormatter(config.logFormat),
         colors: config.logFormat !== "json" && Boolean(process.stdout.isTTY),
         moduleColors: false
       }
@@ -21,16 +46,18 @@ export function brokerOptions(config: AppConfig): BrokerOptions {
     requestTimeout: 10_000,
     // Retries are decided by each flow (the saga, the outbox relay), never blindly by the broker.
     retryPolicy: { enabled: false },
-    registry: { strategy: "RoundRobin", preferLocal: true },
+    // At SIGTERM a node first tells the others it runs nothing, then waits stopDelay before it
+    // refuses calls: long enough for that news to reach every gateway over the transporter.
+    registry: { strategy: "RoundRobin", preferLocal: true, stopDelay: 1_000 },
     // Joi validation replaces fastest-validator (STYLE: one schema gives the type and the check).
     validator: false,
-    middlewares: [ValidationMiddleware],
+    middlewares: [RequestContextMiddleware, ValidationMiddleware, RelayMetricsMiddleware, AnnounceMiddleware],
     metrics: config.metricsPort
       ? { enabled: true, reporter: { type: "Prometheus", options: { port: config.metricsPort, path: "/metrics" } } }
       : { enabled: false },
-    tracing: { enabled: false },
+    tracing: tracingOptions(config.tracing),
     transit: { disableReconnect: false },
     // Let in-flight requests finish on SIGTERM before the pod goes away.
-    tracking: { enabled: true, shutdownTimeout: 10_000 }
+    tracking: { enabled: true, shutdownTimeout: config.shutdownTimeoutMs }
   };
 }

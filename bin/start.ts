@@ -2,6 +2,8 @@ import { ConfigError, loadConfig, ServiceName } from "../lib/config";
 import { bootstrapDemo, demoBanner } from "./demo";
 import { startHealthServer } from "./health-server";
 import { resolveSecrets } from "../lib/secrets";
+import { checkServiceConfig } from "../lib/service-config";
+import { noteShutdown } from "../lib/readiness";
 import { createSystem } from "./system";
 
 async function main(): Promise<void> {
@@ -9,8 +11,12 @@ async function main(): Promise<void> {
   // Embedded mode writes the database and secrets under DATA_DIR: for this user's eyes only.
   if (loaded.embedded) process.umask(0o077);
   const config = resolveSecrets(loaded);
+  // Every variable is checked before anything starts: a bad one stops the pod here (exit 2).
+  checkServiceConfig(config);
   const broker = await createSystem(config);
-  if (config.healthPort) startHealthServer(broker, config.healthPort);
+  // Readiness turns false first; Moleculer's own handler (registered by the broker) then stops it.
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, noteShutdown);
+  if (config.healthPort) startHealthServer(broker, config.healthPort, config.services);
   await broker.start();
 
   const demoNeeds: ServiceName[] = ["gateway", "auth", "wallet"];

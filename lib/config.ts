@@ -1,5 +1,15 @@
 import path from "node:path";
 import { CorsPolicy, parseCorsOrigins } from "./http/cors";
+import {
+  checkBaseUrl,
+  checkDatabaseUrl,
+  checkFraction,
+  checkName,
+  checkOneOf,
+  checkTransporter,
+  checkUrl,
+  ConfigError
+} from "./config-checks";
 
 export type ServiceName = "gateway" | "auth" | "wallet" | "parcels" | "labels" | "notifications" | "webhooks";
 
@@ -54,6 +64,16 @@ export interface AppConfig {
     httpUrl: string | null;
     httpToken: string | null;
   };
+  /** Spans exported by Moleculer's tracer; off unless TRACING_EXPORTER names an exporter. */
+  tracing: {
+    exporter: TracingExporter;
+    /** Collector base URL (Zipkin API: Zipkin, Jaeger's or an OpenTelemetry Collector's Zipkin receiver). */
+    url: string | null;
+    /** Share of requests traced, 0 to 1. */
+    sampleRate: number;
+  };
+  /** Longest wait for in-flight requests at shutdown (SIGTERM), before services stop. */
+  shutdownTimeoutMs: number;
   /** Embedded = PGlite in DATA_DIR; secrets may then be generated and kept in DATA_DIR. */
   embedded: boolean;
   secrets: {
@@ -63,7 +83,10 @@ export interface AppConfig {
   };
 }
 
-export class ConfigError extends Error {}
+export { ConfigError };
+
+export const TRACING_EXPORTERS = ["none", "console", "zipkin", "jaeger"] as const;
+export type TracingExporter = (typeof TRACING_EXPORTERS)[number];
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -138,21 +161,40 @@ function httpLimits(env: NodeJS.ProcessEnv): AppConfig["http"] {
   };
 }
 
+function smsSettings(env: NodeJS.ProcessEnv): AppConfig["sms"] {
+  const provider = smsProvider(optional(env, "SMS_PROVIDER"));
+  const httpUrl = checkUrl("SMS_HTTP_URL", optional(env, "SMS_HTTP_URL"), ["http:", "https:"], "an absolute http(s) URL");
+  if (provider === "http" && httpUrl === null) throw new ConfigError("SMS_HTTP_URL is required when SMS_PROVIDER=http");
+  return { provider, httpUrl, httpToken: optional(env, "SMS_HTTP_TOKEN") };
+}
+
+function tracingSettings(env: NodeJS.ProcessEnv): AppConfig["tracing"] {
+  const exporter = checkOneOf("TRACING_EXPORTER", optional(env, "TRACING_EXPORTER"), TRACING_EXPORTERS, "none");
+  const url = checkUrl("TRACING_URL", optional(env, "TRACING_URL"), ["http:", "https:"], "the collector's http(s) base URL");
+  if ((exporter === "zipkin" || exporter === "jaeger") && url === null) {
+    throw new ConfigError(`TRACING_URL is required when TRACING_EXPORTER=${exporter} (e.g. http://jaeger-collector:9411)`);
+  }
+  return { exporter, url, sampleRate: checkFraction("TRACING_SAMPLE_RATE", optional(env, "TRACING_SAMPLE_RATE"), 1) };
+}
+
+/**
+ * Reads and checks every variable (README "Configuration"): a bad value is a ConfigError naming
+ * the variable. Secrets are shape-checked per service at start (lib/service-config.ts).
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = integer(env, "PORT", 3000, 0, 65535);
-  const databaseUrl = optional(env, "DATABASE_URL");
-  const logLevel = (optional(env, "LOG_LEVEL") ?? "info") as AppConfig["logLevel"];
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
-  const logFormat = optional(env, "LOG_FORMAT") === "json" ? "json" : "short";
+  const databaseUrl = checkDatabaseUrl(optional(env, "DATABASE_URL"));
+  const logLevel = checkOneOf("LOG_LEVEL", optional(env, "LOG_LEVEL"), LOG_LEVELS, "info");
+  const logFormat = checkOneOf("LOG_FORMAT", optional(env, "LOG_FORMAT"), ["short", "json"] as const, "short");
   const metricsPort = optional(env, "METRICS_PORT");
   return {
     port,
-    publicBaseUrl: (optional(env, "PUBLIC_BASE_URL") ?? `http://localhost:${port}`).replace(/\/+$/, ""),
-    transporter: optional(env, "TRANSPORTER"),
+    publicBaseUrl: checkBaseUrl("PUBLIC_BASE_URL", optional(env, "PUBLIC_BASE_URL") ?? `http://localhost:${port}`).replace(/\/+$/, ""),
+    transporter: checkTransporter(optional(env, "TRANSPORTER")),
     databaseUrl,
     databasePoolSize: integer(env, "DATABASE_POOL_SIZE", 10, 1, 200),
     dataDir: dataDirOf(optional(env, "DATA_DIR") ?? "./data"),
-    redisUrl: optional(env, "REDIS_URL"),
+    redisUrl: checkUrl("REDIS_URL", optional(env, "REDIS_URL"), ["redis:", "rediss:"], "a Redis URL"),
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
     principalCacheTtlMs: integer(env, "PRINCIPAL_CACHE_TTL_MS", 60_000, 0, 3_600_000),
     labelDownloadsPerMinute: integer(env, "LABEL_DOWNLOADS_PER_MINUTE", 120, 1, 1_000_000),
@@ -160,8 +202,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     cors: corsOrigins(optional(env, "CORS_ORIGINS")),
     http: httpLimits(env),
     services: parseServices(optional(env, "SERVICES")),
-    namespace: optional(env, "NAMESPACE") ?? "relay",
-    nodeId: optional(env, "NODE_ID") ?? undefined,
+    namespace: checkName("NAMESPACE", optional(env, "NAMESPACE")) ?? "relay",
+    nodeId: checkName("NODE_ID", optional(env, "NODE_ID")) ?? undefined,
     logLevel,
     logFormat,
     metricsPort: metricsPort === null ? null : integer(env, "METRICS_PORT", 0, 1, 65535),
@@ -173,11 +215,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookTimeoutMs: integer(env, "WEBHOOK_TIMEOUT_MS", 15_000, 100, 60_000),
     // Embedded mode is a developer's machine, where the receiver is usually on localhost.
     webhookAllowPrivate: flag(env, "WEBHOOK_ALLOW_PRIVATE", databaseUrl === null),
-    sms: {
-      provider: smsProvider(optional(env, "SMS_PROVIDER")),
-      httpUrl: optional(env, "SMS_HTTP_URL"),
-      httpToken: optional(env, "SMS_HTTP_TOKEN")
-    },
+    sms: smsSettings(env),
+    tracing: tracingSettings(env),
+    shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
     embedded: databaseUrl === null,
     secrets: {
       backofficeToken: optional(env, "BACKOFFICE_TOKEN") ?? undefined,

@@ -30,7 +30,8 @@ export const API_BASE_PATH: Readonly<Record<ApiKind, string>> = Object.freeze({
 });
 
 /** Kubernetes probe paths, the same on a gateway's port and on every process's probe port. */
-export const PROBE_PATHS = Object.freeze({ liveness: "/healthz", readiness: "/readyz" });
+/** Startup (`/startedz`: started and migrated, dependencies aside), liveness, readiness (lib/readiness.ts). */
+export const PROBE_PATHS = Object.freeze({ startup: "/startedz", liveness: "/healthz", readiness: "/readyz" });
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 const METHODS: readonly string[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];

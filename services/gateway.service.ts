@@ -15,14 +15,16 @@ import type { Principal } from "../lib/principal";
 import { PrincipalCache } from "../lib/principal-cache";
 import { KeyRateLimiter, RateDecision } from "../lib/rate-limit";
 import { REQUEST_ID_PATTERN } from "../lib/request-id";
+import { readinessOf } from "../lib/readiness";
 import { requireSecret } from "../lib/secrets";
 import { ConfigMixin } from "../mixins/config.mixin";
 import { ApiDocsMixin } from "./gateway/api-docs.mixin";
 import { clientOf, TrackingPageMixin } from "./gateway/tracking-page.mixin";
-import { EdgeMixin, EdgeRequest } from "./gateway/edge.mixin";
+import { EdgeMethods, EdgeMixin, EdgeRequest } from "./gateway/edge.mixin";
 import type { RoutedEndpoint } from "./gateway/endpoints";
 import { ForgetApiKeySchema, GATEWAY_DOCS, PROBE_DOCS } from "./gateway/gateway.params";
 import { LabelDownloadsMixin } from "./gateway/label-downloads.mixin";
+import { countHttpRequests } from "./gateway/http-metrics";
 
 type GatewayRequest = EdgeRequest & { $endpoint?: { action: { name: string; endpoint?: RoutedEndpoint["endpoint"] } } };
 
@@ -38,13 +40,6 @@ interface GatewayVars {
 }
 
 type GatewayThis = GatewayVars & { broker: ServiceBroker; logger: import("moleculer").Logger };
-
-/**
- * Services without which the partner API cannot answer; the gateway is ready once all are
- * reachable. Labels and webhooks are not among them: without them a parcel still reads (with
- * labelUrl null) and events wait in the outbox.
- */
-const FRONTED_SERVICES = ["auth", "wallet", "parcels"];
 
 function sendErrorJson(this: { logger: { error: (...a: unknown[]) => void } }, req: GatewayRequest, res: ServerResponse, err: unknown) {
   const requestId = req.$ctx?.requestID ?? undefined;
@@ -169,9 +164,9 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
       api: "open",
       endpoint: PROBE_DOCS("getReadiness", "The services the gateway fronts are reachable."),
       handler() {
-        const available = new Set(this.broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }).map(s => s.name));
-        const missing = FRONTED_SERVICES.filter(name => !available.has(name));
-        if (missing.length > 0) throw new AppError("UNAVAILABLE", `Not ready: ${missing.join(", ")} unavailable`);
+        // False from the first moment of a shutdown too, so that the load balancer routes elsewhere.
+        const { ready, problems } = readinessOf(this.broker, ["gateway"]);
+        if (!ready) throw new AppError("UNAVAILABLE", `Not ready: ${problems.join(", ")}`);
         return { status: "ok" };
       }
     })
@@ -228,6 +223,13 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
     // Node checks those time-outs every 30 s by default; read when the server starts listening.
     this.server.connectionsCheckingInterval = 1_000;
     this.server.on("clientError", answerClientError);
+    // From SIGTERM on (broker no longer started), answers close their connection: a kept-alive
+    // client opens its next one elsewhere instead of racing the server's close.
+    this.server.on("request", (_req: IncomingMessage, res: ServerResponse) => {
+      if (!this.broker.started) res.setHeader("Connection", "close");
+    });
+    const edge = this as unknown as Pick<EdgeMethods, "resolveAlias">;
+    countHttpRequests(this.server, this.broker, (url, method) => (edge.resolveAlias(url, method) || undefined)?.alias);
     this.backofficeTokenDigest = createHash("sha256").update(requireSecret(config, "backofficeToken")).digest();
     this.redis = config.redisUrl
       ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })

@@ -1,7 +1,8 @@
-import type { ServiceSchema } from "moleculer";
+import type { ServiceBroker, ServiceSchema } from "moleculer";
 import { defineAction } from "../lib/action";
 import { call } from "../lib/contract";
 import { AppError } from "../lib/errors";
+import { countMetric, RELAY_METRICS } from "../lib/metrics";
 import { LabelData, LabelFormat, pageCount, PrintOptions, renderLabelFile, startOffsetProblem, zplFontDownload } from "../lib/labels";
 import {
   LabelSignatureVerdict,
@@ -52,8 +53,17 @@ function printOptionsOf(params: { format?: LabelFormat; startOffset?: number }):
   return options;
 }
 
-async function renderCached(cache: RenderCache, labels: LabelData[], print: PrintOptions, fileName: string): Promise<RenderedLabel> {
-  const { file, cached } = await cache.fetch({ print, labels }, () => renderLabelFile(labels, print));
+async function renderCached(
+  broker: ServiceBroker,
+  cache: RenderCache,
+  labels: LabelData[],
+  print: PrintOptions,
+  fileName: string
+): Promise<RenderedLabel> {
+  const { file, cached } = await cache.fetch({ print, labels }, () => {
+    countMetric(broker, RELAY_METRICS.labelRenders, { format: print.format });
+    return renderLabelFile(labels, print);
+  });
   return {
     contentBase64: file.content.toString("base64"),
     contentType: file.contentType,
@@ -98,7 +108,7 @@ const LabelsService: ServiceSchema<object, object, LabelsVars> = {
         refuseUnlessValid(verifyLabelSignature(parcelId, expires, signature, this.labelUrlSecret));
         const print = printOptionsOf(ctx.params);
         const parcel = await call(ctx, "parcels.labelData", { parcelId });
-        return renderCached(this.rendered, await labelInputs(ctx, [parcel]), print, `label-${parcel.trackingNumber}`);
+        return renderCached(ctx.broker, this.rendered, await labelInputs(ctx, [parcel]), print, `label-${parcel.trackingNumber}`);
       }
     }),
 
@@ -114,7 +124,7 @@ const LabelsService: ServiceSchema<object, object, LabelsVars> = {
         const parcelIds = unpackParcelIds(parcels)!;
         const { labels, missing } = await call(ctx, "parcels.labelDataOf", { parcelIds });
         if (missing.length > 0) throw new AppError("PARCEL_NOT_FOUND", `${missing.length} parcels of this document no longer exist`);
-        return renderCached(this.rendered, await labelInputs(ctx, labels), print, `labels-${labels.length}-${print.format}`);
+        return renderCached(ctx.broker, this.rendered, await labelInputs(ctx, labels), print, `labels-${labels.length}-${print.format}`);
       }
     }),
 

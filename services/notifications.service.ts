@@ -4,6 +4,7 @@ import { BackgroundLoop } from "../lib/background-loop";
 import { call } from "../lib/contract";
 import { decryptField, encryptField } from "../lib/crypto";
 import { errorCodeOf } from "../lib/errors";
+import { countMetric, RELAY_METRICS } from "../lib/metrics";
 import { MASKED_PIN } from "../lib/pickup-pin";
 import { requireSecret } from "../lib/secrets";
 import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
@@ -248,7 +249,11 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
         return "failed";
       }
       try {
-        const sent = await this.provider.send({ id: message.id, to: phone, body });
+        const sent = await this.provider.send({ id: message.id, to: phone, body }).catch(err => {
+          countMetric(this.broker, RELAY_METRICS.smsFailed, { provider: this.provider.name });
+          throw err;
+        });
+        countMetric(this.broker, RELAY_METRICS.smsSent, { provider: this.provider.name });
         if (!(await store.markSent(this.db, message, { provider: this.provider.name, providerMessageId: sent.providerMessageId }))) {
           return "lease-lost";
         }

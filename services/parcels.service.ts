@@ -98,6 +98,8 @@ import {
 import * as store from "./parcels/parcels.store";
 import { applyStatusChange, StatusChange } from "./parcels/status-change";
 import { sweep } from "./parcels/sweeper";
+import { measureOutboxLag } from "./parcels/outbox-lag";
+import { compensationCounter } from "../lib/metrics";
 
 interface ParcelsVars extends DbVars, ConfigVars {
   encryptionKey: string;
@@ -162,7 +164,13 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
           });
         }
         const parcel = await createParcel(
-          { db: this.db, encryptionKey: this.encryptionKey, logger: this.logger, caller: ctx },
+          {
+            db: this.db,
+            encryptionKey: this.encryptionKey,
+            logger: this.logger,
+            caller: ctx,
+            onCompensation: compensationCounter(this.broker)
+          },
           this.owner(ctx),
           ctx.params,
           key
@@ -222,7 +230,13 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
           });
         }
         const outcomes = await createBatch(
-          { db: this.db, encryptionKey: this.encryptionKey, logger: this.logger, caller: ctx },
+          {
+            db: this.db,
+            encryptionKey: this.encryptionKey,
+            logger: this.logger,
+            caller: ctx,
+            onCompensation: compensationCounter(this.broker)
+          },
           this.owner(ctx),
           ctx.params.items
         );
@@ -715,7 +729,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
           holder: this.broker.nodeID,
           deliver: (consumer, event: ParcelEvent) => call(this.broker, consumer, { event }),
           isAvailable: action => this.broker.registry.actions.isAvailable(action)
-        }),
+        }).finally(() => measureOutboxLag(this.db, this.broker).catch(() => undefined)),
       this.config.outboxIntervalMs,
       err => this.logger.warn("outbox relay pass failed:", err.message)
     );

@@ -85,7 +85,7 @@ export interface EdgeVars {
 
 type EdgeThis = EdgeVars & EdgeMethods;
 
-interface EdgeMethods {
+export interface EdgeMethods {
   resolveAlias(url: string, method?: string): FoundAlias | false;
   admit(ctx: Context, route: RouteLike, req: EdgeRequest, res: ServerResponse, found: FoundAlias | false): Promise<FoundAlias | null>;
   allowedMethods(url: string): string[];

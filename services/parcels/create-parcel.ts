@@ -17,6 +17,8 @@ export interface SagaDeps {
   encryptionKey: string;
   logger: Logger;
   caller: Caller;
+  /** Counts a compensation (metrics): refunded at once, or left to the sweeper. */
+  onCompensation?: (outcome: "refunded" | "deferred") => void;
 }
 
 const IDEMPOTENCY_HOURS = 24;
@@ -66,7 +68,9 @@ async function compensate(deps: SagaDeps, row: store.ParcelRecord, why: string):
       reason: `creation failed: ${why}`
     });
     await store.deletePending(deps.db, row.id);
+    deps.onCompensation?.("refunded");
   } catch (err) {
+    deps.onCompensation?.("deferred");
     deps.logger.warn(`parcel ${row.id}: compensation deferred to the sweeper (${(err as Error).message})`);
   }
 }

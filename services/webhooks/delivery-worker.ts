@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import pLimit from "p-limit";
 import { call } from "../../lib/contract";
 import { ParcelEvent, webhookBodyOf } from "../../lib/events";
+import { countWebhookAttempt } from "../../lib/metrics";
 import { delayAfterResponse, shouldDisableEndpoint } from "../../lib/retry-schedule";
 import { endpointDisabledNotice, type EndpointSecret } from "../../lib/webhook-signing";
 import { freshLabelUrls } from "../../mixins/label-urls";
@@ -120,6 +121,7 @@ async function sendOne(
     timeoutMs: worker.config.webhookTimeoutMs,
     allowPrivate: worker.config.webhookAllowPrivate
   });
+  countWebhookAttempt(worker.broker, result.statusCode);
   const outcome = outcomeOf(worker, delivery, result);
   const attemptNo = await store.recordAttempt(worker.db, claim, { ...result, worker: worker.broker.nodeID }, outcome);
   const what = `webhook delivery ${delivery.id} (${delivery.eventType}, endpoint ${endpoint.id})`;

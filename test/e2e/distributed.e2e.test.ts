@@ -116,7 +116,8 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
     expect(live.status).toBe(200);
     const ready = await fetch(`http://127.0.0.1:${healthPort}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: "ok", nodeID: "auth-1" });
+    expect(await ready.json()).toEqual({ status: "ok", nodeID: "auth-1", problems: [] });
+    expect((await fetch(`http://127.0.0.1:${healthPort}/startedz`)).status).toBe(200);
   });
 
   test("each process runs only the services it was given", () => {

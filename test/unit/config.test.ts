@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { ALL_SERVICES, ConfigError, loadConfig } from "../../lib/config";
 import { requireSecret, resolveSecrets } from "../../lib/secrets";
+import { checkServiceConfig } from "../../lib/service-config";
 
 describe("configuration from the environment", () => {
   test("no variables at all: embedded, port 3000, every service, 60 requests a minute", () => {
@@ -38,7 +39,25 @@ describe("configuration from the environment", () => {
     [{ RATE_LIMIT_PER_MINUTE: "0" }, /RATE_LIMIT_PER_MINUTE/],
     [{ PUBLIC_TRACKING_PER_MINUTE: "-5" }, /PUBLIC_TRACKING_PER_MINUTE/],
     [{ SERVICES: "gateway,billing" }, /unknown service "billing"/],
-    [{ LOG_LEVEL: "loud" }, /LOG_LEVEL/]
+    [{ LOG_LEVEL: "loud" }, /LOG_LEVEL/],
+    [{ LOG_FORMAT: "xml" }, /LOG_FORMAT must be one of short, json/],
+    [{ PORT: "70000" }, /PORT must be an integer between 0 and 65535/],
+    [{ METRICS_PORT: "0" }, /METRICS_PORT/],
+    [{ DATABASE_URL: "mysql://db/relay" }, /DATABASE_URL must be a PostgreSQL URL/],
+    [{ DATABASE_URL: "postgres://db" }, /DATABASE_URL must name a database/],
+    [{ DATABASE_URL: "not a url" }, /DATABASE_URL must be a URL/],
+    [{ TRANSPORTER: "kafka://broker:9092" }, /TRANSPORTER must be a transporter URL/],
+    [{ TRANSPORTER: "nats//127.0.0.1:4222" }, /TRANSPORTER must be a URL/],
+    [{ REDIS_URL: "127.0.0.1:6379" }, /REDIS_URL must be a/],
+    [{ REDIS_URL: "http://127.0.0.1:6379" }, /REDIS_URL must be a Redis URL/],
+    [{ PUBLIC_BASE_URL: "api.example.dz" }, /PUBLIC_BASE_URL must be/],
+    [{ NAMESPACE: "relay prod" }, /NAMESPACE must be/],
+    [{ SMS_PROVIDER: "http" }, /SMS_HTTP_URL is required when SMS_PROVIDER=http/],
+    [{ SMS_HTTP_URL: "ftp://sms" }, /SMS_HTTP_URL must be an absolute http\(s\) URL/],
+    [{ TRACING_EXPORTER: "datadog" }, /TRACING_EXPORTER must be one of none, console, zipkin, jaeger/],
+    [{ TRACING_EXPORTER: "zipkin" }, /TRACING_URL is required when TRACING_EXPORTER=zipkin/],
+    [{ TRACING_SAMPLE_RATE: "2" }, /TRACING_SAMPLE_RATE must be a number between 0 and 1/],
+    [{ SHUTDOWN_TIMEOUT_MS: "soon" }, /SHUTDOWN_TIMEOUT_MS/]
   ])("a bad value is a clear error: %j", (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -59,5 +78,69 @@ describe("configuration from the environment", () => {
   test("distributed mode never invents secrets: a missing one is a clear error", () => {
     const config = resolveSecrets(loadConfig({ DATABASE_URL: "postgres://x/y" }));
     expect(() => requireSecret(config, "encryptionKey")).toThrow(/ENCRYPTION_KEY is required/);
+  });
+
+  describe("what each process checks before it starts (bin/start.ts)", () => {
+    const KEY = "ab".repeat(32);
+    const distributed = (env: Record<string, string>) =>
+      resolveSecrets(
+        loadConfig({
+          DATABASE_URL: "postgres://postgres@127.0.0.1/relay",
+          BACKOFFICE_TOKEN: "bo_0123456789abcdef",
+          LABEL_URL_SECRET: "0123456789abcdef0123",
+          ENCRYPTION_KEY: KEY,
+          ...env
+        })
+      );
+
+    test("good secrets pass, for every service", () => {
+      expect(() => checkServiceConfig(distributed({}))).not.toThrow();
+    });
+
+    test.each([
+      [{ ENCRYPTION_KEY: "0" }, /ENCRYPTION_KEY must be 64 hexadecimal characters/],
+      [{ ENCRYPTION_KEY: KEY.slice(2) }, /ENCRYPTION_KEY must be 64 hexadecimal characters/],
+      [{ ENCRYPTION_KEY: "zz" + KEY.slice(2) }, /ENCRYPTION_KEY must be 64 hexadecimal characters/],
+      [{ BACKOFFICE_TOKEN: "short" }, /BACKOFFICE_TOKEN must be at least 16 characters/],
+      [{ LABEL_URL_SECRET: "short" }, /LABEL_URL_SECRET must be at least 16 characters/]
+    ])("a malformed secret stops every process, whatever it runs: %j", (env, message) => {
+      for (const services of ["auth", "gateway", "parcels"]) {
+        expect(() => checkServiceConfig(distributed({ ...env, SERVICES: services }))).toThrow(message);
+      }
+    });
+
+    test("the message names the variable, never its value", () => {
+      const secret = "not-hex-but-secret-looking-value-0123456789";
+      expect(() => checkServiceConfig(distributed({ ENCRYPTION_KEY: secret }))).toThrow(ConfigError);
+      try {
+        checkServiceConfig(distributed({ ENCRYPTION_KEY: secret }));
+      } catch (err) {
+        expect((err as Error).message).not.toContain(secret);
+      }
+    });
+
+    test.each([
+      ["parcels", "ENCRYPTION_KEY"],
+      ["notifications", "ENCRYPTION_KEY"],
+      ["webhooks", "ENCRYPTION_KEY"],
+      ["labels", "LABEL_URL_SECRET"],
+      ["gateway", "BACKOFFICE_TOKEN"]
+    ])("%s will not start without %s in distributed mode", (service, variable) => {
+      const config = distributed({ SERVICES: service });
+      const missing = {
+        ...config,
+        secrets: {
+          ...config.secrets,
+          [variable === "ENCRYPTION_KEY" ? "encryptionKey" : variable === "LABEL_URL_SECRET" ? "labelUrlSecret" : "backofficeToken"]:
+            undefined
+        }
+      };
+      expect(() => checkServiceConfig(missing)).toThrow(new RegExp(`${variable} is required by the ${service} service`));
+    });
+
+    test("a service that needs no secret starts without them", () => {
+      const config = resolveSecrets(loadConfig({ DATABASE_URL: "postgres://postgres@127.0.0.1/relay", SERVICES: "auth,wallet" }));
+      expect(() => checkServiceConfig(config)).not.toThrow();
+    });
   });
 });

@@ -4,6 +4,7 @@ import Ajv from "ajv";
 import type { IContainer } from "kubernetes-models/v1/Container";
 import { ALL_SERVICES, loadConfig } from "../../lib/config";
 import { brokerOptions } from "../../moleculer.config";
+import { checkServiceConfig } from "../../lib/service-config";
 import {
   APP_LABEL,
   appOwners,
@@ -44,7 +45,27 @@ const APP_UID = 1000;
 /** A registry host (with a dot or a port, or localhost), then a pinned tag or digest that is not `latest`. */
 const IMAGE_WITH_REGISTRY =
   /^(?:[a-z0-9-]+\.[a-z0-9.-]+|[a-z0-9.-]+:\d+|localhost)\/[a-z0-9._/-]+(?::(?!latest$)[\w][\w.-]*)?(?:@sha256:[a-f0-9]{64})?$/;
+/** What bin/start.ts would stop on with this environment, or null. */
+function startProblem(env: Record<string, string>): string | null {
+  try {
+    checkServiceConfig(loadConfig(env));
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
 const pinned = (image: string) => /:(?!latest$)[\w][\w.-]*$|@sha256:[a-f0-9]{64}$/.test(image);
+
+describe("services/", () => {
+  test("every x.service.ts is a known service, so the manifest and compose checks below cover it", () => {
+    const files = fs
+      .readdirSync(path.join(ROOT, "services"))
+      .filter(file => file.endsWith(".service.ts"))
+      .map(file => file.replace(/\.service\.ts$/, ""));
+    expect(files.sort()).toEqual([...ALL_SERVICES].sort());
+  });
+});
 
 describe("YAML files", () => {
   test("every YAML file in k8s/ and docker-compose.yml parses", () => {
@@ -205,8 +226,9 @@ if (!kubectlFound && process.env.CI === "true") {
         readiness: probe(container.readinessProbe)
       }).toEqual({
         service: componentOf(owner),
-        // Migrations run at start: the startup probe waits for the broker, then liveness takes over.
-        startup: { path: "/readyz", port: healthPort },
+        // Migrations run at start: the startup probe waits for the broker (not for the services it
+        // depends on: one that is away must restart nobody), then liveness takes over.
+        startup: { path: "/startedz", port: healthPort },
         liveness: { path: "/healthz", port: healthPort },
         readiness: { path: "/readyz", port: ownPort }
       });
@@ -296,6 +318,15 @@ if (!kubectlFound && process.env.CI === "true") {
     expect(egressPorts("notifications")).toEqual([443]);
   });
 
+  if (overlay === "dev") {
+    test("every relay pod's environment passes the checks its process makes at start (exit 2 otherwise)", () => {
+      for (const owner of appOwners(objects)) {
+        const env = environmentOf(objects, owner.spec.containers[0]);
+        expect({ service: componentOf(owner), problem: startProblem(env) }).toEqual({ service: componentOf(owner), problem: null });
+      }
+    });
+  }
+
   if (overlay === "prod") {
     test("renders no Secret: relay-secrets comes from the secret manager, with the template's keys", () => {
       expect(objects.filter(o => o.kind === "Secret")).toEqual([]);
@@ -384,6 +415,15 @@ describe("docker-compose.yml", () => {
           return [name, value];
         })
     );
+
+  test("with .env.example's values, every relay service's environment passes the checks its process makes at start", () => {
+    const example = Object.fromEntries(Object.entries(envExample()).map(([name, value]) => [name, value.replace(/^"|"$/g, "")]));
+    const interpolate = (value: string) => value.replace(/\$\{([A-Z0-9_]+)(?::?[?-][^}]*)?\}/g, (_, name: string) => example[name] ?? "");
+    for (const [name, service] of relayServices()) {
+      const env = Object.fromEntries(Object.entries(service.environment ?? {}).map(([key, value]) => [key, interpolate(String(value))]));
+      expect({ name, problem: startProblem(env) }).toEqual({ name, problem: null });
+    }
+  });
 
   test("passes the Compose specification's JSON schema", () => {
     const schemaFile = path.join(path.dirname(require.resolve("dclint/package.json")), "schemas", "compose.schema.json");
