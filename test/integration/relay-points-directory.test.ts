@@ -64,7 +64,8 @@ function directoryContract(open: () => Promise<ThrowAwayDatabase>) {
   afterAll(() => close());
 
   test("004 applies over existing rows, once", async () => {
-    expect(await migrateSchema(db, "parcels")).toEqual([MIGRATION]);
+    // 004 first, then whatever later migrations exist.
+    expect((await migrateSchema(db, "parcels"))[0]).toBe(MIGRATION);
     expect(await migrateSchema(db, "parcels")).toEqual([]);
     const [legacy] = await db.query<Row>(`SELECT ${COLUMNS} FROM parcels.relay_points WHERE code = 'DZ-LEGACY-POINT'`);
     expect(legacy).toMatchObject({ wilaya: "Alger", latitude: null, longitude: null, opening_hours: null, name_ar: null });
