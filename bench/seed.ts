@@ -62,8 +62,12 @@ export async function seedParcels(target: SeedTarget, fromSerial: number, count:
       }
       await client.query(
         `INSERT INTO parcels.parcels (id, organization_id, mode, tracking_number, status, destination_relay_code,
-           recipient_name_enc, recipient_phone_enc, weight_g, cod_amount_centimes, price_centimes, created_at, updated_at)
-         SELECT id, $1, $2, tracking, status, relay, $3, phone, weight, cod, price, at, at
+           recipient_name_enc, recipient_phone_enc, weight_g, cod_amount_centimes, cod_status, price_centimes, created_at, updated_at)
+         SELECT id, $1, $2, tracking, status, relay, $3, phone, weight, cod,
+                -- as migration parcels/006 sets it: COD parcels carry their COD status
+                CASE WHEN cod IS NULL THEN NULL WHEN status = 'DELIVERED' THEN 'COLLECTED'
+                     WHEN status IN ('RETURNED', 'LOST', 'DAMAGED', 'CANCELLED') THEN 'NOT_COLLECTED' ELSE 'PENDING' END,
+                price, at, at
            FROM unnest($4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[], $10::bigint[], $11::bigint[], $12::timestamptz[])
              AS s(id, tracking, status, relay, phone, weight, cod, price, at)`,
         [
