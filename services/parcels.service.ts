@@ -29,6 +29,7 @@ import { HandoverDeps, operatorTransition, resetPickupPin } from "./parcels/hand
 import { createParcel, priceParcel } from "./parcels/create-parcel";
 import { toLabelData } from "./parcels/label-data";
 import { relayOutbox, releaseLease } from "./parcels/outbox-relay";
+import { VisibleParcelCache } from "./parcels/visible-parcel-cache";
 import {
   BATCH_EXAMPLES,
   BATCH_ITEMS_DOC,
@@ -105,6 +106,8 @@ interface ParcelsVars extends DbVars, ConfigVars {
   encryptionKey: string;
   relayLoop: BackgroundLoop<number>;
   sweepLoop: BackgroundLoop<SweepResult>;
+  /** Made at the first read, for the database of this start. */
+  visibleCache?: VisibleParcelCache;
 }
 
 interface ParcelsMethods {
@@ -288,7 +291,10 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         errors: ["PARCEL_NOT_FOUND"]
       },
       async handler(ctx) {
-        return (await this.viewsOf(ctx, [await this.visibleOrNotFound(ctx, { id: ctx.params.id })]))[0];
+        this.visibleCache ??= new VisibleParcelCache(this.db);
+        const parcel = await this.visibleCache.find(this.owner(ctx), ctx.params.id);
+        if (!parcel) throw PARCEL_NOT_FOUND();
+        return (await this.viewsOf(ctx, [parcel]))[0];
       }
     }),
 
@@ -749,6 +755,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
   async stopped(this: ParcelsThis) {
     await Promise.all([this.relayLoop.stop(), this.sweepLoop.stop()]);
     await releaseLease(this.db, this.broker.nodeID).catch(() => undefined);
+    this.visibleCache = undefined;
   }
 };
 

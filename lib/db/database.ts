@@ -8,4 +8,10 @@ export interface Queryable {
 export interface Database extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * Only where this process is the database's one writer (PGlite): a number that moves before and
+   * after every statement or transaction that may write. A read made while it was g is still the
+   * truth as long as it is g (lib/db/write-generation.ts). Absent on a server other processes write to.
+   */
+  writeGeneration?: () => number;
 }

@@ -4,15 +4,17 @@ import { PGlite, Transaction } from "@electric-sql/pglite";
 import { ensurePrivateDir, keepModesPrivate, restrictToOwner } from "../data-dir";
 import { Database, Queryable } from "./database";
 import { initPgliteCluster } from "./pglite-init";
+import { isPlainRead, WriteGeneration } from "./write-generation";
 
-function wrap(db: PGlite | Transaction): Queryable {
+function wrap(db: PGlite | Transaction, writes: WriteGeneration): Queryable {
   return {
     async query<R extends object>(sql: string, params?: unknown[]) {
-      const result = await db.query<R>(sql, params as unknown[] | undefined);
+      const run = () => db.query<R>(sql, params as unknown[] | undefined);
+      const result = isPlainRead(sql) ? await run() : await writes.around(run);
       return result.rows;
     },
     async exec(sql: string) {
-      await db.exec(sql);
+      await writes.around(() => db.exec(sql));
     }
   };
 }
@@ -30,12 +32,15 @@ export async function openPglite(dataDir: string): Promise<Database> {
   if (onDisk && !fs.existsSync(path.join(dataDir, "PG_VERSION"))) await initPgliteCluster(dataDir, options);
   const db = await PGlite.create(dataDir, options);
   if (onDisk) restrictToOwner(dataDir);
-  const direct = wrap(db);
+  const writes = new WriteGeneration();
+  const direct = wrap(db, writes);
   return {
     query: direct.query,
     exec: direct.exec,
     // PGlite serialises everything behind one connection, so a transaction is exclusive.
-    transaction: <T>(work: (tx: Queryable) => Promise<T>) => db.transaction(tx => work(wrap(tx))),
+    transaction: <T>(work: (tx: Queryable) => Promise<T>) => writes.around(() => db.transaction(tx => work(wrap(tx, writes)))),
+    // Nobody else can open this database (PGlite is in-process): every write is counted here.
+    writeGeneration: () => writes.current(),
     async close() {
       await db.close();
     }

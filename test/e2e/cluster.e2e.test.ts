@@ -9,6 +9,14 @@ import { SmsInbox, startSmsInbox } from "../helpers/sms-inbox";
 import { describeWithServers, PG_ADMIN_URL } from "../helpers/servers";
 import { gatewayContract, SystemUnderTest } from "./gateway-contract";
 import { parcelsContract } from "./parcels-contract";
+import { merchantContract } from "./merchant-contract";
+import { publicTrackingContract } from "./public-tracking-contract";
+import { HOSTILE_INPUT_ENV, hostileInputContract } from "./hostile-input-contract";
+import { fuzzContract } from "./fuzz-contract";
+import { webhooksContract } from "./webhooks-contract";
+import { printingContract } from "./printing-contract";
+import { codContract } from "./cod-contract";
+import { checkMoneyInvariant } from "../helpers/money-invariant";
 
 interface ReadyLine {
   namespace: string;
@@ -53,7 +61,11 @@ describeWithServers(["postgres", "redis", "nats"], "start:cluster (every service
       DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
       CLUSTER_GATEWAY_PORTS: ports.join(","),
-      ...sms.env
+      ...sms.env,
+      // What the shared contracts expect of every system (the distributed suite sets the same):
+      // the hostile-input suite's CORS origin, proxy hop and short timeouts; loopback webhook receivers.
+      ...HOSTILE_INPUT_ENV,
+      WEBHOOK_ALLOW_PRIVATE: "true"
     });
     const match = await proc.waitForOutput(/RELAY_CLUSTER_READY (\{.*\})/, 120_000);
     return { proc, ready: JSON.parse(match[1]) as ReadyLine };
@@ -114,6 +126,19 @@ describeWithServers(["postgres", "redis", "nats"], "start:cluster (every service
 
   describe("gateway contract", () => gatewayContract(system));
   describe("parcels and wallet contract", () => parcelsContract(system));
+  describe("merchant surface: events, quotes, relay search, wallet", () => merchantContract(system));
+  describe("public tracking", () => publicTrackingContract(system));
+  describe("labels and batches", () => printingContract(system));
+  describe("hostile input", () => hostileInputContract(system));
+  describe("webhooks and events", () => webhooksContract(system));
+  describe("cash on delivery and the pick-up PIN", () => codContract(system));
+  describe("fuzz", () => fuzzContract(system));
+
+  test("after all that traffic, the money invariant holds", async () => {
+    const report = await checkMoneyInvariant(databaseUrl);
+    expect(report.violations).toEqual([]);
+    expect(report.visibleParcels).toBeGreaterThan(0);
+  });
 
   let labelUrlBeforeRestart: string;
 
