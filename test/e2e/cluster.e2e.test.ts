@@ -7,15 +7,9 @@ import { partner } from "../helpers/http";
 import { freePort, ROOT, RunningProcess, startProcess } from "../helpers/processes";
 import { SmsInbox, startSmsInbox } from "../helpers/sms-inbox";
 import { describeWithServers, PG_ADMIN_URL } from "../helpers/servers";
-import { gatewayContract, SystemUnderTest } from "./gateway-contract";
-import { parcelsContract } from "./parcels-contract";
-import { merchantContract } from "./merchant-contract";
-import { publicTrackingContract } from "./public-tracking-contract";
-import { HOSTILE_INPUT_ENV, hostileInputContract } from "./hostile-input-contract";
-import { fuzzContract } from "./fuzz-contract";
-import { webhooksContract } from "./webhooks-contract";
-import { printingContract } from "./printing-contract";
-import { codContract } from "./cod-contract";
+import { SystemUnderTest } from "./gateway-contract";
+import { everyContract } from "./every-contract";
+import { HOSTILE_INPUT_ENV } from "./hostile-input-contract";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
 
 interface ReadyLine {
@@ -124,15 +118,7 @@ describeWithServers(["postgres", "redis", "nats"], "start:cluster (every service
     expect(fs.statSync(path.join(dataDir, "secrets.json")).mode & 0o777).toBe(0o600);
   });
 
-  describe("gateway contract", () => gatewayContract(system));
-  describe("parcels and wallet contract", () => parcelsContract(system));
-  describe("merchant surface: events, quotes, relay search, wallet", () => merchantContract(system));
-  describe("public tracking", () => publicTrackingContract(system));
-  describe("labels and batches", () => printingContract(system));
-  describe("hostile input", () => hostileInputContract(system));
-  describe("webhooks and events", () => webhooksContract(system));
-  describe("cash on delivery and the pick-up PIN", () => codContract(system));
-  describe("fuzz", () => fuzzContract(system));
+  everyContract(system);
 
   test("after all that traffic, the money invariant holds", async () => {
     const report = await checkMoneyInvariant(databaseUrl);

@@ -3,17 +3,11 @@ import { backoffice, partner } from "../helpers/http";
 import { createTestDatabase } from "../helpers/postgres";
 import { freePort, RunningProcess, startNode, waitForHttp } from "../helpers/processes";
 import { describeWithServers, distributedEnv } from "../helpers/servers";
-import { gatewayContract, SystemUnderTest } from "./gateway-contract";
-import { parcelsContract } from "./parcels-contract";
-import { merchantContract } from "./merchant-contract";
-import { publicTrackingContract } from "./public-tracking-contract";
-import { HOSTILE_INPUT_ENV, hostileInputContract } from "./hostile-input-contract";
-import { fuzzContract } from "./fuzz-contract";
-import { webhooksContract } from "./webhooks-contract";
-import { printingContract } from "./printing-contract";
+import { SystemUnderTest } from "./gateway-contract";
+import { everyContract } from "./every-contract";
+import { HOSTILE_INPUT_ENV } from "./hostile-input-contract";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
 import { SmsInbox, startSmsInbox } from "../helpers/sms-inbox";
-import { codContract } from "./cod-contract";
 
 /**
  * Distributed mode: auth in one process, two gateways in two others, talking over the local NATS,
@@ -65,15 +59,7 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
     sms
   });
 
-  describe("gateway contract", () => gatewayContract(system));
-  describe("parcels and wallet contract", () => parcelsContract(system));
-  describe("merchant surface: events, quotes, relay search, wallet", () => merchantContract(system));
-  describe("public tracking", () => publicTrackingContract(system));
-  describe("labels and batches", () => printingContract(system));
-  describe("hostile input", () => hostileInputContract(system));
-  describe("webhooks and events", () => webhooksContract(system));
-  describe("cash on delivery and the pick-up PIN", () => codContract(system));
-  describe("fuzz", () => fuzzContract(system));
+  everyContract(system);
 
   test("after all that traffic, the money invariant holds", async () => {
     const report = await checkMoneyInvariant(database.url);

@@ -3,18 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { http } from "../helpers/http";
 import { freePort, ROOT, RunningProcess, startProcess } from "../helpers/processes";
-import { gatewayContract, SystemUnderTest } from "./gateway-contract";
-import { parcelsContract } from "./parcels-contract";
-import { merchantContract } from "./merchant-contract";
-import { publicTrackingContract } from "./public-tracking-contract";
-import { HOSTILE_INPUT_ENV, hostileInputContract } from "./hostile-input-contract";
-import { fuzzContract } from "./fuzz-contract";
-import { webhooksContract } from "./webhooks-contract";
-import { printingContract } from "./printing-contract";
+import { SystemUnderTest } from "./gateway-contract";
+import { everyContract } from "./every-contract";
+import { HOSTILE_INPUT_ENV } from "./hostile-input-contract";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
 import { startReceiver } from "../helpers/receivers";
 import { SmsInbox, startSmsInbox } from "../helpers/sms-inbox";
-import { codContract } from "./cod-contract";
 
 /** `npm start` exactly as the README says: no servers, no variables but a port and a data folder. */
 describe("embedded mode (npm start)", () => {
@@ -70,41 +64,7 @@ describe("embedded mode (npm start)", () => {
     expect(banner.split(demoLiveKey).length - 1).toBe(2);
   });
 
-  describe("gateway contract", () => {
-    gatewayContract(system);
-  });
-
-  describe("parcels and wallet contract", () => {
-    parcelsContract(system);
-  });
-
-  describe("merchant surface: events, quotes, relay search, wallet", () => {
-    merchantContract(system);
-  });
-
-  describe("public tracking", () => {
-    publicTrackingContract(system);
-  });
-
-  describe("labels and batches", () => {
-    printingContract(system);
-  });
-
-  describe("hostile input", () => {
-    hostileInputContract(system);
-  });
-
-  describe("webhooks and events", () => {
-    webhooksContract(system);
-  });
-
-  describe("cash on delivery and the pick-up PIN", () => {
-    codContract(system);
-  });
-
-  describe("fuzz", () => {
-    fuzzContract(system);
-  });
+  everyContract(system);
 
   test("after all that traffic, the money invariant holds (read from the stopped process's database)", async () => {
     await proc.stop();

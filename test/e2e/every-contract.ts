@@ -1,0 +1,25 @@
+import { codContract } from "./cod-contract";
+import { fuzzContract } from "./fuzz-contract";
+import { gatewayContract, SystemUnderTest } from "./gateway-contract";
+import { hostileInputContract } from "./hostile-input-contract";
+import { merchantContract } from "./merchant-contract";
+import { parcelsContract } from "./parcels-contract";
+import { printingContract } from "./printing-contract";
+import { publicTrackingContract } from "./public-tracking-contract";
+import { webhooksContract } from "./webhooks-contract";
+
+/**
+ * Every shared contract, in one order, for each way of running the system (embedded, distributed,
+ * `npm run start:cluster`): a contract added here runs in all three.
+ */
+export function everyContract(system: () => SystemUnderTest): void {
+  describe("gateway contract", () => gatewayContract(system));
+  describe("parcels and wallet contract", () => parcelsContract(system));
+  describe("merchant surface: events, quotes, relay search, wallet", () => merchantContract(system));
+  describe("public tracking", () => publicTrackingContract(system));
+  describe("labels and batches", () => printingContract(system));
+  describe("hostile input", () => hostileInputContract(system));
+  describe("webhooks and events", () => webhooksContract(system));
+  describe("cash on delivery and the pick-up PIN", () => codContract(system));
+  describe("fuzz", () => fuzzContract(system));
+}
