@@ -60,7 +60,7 @@ export interface AppConfig {
   webhookTimeoutMs: number;
   webhookAllowPrivate: boolean;
   sms: {
-    provider: "log" | "http";
+    provider: "log" | "http" | "file";
     httpUrl: string | null;
     httpToken: string | null;
   };
@@ -135,10 +135,10 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace"] as const;
 
-function smsProvider(raw: string | null): "log" | "http" {
+function smsProvider(raw: string | null): AppConfig["sms"]["provider"] {
   if (raw === null || raw === "log") return "log";
-  if (raw === "http") return "http";
-  throw new ConfigError(`SMS_PROVIDER must be "log" or "http" (got "${raw}")`);
+  if (raw === "http" || raw === "file") return raw;
+  throw new ConfigError(`SMS_PROVIDER must be "log", "http" or "file" (got "${raw}")`);
 }
 
 /** A folder, or `memory://…` for a throw-away embedded database (tests), which is no path. */

@@ -313,7 +313,7 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
     this.encryptionKey = requireSecret(config, "encryptionKey");
     // Fails at start, not at the first SMS, when the key has the wrong shape.
     encryptField("check", this.encryptionKey);
-    this.provider = createSmsProvider(config.sms, this.logger);
+    this.provider = createSmsProvider(config.sms, this.logger, config.dataDir);
     this.worker.start();
   },
 

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import axios from "axios";
 import type { Logger } from "moleculer";
 import type { AppConfig } from "../../lib/config";
@@ -69,6 +71,35 @@ export class LogSmsProvider implements SmsProvider {
   }
 }
 
+/** Where the file provider writes: one JSON object per SMS, in the order they were sent. */
+export const SMS_OUTBOX_FILE = "sms-outbox.jsonl";
+
+/**
+ * A developer's phone: each SMS as it would be sent — pick-up PIN included — appended to
+ * `DATA_DIR/sms-outbox.jsonl`, readable by its owner only, so that a live hand-over can be tried on
+ * one machine without an SMS gateway. A file, not a log line: the PIN never reaches the logs.
+ */
+export class FileSmsProvider implements SmsProvider {
+  readonly name = "file" as const;
+  readonly file: string;
+
+  constructor(
+    dataDir: string,
+    private readonly logger: Logger
+  ) {
+    this.file = path.join(dataDir, SMS_OUTBOX_FILE);
+  }
+
+  async send(sms: OutgoingSms): Promise<{ providerMessageId: string | null }> {
+    const line = JSON.stringify({ id: sms.id, to: sms.to, body: sms.body, sentAt: new Date().toISOString() });
+    await fs.promises.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    await fs.promises.appendFile(this.file, `${line}\n`, { mode: 0o600 });
+    await fs.promises.chmod(this.file, 0o600);
+    this.logger.info(`SMS sent to ${maskPhone(sms.to)} (message ${sms.id}; file provider: written to ${this.file})`);
+    return { providerMessageId: null };
+  }
+}
+
 /**
  * POSTs `{to, message}` as JSON to an SMS gateway with a bearer token; any 2xx is accepted.
  * Redirects are not followed, so the token only ever goes to the configured URL.
@@ -123,8 +154,12 @@ function providerIdOf(data: unknown): string | null {
 }
 
 /** Fails at start, not at the first SMS, when the http provider has nowhere to post. */
-export function createSmsProvider(sms: AppConfig["sms"], logger: Logger): SmsProvider {
+export function createSmsProvider(sms: AppConfig["sms"], logger: Logger, dataDir: string): SmsProvider {
   if (sms.provider === "log") return new LogSmsProvider(logger);
+  if (sms.provider === "file") {
+    if (dataDir.startsWith("memory://")) throw new ConfigError("SMS_PROVIDER=file needs DATA_DIR to be a folder");
+    return new FileSmsProvider(dataDir, logger);
+  }
   if (!sms.httpUrl) throw new ConfigError("SMS_HTTP_URL is required when SMS_PROVIDER=http");
   let url: URL;
   try {
