@@ -82,7 +82,9 @@ function applyDeclaredSuccess(
   const endpoint = req.$endpoint?.action.endpoint;
   if (endpoint?.status && !ctx.meta.$statusCode) ctx.meta.$statusCode = endpoint.status;
   if (endpoint?.location && data && typeof data === "object") {
-    const location = locationOf.call(this, endpoint.location, ctx.params as Record<string, unknown>, data as Record<string, unknown>);
+    // The called action's params (path, query and body merged by moleculer-web), not the gateway's own.
+    const params = ((req as { $params?: Record<string, unknown> }).$params ?? {}) as Record<string, unknown>;
+    const location = locationOf.call(this, endpoint.location, params, data as Record<string, unknown>);
     if (location) ctx.meta.$location = location;
   }
   return data;

@@ -17,6 +17,8 @@ import {
   CreateRemittanceParams,
   CreateRemittanceSchema,
   OrganizationParams,
+  OrganizationRemittanceParams,
+  OrganizationRemittanceSchema,
   OrganizationSchema,
   RemittanceDetail,
   RemittanceDetailSchema,
@@ -87,13 +89,37 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, CodThis>> = {
         response: RemittanceDetailSchema,
         responseDescription: "Recorded: the remittance, its parcels and total.",
         errors: ["NOTHING_TO_REMIT", "COD_NOT_REMITTABLE"],
-        body: { name: "CodRemittanceRequest", description: "What to remit." }
+        body: { name: "CodRemittanceRequest", description: "What to remit." },
+        location: {
+          action: "parcels.getOrganizationRemittance",
+          params: { organizationId: "params.organizationId", remittanceId: "response.id" }
+        }
       },
       async handler(ctx): Promise<RemittanceDetail> {
         const remittance = await createRemittance({ db: this.db, logger: this.logger, caller: ctx }, ctx.params);
         this.logger.info(
           `COD remittance ${remittance.id}: ${remittance.parcelCount} parcel(s) of ${remittance.organizationId}/${remittance.mode} (${remittance.payout})`
         );
+        return detailOf(this.db, remittance);
+      }
+    }),
+
+    getOrganizationRemittance: defineAction<OrganizationRemittanceParams, CodThis>({
+      rest: "GET /organizations/:organizationId/cod/remittances/:remittanceId",
+      api: "backoffice",
+      schema: OrganizationRemittanceSchema,
+      endpoint: {
+        operationId: "getOrganizationCodRemittance",
+        summary: "Read a COD remittance",
+        description: "A remittance recorded for the organisation (either mode), with its parcels and total.",
+        tag: "COD remittances",
+        response: RemittanceDetailSchema,
+        responseDescription: "The remittance.",
+        errors: ["REMITTANCE_NOT_FOUND"]
+      },
+      async handler(ctx): Promise<RemittanceDetail> {
+        const remittance = await cod.findOrganizationRemittance(this.db, ctx.params.organizationId, ctx.params.remittanceId);
+        if (!remittance) throw REMITTANCE_NOT_FOUND();
         return detailOf(this.db, remittance);
       }
     }),

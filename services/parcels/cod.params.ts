@@ -92,6 +92,15 @@ export const RemittanceIdSchema = Joi.object<RemittanceIdParams, true>({
   id: uuid().required().description("Remittance id (uuid).")
 }).unknown(true);
 
+export interface OrganizationRemittanceParams {
+  organizationId: string;
+  remittanceId: string;
+}
+export const OrganizationRemittanceSchema = Joi.object<OrganizationRemittanceParams, true>({
+  organizationId: organizationId().required(),
+  remittanceId: uuid().required().description("Remittance id (uuid).")
+});
+
 export interface ResetPinParams {
   id: string;
 }

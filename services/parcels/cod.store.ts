@@ -123,6 +123,15 @@ export async function findRemittance(db: Queryable, owner: Owner, id: string): P
   return row ? toRemittance(row) : null;
 }
 
+/** For operators: a remittance of an organisation, whichever its mode. */
+export async function findOrganizationRemittance(db: Queryable, organizationId: string, id: string): Promise<RemittanceRecord | null> {
+  const [row] = await db.query<RemittanceRow>("SELECT * FROM parcels.cod_remittances WHERE id = $1 AND organization_id = $2", [
+    id,
+    organizationId
+  ]);
+  return row ? toRemittance(row) : null;
+}
+
 export async function listRemittances(
   db: Queryable,
   owner: Owner,

@@ -85,6 +85,17 @@ export function codContract(system: () => SystemUnderTest): void {
     expect(list.body.items[0]).toMatchObject({ id: made.body.id, totalDzd: 4800.54, parcelCount: 3 });
     const one = await merchant.live("GET", `/cod/remittances/${made.body.id}`);
     expect(one.body).toEqual(made.body);
+    // Operators read it back where the 201 said; another organisation's path does not reach it.
+    const location = made.headers.get("location")!;
+    const remittancePath = `/organizations/${merchant.orgId}/cod/remittances/${made.body.id}`;
+    expect(location).toMatch(new RegExp(`/api/backoffice/v1${remittancePath}$`));
+    const readBack = await bo().call("GET", remittancePath);
+    expect(readBack.body).toEqual(made.body);
+    const elsewhere = await bo().call(
+      "GET",
+      `/organizations/${(await m.create("Autre COD SARL", 0)).orgId}/cod/remittances/${made.body.id}`
+    );
+    expectError(elsewhere, 404, "REMITTANCE_NOT_FOUND");
     expect((await merchant.live("GET", `/parcels/${cod[1].id}`)).body.codStatus).toBe("REMITTED");
     const after = await merchant.live("GET", "/cod/summary");
     expect(after.body).toMatchObject({

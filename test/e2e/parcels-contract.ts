@@ -162,6 +162,17 @@ export function parcelsContract(system: () => SystemUnderTest & { databaseUrl?: 
     expect(byTracking.body.id).toBe(res.body.id);
   });
 
+  test("the back-office's 201s carry a Location to what they made (a top-up: the wallet; a key: the organisation's keys)", async () => {
+    const org = await bo().createOrganization("Location SARL");
+    const topUp = await bo().call("POST", `/organizations/${org.id}/wallet/top-ups`, { amountDzd: 100 });
+    expect(topUp.status).toBe(201);
+    expect(topUp.headers.get("location")).toMatch(new RegExp(`/api/backoffice/v1/organizations/${org.id}/wallet$`));
+    const key = await bo().call("POST", `/organizations/${org.id}/api-keys`, { mode: "live" });
+    expect(key.status).toBe(201);
+    expect(key.headers.get("location")).toMatch(new RegExp(`/api/backoffice/v1/organizations/${org.id}/api-keys$`));
+    expect((await bo().call("GET", new URL(key.headers.get("location")!).pathname.replace("/api/backoffice/v1", ""))).status).toBe(200);
+  });
+
   test("402 INSUFFICIENT_BALANCE, and nothing is created or debited", async () => {
     const poor = await merchant("Petit Budget", 100);
     expectError(await poor.live("POST", "/parcels", VALID), 402, "INSUFFICIENT_BALANCE");
