@@ -15,6 +15,8 @@ import type { Principal } from "./principal";
 export class PrincipalCache {
   private readonly entries: LRUCache<string, Principal> | null;
   private epoch = 0;
+  /** Lookups under way, so that a burst of requests with a key not yet cached asks auth once. */
+  private readonly inFlight = new Map<string, { epoch: number; answer: Promise<Principal | null> }>();
 
   constructor(options: { max: number; ttlMs: number }) {
     this.entries = options.ttlMs > 0 && options.max > 0 ? new LRUCache({ max: options.max, ttl: options.ttlMs }) : null;
@@ -22,6 +24,30 @@ export class PrincipalCache {
 
   get(keyHash: string): Principal | undefined {
     return this.entries?.get(keyHash);
+  }
+
+  /**
+   * The principal of a key hash: from memory, or from `lookup` (auth), which concurrent requests
+   * for the same key share — two hundred requests of a new key are one read, not two hundred in the
+   * database's queue ahead of their own bodies. A request arriving after a forget never joins a
+   * lookup that began before it. Unknown keys (null) are not remembered.
+   */
+  resolve(keyHash: string, lookup: () => Promise<Principal | null>): Promise<Principal | null> {
+    const cached = this.get(keyHash);
+    if (cached) return Promise.resolve(cached);
+    const pending = this.inFlight.get(keyHash);
+    if (pending && pending.epoch === this.epoch) return pending.answer;
+    const epoch = this.epoch;
+    const answer = lookup()
+      .then(principal => {
+        if (principal) this.set(keyHash, principal, epoch);
+        return principal;
+      })
+      .finally(() => {
+        if (this.inFlight.get(keyHash)?.answer === answer) this.inFlight.delete(keyHash);
+      });
+    this.inFlight.set(keyHash, { epoch, answer });
+    return answer;
   }
 
   /** Taken before asking auth; hand it back to `set`. */

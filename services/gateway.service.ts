@@ -181,12 +181,8 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
       if (!("key" in reading)) throw new AppError("UNAUTHENTICATED", reading.problem);
       if (!isWellFormedKey(reading.key)) throw new AppError("UNAUTHENTICATED", "Invalid API key (unknown, revoked or malformed)");
       const keyHash = hashApiKey(reading.key);
-      const cached = this.principals.get(keyHash);
-      if (cached) return cached;
-      const epoch = this.principals.lookupEpoch();
-      const principal = await call(ctx, "auth.resolveKey", { keyHash });
+      const principal = await this.principals.resolve(keyHash, () => call(ctx, "auth.resolveKey", { keyHash }));
       if (!principal) throw new AppError("UNAUTHENTICATED", "Invalid API key (unknown, revoked or malformed)");
-      this.principals.set(keyHash, principal, epoch);
       return principal;
     },
 

@@ -4,14 +4,26 @@ import path from "node:path";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port no one listens on, for a child process to listen on. Not one the kernel picks (listen on
+ * port 0): those come from the range it also gives outgoing connections (32768–60999 on Linux), so
+ * any client socket of any suite running beside could take it before the child listens (seen:
+ * EADDRINUSE on a metrics port in CI). Random below that range, checked on every interface.
+ */
+export async function freePort(): Promise<number> {
+  const [low, high] = [20_000, 32_000];
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port between ${low} and ${high}`);
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise(resolve => {
     const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.once("error", reject);
+    server.once("error", () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
   });
 }
 

@@ -62,4 +62,38 @@ describe("the gateway's principal cache", () => {
     cache.set("h1", principal("k1"), cache.lookupEpoch());
     expect(cache.get("h1")).toBeUndefined();
   });
+  test("concurrent requests of a key not yet cached share one lookup; the answer is then remembered", async () => {
+    const cache = new PrincipalCache({ max: 10, ttlMs: 60_000 });
+    let lookups = 0;
+    let answer!: (p: Principal | null) => void;
+    const lookup = () => {
+      lookups += 1;
+      return new Promise<Principal | null>(resolve => (answer = resolve));
+    };
+    const waiting = Array.from({ length: 200 }, () => cache.resolve("h1", lookup));
+    answer(principal("k1"));
+    expect(await Promise.all(waiting)).toEqual(Array(200).fill(principal("k1")));
+    expect(lookups).toBe(1);
+    expect(await cache.resolve("h1", lookup)).toEqual(principal("k1"));
+    expect(lookups).toBe(1);
+  });
+
+  test("a request after a revocation never joins a lookup that began before it, and unknown keys are asked again", async () => {
+    const cache = new PrincipalCache({ max: 10, ttlMs: 60_000 });
+    const answers: Array<(p: Principal | null) => void> = [];
+    const lookup = () => new Promise<Principal | null>(resolve => answers.push(resolve));
+    const before = cache.resolve("h1", lookup);
+    cache.forgetKey("k1");
+    const after = cache.resolve("h1", lookup);
+    expect(answers).toHaveLength(2);
+    answers[0](principal("k1"));
+    answers[1](null);
+    expect(await before).toEqual(principal("k1"));
+    expect(await after).toBeNull();
+    expect(cache.get("h1")).toBeUndefined();
+    const again = cache.resolve("h1", lookup);
+    expect(answers).toHaveLength(3);
+    answers[2](null);
+    expect(await again).toBeNull();
+  });
 });
