@@ -26,7 +26,7 @@ import { CodMixin } from "./parcels/cod.mixin";
 import { PinResetSchema, PinResetView, ResetPinParams, ResetPinSchema } from "./parcels/cod.params";
 import { createBatch } from "./parcels/create-batch";
 import { HandoverDeps, operatorTransition, resetPickupPin } from "./parcels/handover";
-import { createParcel, priceParcel } from "./parcels/create-parcel";
+import { createParcel, priceParcel, SagaDeps } from "./parcels/create-parcel";
 import { toLabelData } from "./parcels/label-data";
 import { relayOutbox, releaseLease } from "./parcels/outbox-relay";
 import { VisibleParcelCache } from "./parcels/visible-parcel-cache";
@@ -112,6 +112,7 @@ interface ParcelsVars extends DbVars, ConfigVars {
 
 interface ParcelsMethods {
   owner(ctx: Context<unknown, PartnerMeta>): store.Owner;
+  sagaDeps(ctx: Context): SagaDeps;
   handoverDeps(ctx: Context): HandoverDeps;
   viewsOf(ctx: Context, parcels: store.ParcelRecord[]): Promise<ParcelView[]>;
   visibleOrNotFound(ctx: Context<unknown, PartnerMeta>, by: { id: string } | { trackingNumber: string }): Promise<store.ParcelRecord>;
@@ -166,18 +167,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
             details: [{ field: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]
           });
         }
-        const parcel = await createParcel(
-          {
-            db: this.db,
-            encryptionKey: this.encryptionKey,
-            logger: this.logger,
-            caller: ctx,
-            onCompensation: compensationCounter(this.broker)
-          },
-          this.owner(ctx),
-          ctx.params,
-          key
-        );
+        const parcel = await createParcel(this.sagaDeps(ctx), this.owner(ctx), ctx.params, key);
         void this.runRelay();
         return (await this.viewsOf(ctx, [parcel]))[0];
       }
@@ -232,17 +222,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
             details: [{ field: "Idempotency-Key", message: "is not accepted on a batch: give each item its own idempotencyKey" }]
           });
         }
-        const outcomes = await createBatch(
-          {
-            db: this.db,
-            encryptionKey: this.encryptionKey,
-            logger: this.logger,
-            caller: ctx,
-            onCompensation: compensationCounter(this.broker)
-          },
-          this.owner(ctx),
-          ctx.params.items
-        );
+        const outcomes = await createBatch(this.sagaDeps(ctx), this.owner(ctx), ctx.params.items);
         void this.runRelay();
         const created = outcomes.flatMap(o => ("parcel" in o ? [o.parcel] : []));
         const views = new Map((await this.viewsOf(ctx, created)).map(view => [view.id, view]));
@@ -659,6 +639,17 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
   methods: {
     owner(ctx: Context<unknown, PartnerMeta>): store.Owner {
       return { organizationId: ctx.meta.auth.organizationId, mode: ctx.meta.auth.mode };
+    },
+
+    /** What the create-parcel saga (single or batch) works with, for this call. */
+    sagaDeps(this: ParcelsThis, ctx: Context): SagaDeps {
+      return {
+        db: this.db,
+        encryptionKey: this.encryptionKey,
+        logger: this.logger,
+        caller: ctx,
+        onCompensation: compensationCounter(this.broker)
+      };
     },
 
     handoverDeps(this: ParcelsThis, ctx: Context): HandoverDeps {

@@ -82,6 +82,8 @@ export const SMS_OUTBOX_FILE = "sms-outbox.jsonl";
 export class FileSmsProvider implements SmsProvider {
   readonly name = "file" as const;
   readonly file: string;
+  /** DATA_DIR exists in embedded mode only: made once, at the first SMS. */
+  private folder: Promise<unknown> | null = null;
 
   constructor(
     dataDir: string,
@@ -92,9 +94,9 @@ export class FileSmsProvider implements SmsProvider {
 
   async send(sms: OutgoingSms): Promise<{ providerMessageId: string | null }> {
     const line = JSON.stringify({ id: sms.id, to: sms.to, body: sms.body, sentAt: new Date().toISOString() });
-    await fs.promises.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    await (this.folder ??= fs.promises.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 }));
+    // Created owner-only (a umask can only narrow it).
     await fs.promises.appendFile(this.file, `${line}\n`, { mode: 0o600 });
-    await fs.promises.chmod(this.file, 0o600);
     this.logger.info(`SMS sent to ${maskPhone(sms.to)} (message ${sms.id}; file provider: written to ${this.file})`);
     return { providerMessageId: null };
   }

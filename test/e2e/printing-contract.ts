@@ -4,6 +4,7 @@ import { checkMoneyInvariant } from "../helpers/money-invariant";
 import { apiResponseValidator } from "../helpers/openapi-validator";
 import { parsePdf } from "../helpers/pdf";
 import { readPages } from "../unit/label-pdf-reading";
+import type { BatchResult } from "../../services/parcels/parcels.params";
 import type { SystemUnderTest } from "./gateway-contract";
 
 /**
@@ -259,7 +260,8 @@ export function printingContract(system: () => SystemUnderTest & { databaseUrl?:
       const res = await m.live("POST", "/parcels/batch", { items });
       expect(res.status).toBe(200);
       expect(res.body.items.map((r: { index: number }) => r.index)).toEqual(items.map((_, i) => i));
-      for (const [i, result] of (res.body.items as any[]).entries()) {
+      const batch = res.body as BatchResult;
+      for (const [i, result] of batch.items.entries()) {
         const want = expected.get(i) ?? { status: 201 };
         expect({ i, status: result.status }).toEqual({ i, status: want.status });
         if (want.status === 201) {
@@ -272,23 +274,23 @@ export function printingContract(system: () => SystemUnderTest & { databaseUrl?:
             pricePaidDzd: priceOf(item),
             codAmountDzd: item.codAmountDzd ?? null
           });
-          expect(result.parcel.labelUrl).toContain(`/labels/${result.parcel.id}.pdf?`);
+          expect(result.parcel!.labelUrl).toContain(`/labels/${result.parcel!.id}.pdf?`);
         } else {
-          expect({ i, parcel: result.parcel, code: result.error.code, status: result.error.status }).toEqual({
+          expect({ i, parcel: result.parcel, code: result.error!.code, status: result.error!.status }).toEqual({
             i,
             parcel: null,
             code: want.code,
             status: want.status
           });
-          if (want.field) expect(result.error.details.map((d: { field: string }) => d.field)).toContain(want.field);
+          if (want.field) expect(result.error!.details!.map(d => d.field)).toContain(want.field);
         }
       }
-      const created = (res.body.items as any[]).filter(r => r.status === 201);
+      const created = batch.items.filter(r => r.status === 201);
       expect(res.body).toMatchObject({ created: created.length, failed: 100 - created.length });
       expect(created).toHaveLength(100 - expected.size);
       expect(res.body.items[99].parcel.id).toBe(res.body.items[98].parcel.id);
 
-      const distinct = new Map(created.map(r => [r.parcel.id, r.parcel.pricePaidDzd as number]));
+      const distinct = new Map(created.map(r => [r.parcel!.id, r.parcel!.pricePaidDzd]));
       expect(distinct.size).toBe(created.length - 1);
       const debited = [...distinct.values()].reduce((sum, price) => sum + price, 0);
       expect(Math.round((before - (await m.balance())) * 100)).toBe(Math.round(debited * 100));
