@@ -17,7 +17,6 @@ describe("embedded mode (npm start)", () => {
   let port: number;
   let demoLiveKey: string;
   let backofficeToken: string;
-  let startedIn: number;
   let sms: SmsInbox;
 
   beforeAll(async () => {
@@ -25,12 +24,10 @@ describe("embedded mode (npm start)", () => {
     port = await freePort();
     // The one addition to `npm start`: the pick-up SMS go to a stand-in gateway, where tests read the PINs.
     sms = await startSmsInbox();
-    const t0 = Date.now();
     proc = startProcess("npm", ["start", "--silent"], { PORT: String(port), DATA_DIR: dataDir, ...HOSTILE_INPUT_ENV, ...sms.env });
     const banner = await proc.waitForOutput(/curl -s -H "Authorization: ApiKey (rp_live_\w+)" (\S+)\/api\/partner\/v1\/health/, 60_000);
     demoLiveKey = banner[1];
     backofficeToken = (await proc.waitForOutput(/Back-office token \(Authorization: Bearer …\): (\S+)/))[1];
-    startedIn = Date.now() - t0;
   }, 90_000);
 
   afterAll(async () => {
@@ -41,8 +38,8 @@ describe("embedded mode (npm start)", () => {
 
   const system = (): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output(), sms });
 
-  test("serves /health within 20 s with the printed demo live key", async () => {
-    expect(startedIn).toBeLessThan(20_000);
+  // The start-up time is the bench's business (no timed assertions in tests): here, that it serves.
+  test("serves /health with the printed demo live key", async () => {
     const res = await http(`http://127.0.0.1:${port}`, "GET", "/api/partner/v1/health", {
       headers: { Authorization: `ApiKey ${demoLiveKey}` }
     });
