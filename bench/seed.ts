@@ -3,7 +3,7 @@ import { Client } from "pg";
 import relayDirectory from "../resources/relay-points.json";
 import { encryptField } from "../lib/crypto";
 import { s10CheckDigit } from "../lib/s10";
-import { quotePrice } from "../lib/tariff";
+import { quotePrice } from "../services/parcels/tariff";
 
 /**
  * Bulk parcels for the growth rows, written straight into the parcels schema of the distributed

@@ -2,7 +2,7 @@ import { ConfigError, loadConfig, ServiceName } from "../lib/config";
 import { bootstrapDemo, demoBanner } from "./demo";
 import { startHealthServer } from "./health-server";
 import { resolveSecrets } from "../lib/secrets";
-import { checkServiceConfig } from "../lib/service-config";
+import { checkServiceConfig } from "./service-config";
 import { noteShutdown } from "../lib/readiness";
 import { createSystem } from "./system";
 

@@ -179,7 +179,7 @@ function tracingSettings(env: NodeJS.ProcessEnv): AppConfig["tracing"] {
 
 /**
  * Reads and checks every variable (README "Configuration"): a bad value is a ConfigError naming
- * the variable. Secrets are shape-checked per service at start (lib/service-config.ts).
+ * the variable. Secrets are shape-checked per service at start (bin/service-config.ts).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = integer(env, "PORT", 3000, 0, 65535);

@@ -1,3 +1,11 @@
+/**
+ * The auth service. Owns organisations and API keys (creation shown once, hashing, scopes,
+ * revocation) in the `auth` schema; its code is this file and services/auth/.
+ * Others may call (types in auth/auth.contract.ts): `auth.resolveKey` (gateway: an API key to its
+ * principal), `auth.getOrganization` (labels, parcels, wallet, webhooks); the back-office and
+ * bin/demo.ts use `auth.createOrganization`, `auth.createApiKey`, `auth.health`. Everything else
+ * is reached over HTTP through the gateway.
+ */
 import { randomUUID } from "node:crypto";
 import { forgetOnEveryGateway } from "./auth/forget-everywhere";
 import type { Logger, ServiceSchema } from "moleculer";
@@ -178,7 +186,7 @@ const AuthService: ServiceSchema<{ openapi: typeof AUTH_DOCS }, object, AuthThis
     }),
 
     /**
-     * A gateway asks when a key is not in its principal cache (lib/principal-cache.ts). The
+     * A gateway asks when a key is not in its principal cache (services/gateway/principal-cache.ts). The
      * gateway sends only the hash, so the secret never crosses the transporter.
      */
     resolveKey: defineAction<ResolveKeyParams, AuthThis>({

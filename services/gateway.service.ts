@@ -1,3 +1,10 @@
+/**
+ * The gateway service. Owns the HTTP edge: routing, authentication, rate limits, request ids,
+ * the error shape, the API documents, the public tracking page and label downloads; its code is
+ * this file and services/gateway/ (http/, tracking-page/, principal cache, rate limiter).
+ * Others may call (types in gateway/gateway.contract.ts): `gateway.forgetApiKey` (auth, on a
+ * revoke); bin/api-docs.ts uses `gateway.partnerApiDocs` and `gateway.backofficeApiDocs`.
+ */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomUUID, timingSafeEqual, createHash } from "node:crypto";
 import Redis from "ioredis";
@@ -10,10 +17,10 @@ import { call } from "../lib/contract";
 import { API_BASE_PATH, API_KINDS, LocationRule, detached, PROBE_PATHS } from "../lib/endpoint";
 import { AppError } from "../lib/errors";
 import { toErrorResponse } from "../lib/http-errors";
-import { answerClientError } from "../lib/http/client-error";
+import { answerClientError } from "./gateway/http/client-error";
 import type { Principal } from "../lib/principal";
-import { PrincipalCache } from "../lib/principal-cache";
-import { KeyRateLimiter, RateDecision } from "../lib/rate-limit";
+import { PrincipalCache } from "./gateway/principal-cache";
+import { KeyRateLimiter, RateDecision } from "./gateway/rate-limit";
 import { REQUEST_ID_PATTERN } from "../lib/request-id";
 import { readinessOf } from "../lib/readiness";
 import { requireSecret } from "../lib/secrets";

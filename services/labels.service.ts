@@ -1,9 +1,15 @@
+/**
+ * The labels service. Owns rendering shipping labels (PDF and ZPL, in services/labels/render/)
+ * and signing their download URLs; no database. Its code is this file and services/labels/.
+ * Others may call (types in labels/labels.contract.ts): `labels.signUrls` (parcels and webhooks,
+ * through mixins/label-urls.ts), `labels.render` and `labels.renderBatch` (gateway's downloads).
+ */
 import type { ServiceBroker, ServiceSchema } from "moleculer";
 import { defineAction } from "../lib/action";
 import { call } from "../lib/contract";
 import { AppError } from "../lib/errors";
 import { countMetric, RELAY_METRICS } from "../lib/metrics";
-import { LabelData, LabelFormat, pageCount, PrintOptions, renderLabelFile, startOffsetProblem, zplFontDownload } from "../lib/labels";
+import { LabelData, LabelFormat, pageCount, PrintOptions, renderLabelFile, startOffsetProblem, zplFontDownload } from "./labels/render";
 import {
   LabelSignatureVerdict,
   signLabelBatchUrl,

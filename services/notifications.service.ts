@@ -1,3 +1,9 @@
+/**
+ * The notifications service. Owns the pick-up SMS (its outbox, retries and providers) in the
+ * `notifications` schema; its code is this file and services/notifications/.
+ * Others may call (types in notifications/notifications.contract.ts): `notifications.parcelEvent`
+ * (parcels' outbox relay) and `notifications.sendPickupSms` (parcels, on a PIN reset).
+ */
 import type { Context, Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../lib/action";
 import { BackgroundLoop } from "../lib/background-loop";

@@ -1,3 +1,12 @@
+/**
+ * The parcels service. Owns parcels, their status history and events, the outbox, COD
+ * remittances, the relay-point directory and its search, the tariff and tracking numbers, in the
+ * `parcels` schema; its code is this file and services/parcels/.
+ * Others may call (types in parcels/parcels.contract.ts): `parcels.labelData`,
+ * `parcels.labelDataOf` (labels), `parcels.recipientContact`, `parcels.relayPoint`,
+ * `parcels.markRelayNotified` (notifications), `parcels.trackingPage` (gateway's tracking page);
+ * bin/demo.ts uses `parcels.create`. Everything else is reached over HTTP through the gateway.
+ */
 import type { Context, ServiceSchema } from "moleculer";
 import relayDirectory from "../resources/relay-points.json";
 import { defineAction } from "../lib/action";
@@ -8,15 +17,15 @@ import { decryptField } from "../lib/crypto";
 import { AppError, errorCodeOf } from "../lib/errors";
 import type { ParcelEvent } from "../lib/events";
 import { assertCancellable, isCancellable, isParcelStatus, ParcelStatus } from "../lib/parcel-status";
-import { ParcelEventView, toParcelEventView } from "../lib/parcel-events";
+import { ParcelEventView, toParcelEventView } from "./parcels/parcel-events";
 import { pageOf, ParcelPage, ParcelPageSchema, ParcelView, ParcelViewSchema } from "../lib/parcel-view";
 import type { PartnerMeta } from "../lib/principal";
 import { PublicTracking, PublicTrackingSource, toPublicTracking, toTrackingPageParcel, TrackingPageParcel } from "../lib/public-tracking";
 import { positionProblems } from "../lib/relay-points";
-import { relaySearchProblems, RelayPointPage } from "../lib/relay-search";
+import { relaySearchProblems, RelayPointPage } from "./parcels/relay-search";
 import { IDEMPOTENCY_KEY_PATTERN } from "../lib/schemas";
 import { requireSecret } from "../lib/secrets";
-import { priceBreakdown, PriceBreakdown } from "../lib/tariff";
+import { priceBreakdown, PriceBreakdown } from "./parcels/tariff";
 import { parseTrackingInput } from "../lib/tracking-number";
 import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";

@@ -1,3 +1,10 @@
+/**
+ * The webhooks service. Owns merchants' webhook endpoints and their secrets, the stored events
+ * feed and the deliveries (signing in services/webhooks/signing/, the retry schedule, the SSRF
+ * guard) in the `webhooks` schema; its code is this file and services/webhooks/.
+ * Others may call (types in webhooks/webhooks.contract.ts): `webhooks.enqueue` (parcels' outbox
+ * relay). Everything else is reached over HTTP through the gateway.
+ */
 import type { Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../lib/action";
 import { BackgroundLoop } from "../lib/background-loop";
@@ -71,10 +78,10 @@ import * as store from "./webhooks/webhooks.store";
  * - Several workers on one database: a claim (`FOR UPDATE SKIP LOCKED`) commits with a lease
  *   (time-out + `leaseMarginMs`) and a lease token; the result is recorded only under that token.
  *   A crashed worker's deliveries are due again after the lease: at least once, same delivery id.
- * - Retries: lib/retry-schedule (jitter, Retry-After honoured on 429/503), MAX_ATTEMPTS per round;
+ * - Retries: webhooks/retry-schedule.ts (jitter, Retry-After honoured on 429/503), MAX_ATTEMPTS per round;
  *   410 fails the delivery and disables the endpoint; 5 days without a success disables it with a
  *   notice for the merchant. A redelivery or replay starts a new round, keeping the delivery id.
- * - Signing: every secret valid at the attempt signs it (rotation overlap), lib/webhook-signing.
+ * - Signing: every secret valid at the attempt signs it (rotation overlap), webhooks/signing/.
  * - Never logged: secrets, endpoint URLs, payloads (they carry parcel data).
  */
 

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import PDFDocument from "pdfkit";
-import { LabelData, renderLabelPdf } from "../../lib/label-pdf";
+import { LabelData, renderLabelPdf } from "../../services/labels/render";
 import { answer, scriptInput } from "../scripts";
 import { LoadStats, statsOfLatencies } from "../stats";
 

@@ -8,7 +8,7 @@ import { RunningSystem, watchOf } from "../systems/system";
 export const TEXT_ONLY = "pdfkit text-only page";
 const IN_PROCESS = "renderLabelPdf in process";
 
-/** renderLabelPdf (dist/lib/label-pdf.js) against a one-page text-only pdfkit document, one loop, one process. */
+/** renderLabelPdf (dist/services/labels/render) against a one-page text-only pdfkit document, one loop, one process. */
 export async function labelRenderRow(bench: Bench): Promise<{ row: Row; inProcess: Measured }> {
   bench.progress.next(`label render loop vs ${TEXT_ONLY} (${bench.options.reps} × ${bench.options.seconds} s each)`);
   const result = await runBenchScript<{ labels: LoadStats[]; textOnly: LoadStats[] }>("baselines/render-loop.js", {

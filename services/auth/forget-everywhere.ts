@@ -3,7 +3,7 @@ import { call } from "../../lib/contract";
 
 /**
  * A revoked key must stop working on the very next request, and gateways remember resolved keys
- * (lib/principal-cache.ts): so the revocation is applied on every gateway node before the revoke
+ * (services/gateway/principal-cache.ts): so the revocation is applied on every gateway node before the revoke
  * answers. A gateway that cannot be reached is cut off from the bus, where it can serve nothing
  * (every answer needs another service); it clears its whole cache when it reconnects.
  */

@@ -2,12 +2,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import ApiGateway from "moleculer-web";
 import type { Context, ServiceBroker, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { AppError } from "../../lib/errors";
-import { clientAddress } from "../../lib/http/client-address";
+import { clientAddress } from "./http/client-address";
 import { corsResponseHeaders, isOriginAllowed, preflightHeaders } from "../../lib/http/cors";
-import { hasBody, readJsonBody } from "../../lib/http/json-body";
+import { hasBody, readJsonBody } from "./http/json-body";
 import type { AppConfig } from "../../lib/config";
 import type { ApiKind } from "../../lib/endpoint";
-import type { RateDecision } from "../../lib/rate-limit";
+import type { RateDecision } from "./rate-limit";
 import type { Principal } from "../../lib/principal";
 import { compareRoutes, endpointsOf, RegistryService, RoutedEndpoint } from "./endpoints";
 
@@ -23,7 +23,7 @@ import { compareRoutes, endpointsOf, RegistryService, RoutedEndpoint } from "./e
  * 3. The route: 404 for an unknown path, 405 with Allow for a known path and another method,
  *    400 for a path parameter that is not validly percent-encoded.
  * 4. The scope the action declares; 503 if no node runs it.
- * 5. The JSON body (lib/http/json-body): every failure a 4xx in the error shape.
+ * 5. The JSON body (services/gateway/http/json-body.ts): every failure a 4xx in the error shape.
  *
  * Then moleculer-web's own route handler takes over (params merge, call, response).
  *

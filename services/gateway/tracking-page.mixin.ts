@@ -3,13 +3,13 @@ import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../../lib/action";
 import { call } from "../../lib/contract";
 import type { EndpointDocs } from "../../lib/endpoint";
-import { clientAddress } from "../../lib/http/client-address";
-import type { RateDecision } from "../../lib/rate-limit";
-import { QueryValue, respondToTrackingPage, TRACK_PATH, trackingPagePath } from "../../lib/tracking-page";
+import { clientAddress } from "./http/client-address";
+import type { RateDecision } from "./rate-limit";
+import { QueryValue, respondToTrackingPage, TRACK_PATH, trackingPagePath } from "./tracking-page";
 
 /**
  * The tracking pages for recipients (`/track`, `/track/{number}`): server-rendered HTML from
- * lib/tracking-page, in French, Arabic or English. Each lookup counts against the client
+ * gateway/tracking-page/, in French, Arabic or English. Each lookup counts against the client
  * address's public tracking limit, shared with `GET /api/public/v1/tracking/{n}`, so that the
  * pages are no way around it.
  */

@@ -1,6 +1,6 @@
 import type { Context } from "moleculer";
 import { call } from "../../lib/contract";
-import type { LabelData } from "../../lib/labels";
+import type { LabelData } from "./render";
 import type { ParcelLabelData } from "../parcels/parcels.contract";
 
 /**

@@ -1,6 +1,6 @@
 /** What other services (and the gateway) call `labels` with, and what it answers. Types only. */
 
-import type { LabelFormat } from "../../lib/labels";
+import type { LabelFormat } from "./render";
 import type { RenderCacheStats } from "./render-cache";
 
 /** A rendered label document: a Buffer does not cross the NATS JSON serializer, base64 does. */

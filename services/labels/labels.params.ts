@@ -1,5 +1,5 @@
 import { Joi } from "../../lib/joi";
-import { LABEL_FORMATS, LabelFormat, MAX_LABELS_PER_DOCUMENT } from "../../lib/labels";
+import { LABEL_FORMATS, LabelFormat, MAX_LABELS_PER_DOCUMENT } from "./render";
 import { component, dateTime, objectOf } from "../../lib/openapi/json-schema";
 import { uuid } from "../../lib/schemas";
 import type { LabelBatchParts, LabelDocument, LabelUrlParts } from "./labels.contract";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import type { LabelFile } from "../../lib/labels";
+import type { LabelFile } from "./render";
 
 export interface RenderCacheStats {
   /** Documents held, and their total size in bytes. */

@@ -1,4 +1,4 @@
-import { formatDzd } from "../../lib/label-pdf";
+import { formatDzd } from "../../lib/labels/label-data";
 
 /** What `parcels.relayPoint` answers (address and city may be missing from the directory). */
 export interface RelayPointInfo {

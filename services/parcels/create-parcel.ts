@@ -6,7 +6,7 @@ import type { Database, Queryable } from "../../lib/db/database";
 import { AppError, errorCodeOf } from "../../lib/errors";
 import { toCentimes } from "../../lib/money";
 import { generateTrackingNumber } from "../../lib/s10";
-import { PriceQuote, quotePrice } from "../../lib/tariff";
+import { PriceQuote, quotePrice } from "./tariff";
 import type { RelayPoint } from "./parcels.contract";
 import type { CreateParcelInput } from "./parcels.params";
 import * as store from "./parcels.store";

@@ -1,8 +1,8 @@
 import type { ErrorBody } from "../../lib/http-errors";
 import { Joi } from "../../lib/joi";
 import { amountDzd, arrayOf, component, dateTime, nullable, objectOf, uuidSchema } from "../../lib/openapi/json-schema";
-import { EVENT_SOURCES, ParcelEventView } from "../../lib/parcel-events";
-import { PRICE_ITEMS, PriceBreakdown } from "../../lib/tariff";
+import { EVENT_SOURCES, ParcelEventView } from "./parcel-events";
+import { PRICE_ITEMS, PriceBreakdown } from "./tariff";
 import { API_ERROR } from "../../lib/openapi/error-schema";
 import { joiToJsonSchema } from "../../lib/openapi/joi-schema";
 import type { Parameter } from "../../lib/openapi/types";

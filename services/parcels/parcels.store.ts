@@ -3,7 +3,7 @@ import { CodStatus, initialCodStatus } from "../../lib/cod";
 import type { Queryable } from "../../lib/db/database";
 import type { ParcelEvent } from "../../lib/events";
 import { toDzd } from "../../lib/money";
-import type { HistoryRecord } from "../../lib/parcel-events";
+import type { HistoryRecord } from "./parcel-events";
 import type { ParcelStatus } from "../../lib/parcel-status";
 import type { PublicTrackingSource } from "../../lib/public-tracking";
 import { findRelayPoint } from "./relay-points.store";

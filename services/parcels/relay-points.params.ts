@@ -4,16 +4,16 @@ import type { JsonSchema } from "../../lib/openapi/types";
 import { MAX_RANGES_PER_DAY, OpeningHours, TimeRange, WEEKDAYS } from "../../lib/opening-hours";
 import { pageSchema } from "../../lib/parcel-view";
 import { relayPointDirectoryKeys, RelayPointEntry } from "../../lib/relay-points";
-import type { RelayPointResult } from "../../lib/relay-search";
+import type { RelayPointResult } from "./relay-search";
 import { relayCode } from "../../lib/schemas";
-import { wilayaCodeSchema } from "../../lib/wilayas";
+import { wilayaCodeSchema } from "./wilayas";
 
 /**
  * The relay-point directory's params and answers: the back-office's add-or-replace and list, and
- * the partner search (lib/relay-search.ts holds its query schema and semantics).
+ * the partner search (services/parcels/relay-search.ts holds its query schema and semantics).
  */
 
-export { RelayPointSearchSchema, type RelayPointSearchQuery } from "../../lib/relay-search";
+export { RelayPointSearchSchema, type RelayPointSearchQuery } from "./relay-search";
 
 /** A relay point as the back-office sends it is the stored record itself. */
 export type RelayPointParams = RelayPointEntry;

@@ -1,19 +1,12 @@
 import type { Queryable } from "../../lib/db/database";
 import type { OpeningHours } from "../../lib/opening-hours";
 import type { RelayPointEntry } from "../../lib/relay-points";
-import {
-  pageOf,
-  planRelayPointSearch,
-  rankByDistance,
-  RelayPointPage,
-  RelayPointSearchQuery,
-  toRelayPointResult
-} from "../../lib/relay-search";
+import { pageOf, planRelayPointSearch, rankByDistance, RelayPointPage, RelayPointSearchQuery, toRelayPointResult } from "./relay-search";
 
 /**
  * All SQL of the relay-point directory (`parcels.relay_points`, migrations parcels/001 and 004),
  * returning camelCase records. The search filters and pre-selects in SQL, on the folded keys and
- * the position index of migration 004, and leaves the exact distance to lib/relay-search.ts,
+ * the position index of migration 004, and leaves the exact distance to services/parcels/relay-search.ts,
  * whose in-memory `searchRelayPoints` is the reference this must answer as
  * (test/integration/relay-points-directory.test.ts compares them on both engines).
  */

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { call, Caller } from "../../lib/contract";
 import { decryptField, encryptField } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
-import { assertPublicWebhookUrl } from "../../lib/ssrf";
-import { generateWebhookSecret, rotateWebhookSecret, standardWebhooksSecretOf } from "../../lib/webhook-signing";
+import { assertPublicWebhookUrl } from "./ssrf";
+import { generateWebhookSecret, rotateWebhookSecret, standardWebhooksSecretOf } from "./signing";
 import { endpointView, WebhooksContext } from "./webhook-context";
 import type {
   CreateEndpointParams,
@@ -116,7 +116,7 @@ export async function deleteEndpoint(context: WebhooksContext, params: EndpointI
 /**
  * A new secret for the endpoint (generated unless given). For `overlapSeconds` every delivery is
  * signed with it and with the previous ones, so that the merchant can deploy it without a single
- * delivery failing; then the previous ones expire (lib/webhook-signing/rotation.ts).
+ * delivery failing; then the previous ones expire (signing/rotation.ts).
  */
 export async function rotateSecret(context: WebhooksContext, params: RotateSecretParams): Promise<EndpointWithSecret> {
   const secret = params.secret ?? generateWebhookSecret();

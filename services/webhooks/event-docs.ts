@@ -11,8 +11,8 @@ import { component, dateTime, nullable, objectOf, uuidSchema } from "../../lib/o
 import type { JsonSchema, Parameter, PathItem, Response } from "../../lib/openapi/types";
 import { eventTypeFor, PARCEL_STATUSES } from "../../lib/parcel-status";
 import { CodStatusSchema, ParcelStatusSchema, ParcelViewSchema, SAMPLE_PARCEL } from "../../lib/parcel-view";
-import { DISABLE_ENDPOINT_AFTER_MS, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "../../lib/retry-schedule";
-import { DEFAULT_ROTATION_OVERLAP_MS } from "../../lib/webhook-signing";
+import { DISABLE_ENDPOINT_AFTER_MS, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "./retry-schedule";
+import { DEFAULT_ROTATION_OVERLAP_MS } from "./signing";
 
 /**
  * The outgoing webhooks (SPEC §6, DESIGN §3) as OpenAPI 3.1 `webhooks`, one entry per event type

@@ -1,4 +1,4 @@
-import { decodeEventCursor, encodeEventCursor } from "../../lib/event-cursor";
+import { decodeEventCursor, encodeEventCursor } from "./event-cursor";
 import { AppError } from "../../lib/errors";
 import { EVENT_RETENTION_DAYS, ParcelEvent, WebhookBody, webhookBodyOf } from "../../lib/events";
 import type { Principal } from "../../lib/principal";

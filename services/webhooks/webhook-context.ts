@@ -2,7 +2,7 @@ import type { Logger, ServiceBroker } from "moleculer";
 import type { AppConfig } from "../../lib/config";
 import { decryptField } from "../../lib/crypto";
 import type { Database } from "../../lib/db/database";
-import type { EndpointSecret } from "../../lib/webhook-signing";
+import type { EndpointSecret } from "./signing";
 import type { EndpointView } from "./webhooks.params";
 import * as store from "./webhooks.store";
 

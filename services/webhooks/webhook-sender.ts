@@ -6,8 +6,8 @@ import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import axios from "axios";
 import { AppError } from "../../lib/errors";
-import { assertPublicWebhookUrl, isPublicAddress } from "../../lib/ssrf";
-import { EndpointSecret, NoActiveWebhookSecretError, signWebhookDelivery } from "../../lib/webhook-signing";
+import { assertPublicWebhookUrl, isPublicAddress } from "./ssrf";
+import { EndpointSecret, NoActiveWebhookSecretError, signWebhookDelivery } from "./signing";
 
 /** One HTTP attempt of one delivery (DESIGN §3 "Webhook request"). */
 
@@ -34,7 +34,7 @@ export interface DeliveryToSend {
 
 /**
  * Body and headers of one attempt: the SPEC's X-Relay-* headers and the Standard Webhooks ones
- * (lib/webhook-signing). Throws NoActiveWebhookSecretError when no secret is valid any more.
+ * (./signing). Throws NoActiveWebhookSecretError when no secret is valid any more.
  */
 export function buildWebhookRequest(delivery: DeliveryToSend): WebhookRequest {
   return {

@@ -1,11 +1,11 @@
-import { EVENT_CURSOR_PATTERN, EXAMPLE_EVENT_CURSOR } from "../../lib/event-cursor";
+import { EVENT_CURSOR_PATTERN, EXAMPLE_EVENT_CURSOR } from "./event-cursor";
 import type { ParcelEvent, WebhookBody } from "../../lib/events";
 import { Joi } from "../../lib/joi";
 import { arrayOf, component, dateTime, nullable, objectOf, uuidSchema } from "../../lib/openapi/json-schema";
 import type { JsonSchema } from "../../lib/openapi/types";
 import { pageSchema } from "../../lib/parcel-view";
 import { dateTimeText, isDateTime, keyMode, queryInteger, uuid } from "../../lib/schemas";
-import { DEFAULT_ROTATION_OVERLAP_MS, MAX_ROTATION_OVERLAP_MS } from "../../lib/webhook-signing";
+import { DEFAULT_ROTATION_OVERLAP_MS, MAX_ROTATION_OVERLAP_MS } from "./signing";
 import { EVENT_TYPES, ANY_EVENT_SCHEMA, webhookDocs } from "./event-docs";
 import { AttemptLogEntry, DELIVERY_STATUSES, DeliveryStatus, ENDPOINT_MODES, EndpointMode } from "./webhooks.store";
 

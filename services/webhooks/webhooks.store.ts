@@ -141,7 +141,7 @@ export async function secretsOf(db: Queryable, endpointIds: string[]): Promise<M
   return out;
 }
 
-/** An endpoint's secrets become exactly `secrets` (rotation computes them; see lib/webhook-signing/rotation.ts). */
+/** An endpoint's secrets become exactly `secrets` (rotation computes them; see services/webhooks/signing/rotation.ts). */
 export async function replaceSecrets(tx: Queryable, endpointId: string, secrets: Omit<StoredSecret, "endpointId">[]): Promise<void> {
   await tx.query("DELETE FROM webhooks.endpoint_secrets WHERE endpoint_id = $1", [endpointId]);
   for (const secret of secrets) {
@@ -225,7 +225,7 @@ export async function deleteEndpoint(db: Queryable, organizationId: string, id: 
 }
 
 /**
- * The failing streak after one attempt that ended at `at` (lib/retry-schedule.ts
+ * The failing streak after one attempt that ended at `at` (services/webhooks/retry-schedule.ts
  * failureStreakAfterAttempt, in SQL so that concurrent workers cannot lose an update).
  */
 export async function recordEndpointOutcome(

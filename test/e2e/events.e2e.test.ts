@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
-import { standardWebhooksSecretOf, verifyWebhookSignature } from "../../lib/webhook-signature";
+import { standardWebhooksSecretOf, verifyWebhookSignature } from "../../services/webhooks/signing";
 import { backoffice, http, partner } from "../helpers/http";
 import { apiResponseValidator } from "../helpers/openapi-validator";
 import { parsePdf } from "../helpers/pdf";

@@ -80,7 +80,7 @@ const TEMPLATES = [
   "/track/{trackingNumber}"
 ];
 
-/** The tracking pages answer people, in HTML, errors included (lib/tracking-page): each under its CSP. */
+/** The tracking pages answer people, in HTML, errors included (services/gateway/tracking-page): each under its CSP. */
 const isTrackingPage = (path: string) => /^\/track(\/|\?|$)/.test(path);
 
 const STATUSES = ["CREATED", "READY_FOR_PICKUP", "PICKED_UP", "IN_TRANSIT", "AT_RELAY", "RELAY_NOTIFIED", "DELIVERED", "CANCELLED", "LOST"];

@@ -1,6 +1,6 @@
 import { distanceKm, LatLng } from "../../lib/geo";
 import type { RelayPointEntry } from "../../lib/relay-points";
-import { RelayPointSearchQuery, searchRelayPoints } from "../../lib/relay-search";
+import { RelayPointSearchQuery, searchRelayPoints } from "../../services/parcels/relay-search";
 import type { SystemUnderTest } from "./gateway-contract";
 import { eventually, expectError, Merchant, merchants, PARCEL } from "./merchant-helpers";
 
@@ -210,7 +210,7 @@ export function merchantContract(system: () => SystemUnderTest): void {
       fri: []
     };
     const search = (query: string) => shop.live("GET", `/relay-points${query}`);
-    /** The reference search (lib/relay-search.ts) over the directory as the back-office lists it now. */
+    /** The reference search (services/parcels/relay-search.ts) over the directory as the back-office lists it now. */
     const reference = async (query: Partial<RelayPointSearchQuery>) =>
       searchRelayPoints((await m.bo().call("GET", "/relay-points")).body as RelayPointEntry[], { page: 0, size: 20, ...query });
 

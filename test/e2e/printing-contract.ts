@@ -3,7 +3,7 @@ import { backoffice, HttpResult, partner } from "../helpers/http";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
 import { apiResponseValidator } from "../helpers/openapi-validator";
 import { parsePdf } from "../helpers/pdf";
-import { readPages } from "../unit/label-pdf-reading";
+import { readPages } from "../helpers/label-pdf-reading";
 import type { BatchResult } from "../../services/parcels/parcels.params";
 import type { SystemUnderTest } from "./gateway-contract";
 

@@ -1,5 +1,5 @@
 import { http, HttpResult } from "../helpers/http";
-import { TRACKING_PAGE_CSP } from "../../lib/tracking-page";
+import { TRACKING_PAGE_CSP } from "../../services/gateway/tracking-page";
 import type { SystemUnderTest } from "./gateway-contract";
 import { expectError, freshAddress, Merchant, merchants, PARCEL } from "./merchant-helpers";
 

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { Browser, BrowserContextOptions, chromium, Page } from "playwright-core";
 import { s10CheckDigit } from "../../lib/s10";
-import { formatDateTime, TRACKING_PAGE_CSP } from "../../lib/tracking-page";
+import { formatDateTime, TRACKING_PAGE_CSP } from "../../services/gateway/tracking-page";
 import { backoffice, http, partner } from "../helpers/http";
 import { freePort, ROOT, RunningProcess, startNode, waitForHttp } from "../helpers/processes";
 

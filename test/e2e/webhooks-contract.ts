@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
-import { verifyWebhookSignature } from "../../lib/webhook-signature";
+import { verifyWebhookSignature } from "../../services/webhooks/signing";
 import { backoffice, HttpResult, partner } from "../helpers/http";
 import { apiResponseValidator } from "../helpers/openapi-validator";
 import { ReceivedRequest, Receiver, startReceiver } from "../helpers/receivers";

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { ServiceBroker } from "moleculer";
 import { loadConfig } from "../../lib/config";
 import { AppError } from "../../lib/errors";
-import { SANDBOX_MARK } from "../../lib/label-pdf";
+import { SANDBOX_MARK } from "../../services/labels/render";
 import { LABEL_URL_TTL_SECONDS, signLabelBatchUrl, signLabelUrl } from "../../lib/label-url";
 import { attachConfig } from "../../mixins/config.mixin";
 import { brokerOptions } from "../../moleculer.config";
@@ -11,7 +11,7 @@ import type { RenderedLabel } from "../../services/labels/labels.contract";
 import type { RenderCacheStats } from "../../services/labels/render-cache";
 import type { ParcelLabelData } from "../../services/parcels/parcels.contract";
 import { parsePdf } from "../helpers/pdf";
-import { readPages } from "../unit/label-pdf-reading";
+import { readPages } from "../helpers/label-pdf-reading";
 
 const SECRET = randomBytes(32).toString("hex");
 const BASE_URL = "https://parcels.example.test";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import Redis from "ioredis";
-import { KeyRateLimiter } from "../../lib/rate-limit";
+import { KeyRateLimiter } from "../../services/gateway/rate-limit";
 import { describeWithServers, REDIS_URL } from "../helpers/servers";
 
 describeWithServers(["redis"], "per-key rate limit shared through Redis", () => {

@@ -3,8 +3,8 @@ import relayPoints from "../../resources/relay-points.json";
 import { Database } from "../../lib/db/database";
 import { migrateSchema } from "../../lib/db/migrate";
 import type { RelayPointEntry } from "../../lib/relay-points";
-import { RelayPointSearchQuery, searchRelayPoints } from "../../lib/relay-search";
-import { foldSearchText } from "../../lib/search-text";
+import { RelayPointSearchQuery, searchRelayPoints } from "../../services/parcels/relay-search";
+import { foldSearchText } from "../../services/parcels/search-text";
 import {
   findRelayPoint,
   listRelayPoints,
@@ -20,9 +20,9 @@ import { describeWithServers } from "../helpers/servers";
 
 /**
  * Migration parcels/004 on both engines: it upgrades a table that already holds points, its
- * checks refuse what the directory must never hold, its SQL fold is lib/search-text.ts's, and the
+ * checks refuse what the directory must never hold, its SQL fold is services/parcels/search-text.ts's, and the
  * store's search (services/parcels/relay-points.store.ts) over its columns and indexes answers
- * what lib/relay-search.ts answers.
+ * what services/parcels/relay-search.ts answers.
  */
 
 const directory: RelayPointEntry[] = relayPoints;
@@ -137,7 +137,7 @@ function directoryContract(open: () => Promise<ThrowAwayDatabase>) {
     await db.query("DELETE FROM parcels.relay_points WHERE code LIKE 'DZ-99-T%'");
   });
 
-  test("the SQL fold is lib/search-text.ts's, on every name of the directory and on awkward input", async () => {
+  test("the SQL fold is services/parcels/search-text.ts's, on every name of the directory and on awkward input", async () => {
     const samples = [
       ...directory.flatMap(p => [p.code, p.name, p.nameAr ?? "", p.city, p.cityAr ?? "", p.address ?? ""]),
       "ÀÂÄÁÃÇÉÈÊËÎÏÍÌÔÖÓÒÕÛÜÙÚŸÑ àâäáãçéèêëîïíìôöóòõûüùúÿñ",

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { ALL_SERVICES, ConfigError, loadConfig } from "../../lib/config";
 import { requireSecret, resolveSecrets } from "../../lib/secrets";
-import { checkServiceConfig } from "../../lib/service-config";
+import { checkServiceConfig } from "../../bin/service-config";
 
 describe("configuration from the environment", () => {
   test("no variables at all: embedded, port 3000, every service, 60 requests a minute", () => {

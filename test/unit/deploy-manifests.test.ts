@@ -4,7 +4,7 @@ import Ajv from "ajv";
 import type { IContainer } from "kubernetes-models/v1/Container";
 import { ALL_SERVICES, loadConfig } from "../../lib/config";
 import { brokerOptions } from "../../moleculer.config";
-import { checkServiceConfig } from "../../lib/service-config";
+import { checkServiceConfig } from "../../bin/service-config";
 import {
   APP_LABEL,
   appOwners,

@@ -3,7 +3,7 @@ import { distanceKm } from "../../lib/geo";
 import { openingHoursSchema, WEEKDAYS } from "../../lib/opening-hours";
 import type { RelayPointEntry } from "../../lib/relay-points";
 import { RELAY_CODE_PATTERN } from "../../lib/schemas";
-import { findWilaya, WILAYAS } from "../../lib/wilayas";
+import { findWilaya, WILAYAS } from "../../services/parcels/wilayas";
 
 /** The shipped directory: what a fresh install seeds, and what labels and the tracking page print. */
 

@@ -1,2 +1,0 @@
-/** Kept so that existing imports keep working; the modules live in lib/webhook-signing/. */
-export * from "./webhook-signing";

@@ -1,0 +1,195 @@
+import type { Lang } from "../../../lib/languages";
+import { algiersClock, formatOpeningHours, OpeningHours, openingStatusAt, weekdayName } from "../../../lib/opening-hours";
+import type { ParcelStatus } from "../../../lib/parcel-status";
+import type { TrackingPageDestination, TrackingPageParcel } from "../../../lib/public-tracking";
+import { formatDateTime, formatDzd } from "../../../lib/algiers-format";
+import { Html, html } from "./html";
+import { renderLayout, TRACK_PATH, trackingPagePath } from "./layout";
+import { Messages, MESSAGES } from "./messages";
+
+export interface PageOptions {
+  lang: Lang;
+  /** Set when the person picked the language (`?lang=`): internal links keep it. */
+  linkLang?: Lang;
+  /** The clock of "open now" and of today's row in the opening hours. */
+  now?: Date;
+}
+
+export type NumberProblem = "empty" | "malformed";
+
+/** Until the parcel is handed over, the recipient needs to know the cash to bring. */
+const AWAITING_COLLECTION: readonly ParcelStatus[] = [
+  "CREATED",
+  "READY_FOR_PICKUP",
+  "PICKED_UP",
+  "IN_TRANSIT",
+  "AT_RELAY",
+  "RELAY_NOTIFIED"
+];
+const GOOD_NEWS: readonly ParcelStatus[] = ["AT_RELAY", "RELAY_NOTIFIED", "DELIVERED"];
+const BAD_NEWS: readonly ParcelStatus[] = ["RETURN_PENDING", "RETURNED", "LOST", "DAMAGED", "CANCELLED"];
+const MAX_SHOWN_INPUT = 64;
+
+/** ` class="a b"`, or nothing when no class applies. */
+function classes(...names: (string | false)[]): Html | "" {
+  const list = names.filter(Boolean).join(" ");
+  return list ? html` class="${list}"` : "";
+}
+
+function trackingNumber(value: string): Html {
+  return html`<span class="tn">${value}</span>`;
+}
+
+function trackingForm(m: Messages, options: PageOptions, value: string, problem?: NumberProblem): Html {
+  const error = problem === "empty" ? m.emptyNumber : problem === "malformed" ? m.malformedNumber : null;
+  const describedBy = error ? "number-hint number-error" : "number-hint";
+  return html`<form class="card" method="get" action="${TRACK_PATH}">
+<div class="field">
+<label for="number">${m.numberLabel}</label>
+<span class="hint" id="number-hint">${m.numberHint}</span>
+${error ? html`<span class="error" id="number-error">${error}</span>` : ""}
+<input type="text" id="number" name="number" value="${value.slice(0, MAX_SHOWN_INPUT)}" maxlength="${MAX_SHOWN_INPUT}" required autocomplete="off" autocapitalize="characters" spellcheck="false" aria-describedby="${describedBy}"${error ? new Html(' aria-invalid="true"') : ""}>
+</div>
+${options.linkLang ? html`<input type="hidden" name="lang" value="${options.linkLang}">` : ""}
+<button type="submit">${m.submit}</button>
+</form>`;
+}
+
+/** `GET /track`: the form; again with the problem when the number typed cannot be one. */
+export function renderTrackingFormPage(options: PageOptions & { value?: string; problem?: NumberProblem }): string {
+  const m = MESSAGES[options.lang];
+  return renderLayout({
+    lang: options.lang,
+    linkLang: options.linkLang,
+    title: `${m.formHeading} – ${m.brand}`,
+    path: TRACK_PATH,
+    main: html`<h1>${m.formHeading}</h1>
+<p>${m.formIntro}</p>
+${trackingForm(m, options, options.value ?? "", options.problem)}`
+  });
+}
+
+/** An unknown (or impossible) number: said plainly, with the form to try again. */
+export function renderNotFoundPage(options: PageOptions & { number: string; reason: "unknown" | "malformed" }): string {
+  const m = MESSAGES[options.lang];
+  const shown = options.number.slice(0, MAX_SHOWN_INPUT);
+  const [before, after] = m.notFoundBody.split("{number}");
+  const explanation =
+    options.reason === "malformed"
+      ? html`<p>${m.malformedNumber}</p>`
+      : html`<p>${before}${trackingNumber(shown)}${after}</p><p>${m.notFoundHelp}</p>`;
+  return renderLayout({
+    lang: options.lang,
+    linkLang: options.linkLang,
+    title: `${m.notFoundHeading} – ${m.brand}`,
+    path: options.reason === "unknown" ? trackingPagePath(shown) : TRACK_PATH,
+    main: html`<h1>${m.notFoundHeading}</h1>
+<section class="card status bad" role="status">${explanation}</section>
+<h2>${m.formHeading}</h2>
+${trackingForm(m, options, shown)}`
+  });
+}
+
+/** Too many lookups from one address: said plainly, with nothing to retry until the minute is over. */
+export function renderTooManyRequestsPage(options: PageOptions & { number: string }): string {
+  const m = MESSAGES[options.lang];
+  return renderLayout({
+    lang: options.lang,
+    linkLang: options.linkLang,
+    title: `${m.tooManyHeading} – ${m.brand}`,
+    path: trackingPagePath(options.number.slice(0, MAX_SHOWN_INPUT)),
+    main: html`<h1>${m.tooManyHeading}</h1>
+<section class="card status bad" role="status"><p>${m.tooManyBody}</p></section>`
+  });
+}
+
+function openingHoursBlock(hours: OpeningHours | null, m: Messages, options: PageOptions): Html {
+  if (!hours) return html`<p class="muted">${m.noOpeningHours}</p>`;
+  const now = options.now ?? new Date();
+  const today = algiersClock(now).day;
+  const status = openingStatusAt(hours, now);
+  const statusText = status.open
+    ? m.openNow(status.closesAt)
+    : m.closedNow(status.opensAt && { ...status.opensAt, day: weekdayName(status.opensAt.day, options.lang) });
+  const rows = formatOpeningHours(hours, options.lang, today).map(
+    row =>
+      html`<tr${classes(row.includesToday && "today", row.closed && "off")}><th scope="row">${row.days}${
+        row.includesToday ? html`<span class="tag">${m.today}</span>` : ""
+      }</th><td>${row.ranges.map(r => html`<span>${r}</span>`)}</td></tr>`
+  );
+  return html`<p class="now ${status.open ? "open" : "closed"}">${statusText}</p>
+<table class="hours"><caption>${m.openingHours}</caption><tbody>${rows}</tbody></table>`;
+}
+
+function mapLink(destination: TrackingPageDestination, m: Messages): Html | "" {
+  const { latitude, longitude } = destination;
+  if (typeof latitude !== "number" || typeof longitude !== "number" || !Number.isFinite(latitude) || !Number.isFinite(longitude)) return "";
+  const lat = latitude.toFixed(6);
+  const lng = longitude.toFixed(6);
+  return html`<p><a href="https://www.openstreetmap.org/?mlat=${lat}&amp;mlon=${lng}#map=18/${lat}/${lng}" rel="noopener noreferrer">${m.map}</a></p>`;
+}
+
+function relayBlock(destination: TrackingPageDestination, m: Messages, options: PageOptions): Html {
+  const arabic = options.lang === "ar";
+  const name = (arabic && destination.nameAr) || destination.name;
+  const city = (arabic && destination.cityAr) || destination.city;
+  const address = destination.address;
+  // Addresses are written in Latin script; isolated so that an Arabic line keeps its order.
+  const addressLine = address ? html`<bdi>${address}</bdi>` : "";
+  const cityShown = !address || arabic || !address.toLocaleLowerCase("fr").includes(destination.city.toLocaleLowerCase("fr"));
+  return html`<section class="card" aria-labelledby="relay-heading">
+<h2 id="relay-heading">${m.relayHeading}</h2>
+<p class="place"><bdi>${name}</bdi></p>
+<p>${addressLine}${address && cityShown ? html`<br>` : ""}${cityShown ? html`<bdi>${city}</bdi>` : ""}</p>
+<p class="muted">${m.relayCode} ${trackingNumber(destination.code)}</p>
+${openingHoursBlock(destination.openingHours, m, options)}
+${mapLink(destination, m)}
+</section>`;
+}
+
+/** `GET /track/{number}` of a known parcel. Reads only the public fields it names. */
+export function renderParcelPage(parcel: TrackingPageParcel, options: PageOptions): string {
+  const { lang } = options;
+  const m = MESSAGES[lang];
+  const current = m.statuses[parcel.status];
+  const newestFirst = [...parcel.events].reverse();
+  const lastUpdate = newestFirst[0];
+  const tone = GOOD_NEWS.includes(parcel.status) ? "ok" : BAD_NEWS.includes(parcel.status) && "bad";
+  const cod =
+    parcel.codToPayDzd !== null && parcel.codToPayDzd > 0 && AWAITING_COLLECTION.includes(parcel.status)
+      ? html`<section class="card cod" aria-labelledby="cod-heading">
+<h2 id="cod-heading">${m.codHeading}</h2>
+<p class="amount">${formatDzd(parcel.codToPayDzd, lang)}</p>
+<p>${m.codNote}</p>
+</section>`
+      : "";
+  const history = newestFirst.map(
+    event =>
+      html`<li><span class="event">${m.statuses[event.status].title}</span><time class="when" datetime="${event.occurredAt}">${formatDateTime(event.occurredAt, lang)}</time></li>`
+  );
+  return renderLayout({
+    lang,
+    linkLang: options.linkLang,
+    title: `${m.parcelHeading} ${parcel.trackingNumber} – ${m.brand}`,
+    path: trackingPagePath(parcel.trackingNumber),
+    main: html`<h1>${m.parcelHeading} ${trackingNumber(parcel.trackingNumber)}</h1>
+${parcel.sandbox ? html`<p class="card sandbox" role="note">${m.sandbox}</p>` : ""}
+<section${classes("card", "status", tone)} aria-labelledby="status-heading">
+<h2 id="status-heading" class="muted">${m.currentStatus}</h2>
+<p class="status-title">${current.title}</p>
+<p>${current.detail}</p>
+${lastUpdate ? html`<p class="muted">${m.lastUpdate} <time datetime="${lastUpdate.occurredAt}">${formatDateTime(lastUpdate.occurredAt, lang)}</time></p>` : ""}
+</section>
+${cod}
+${relayBlock(parcel.destination, m, options)}
+${
+  history.length > 0
+    ? html`<section class="card" aria-labelledby="history-heading">
+<h2 id="history-heading">${m.historyHeading}</h2>
+<ol class="timeline" reversed>${history}</ol>
+</section>`
+    : ""
+}
+<p><a href="${trackingPagePath(null, options.linkLang)}">${m.trackAnother}</a></p>`
+  });
+}

@@ -1,0 +1,110 @@
+import { isLang, Lang, negotiateLanguage } from "../../../lib/languages";
+import type { TrackingPageParcel } from "../../../lib/public-tracking";
+import { parseTrackingInput } from "../../../lib/tracking-number";
+import { TRACK_PATH, trackingPagePath } from "./layout";
+import type { RateDecision } from "../rate-limit";
+import { renderNotFoundPage, renderParcelPage, renderTooManyRequestsPage, renderTrackingFormPage } from "./pages";
+import { TRACKING_PAGE_CSP } from "./styles";
+
+export type QueryValue = string | readonly string[] | undefined;
+
+export interface TrackingPageRequest {
+  /** The path without its query: `/track` or `/track/{number}` (still percent-encoded). */
+  path: string;
+  query: Readonly<Record<string, QueryValue>>;
+  acceptLanguage?: string | null;
+  now?: Date;
+  /**
+   * Counts one lookup against the caller's limit, before any number is looked up; a page that
+   * looks nothing up (the form) is not counted. Without it, nothing is limited.
+   */
+  limit?: () => Promise<RateDecision>;
+}
+
+export interface TrackingPageResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Empty for redirects. */
+  body: string;
+}
+
+/** Finds the public view of a parcel by its normalised number; null when there is none. */
+export type TrackingLookup = (trackingNumber: string) => Promise<TrackingPageParcel | null>;
+
+/** Headers of every tracking page: the CSP, and no caching or referrer for a URL that names a parcel. */
+export function trackingPageHeaders(lang: Lang): Record<string, string> {
+  return {
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Security-Policy": TRACKING_PAGE_CSP,
+    "Content-Language": lang,
+    Vary: "Accept-Language",
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY"
+  };
+}
+
+function first(value: QueryValue): string | undefined {
+  return typeof value === "string" ? value : value?.[0];
+}
+
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The whole `/track` surface, without JavaScript: `GET /track` shows the form; the form sends
+ * `GET /track?number=…`, answered with a 303 to `/track/{normalised number}` (or the form again,
+ * 400, saying what is wrong); `GET /track/{number}` shows the parcel, or 404 with a clear page.
+ */
+export async function respondToTrackingPage(request: TrackingPageRequest, lookup: TrackingLookup): Promise<TrackingPageResponse> {
+  const queryLang = first(request.query.lang)?.trim().toLowerCase();
+  const linkLang = isLang(queryLang) ? queryLang : undefined;
+  const lang = negotiateLanguage({ queryLang, acceptLanguage: request.acceptLanguage });
+  const options = { lang, linkLang, now: request.now };
+  const page = (status: number, body: string): TrackingPageResponse => ({ status, headers: trackingPageHeaders(lang), body });
+  const path = request.path.replace(/\/+$/, "") || "/";
+
+  if (path === TRACK_PATH) {
+    const typed = first(request.query.number);
+    if (typed === undefined) return page(200, renderTrackingFormPage(options));
+    const parsed = parseTrackingInput(typed);
+    if (!parsed.ok) return page(400, renderTrackingFormPage({ ...options, value: typed, problem: parsed.reason }));
+    return {
+      status: 303,
+      headers: { ...trackingPageHeaders(lang), Location: trackingPagePath(parsed.trackingNumber, linkLang) },
+      body: ""
+    };
+  }
+
+  let rate: Record<string, string> = {};
+  if (request.limit) {
+    const decision = await request.limit();
+    rate = { "X-RateLimit-Limit": String(decision.limit), "X-RateLimit-Remaining": String(decision.remaining) };
+    if (!decision.allowed) {
+      return {
+        status: 429,
+        headers: { ...trackingPageHeaders(lang), ...rate, "Retry-After": String(decision.retryAfterSeconds) },
+        body: renderTooManyRequestsPage({ ...options, number: "" })
+      };
+    }
+  }
+  const limited = (status: number, body: string): TrackingPageResponse => ({
+    status,
+    headers: { ...trackingPageHeaders(lang), ...rate },
+    body
+  });
+
+  const segment = path.startsWith(`${TRACK_PATH}/`) ? decodeSegment(path.slice(TRACK_PATH.length + 1)) : null;
+  if (segment === null || segment.includes("/")) return limited(404, renderNotFoundPage({ ...options, number: "", reason: "malformed" }));
+  const parsed = parseTrackingInput(segment);
+  if (!parsed.ok) return limited(404, renderNotFoundPage({ ...options, number: parsed.normalised, reason: "malformed" }));
+  const parcel = await lookup(parsed.trackingNumber);
+  if (!parcel) return limited(404, renderNotFoundPage({ ...options, number: parsed.trackingNumber, reason: "unknown" }));
+  return limited(200, renderParcelPage(parcel, options));
+}
