@@ -8,6 +8,8 @@ import { ROOT } from "../helpers/processes";
 /**
  * Issue 9: the layout the README promises, held by the source itself. `lib/` is the pure layer;
  * every service has the same shape; SQL lives in stores; each route path is written once.
+ * Issue 20: `lib/` holds only what is shared (a module one service uses lives in its folder), and
+ * imports run downward only, with no cycle.
  */
 
 const SOURCE_DIRS = ["lib", "services", "mixins", "middlewares", "bin", "types"];
@@ -35,6 +37,56 @@ function relativeImports(file: string): string[] {
   return found.map(target => path.relative(ROOT, path.resolve(path.dirname(path.join(ROOT, file)), target)));
 }
 
+/** The source file a relative import names (`x.ts`, or `x/index.ts` for a folder); null for data (resources/*.json). */
+function sourceFileOf(target: string): string | null {
+  for (const candidate of [`${target}.ts`, path.join(target, "index.ts"), target]) {
+    if (/\.ts$/.test(candidate) && fs.existsSync(path.join(ROOT, candidate))) return candidate;
+  }
+  return null;
+}
+
+/** Each file's imports of our own source files. */
+const IMPORTS = new Map(FILES.map(file => [file, relativeImports(file).flatMap(target => sourceFileOf(target) ?? [])]));
+
+/** The service a file under services/ belongs to (`services/x.service.ts` and `services/x/…`); null for the loader. */
+function serviceOf(file: string): string | null {
+  return /^services\/([^/.]+)(?:\/|\.service\.ts$)/.exec(file)?.[1] ?? null;
+}
+
+/** How high a file stands: it imports only from its own level or below. */
+function levelOf(file: string): number {
+  if (file.startsWith("lib/")) return 0;
+  if (file.startsWith("mixins/") || file.startsWith("middlewares/") || file.startsWith("types/")) return 1;
+  if (file.startsWith("services/")) return 2;
+  return 3; // bin/ and the root (moleculer.config.ts): the runtime that starts the services.
+}
+
+/**
+ * Who uses a module under lib/: the services, and `runtime` (bin/), `mixins`, `middlewares`,
+ * through the lib modules, mixins and middlewares in between. The broker options
+ * (moleculer.config.ts) are what every service runs under: what they import serves every service.
+ */
+function usersOf(module: string, seen = new Set<string>()): Set<string> {
+  const users = new Set<string>();
+  if (seen.has(module)) return users;
+  seen.add(module);
+  for (const [importer, targets] of IMPORTS) {
+    if (!targets.includes(module)) continue;
+    const layer = importer.split("/")[0];
+    if (layer === "lib" || layer === "mixins" || layer === "middlewares") {
+      if (layer !== "lib") users.add(layer);
+      for (const user of usersOf(importer, seen)) users.add(user);
+    } else if (layer === "services") {
+      users.add(serviceOf(importer) ?? "runtime");
+    } else if (layer === "bin") {
+      users.add("runtime");
+    } else if (importer === "moleculer.config.ts") {
+      for (const name of [...ALL_SERVICES, "runtime"]) users.add(name);
+    }
+  }
+  return users;
+}
+
 describe("lib/ is the pure layer", () => {
   test("it finds source files to check", () => {
     expect(FILES.filter(f => f.startsWith("lib/")).length).toBeGreaterThan(30);
@@ -48,6 +100,64 @@ describe("lib/ is the pure layer", () => {
         .map(target => `${file} → ${target}`)
     );
     expect(crossings).toEqual([]);
+  });
+
+  test("every module under lib/ is shared: by two services, or by bin/, mixins/ or middlewares/ and a service", () => {
+    const services: readonly string[] = ALL_SERVICES;
+    const notShared = FILES.filter(f => f.startsWith("lib/")).flatMap(module => {
+      const users = [...usersOf(module)];
+      const serviceCount = users.filter(user => services.includes(user)).length;
+      const shared = serviceCount >= 2 || (serviceCount === 1 && users.length >= 2);
+      return shared ? [] : [`${module} is used by ${users.join(", ") || "nothing"}: move it into its user's folder`];
+    });
+    expect(notShared).toEqual([]);
+  });
+
+  test("the check sees who uses a module (one service, several, or the runtime through a mixin)", () => {
+    expect([...usersOf("services/parcels/relay-search.ts")]).toEqual(["parcels"]);
+    expect(usersOf("lib/errors.ts").size).toBeGreaterThanOrEqual(ALL_SERVICES.length);
+    expect([...usersOf("lib/db/connection.ts")]).toEqual(expect.arrayContaining(["mixins", "parcels", "webhooks"]));
+  });
+});
+
+describe("imports run downward only, with no cycle", () => {
+  test("runtime → services → mixins, middlewares, types → lib: nothing imports from a level above its own", () => {
+    const upward = [...IMPORTS].flatMap(([file, targets]) =>
+      targets.filter(target => levelOf(target) > levelOf(file)).map(target => `${file} → ${target}`)
+    );
+    expect(upward).toEqual([]);
+  });
+
+  test("a service imports another service's contract (types) and nothing else of it", () => {
+    const sideways = [...IMPORTS].flatMap(([file, targets]) => {
+      const own = serviceOf(file);
+      if (file === "services/index.ts") return []; // the loader: it loads every service's module
+      return targets
+        .filter(target => levelOf(target) === 2 && levelOf(file) === 2 && serviceOf(target) !== own)
+        .filter(target => !/^services\/([^/]+)\/\1\.contract\.ts$/.test(target))
+        .map(target => `${file} → ${target}`);
+    });
+    expect(sideways).toEqual([]);
+    // The check follows imports between service folders: the labels' inputs name the parcels' contract.
+    expect(IMPORTS.get("services/labels/label-inputs.ts")).toContain("services/parcels/parcels.contract.ts");
+  });
+
+  test("no import cycle, type-only imports included", () => {
+    const state = new Map<string, "open" | "done">();
+    const cycles: string[] = [];
+    const visit = (file: string, trail: string[]): void => {
+      if (state.get(file) === "done") return;
+      if (state.get(file) === "open") {
+        cycles.push([...trail.slice(trail.indexOf(file)), file].join(" → "));
+        return;
+      }
+      state.set(file, "open");
+      for (const target of IMPORTS.get(file) ?? []) visit(target, [...trail, file]);
+      state.set(file, "done");
+    };
+    for (const file of IMPORTS.keys()) visit(file, []);
+    expect(cycles).toEqual([]);
+    expect([...IMPORTS.values()].flat().length).toBeGreaterThan(500);
   });
 });
 
