@@ -5,6 +5,10 @@ import { ROOT } from "../helpers/processes";
 
 /** Issue 20: the README is a front door to docs/; a link to a missing file or heading must fail `npm test`. */
 describe("relative links in README.md and docs/", () => {
+  test("the README stays a front door: at most 300 lines, the rest is in docs/", () => {
+    expect(fs.readFileSync(path.join(ROOT, "README.md"), "utf8").split("\n").length).toBeLessThanOrEqual(300);
+  });
+
   test("it finds the documentation to check", () => {
     const files = documentationFiles();
     expect(files).toContain("README.md");
