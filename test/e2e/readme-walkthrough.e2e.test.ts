@@ -96,8 +96,11 @@ describe("the README's first parcel, run as written against npm start", () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "relay-readme-data-"));
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), "relay-readme-work-"));
     port = await freePort();
-    proc = startProcess("npm", ["start", "--silent"], { PORT: String(port), DATA_DIR: dataDir });
-    await proc.waitForOutput(/^Wallets: .*$/m, 60_000);
+    // `npm start` without its prestart build: the run built dist/ already, and a second tsc writing
+    // dist/ while other suites' processes load it could hand them a half-written file.
+    proc = startProcess("npm", ["start", "--silent", "--ignore-scripts"], { PORT: String(port), DATA_DIR: dataDir });
+    // A guard, not a measure: a machine shared by several runs has taken minutes to start everything.
+    await proc.waitForOutput(/^Wallets: .*$/m, 240_000);
     const out = proc.output();
     const found = (pattern: RegExp) => {
       const match = pattern.exec(out);
@@ -109,7 +112,7 @@ describe("the README's first parcel, run as written against npm start", () => {
       sandboxKey: found(/sandbox key:\s+(rp_sandbox_\w+)/),
       backofficeToken: found(/Back-office token \(Authorization: Bearer …\): (\S+)/)
     };
-  }, 90_000);
+  }, 270_000);
 
   afterAll(async () => {
     await proc?.stop();
@@ -154,7 +157,7 @@ describe("the README's first parcel, run as written against npm start", () => {
     expect(read.status).toBe(200);
     expect(fs.readFileSync(path.join(workDir, "label.pdf")).subarray(0, 5).toString("latin1")).toBe("%PDF-");
     expect(run.stdout).toContain("%PDF-");
-  });
+  }, 180_000);
 
   test("then Getting started's commands, in the same folder: the parcel is delivered and its COD collected", async () => {
     const blocks = markedBlocks(GETTING_STARTED, "runnable");
@@ -174,7 +177,7 @@ describe("the README's first parcel, run as written against npm start", () => {
     });
     expect(read.body).toMatchObject({ status: "DELIVERED", codStatus: "COLLECTED" });
     expect(run.stdout).toContain(`"trackingNumber":"${parcel.trackingNumber}"`);
-  });
+  }, 180_000);
 
   test("then every other runnable block of docs/, file by file: every curl answers 2xx, no batch item fails", async () => {
     const files = documentationFiles().filter(f => f.startsWith("docs/") && f !== "docs/merchants/getting-started.md");
@@ -192,5 +195,5 @@ describe("the README's first parcel, run as written against npm start", () => {
       // A batch answers 200 whatever its items do: a documented batch must not fail an item.
       expect({ file, failedItems: /"failed":[1-9]/.test(run.stdout) }).toEqual({ file, failedItems: false });
     }
-  });
+  }, 180_000);
 });
