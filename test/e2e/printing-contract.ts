@@ -27,7 +27,7 @@ const VALID = {
   destinationRelayCode: ALGER_CENTRE.code
 };
 
-/** README's tariff: the weight tier, plus with COD 1 % of it, at least 50 DZD (no insurance under 5 000 DZD declared). */
+/** The tariff (docs/merchants/api-guide.md, "Tariff"): the weight tier, plus with COD 1 % of it, at least 50 DZD (no insurance under 5 000 DZD declared). */
 function priceOf(item: { weightG: number; codAmountDzd?: number | null }): number {
   const tier = [
     [500, 350],

@@ -6,7 +6,7 @@ import { ACTION_DEFINITIONS } from "../helpers/action-definitions";
 import { ROOT } from "../helpers/processes";
 
 /**
- * Issue 9: the layout the README promises, held by the source itself. `lib/` is the pure layer;
+ * Issue 9: the layout docs/development/layout.md promises, held by the source itself. `lib/` is the pure layer;
  * every service has the same shape; SQL lives in stores; each route path is written once.
  * Issue 20: `lib/` holds only what is shared (a module one service uses lives in its folder), and
  * imports run downward only, with no cycle.
