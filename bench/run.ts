@@ -19,7 +19,7 @@ import { wrkAvailable } from "./wrk";
 
 /**
  * `npm run bench`: every row of the performance issue, each beside its baseline measured in the
- * same run at the same concurrency. See USAGE in options.ts, and the README's "Performance".
+ * same run at the same concurrency. See USAGE in options.ts, and docs/development/benchmarks.md.
  */
 
 const WRK_MISSING = `wrk is not installed. Load comes from wrk, a separate native process:

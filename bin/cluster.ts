@@ -17,7 +17,7 @@ const RUNNER = "cluster";
 
 /**
  * `npm run start:cluster`: every service in its own process on this machine, over the local NATS,
- * PostgreSQL and Redis. When a process dies unexpectedly, the whole cluster stops (see README).
+ * PostgreSQL and Redis. When a process dies unexpectedly, the whole cluster stops (see docs/operations/running-distributed.md).
  */
 async function main(): Promise<number> {
   if (process.argv.includes("--help")) {

@@ -178,7 +178,7 @@ function tracingSettings(env: NodeJS.ProcessEnv): AppConfig["tracing"] {
 }
 
 /**
- * Reads and checks every variable (README "Configuration"): a bad value is a ConfigError naming
+ * Reads and checks every variable (docs/operations/configuration.md): a bad value is a ConfigError naming
  * the variable. Secrets are shape-checked per service at start (bin/service-config.ts).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {

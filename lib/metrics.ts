@@ -1,7 +1,7 @@
 import type { Middleware, ServiceBroker } from "moleculer";
 
 /**
- * The relay's own Prometheus metrics, next to Moleculer's (README "Metrics"). Registered in every
+ * The relay's own Prometheus metrics, next to Moleculer's (docs/operations/monitoring.md). Registered in every
  * process, so that each /metrics lists the same names; a process counts only what it does.
  * Everything goes through Moleculer's metrics registry: its Prometheus reporter exports them, and
  * with METRICS_PORT unset (metrics disabled) every call here does nothing.
