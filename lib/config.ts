@@ -213,8 +213,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     outboxIntervalMs: integer(env, "OUTBOX_INTERVAL_MS", 500, 10, 60_000),
     webhookWorkerIntervalMs: integer(env, "WEBHOOK_WORKER_INTERVAL_MS", 500, 10, 60_000),
     webhookTimeoutMs: integer(env, "WEBHOOK_TIMEOUT_MS", 15_000, 100, 60_000),
-    // Embedded mode is a developer's machine, where the receiver is usually on localhost.
-    webhookAllowPrivate: flag(env, "WEBHOOK_ALLOW_PRIVATE", databaseUrl === null),
+    // Off unless asked for, embedded too: `docker run` of the image is embedded mode, and a guard
+    // that is off there turns a webhook test-send into a read of the operator's network.
+    webhookAllowPrivate: flag(env, "WEBHOOK_ALLOW_PRIVATE", false),
     sms: smsSettings(env),
     tracing: tracingSettings(env),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),

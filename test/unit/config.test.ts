@@ -21,6 +21,13 @@ describe("configuration from the environment", () => {
     expect(config.services).toEqual([...ALL_SERVICES]);
   });
 
+  test("the SSRF guard is on unless asked off, embedded too (a `docker run` of the image is embedded)", () => {
+    expect(loadConfig({}).webhookAllowPrivate).toBe(false);
+    expect(loadConfig({ DATABASE_URL: "postgres://postgres@127.0.0.1/relay" }).webhookAllowPrivate).toBe(false);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: "true" }).webhookAllowPrivate).toBe(true);
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: "maybe" })).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
+  });
+
   test("distributed settings are read as given", () => {
     const config = loadConfig({
       TRANSPORTER: "nats://127.0.0.1:4222",
