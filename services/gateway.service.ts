@@ -10,6 +10,7 @@ import { call } from "../lib/contract";
 import { API_BASE_PATH, API_KINDS, LocationRule, detached, PROBE_PATHS } from "../lib/endpoint";
 import { AppError } from "../lib/errors";
 import { toErrorResponse } from "../lib/http-errors";
+import { addressBucket } from "../lib/http/client-address";
 import { answerClientError } from "../lib/http/client-error";
 import type { Principal } from "../lib/principal";
 import { PrincipalCache } from "../lib/principal-cache";
@@ -191,11 +192,13 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
     },
 
     consumeLabelLimit(this: GatewayVars, address: string): Promise<RateDecision> {
-      return this.addressLimiter.consume(`labels:${address}`, this.config.labelDownloadsPerMinute);
+      const bucket = addressBucket(address, this.config.addressLimitIpv6Prefix);
+      return this.addressLimiter.consume(`labels:${bucket}`, this.config.labelDownloadsPerMinute);
     },
 
     consumePublicLimit(this: GatewayVars, address: string): Promise<RateDecision> {
-      return this.addressLimiter.consume(`public:${address}`, this.config.publicTrackingPerMinute);
+      const bucket = addressBucket(address, this.config.addressLimitIpv6Prefix);
+      return this.addressLimiter.consume(`public:${bucket}`, this.config.publicTrackingPerMinute);
     },
 
     authenticateOperator(this: GatewayVars, req: GatewayRequest) {

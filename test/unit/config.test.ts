@@ -16,7 +16,8 @@ describe("configuration from the environment", () => {
       redisUrl: null,
       embedded: true,
       rateLimitPerMinute: 60,
-      publicTrackingPerMinute: 30
+      publicTrackingPerMinute: 30,
+      addressLimitIpv6Prefix: 64
     });
     expect(config.services).toEqual([...ALL_SERVICES]);
   });
@@ -45,6 +46,8 @@ describe("configuration from the environment", () => {
     [{ PORT: "http" }, /PORT/],
     [{ RATE_LIMIT_PER_MINUTE: "0" }, /RATE_LIMIT_PER_MINUTE/],
     [{ PUBLIC_TRACKING_PER_MINUTE: "-5" }, /PUBLIC_TRACKING_PER_MINUTE/],
+    [{ RATE_LIMIT_IPV6_PREFIX: "16" }, /RATE_LIMIT_IPV6_PREFIX/],
+    [{ RATE_LIMIT_IPV6_PREFIX: "129" }, /RATE_LIMIT_IPV6_PREFIX/],
     [{ SERVICES: "gateway,billing" }, /unknown service "billing"/],
     [{ LOG_LEVEL: "loud" }, /LOG_LEVEL/],
     [{ LOG_FORMAT: "xml" }, /LOG_FORMAT must be one of short, json/],
