@@ -167,7 +167,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
             details: [{ field: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]
           });
         }
-        const parcel = await createParcel(this.sagaDeps(ctx), this.owner(ctx), ctx.params, key);
+        const { parcel } = await createParcel(this.sagaDeps(ctx), this.owner(ctx), ctx.params, key);
         void this.runRelay();
         return (await this.viewsOf(ctx, [parcel]))[0];
       }
@@ -224,14 +224,22 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         }
         const outcomes = await createBatch(this.sagaDeps(ctx), this.owner(ctx), ctx.params.items);
         void this.runRelay();
-        const created = outcomes.flatMap(o => ("parcel" in o ? [o.parcel] : []));
-        const views = new Map((await this.viewsOf(ctx, created)).map(view => [view.id, view]));
+        const parcels = outcomes.flatMap(o => ("parcel" in o ? [o.parcel] : []));
+        const views = new Map((await this.viewsOf(ctx, parcels)).map(view => [view.id, view]));
         const items = outcomes.map(o =>
           "parcel" in o
-            ? { index: o.index, status: 201, idempotencyKey: o.idempotencyKey, parcel: views.get(o.parcel.id)!, error: null }
-            : { index: o.index, status: o.error.status, idempotencyKey: o.idempotencyKey, parcel: null, error: o.error }
+            ? {
+                index: o.index,
+                status: 201,
+                idempotencyKey: o.idempotencyKey,
+                replayed: o.replayed,
+                parcel: views.get(o.parcel.id)!,
+                error: null
+              }
+            : { index: o.index, status: o.error.status, idempotencyKey: o.idempotencyKey, replayed: false, parcel: null, error: o.error }
         );
-        return { created: created.length, failed: items.length - created.length, items };
+        const replayed = items.filter(item => item.replayed).length;
+        return { created: parcels.length - replayed, replayed, failed: items.length - parcels.length, items };
       }
     }),
 
