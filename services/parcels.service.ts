@@ -98,7 +98,7 @@ import {
 } from "./parcels/relay-points.params";
 import * as store from "./parcels/parcels.store";
 import { applyStatusChange, StatusChange } from "./parcels/status-change";
-import { sweep } from "./parcels/sweeper";
+import { settlePendingAtStart, sweep } from "./parcels/sweeper";
 import { measureOutboxLag } from "./parcels/outbox-lag";
 import { compensationCounter } from "../lib/metrics";
 
@@ -124,9 +124,15 @@ interface ParcelsMethods {
   ): Promise<{ before: store.ParcelRecord; after: store.ParcelRecord }>;
   refundCancelled(ctx: Context, parcel: store.ParcelRecord): Promise<void>;
   runRelay(): Promise<number>;
+  settleCrashedCreates(): Promise<void>;
 }
 
-type ParcelsThis = ParcelsVars & ParcelsMethods & { broker: import("moleculer").ServiceBroker; logger: import("moleculer").Logger };
+type ParcelsThis = ParcelsVars &
+  ParcelsMethods & {
+    broker: import("moleculer").ServiceBroker;
+    logger: import("moleculer").Logger;
+    waitForServices: import("moleculer").Service["waitForServices"];
+  };
 
 const PARCEL_NOT_FOUND = () => new AppError("PARCEL_NOT_FOUND", "Parcel not found");
 
@@ -718,6 +724,23 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       return parcels.map(parcel => toParcelView(parcel, urls[parcel.id] ?? null));
     },
 
+    /**
+     * Before the first create is taken (Moleculer registers the actions once `started` resolves),
+     * every create a crash cut short is finished or compensated. Embedded, this process owns the
+     * database alone, so every PENDING row is an orphan; distributed, a row younger than the
+     * create's time limit (PENDING_SWEEP_AFTER_SECONDS) may be a sibling's create in flight.
+     */
+    async settleCrashedCreates(this: ParcelsThis): Promise<void> {
+      await this.waitForServices(["wallet"]);
+      const olderThanSeconds = this.config.embedded ? 0 : this.config.pendingSweepAfterSeconds;
+      const settled = await settlePendingAtStart({ db: this.db, logger: this.logger, caller: this.broker }, olderThanSeconds);
+      if (settled.finished + settled.discarded + settled.deferred > 0) {
+        this.logger.info(
+          `creates cut short by a stop: ${settled.finished} finished, ${settled.discarded} discarded, ${settled.deferred} left to the sweeper`
+        );
+      }
+    },
+
     /** Wakes the outbox relay now (one pass at a time; see BackgroundLoop). */
     async runRelay(this: ParcelsThis): Promise<number> {
       return (await this.relayLoop.kick()) ?? 0;
@@ -747,6 +770,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
 
   async started(this: ParcelsThis) {
     await store.seedRelayPoints(this.db, relayDirectory as RelayPoint[]);
+    await this.settleCrashedCreates();
     this.relayLoop.start();
     this.sweepLoop.start();
   },
