@@ -111,6 +111,8 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
     // One access line per request (moleculer-web's "<= 200 GET /… [+1 ms]"), not three: at
     // thousands of requests a second, logging was a tenth of the gateway's time.
     logRequest: "debug",
+    // The route table is for whoever debugs routing: at info it buried the start-up banner.
+    logRouteRegistration: "debug",
     logResponse: "info",
     logRequestParams: null,
     logResponseData: null,
