@@ -14,7 +14,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 FROM node:22-bookworm-slim
-ENV LOG_FORMAT=json HEALTH_PORT=8081
+# The SSRF guard stays on in the image, embedded mode included (`docker run` with no DATABASE_URL):
+# webhooks to private and loopback addresses are refused unless a deployment says otherwise.
+ENV LOG_FORMAT=json HEALTH_PORT=8081 WEBHOOK_ALLOW_PRIVATE=false
 WORKDIR /app
 COPY --from=production-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

@@ -1,6 +1,7 @@
 import type { BrokerOptions } from "moleculer";
 import type { AppConfig } from "./lib/config";
 import { logFormatter } from "./lib/log-format";
+import { QuietStartConsoleLogger } from "./lib/quiet-start-logger";
 import { RelayMetricsMiddleware } from "./lib/metrics";
 import { AnnounceMiddleware } from "./lib/readiness";
 import { RequestContextMiddleware } from "./lib/request-context";
@@ -27,6 +28,23 @@ function tracingOptions(tracing: AppConfig["tracing"]): BrokerOptions["tracing"]
   };
 }
 
+/**
+ * Lines on stdout, in the short or the JSON format. Where one process runs every service
+ * (embedded), the framework's start-up chatter is written at debug, so that the first screen is
+ * the banner (lib/quiet-start-logger.ts); a pod of one service keeps its few start-up lines.
+ */
+function consoleLogger(config: AppConfig): BrokerOptions["logger"] {
+  const options = {
+    level: config.logLevel,
+    formatter: logFormatter(config.logFormat),
+    colors: config.logFormat !== "json" && Boolean(process.stdout.isTTY),
+    moduleColors: false
+  };
+  // Moleculer's typings know a formatter of (type, args) only; it is called with the bindings and helpers too.
+  type ConsoleOptions = ConstructorParameters<typeof QuietStartConsoleLogger>[0];
+  return config.embedded ? new QuietStartConsoleLogger(options as unknown as ConsoleOptions) : { type: "Console", options };
+}
+
 /** The one place broker options come from; every field is driven by the environment (DESIGN §4). */
 export function brokerOptions(config: AppConfig): BrokerOptions {
   return {
@@ -34,15 +52,7 @@ export function brokerOptions(config: AppConfig): BrokerOptions {
     nodeID: config.nodeId,
     // A URL string ("nats://host:4222") is accepted by Moleculer though its typings list only names.
     transporter: (config.transporter ?? undefined) as BrokerOptions["transporter"],
-    logger: {
-      type: "Console",
-      options: {
-        level: config.logLevel,
-        formatter: logFormatter(config.logFormat),
-        colors: config.logFormat !== "json" && Boolean(process.stdout.isTTY),
-        moduleColors: false
-      }
-    },
+    logger: consoleLogger(config),
     requestTimeout: 10_000,
     // Retries are decided by each flow (the saga, the outbox relay), never blindly by the broker.
     retryPolicy: { enabled: false },

@@ -4,6 +4,9 @@ import type { ServiceBroker } from "moleculer";
 import type { AppConfig } from "../lib/config";
 import { call } from "../lib/contract";
 import { API_BASE_PATH } from "../lib/endpoint";
+import { projectRoot } from "../lib/project-root";
+import { TRACK_PATH } from "../lib/tracking-page/layout";
+import { DOCS_PATH } from "../services/gateway/openapi/docs-page";
 
 export interface DemoAccount {
   organizationId: string;
@@ -65,15 +68,49 @@ export function demoAccountLines(demo: DemoAccount, urls: { health: string | nul
   ];
 }
 
+/** The package's version, as `npm start` runs it. */
+function version(): string {
+  return (JSON.parse(fs.readFileSync(path.join(projectRoot(), "package.json"), "utf8")) as { version: string }).version;
+}
+
+/** Where the embedded system answers: the APIs, the reference, the tracking page, the metrics. */
+function urlLines(config: AppConfig): string[] {
+  const base = config.publicBaseUrl;
+  const metrics = config.metricsPort
+    ? `http://localhost:${config.metricsPort}/metrics`
+    : "off (METRICS_PORT=9100 npm start serves http://localhost:9100/metrics)";
+  return [
+    `  Partner API      ${base}${API_BASE_PATH.partner}`,
+    `  API reference    ${base}${DOCS_PATH}`,
+    `  Tracking page    ${base}${TRACK_PATH}`,
+    `  Back-office API  ${base}${API_BASE_PATH.backoffice}`,
+    `  Metrics          ${metrics}`,
+    `  Back-office token (Authorization: Bearer …): ${config.secrets.backofficeToken}`
+  ];
+}
+
+/** The SSRF guard's state, and the one line that opens it for a webhook receiver on this machine. */
+export function webhookGuardLines(config: AppConfig): string[] {
+  if (config.webhookAllowPrivate) {
+    return [
+      "",
+      "Webhooks may go to private and loopback addresses (WEBHOOK_ALLOW_PRIVATE=true): for a local receiver, never in production."
+    ];
+  }
+  return [
+    "",
+    "Webhooks to private and loopback addresses are refused (SSRF guard). To try a receiver on this machine, start with:",
+    "  WEBHOOK_ALLOW_PRIVATE=true npm start"
+  ];
+}
+
 export function demoBanner(config: AppConfig, demo: DemoAccount | null, broker: ServiceBroker): string {
   const base = config.publicBaseUrl;
   const lines = [
     "",
-    "relay-parcels is running (embedded mode)",
-    `  Partner API     ${base}${API_BASE_PATH.partner}`,
-    `  Back-office API ${base}${API_BASE_PATH.backoffice}`,
-    `  Back-office token (Authorization: Bearer …): ${config.secrets.backofficeToken}`
+    `relay-parcels is running: version ${version()}, embedded mode (every service in this process, data in ${config.dataDir})`
   ];
+  lines.push(...urlLines(config), ...webhookGuardLines(config));
   if (demo) {
     lines.push(
       ...demoAccountLines(demo, {

@@ -31,6 +31,8 @@ export interface AppConfig {
   labelDownloadsPerMinute: number;
   /** Public tracking lookups (API and /track pages) per minute and client address: nobody holds a key there. */
   publicTrackingPerMinute: number;
+  /** Per-address limits count an IPv6 client by this prefix (its /64 by default), an IPv4 client by its address. */
+  addressLimitIpv6Prefix: number;
   /** Browser origins allowed to call the APIs (CORS); none by default. */
   cors: CorsPolicy;
   http: {
@@ -199,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     principalCacheTtlMs: integer(env, "PRINCIPAL_CACHE_TTL_MS", 60_000, 0, 3_600_000),
     labelDownloadsPerMinute: integer(env, "LABEL_DOWNLOADS_PER_MINUTE", 120, 1, 1_000_000),
     publicTrackingPerMinute: integer(env, "PUBLIC_TRACKING_PER_MINUTE", 30, 1, 1_000_000),
+    addressLimitIpv6Prefix: integer(env, "RATE_LIMIT_IPV6_PREFIX", 64, 32, 128),
     cors: corsOrigins(optional(env, "CORS_ORIGINS")),
     http: httpLimits(env),
     services: parseServices(optional(env, "SERVICES")),
@@ -213,8 +216,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     outboxIntervalMs: integer(env, "OUTBOX_INTERVAL_MS", 500, 10, 60_000),
     webhookWorkerIntervalMs: integer(env, "WEBHOOK_WORKER_INTERVAL_MS", 500, 10, 60_000),
     webhookTimeoutMs: integer(env, "WEBHOOK_TIMEOUT_MS", 15_000, 100, 60_000),
-    // Embedded mode is a developer's machine, where the receiver is usually on localhost.
-    webhookAllowPrivate: flag(env, "WEBHOOK_ALLOW_PRIVATE", databaseUrl === null),
+    // Off unless asked for, embedded too: `docker run` of the image is embedded mode, and a guard
+    // that is off there turns a webhook test-send into a read of the operator's network.
+    webhookAllowPrivate: flag(env, "WEBHOOK_ALLOW_PRIVATE", false),
     sms: smsSettings(env),
     tracing: tracingSettings(env),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),

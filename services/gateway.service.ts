@@ -17,6 +17,7 @@ import { call } from "../lib/contract";
 import { API_BASE_PATH, API_KINDS, LocationRule, detached, PROBE_PATHS } from "../lib/endpoint";
 import { AppError } from "../lib/errors";
 import { toErrorResponse } from "../lib/http-errors";
+import { addressBucket } from "./gateway/http/client-address";
 import { answerClientError } from "./gateway/http/client-error";
 import type { Principal } from "../lib/principal";
 import { PrincipalCache } from "./gateway/principal-cache";
@@ -117,6 +118,8 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
     // One access line per request (moleculer-web's "<= 200 GET /… [+1 ms]"), not three: at
     // thousands of requests a second, logging was a tenth of the gateway's time.
     logRequest: "debug",
+    // The route table is for whoever debugs routing: at info it buried the start-up banner.
+    logRouteRegistration: "debug",
     logResponse: "info",
     logRequestParams: null,
     logResponseData: null,
@@ -198,11 +201,13 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
     },
 
     consumeLabelLimit(this: GatewayVars, address: string): Promise<RateDecision> {
-      return this.addressLimiter.consume(`labels:${address}`, this.config.labelDownloadsPerMinute);
+      const bucket = addressBucket(address, this.config.addressLimitIpv6Prefix);
+      return this.addressLimiter.consume(`labels:${bucket}`, this.config.labelDownloadsPerMinute);
     },
 
     consumePublicLimit(this: GatewayVars, address: string): Promise<RateDecision> {
-      return this.addressLimiter.consume(`public:${address}`, this.config.publicTrackingPerMinute);
+      const bucket = addressBucket(address, this.config.addressLimitIpv6Prefix);
+      return this.addressLimiter.consume(`public:${bucket}`, this.config.publicTrackingPerMinute);
     },
 
     authenticateOperator(this: GatewayVars, req: GatewayRequest) {

@@ -107,7 +107,7 @@ import {
 } from "./parcels/relay-points.params";
 import * as store from "./parcels/parcels.store";
 import { applyStatusChange, StatusChange } from "./parcels/status-change";
-import { sweep } from "./parcels/sweeper";
+import { settlePendingAtStart, sweep } from "./parcels/sweeper";
 import { measureOutboxLag } from "./parcels/outbox-lag";
 import { compensationCounter } from "../lib/metrics";
 
@@ -133,9 +133,15 @@ interface ParcelsMethods {
   ): Promise<{ before: store.ParcelRecord; after: store.ParcelRecord }>;
   refundCancelled(ctx: Context, parcel: store.ParcelRecord): Promise<void>;
   runRelay(): Promise<number>;
+  settleCrashedCreates(): Promise<void>;
 }
 
-type ParcelsThis = ParcelsVars & ParcelsMethods & { broker: import("moleculer").ServiceBroker; logger: import("moleculer").Logger };
+type ParcelsThis = ParcelsVars &
+  ParcelsMethods & {
+    broker: import("moleculer").ServiceBroker;
+    logger: import("moleculer").Logger;
+    waitForServices: import("moleculer").Service["waitForServices"];
+  };
 
 const PARCEL_NOT_FOUND = () => new AppError("PARCEL_NOT_FOUND", "Parcel not found");
 
@@ -176,7 +182,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
             details: [{ field: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]
           });
         }
-        const parcel = await createParcel(this.sagaDeps(ctx), this.owner(ctx), ctx.params, key);
+        const { parcel } = await createParcel(this.sagaDeps(ctx), this.owner(ctx), ctx.params, key);
         void this.runRelay();
         return (await this.viewsOf(ctx, [parcel]))[0];
       }
@@ -233,14 +239,22 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         }
         const outcomes = await createBatch(this.sagaDeps(ctx), this.owner(ctx), ctx.params.items);
         void this.runRelay();
-        const created = outcomes.flatMap(o => ("parcel" in o ? [o.parcel] : []));
-        const views = new Map((await this.viewsOf(ctx, created)).map(view => [view.id, view]));
+        const parcels = outcomes.flatMap(o => ("parcel" in o ? [o.parcel] : []));
+        const views = new Map((await this.viewsOf(ctx, parcels)).map(view => [view.id, view]));
         const items = outcomes.map(o =>
           "parcel" in o
-            ? { index: o.index, status: 201, idempotencyKey: o.idempotencyKey, parcel: views.get(o.parcel.id)!, error: null }
-            : { index: o.index, status: o.error.status, idempotencyKey: o.idempotencyKey, parcel: null, error: o.error }
+            ? {
+                index: o.index,
+                status: 201,
+                idempotencyKey: o.idempotencyKey,
+                replayed: o.replayed,
+                parcel: views.get(o.parcel.id)!,
+                error: null
+              }
+            : { index: o.index, status: o.error.status, idempotencyKey: o.idempotencyKey, replayed: false, parcel: null, error: o.error }
         );
-        return { created: created.length, failed: items.length - created.length, items };
+        const replayed = items.filter(item => item.replayed).length;
+        return { created: parcels.length - replayed, replayed, failed: items.length - parcels.length, items };
       }
     }),
 
@@ -719,6 +733,23 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       return parcels.map(parcel => toParcelView(parcel, urls[parcel.id] ?? null));
     },
 
+    /**
+     * Before the first create is taken (Moleculer registers the actions once `started` resolves),
+     * every create a crash cut short is finished or compensated. Embedded, this process owns the
+     * database alone, so every PENDING row is an orphan; distributed, a row younger than the
+     * create's time limit (PENDING_SWEEP_AFTER_SECONDS) may be a sibling's create in flight.
+     */
+    async settleCrashedCreates(this: ParcelsThis): Promise<void> {
+      await this.waitForServices(["wallet"]);
+      const olderThanSeconds = this.config.embedded ? 0 : this.config.pendingSweepAfterSeconds;
+      const settled = await settlePendingAtStart({ db: this.db, logger: this.logger, caller: this.broker }, olderThanSeconds);
+      if (settled.finished + settled.discarded + settled.deferred > 0) {
+        this.logger.info(
+          `creates cut short by a stop: ${settled.finished} finished, ${settled.discarded} discarded, ${settled.deferred} left to the sweeper`
+        );
+      }
+    },
+
     /** Wakes the outbox relay now (one pass at a time; see BackgroundLoop). */
     async runRelay(this: ParcelsThis): Promise<number> {
       return (await this.relayLoop.kick()) ?? 0;
@@ -748,6 +779,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
 
   async started(this: ParcelsThis) {
     await store.seedRelayPoints(this.db, relayDirectory as RelayPoint[]);
+    await this.settleCrashedCreates();
     this.relayLoop.start();
     this.sweepLoop.start();
   },

@@ -181,7 +181,7 @@ export interface paths {
          * Create a parcel
          * @description Creates a parcel addressed to a relay point and debits its price from the wallet at once (the sandbox wallet for a sandbox key). The price is the weight tier of the tariff plus, with cash on delivery, a COD fee. A tracking number and a label URL come back; the recipient gets a pick-up SMS when the parcel reaches the relay point.
          *
-         *     Send an `Idempotency-Key` to make retries safe: for 24 hours, a request with the same key and the same body returns the first parcel without a second debit; the same key with another body is refused (422).
+         *     Always send an `Idempotency-Key`, and retry with the same one: for 24 hours, a request with the same key and the same body returns the first parcel without a second debit; the same key with another body is refused (422). Without a key, a request whose answer was lost (a reset connection, a time-out, a restart of the platform) may still have created and paid its parcel, and a retry creates and pays a second one.
          */
         post: operations["createParcel"];
         delete?: never;
@@ -203,7 +203,7 @@ export interface paths {
          * Create up to 100 parcels
          * @description Creates up to 100 parcels in one call. Each item is created exactly as by POST /parcels, on its own: validated, priced and debited from the wallet alone, in the order given, so a bad item or an insufficient balance fails only the items concerned and never the others.
          *
-         *     The answer is 200 with one result per item, in the order sent: `status` 201 and the parcel view, or the status and the error (in the normalised error shape) that POST /parcels would have answered for that item. `created` and `failed` count them. Give each item an `idempotencyKey` to make retrying the whole batch safe: items already created come back as they were, without a second debit. The `Idempotency-Key` header is refused here: the keys go on the items. If the wallet cannot be reached, the remaining items are not attempted and answer 503.
+         *     The answer is 200 with one result per item, in the order sent: `status` 201 and the parcel view, or the status and the error (in the normalised error shape) that POST /parcels would have answered for that item. `created` counts the parcels this request made and paid, `replayed` the items answered with the parcel an earlier request made for their `idempotencyKey` (`replayed: true` on the item), `failed` the others. Give each item an `idempotencyKey` to make retrying the whole batch safe: items already created come back as they were, without a second debit. The `Idempotency-Key` header is refused here: the keys go on the items. If the wallet cannot be reached, the remaining items are not attempted and answer 503.
          */
         post: operations["createParcelBatch"];
         delete?: never;
@@ -1246,6 +1246,8 @@ export interface components {
             status: number;
             /** @description The item's idempotencyKey, as sent; null without one or when the item was not valid. */
             idempotencyKey: string | null;
+            /** @description true when the parcel was made by an earlier request with this idempotencyKey (nothing was paid now). */
+            replayed: boolean;
             /** @description The parcel, when status is 201; else null. */
             parcel: components["schemas"]["ParcelView"] | null;
             /** @description Why the item failed, in the normalised error shape; null when status is 201. */
@@ -1326,8 +1328,10 @@ export interface components {
             }[];
         };
         ParcelBatchResult: {
-            /** @description Items whose status is 201. */
+            /** @description Items whose parcel this request created (status 201, not replayed): what it paid for. */
             created: number;
+            /** @description Items answered with the parcel an earlier request made for their idempotencyKey (status 201, replayed): paid before, not again. */
+            replayed: number;
             /** @description Items whose status is 400 or more. */
             failed: number;
             /** @description One result per item, in the order of the request. */

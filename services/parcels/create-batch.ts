@@ -7,7 +7,9 @@ import { BatchItemInput, BatchItemSchema } from "./parcels.params";
 import type { Owner, ParcelRecord } from "./parcels.store";
 
 /** What became of one item: its parcel, or the error POST /parcels would have answered for it. */
-export type BatchOutcome = { index: number; idempotencyKey: string | null } & ({ parcel: ParcelRecord } | { error: ErrorBody });
+export type BatchOutcome = { index: number; idempotencyKey: string | null } & (
+  { parcel: ParcelRecord; replayed: boolean } | { error: ErrorBody }
+);
 
 /**
  * Each wallet call of an item keeps the ordinary time-out, not what is left of the whole batch's:
@@ -46,7 +48,7 @@ export async function createBatch(deps: SagaDeps, owner: Owner, items: readonly 
       continue;
     }
     try {
-      outcomes.push({ index, idempotencyKey, parcel: await createParcel(itemDeps, owner, input, idempotencyKey) });
+      outcomes.push({ index, idempotencyKey, ...(await createParcel(itemDeps, owner, input, idempotencyKey)) });
     } catch (err) {
       const { body, unexpected } = toErrorResponse(err);
       if (unexpected) deps.logger.error(`batch item ${index}: unexpected error`, err);

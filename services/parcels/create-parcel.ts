@@ -34,14 +34,20 @@ export function fingerprintOf(input: CreateParcelInput): string {
   return createHash("sha256").update(canonical).digest("hex");
 }
 
-function replay(existing: store.ParcelRecord, fingerprint: string): store.ParcelRecord {
+/** A create's parcel, and whether it was made now or answered again for its Idempotency-Key. */
+export interface CreateOutcome {
+  parcel: store.ParcelRecord;
+  replayed: boolean;
+}
+
+function replay(existing: store.ParcelRecord, fingerprint: string): CreateOutcome {
   if (existing.requestFingerprint !== fingerprint) {
     throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request body");
   }
   if (existing.status === "PENDING") {
     throw new AppError("CONFLICT", "A request with this Idempotency-Key is still being processed; retry shortly");
   }
-  return existing;
+  return { parcel: existing, replayed: true };
 }
 
 async function insertWithFreshTrackingNumber(db: Database, parcel: Omit<store.NewParcel, "trackingNumber">) {
@@ -102,7 +108,7 @@ export async function createParcel(
   owner: store.Owner,
   input: CreateParcelInput,
   idempotencyKey: string | null
-): Promise<store.ParcelRecord> {
+): Promise<CreateOutcome> {
   const { relay, quote } = await priceParcel(deps.db, input);
 
   const fingerprint = fingerprintOf(input);
@@ -160,7 +166,7 @@ export async function createParcel(
 
   try {
     const created = await finishCreation(deps.db, row.id, "merchant");
-    if (created) return created;
+    if (created) return { parcel: created, replayed: false };
   } catch (err) {
     await compensate(deps, row, (err as Error).message);
     throw new AppError("UNAVAILABLE", "The parcel could not be stored; the wallet was refunded. Please retry");

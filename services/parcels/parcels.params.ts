@@ -289,17 +289,20 @@ export const CREATE_BATCH_DESCRIPTION =
   "validated, priced and debited from the wallet alone, in the order given, so a bad item or an insufficient balance fails " +
   "only the items concerned and never the others.\n\n" +
   "The answer is 200 with one result per item, in the order sent: `status` 201 and the parcel view, or the status and " +
-  "the error (in the normalised error shape) that POST /parcels would have answered for that item. `created` and " +
-  "`failed` count them. Give each item an `idempotencyKey` to make retrying the whole batch safe: items already created " +
-  "come back as they were, without a second debit. The `Idempotency-Key` header is refused here: the keys go on the items. " +
+  "the error (in the normalised error shape) that POST /parcels would have answered for that item. `created` counts the " +
+  "parcels this request made and paid, `replayed` the items answered with the parcel an earlier request made for their " +
+  "`idempotencyKey` (`replayed: true` on the item), `failed` the others. Give each item an `idempotencyKey` to make " +
+  "retrying the whole batch safe: items already created come back as they were, without a second debit. The `Idempotency-Key` header is refused here: the keys go on the items. " +
   "If the wallet cannot be reached, the remaining items are not attempted and answer 503.";
 
 export const CREATE_DESCRIPTION =
   "Creates a parcel addressed to a relay point and debits its price from the wallet at once (the sandbox wallet for a " +
   "sandbox key). The price is the weight tier of the tariff plus, with cash on delivery, a COD fee. A tracking number " +
   "and a label URL come back; the recipient gets a pick-up SMS when the parcel reaches the relay point.\n\n" +
-  "Send an `Idempotency-Key` to make retries safe: for 24 hours, a request with the same key and the same body returns " +
-  "the first parcel without a second debit; the same key with another body is refused (422).";
+  "Always send an `Idempotency-Key`, and retry with the same one: for 24 hours, a request with the same key and the same " +
+  "body returns the first parcel without a second debit; the same key with another body is refused (422). Without a key, " +
+  "a request whose answer was lost (a reset connection, a time-out, a restart of the platform) may still have created " +
+  "and paid its parcel, and a retry creates and pays a second one.";
 
 export const CREATE_EXAMPLES = {
   minimal: {
@@ -368,12 +371,15 @@ export interface BatchItemResult {
   index: number;
   status: number;
   idempotencyKey: string | null;
+  /** The parcel was made by an earlier request with this idempotencyKey and is answered again. */
+  replayed: boolean;
   parcel: ParcelView | null;
   error: ErrorBody | null;
 }
 
 export interface BatchResult {
   created: number;
+  replayed: number;
   failed: number;
   items: BatchItemResult[];
 }
@@ -381,7 +387,19 @@ export interface BatchResult {
 export const BatchResultView = component(
   "ParcelBatchResult",
   objectOf<BatchResult>({
-    created: { type: "integer", minimum: 0, maximum: MAX_BATCH_ITEMS, description: "Items whose status is 201." },
+    created: {
+      type: "integer",
+      minimum: 0,
+      maximum: MAX_BATCH_ITEMS,
+      description: "Items whose parcel this request created (status 201, not replayed): what it paid for."
+    },
+    replayed: {
+      type: "integer",
+      minimum: 0,
+      maximum: MAX_BATCH_ITEMS,
+      description:
+        "Items answered with the parcel an earlier request made for their idempotencyKey (status 201, replayed): paid before, not again."
+    },
     failed: { type: "integer", minimum: 0, maximum: MAX_BATCH_ITEMS, description: "Items whose status is 400 or more." },
     items: arrayOf(
       component(
@@ -397,6 +415,10 @@ export const BatchResultView = component(
           idempotencyKey: {
             type: ["string", "null"],
             description: "The item's idempotencyKey, as sent; null without one or when the item was not valid."
+          },
+          replayed: {
+            type: "boolean",
+            description: "true when the parcel was made by an earlier request with this idempotencyKey (nothing was paid now)."
           },
           parcel: { ...nullable(ParcelViewSchema), description: "The parcel, when status is 201; else null." },
           error: { ...nullable(API_ERROR), description: "Why the item failed, in the normalised error shape; null when status is 201." }

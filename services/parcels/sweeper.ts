@@ -27,21 +27,7 @@ const BATCH = 100;
  */
 export async function sweep(deps: SweepDeps, pendingOlderThanSeconds: number): Promise<SweepResult> {
   const result: SweepResult = { finished: 0, discarded: 0, refunded: 0, credited: 0, deferred: 0, purgedEvents: 0 };
-  for (const row of await store.pendingOlderThan(deps.db, pendingOlderThanSeconds, BATCH)) {
-    const movement = { parcelId: row.id, organizationId: row.organizationId, mode: row.mode };
-    try {
-      const { state } = await call(deps.caller, "wallet.settlePending", movement);
-      if (state === "debited") {
-        if (await finishCreation(deps.db, row.id, "sweeper")) result.finished++;
-      } else {
-        await store.deletePending(deps.db, row.id);
-        result.discarded++;
-      }
-    } catch (err) {
-      result.deferred++;
-      deps.logger.warn(`sweeper: parcel ${row.id} left for the next pass (${(err as Error).message})`);
-    }
-  }
+  Object.assign(result, await settlePending(deps, pendingOlderThanSeconds));
   for (const row of await store.refundsPending(deps.db, BATCH)) {
     try {
       await call(deps.caller, "wallet.refund", {
@@ -60,4 +46,48 @@ export async function sweep(deps: SweepDeps, pendingOlderThanSeconds: number): P
   result.credited = await repeatCodCredits(deps);
   result.purgedEvents = await store.purgeDispatched(deps.db, OUTBOX_RETENTION_DAYS);
   return result;
+}
+
+type PendingSettlement = Pick<SweepResult, "finished" | "discarded" | "deferred">;
+
+/** One batch of PENDING rows older than the given age: finished when their debit landed, discarded when it never will. */
+async function settlePending(deps: SweepDeps, olderThanSeconds: number): Promise<PendingSettlement & { rows: number }> {
+  const result = { finished: 0, discarded: 0, deferred: 0, rows: 0 };
+  for (const row of await store.pendingOlderThan(deps.db, olderThanSeconds, BATCH)) {
+    result.rows++;
+    const movement = { parcelId: row.id, organizationId: row.organizationId, mode: row.mode };
+    try {
+      const { state } = await call(deps.caller, "wallet.settlePending", movement);
+      if (state === "debited") {
+        if (await finishCreation(deps.db, row.id, "sweeper")) result.finished++;
+      } else {
+        await store.deletePending(deps.db, row.id);
+        result.discarded++;
+      }
+    } catch (err) {
+      result.deferred++;
+      deps.logger.warn(`sweeper: parcel ${row.id} left for the next pass (${(err as Error).message})`);
+    }
+  }
+  return result;
+}
+
+/**
+ * The sweeper's work on PENDING rows, done at once and to the end, before the service takes its
+ * first create: a client whose create was cut by a crash then sees its charged parcel from the
+ * first answer after the restart, instead of up to a sweep interval plus the age limit later
+ * (and no retry without an Idempotency-Key makes a second parcel in that window). Only rows
+ * older than `olderThanSeconds` may be settled: a younger one may be a create a live sibling
+ * process is still running. Rows the wallet cannot settle now are left to the sweeper.
+ */
+export async function settlePendingAtStart(deps: SweepDeps, olderThanSeconds: number): Promise<PendingSettlement> {
+  const total: PendingSettlement = { finished: 0, discarded: 0, deferred: 0 };
+  for (;;) {
+    const batch = await settlePending(deps, olderThanSeconds);
+    total.finished += batch.finished;
+    total.discarded += batch.discarded;
+    total.deferred += batch.deferred;
+    // A short batch was the last; a batch that settled nothing would only come back the same.
+    if (batch.rows < BATCH || batch.deferred === batch.rows) return total;
+  }
 }

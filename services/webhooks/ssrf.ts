@@ -20,14 +20,15 @@ function nonPublicReason(ip: string): string | null {
   if (!ipaddr.isValid(ip)) return "not an IP address";
   // process() turns ::ffff:a.b.c.d into a.b.c.d, so ::ffff:127.0.0.1 is judged as 127.0.0.1.
   const address = ipaddr.process(ip);
-  if (address.kind() === "ipv6") {
-    const parts = (address as ipaddr.IPv6).parts;
-    // ::a.b.c.d (IPv4-compatible, deprecated) reads as unicast in ipaddr.js, but some stacks still
-    // tunnel it to the IPv4 address: ::127.0.0.1 must not be a way around the loopback check.
-    if (parts.slice(0, 6).every(part => part === 0)) return "IPv4-compatible IPv6 address";
-  }
+  // The named range first, so that ::1 and :: say "loopback" and "unspecified".
   const range = address.range();
-  return range === "unicast" ? null : range;
+  if (range !== "unicast") return range;
+  // ::a.b.c.d (IPv4-compatible, deprecated) reads as unicast in ipaddr.js, but some stacks still
+  // tunnel it to the IPv4 address: ::127.0.0.1 must not be a way around the loopback check.
+  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).parts.slice(0, 6).every(part => part === 0)) {
+    return "IPv4-compatible IPv6 address";
+  }
+  return null;
 }
 
 export function isPublicAddress(ip: string): boolean {
@@ -37,7 +38,7 @@ export function isPublicAddress(ip: string): boolean {
 /**
  * Refuses a webhook URL that the webhook sender must not call: anything other than http(s), user
  * info in the URL (it would leak into logs and the delivery log), and — unless private targets are
- * allowed (embedded mode, tests) — a host that resolves to any non-public address. All resolved
+ * allowed (WEBHOOK_ALLOW_PRIVATE=true: a local receiver, tests) — a host that resolves to any non-public address. All resolved
  * addresses are checked, because the HTTP client may connect to any of them.
  *
  * This closes the configuration-time hole only. DNS can answer differently at send time, so the

@@ -56,7 +56,7 @@ export interface AttemptResult {
   retryAfter: string | undefined;
   /** Short, loggable: never the URL, the secret or the response body. */
   error: string | null;
-  /** The first bytes of the answer's body, as text; only when `responseBytes` asked for them (test-send). */
+  /** The first bytes of the answer's body, as text; only when `responseBytes` asked for them (test-send) and the address is public. */
   responseExcerpt?: string;
 }
 
@@ -64,7 +64,7 @@ export interface SendOptions extends DeliveryToSend {
   url: string;
   timeoutMs: number;
   allowPrivate: boolean;
-  /** Read up to this many bytes of the answer (a test-send shows them); otherwise the answer's body is dropped unread. */
+  /** Read up to this many bytes of an answer from a public address (a test-send shows them); otherwise the body is dropped unread. */
   responseBytes?: number;
 }
 
@@ -129,7 +129,7 @@ function headerValue(value: unknown): string | undefined {
 }
 
 /** Up to `max` bytes of a body, as text (a character cut at the end is left out), then the stream is closed. */
-async function firstBytes(stream: Readable, max: number): Promise<string> {
+export async function firstBytes(stream: Readable, max: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
@@ -156,6 +156,16 @@ async function drainSmall(stream: Readable, max = 64 * 1024): Promise<void> {
     // A body cut short or timed out: the connection is dropped, the answer stands.
   }
   if (size > max || !stream.readableEnded) stream.destroy();
+}
+
+/**
+ * Whether the connection that carried the answer reached a public address. When private targets
+ * are allowed, a test-send to one reports the status only: its body would make the back-office a
+ * way to read what internal services answer.
+ */
+export function answeredFromPublicAddress(request: unknown): boolean {
+  const address = (request as { socket?: { remoteAddress?: string } } | undefined)?.socket?.remoteAddress;
+  return address !== undefined && isPublicAddress(address);
 }
 
 /**
@@ -188,7 +198,8 @@ export async function sendWebhook(options: SendOptions): Promise<AttemptResult> 
     });
     // For a delivery only the status and Retry-After matter: what the receiver sends back is dropped unread.
     const stream = response.data as Readable;
-    const responseExcerpt = options.responseBytes ? await firstBytes(stream, options.responseBytes) : undefined;
+    const showBody = options.responseBytes !== undefined && answeredFromPublicAddress(response.request);
+    const responseExcerpt = showBody ? await firstBytes(stream, options.responseBytes!) : undefined;
     if (responseExcerpt === undefined) await drainSmall(stream);
     return {
       startedAt,

@@ -363,7 +363,13 @@ export const TestSendView = component(
     succeeded: { type: "boolean", description: "A 2xx came back in time." },
     statusCode: { type: ["integer", "null"], description: "null when no answer came (time-out, refused, SSRF guard)." },
     latencyMs: { type: "integer", minimum: 0 },
-    responseBody: { type: ["string", "null"], maxLength: 1024, description: "The first 1024 bytes of the answer's body, as text." },
+    responseBody: {
+      type: ["string", "null"],
+      maxLength: 1024,
+      description:
+        "The first 1024 bytes of the answer's body, as text. null when the endpoint's address is not public " +
+        "(allowed only with WEBHOOK_ALLOW_PRIVATE=true): the status alone is reported, never what an internal address answered."
+    },
     error: { type: ["string", "null"] }
   })
 );

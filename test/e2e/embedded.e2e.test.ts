@@ -10,7 +10,7 @@ import { checkMoneyInvariant } from "../helpers/money-invariant";
 import { startReceiver } from "../helpers/receivers";
 import { SmsInbox, startSmsInbox } from "../helpers/sms-inbox";
 
-/** `npm start` exactly as the README says: no servers, no variables but a port and a data folder. */
+/** `npm start` exactly as the README says: no servers, no variables but a port, a data folder and local receivers. */
 describe("embedded mode (npm start)", () => {
   let proc: RunningProcess;
   let dataDir: string;
@@ -24,7 +24,7 @@ describe("embedded mode (npm start)", () => {
     port = await freePort();
     // The one addition to `npm start`: the pick-up SMS go to a stand-in gateway, where tests read the PINs.
     sms = await startSmsInbox();
-    proc = startProcess("npm", ["start", "--silent"], { PORT: String(port), DATA_DIR: dataDir, ...HOSTILE_INPUT_ENV, ...sms.env });
+    proc = npmStart();
     const banner = await proc.waitForOutput(/curl -s -H "Authorization: ApiKey (rp_live_\w+)" (\S+)\/api\/partner\/v1\/health/, 60_000);
     demoLiveKey = banner[1];
     backofficeToken = (await proc.waitForOutput(/Back-office token \(Authorization: Bearer …\): (\S+)/))[1];
@@ -35,6 +35,16 @@ describe("embedded mode (npm start)", () => {
     await sms?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
+
+  // The webhook contract's receivers are on this machine: WEBHOOK_ALLOW_PRIVATE, as the banner says.
+  const npmStart = () =>
+    startProcess("npm", ["start", "--silent"], {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      WEBHOOK_ALLOW_PRIVATE: "true",
+      ...HOSTILE_INPUT_ENV,
+      ...sms.env
+    });
 
   const system = (): SystemUnderTest => ({ baseUrl: `http://127.0.0.1:${port}`, backofficeToken, logs: () => proc.output(), sms });
 
@@ -68,7 +78,7 @@ describe("embedded mode (npm start)", () => {
     const report = await checkMoneyInvariant({ pgliteDir: path.join(dataDir, "pgdata") });
     expect(report.violations).toEqual([]);
     expect(report.visibleParcels).toBeGreaterThan(0);
-    proc = startProcess("npm", ["start", "--silent"], { PORT: String(port), DATA_DIR: dataDir, ...HOSTILE_INPUT_ENV, ...sms.env });
+    proc = npmStart();
     await proc.waitForOutput(/Demo keys were printed on the first start/, 60_000);
   }, 90_000);
 

@@ -364,6 +364,25 @@ export function hostileInputContract(system: () => SystemUnderTest): void {
       expect(JSON.parse(garbage.body)).toMatchObject({ code: "VALIDATION_FAILED", status: 400 });
     });
 
+    test("a DELETE with an unframed body (Node's HTTP client) gets the route's answer, as curl's framed one does", async () => {
+      const url = new URL(base());
+      const body = '{"reason":"no longer needed"}';
+      const request = (framing: string) =>
+        rawRequest(
+          base(),
+          `DELETE /api/public/v1/tracking/RP000000000DZ HTTP/1.1\r\nHost: ${url.host}\r\nX-Forwarded-For: 192.0.2.77\r\n` +
+            `Content-Type: application/json\r\n${framing}\r\n${body}`
+        );
+      const framed = await request(`Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n`);
+      expect(framed.status).toBe(405);
+      // No Content-Length, no chunked encoding, a kept-alive connection: the body reads as the start of a next request.
+      const unframed = await request("");
+      expect({ status: unframed.status, code: JSON.parse(unframed.body).code }).toEqual({ status: 405, code: "METHOD_NOT_ALLOWED" });
+      expect(unframed.headers.allow).toBe("GET");
+      // The route's answer, then the connection closes: what followed the request is not answered.
+      expect(unframed.body.match(/"status"/g)).toHaveLength(1);
+    });
+
     test("a client that stops sending is cut off with a 408 in the error shape", async () => {
       const url = new URL(base());
       const slowHeaders = await rawRequest(base(), `GET /api/partner/v1/health HTTP/1.1\r\nHost: ${url.host}\r\nX-Slow: 1`);

@@ -76,3 +76,9 @@ export function freshAddress(): string {
   addressCounter++;
   return `198.51.${Math.floor(addressCounter / 250) % 250}.${(addressCounter % 250) + 1}`;
 }
+
+/** A /64 of its own for each use (documentation space), as `prefix + ":<interface id>"` addresses. */
+export function freshIpv6Prefix(): string {
+  addressCounter++;
+  return `2001:db8:${(addressCounter % 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+}

@@ -1,7 +1,7 @@
 import { http, HttpResult } from "../helpers/http";
 import { TRACKING_PAGE_CSP } from "../../services/gateway/tracking-page";
 import type { SystemUnderTest } from "./gateway-contract";
-import { expectError, freshAddress, Merchant, merchants, PARCEL } from "./merchant-helpers";
+import { expectError, freshAddress, freshIpv6Prefix, Merchant, merchants, PARCEL } from "./merchant-helpers";
 
 /**
  * Public tracking without a key (issue 11, items 1 and 2), run against any started system: the
@@ -140,6 +140,21 @@ export function publicTrackingContract(system: () => SystemUnderTest): void {
     expect(viaPage.headers.get("retry-after")).toMatch(/^[1-9]\d?$/);
     expect(await viaPage.text()).toContain("Trop de recherches");
     expect((await track(parcel.trackingNumber)).status).toBe(200);
+  });
+
+  test("an IPv6 client counts by its /64: 35 addresses of one /64 are limited after 30; the next /64 is not", async () => {
+    const prefix = freshIpv6Prefix();
+    const statuses: number[] = [];
+    for (let i = 1; i <= 35; i++) statuses.push((await track(parcel.trackingNumber, `${prefix}:${i.toString(16)}:0:0:${i}`)).status);
+    expect(statuses).toEqual([...Array<number>(30).fill(200), ...Array<number>(5).fill(429)]);
+    const neighbour = prefix.replace(/[0-9a-f]+$/, last => ((parseInt(last, 16) + 1) % 0xffff).toString(16));
+    expect((await track(parcel.trackingNumber, `${neighbour}::1`)).status).toBe(200);
+  });
+
+  test("an IPv4-mapped IPv6 address counts as its IPv4 address", async () => {
+    const address = freshAddress();
+    expect((await track(parcel.trackingNumber, address)).headers.get("x-ratelimit-remaining")).toBe("29");
+    expect((await track(parcel.trackingNumber, `::ffff:${address}`)).headers.get("x-ratelimit-remaining")).toBe("28");
   });
 
   test("every other method is a 405, and unknown public paths a 404, both counted", async () => {

@@ -372,18 +372,17 @@ export function webhooksContract(system: () => SystemUnderTest): void {
     );
   });
 
-  test("test-send reaches the endpoint, signed, and reports its answer; an endpoint that does not answer is reported too", async () => {
+  test("test-send reaches the endpoint, signed, and reports its status but not the body of a private address; an endpoint that does not answer is reported too", async () => {
     const m = await merchant("Essai SARL");
     const path = `/ping-${m.orgId}`;
-    receiver.behaviour.set(path, () => ({ status: 202, body: `{"ok":true,"padding":"${"é".repeat(1500)}"}` }));
+    // The receiver is on 127.0.0.1 (WEBHOOK_ALLOW_PRIVATE=true here): what it answers stays unread.
+    receiver.behaviour.set(path, () => ({ status: 202, body: `{"internal":"secret-of-an-internal-service"}` }));
     const { id, secret } = await addEndpoint(m.orgId, path, { mode: "sandbox" });
     const res = await bo().call("POST", `/organizations/${m.orgId}/webhook-endpoints/${id}/test`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ succeeded: true, statusCode: 202, error: null, eventId: expect.any(String) });
+    expect(res.body).toMatchObject({ succeeded: true, statusCode: 202, error: null, eventId: expect.any(String), responseBody: null });
     expect(res.body.latencyMs).toBeGreaterThanOrEqual(0);
-    expect(res.body.responseBody.startsWith('{"ok":true,"padding":"é')).toBe(true);
-    expect(Buffer.byteLength(res.body.responseBody)).toBeLessThanOrEqual(1024);
-    expect(Buffer.byteLength(res.body.responseBody)).toBeGreaterThan(1020);
+    expect(JSON.stringify(res.body)).not.toContain("secret-of-an-internal-service");
 
     const [ping] = receiver.on(path);
     expect(ping.headers["x-relay-event"]).toBe("ping");

@@ -5,6 +5,7 @@ import { acquireDatabase, releaseDatabase } from "../../lib/db/connection";
 import type { Database } from "../../lib/db/database";
 import { createSystem } from "../../bin/system";
 import * as store from "../../services/parcels/parcels.store";
+import { settlePendingAtStart } from "../../services/parcels/sweeper";
 
 /**
  * The sweeper's decisions, one by one, on the embedded engine: what a crash can leave behind and
@@ -106,6 +107,35 @@ describe("create-parcel saga: the sweeper settles what a crash left", () => {
     expect(await sweep()).toMatchObject({ refunded: 1 });
     expect(await sweep()).toMatchObject({ refunded: 0 });
     expect(await balance()).toBe(afterDebit + 350);
+  });
+
+  describe("at start, before the first create is taken", () => {
+    test("embedded: every PENDING row is an orphan, settled before the restarted service answers, however many", async () => {
+      await broker.call("wallet.topUp", { organizationId: orgId, mode: "live", amountDzd: 350 });
+      const debited = await pendingParcel();
+      await broker.call("wallet.debit", { parcelId: debited.id, organizationId: orgId, mode: "live", amountCentimes: 35000 });
+      const never = await Promise.all(Array.from({ length: 130 }, () => pendingParcel()));
+      const before = await balance();
+      await broker.stop();
+      broker = await createSystem(config, { logger: false });
+      await broker.start();
+      // The restarted system's first answers already see it: no sweep was asked for, and the interval is an hour.
+      expect(await statusOf(debited.id)).toBe("CREATED");
+      for (const row of never) expect(await statusOf(row.id)).toBeNull();
+      expect(await db.query("SELECT 1 FROM parcels.parcels WHERE status = 'PENDING'")).toEqual([]);
+      expect(await balance()).toBe(before);
+    });
+
+    test("distributed: only rows older than the create's time limit; a younger one may be a sibling's create in flight", async () => {
+      const old = await pendingParcel();
+      const young = await pendingParcel();
+      await db.query("UPDATE parcels.parcels SET created_at = now() - interval '60 seconds' WHERE id = $1", [old.id]);
+      const deps = { db, logger: broker.getLogger("test"), caller: broker };
+      expect(await settlePendingAtStart(deps, 30)).toEqual({ finished: 0, discarded: 1, deferred: 0 });
+      expect(await statusOf(old.id)).toBeNull();
+      expect(await statusOf(young.id)).toBe("PENDING");
+      expect(await settlePendingAtStart(deps, 0)).toEqual({ finished: 0, discarded: 1, deferred: 0 });
+    });
   });
 
   test("dispatched events older than a week are purged, others kept", async () => {

@@ -16,9 +16,17 @@ describe("configuration from the environment", () => {
       redisUrl: null,
       embedded: true,
       rateLimitPerMinute: 60,
-      publicTrackingPerMinute: 30
+      publicTrackingPerMinute: 30,
+      addressLimitIpv6Prefix: 64
     });
     expect(config.services).toEqual([...ALL_SERVICES]);
+  });
+
+  test("the SSRF guard is on unless asked off, embedded too (a `docker run` of the image is embedded)", () => {
+    expect(loadConfig({}).webhookAllowPrivate).toBe(false);
+    expect(loadConfig({ DATABASE_URL: "postgres://postgres@127.0.0.1/relay" }).webhookAllowPrivate).toBe(false);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: "true" }).webhookAllowPrivate).toBe(true);
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: "maybe" })).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
   });
 
   test("distributed settings are read as given", () => {
@@ -38,6 +46,8 @@ describe("configuration from the environment", () => {
     [{ PORT: "http" }, /PORT/],
     [{ RATE_LIMIT_PER_MINUTE: "0" }, /RATE_LIMIT_PER_MINUTE/],
     [{ PUBLIC_TRACKING_PER_MINUTE: "-5" }, /PUBLIC_TRACKING_PER_MINUTE/],
+    [{ RATE_LIMIT_IPV6_PREFIX: "16" }, /RATE_LIMIT_IPV6_PREFIX/],
+    [{ RATE_LIMIT_IPV6_PREFIX: "129" }, /RATE_LIMIT_IPV6_PREFIX/],
     [{ SERVICES: "gateway,billing" }, /unknown service "billing"/],
     [{ LOG_LEVEL: "loud" }, /LOG_LEVEL/],
     [{ LOG_FORMAT: "xml" }, /LOG_FORMAT must be one of short, json/],

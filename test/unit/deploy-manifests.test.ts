@@ -257,6 +257,17 @@ if (!kubectlFound && process.env.CI === "true") {
     }
   });
 
+  test("every relay pod keeps the SSRF guard on (WEBHOOK_ALLOW_PRIVATE false)", () => {
+    for (const owner of appOwners(objects)) {
+      const env = environmentOf(objects, owner.spec.containers[0]);
+      expect({ service: componentOf(owner), allowPrivate: loadConfig(env).webhookAllowPrivate }).toEqual({
+        service: componentOf(owner),
+        allowPrivate: false
+      });
+      expect(env.WEBHOOK_ALLOW_PRIVATE).toBe("false");
+    }
+  });
+
   test("every environment variable a relay pod is given is one the code reads", () => {
     const environments = appOwners(objects).flatMap(owner => owner.spec.containers.map(c => environmentOf(objects, c)));
     const reads = variablesTheCodeReads(environments);
@@ -305,6 +316,18 @@ if (!kubectlFound && process.env.CI === "true") {
       )
     ).toBe(true);
     const openIngress = policies.filter(p => p.spec.ingress?.some(rule => !rule.from));
+    // Behind a trusted proxy the gateway limits by the X-Forwarded-For entry the proxy writes: a
+    // client that could reach it directly would write its own, so only the proxy may reach it.
+    if (Number(environmentOf(objects, gateway.spec.containers[0]).TRUST_PROXY_HOPS ?? 0) >= 1) {
+      expect(openIngress.map(p => p.name)).toEqual([]);
+      const gatewayPolicies = policies.filter(p => matchesSelector(gateway.labels, p.spec.podSelector.matchLabels));
+      const gatewayPort = Number(envValue(gateway.spec.containers[0], "PORT"));
+      const toGateway = gatewayPolicies
+        .flatMap(p => p.spec.ingress ?? [])
+        .filter(rule => rule.ports?.some(port => port.port === gatewayPort));
+      expect(toGateway.length).toBeGreaterThan(0);
+      for (const rule of toGateway) expect(rule.from?.length).toBeGreaterThan(0);
+    }
     for (const policy of openIngress)
       expect({ policy: policy.name, selects: policy.spec.podSelector.matchLabels }).toEqual({
         policy: policy.name,
@@ -525,5 +548,14 @@ describe("Dockerfile", () => {
     const reads = variablesTheCodeReads([]);
     expect(names.filter(name => !reads.has(name))).toEqual([]);
     expect(names.length).toBeGreaterThan(0);
+  });
+
+  test("keeps the SSRF guard on: WEBHOOK_ALLOW_PRIVATE=false, also for an embedded `docker run`", () => {
+    const final = stages()[stages().length - 1].instructions;
+    const env = Object.fromEntries(
+      final.filter(i => i.startsWith("ENV ")).flatMap(i => [...i.slice(4).matchAll(/([A-Z0-9_]+)=(\S+)/g)].map(m => [m[1], m[2]]))
+    );
+    expect(env.WEBHOOK_ALLOW_PRIVATE).toBe("false");
+    expect(loadConfig(env).webhookAllowPrivate).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import ipaddr from "ipaddr.js";
 import type { IncomingMessage } from "node:http";
 
 /**
@@ -15,4 +16,20 @@ export function clientAddress(req: IncomingMessage, hops: number): string {
     .map(entry => entry.trim())
     .filter(Boolean);
   return chain.length >= hops ? chain[chain.length - hops] : (chain[0] ?? socketAddress);
+}
+
+/**
+ * What a per-address limit counts by. One IPv6 client holds a whole prefix (a /64 at least, by
+ * SLAAC or by its provider's delegation) and can pick a new address per request, so IPv6 counts
+ * per prefix of `ipv6PrefixLength` bits; IPv4 counts per address, and an IPv4-mapped IPv6 address
+ * (::ffff:a.b.c.d, how a dual-stack socket reports an IPv4 client) as that IPv4 address. Anything
+ * that is no address (a proxy's "unknown") counts as itself.
+ */
+export function addressBucket(address: string, ipv6PrefixLength: number): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  const bytes = parsed.toByteArray();
+  for (let bit = ipv6PrefixLength; bit < 128; bit++) bytes[bit >> 3] &= ~(0x80 >> (bit & 7));
+  return `${ipaddr.fromByteArray(bytes).toString()}/${ipv6PrefixLength}`;
 }

@@ -31,13 +31,43 @@ export function clientErrorResponse(nodeCode: string | undefined): string {
   );
 }
 
+type ResponseInFlight = {
+  headersSent?: boolean;
+  writableFinished?: boolean;
+  setHeader(name: string, value: string): void;
+  once(event: "finish" | "close", listener: () => void): void;
+};
+
+/**
+ * The response of a request this connection already sent whole, not yet finished. Bytes after a
+ * complete request that do not parse are what a client sends when it puts a body on a request
+ * without framing it (Node's HTTP client does so for a DELETE with a body: no Content-Length, no
+ * chunked encoding): the request itself deserves its own answer, as curl's framed one gets.
+ */
+function responseInFlight(socket: Socket): ResponseInFlight | null {
+  const message = (socket as Socket & { _httpMessage?: ResponseInFlight | null })._httpMessage;
+  return message && !message.writableFinished ? message : null;
+}
+
 export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
-  // A reset or a half-sent response: nobody is left to read an answer.
-  if (
-    err.code === "ECONNRESET" ||
-    !socket.writable ||
-    (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent
-  ) {
+  // A reset: nobody is left to read an answer.
+  if (err.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const inFlight = responseInFlight(socket);
+  // A request too slow to arrive is answered now (408), whatever its handler is waiting for.
+  if (inFlight && err.code !== "ERR_HTTP_REQUEST_TIMEOUT") {
+    // The request is answered; what followed it is not, and the connection closes after the answer
+    // (said in the answer, so that a client does not send its next request on it).
+    if (!inFlight.headersSent) inFlight.setHeader("Connection", "close");
+    const close = () => socket.end();
+    inFlight.once("finish", close);
+    inFlight.once("close", close);
+    return;
+  }
+  // A half-sent response cannot be followed by another.
+  if (inFlight?.headersSent) {
     socket.destroy();
     return;
   }

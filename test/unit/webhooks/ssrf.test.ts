@@ -123,6 +123,16 @@ describe("assertPublicWebhookUrl", () => {
     expect(err.data?.details?.[0].message).not.toContain("10.0.0.12");
   });
 
+  it.each([
+    ["http://[::1]/", "loopback"],
+    ["http://[::]/", "unspecified"],
+    ["http://[::ffff:127.0.0.1]/", "loopback"],
+    ["http://[::127.0.0.1]/", "IPv4-compatible IPv6 address"]
+  ])("says what kind of address %s is (%s)", async (url, kind) => {
+    const err = await refusal(assertPublicWebhookUrl(url, false, lookup));
+    expect(err.data?.details?.[0].message).toMatch(new RegExp(`\\(${kind}\\)$`));
+  });
+
   it("refuses a host that does not resolve, or resolves to nothing", async () => {
     for (const url of ["https://nowhere.merchant.dz/", "https://empty.merchant.dz/"]) {
       const err = await refusal(assertPublicWebhookUrl(url, false, lookup));
@@ -150,7 +160,7 @@ describe("assertPublicWebhookUrl", () => {
     expect(err.data?.details).toEqual([{ field: "url", message: "must not contain credentials" }]);
   });
 
-  describe("when private targets are allowed (embedded mode)", () => {
+  describe("when private targets are allowed (WEBHOOK_ALLOW_PRIVATE=true)", () => {
     it("accepts loopback and private hosts without resolving them", async () => {
       const strictLookup = fakeLookup({});
       await expect(assertPublicWebhookUrl("http://localhost:4000/hook", true, strictLookup)).resolves.toBeUndefined();
