@@ -31,6 +31,10 @@ export interface AppConfig {
   labelDownloadsPerMinute: number;
   /** Public tracking lookups (API and /track pages) per minute and client address: nobody holds a key there. */
   publicTrackingPerMinute: number;
+  /** Relay-API requests per minute and agent key (a counter scans in bursts: more than a merchant's default). */
+  relayRateLimitPerMinute: number;
+  /** Days a parcel waits on a relay point's shelf, for relay points that set none of their own. */
+  holdingDays: number;
   /** Browser origins allowed to call the APIs (CORS); none by default. */
   cors: CorsPolicy;
   http: {
@@ -199,6 +203,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     principalCacheTtlMs: integer(env, "PRINCIPAL_CACHE_TTL_MS", 60_000, 0, 3_600_000),
     labelDownloadsPerMinute: integer(env, "LABEL_DOWNLOADS_PER_MINUTE", 120, 1, 1_000_000),
     publicTrackingPerMinute: integer(env, "PUBLIC_TRACKING_PER_MINUTE", 30, 1, 1_000_000),
+    relayRateLimitPerMinute: integer(env, "RELAY_RATE_LIMIT_PER_MINUTE", 120, 1, 1_000_000),
+    holdingDays: integer(env, "HOLDING_DAYS", 7, 1, 60),
     cors: corsOrigins(optional(env, "CORS_ORIGINS")),
     http: httpLimits(env),
     services: parseServices(optional(env, "SERVICES")),

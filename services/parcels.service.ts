@@ -1,7 +1,7 @@
 import type { Context, ServiceSchema } from "moleculer";
 import relayDirectory from "../resources/relay-points.json";
 import { defineAction } from "../lib/action";
-import { detached } from "../lib/endpoint";
+import { detached, RELAY_POINTS_PATH } from "../lib/endpoint";
 import { BackgroundLoop } from "../lib/background-loop";
 import { call } from "../lib/contract";
 import { decryptField } from "../lib/crypto";
@@ -456,7 +456,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     }),
 
     listRelayPoints: defineAction<NoParams, ParcelsThis>({
-      rest: "GET /relay-points",
+      rest: `GET ${RELAY_POINTS_PATH}`,
       api: "backoffice",
       schema: NoParamsSchema,
       endpoint: {
@@ -473,7 +473,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     }),
 
     upsertRelayPoint: defineAction<RelayPointParams, ParcelsThis>({
-      rest: "POST /relay-points",
+      rest: `POST ${RELAY_POINTS_PATH}`,
       api: "backoffice",
       schema: RelayPointSchema,
       endpoint: {
@@ -495,7 +495,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
 
     // The partner API's search, on the same path as the back-office directory under its own base.
     searchRelayPoints: defineAction<RelayPointSearchQuery, ParcelsThis, PartnerMeta>({
-      rest: "GET /relay-points",
+      rest: `GET ${RELAY_POINTS_PATH}`,
       api: "partner",
       scope: "parcels:read",
       schema: RelayPointSearchSchema,
