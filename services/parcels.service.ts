@@ -9,11 +9,11 @@ import { AppError, errorCodeOf } from "../lib/errors";
 import type { ParcelEvent } from "../lib/events";
 import { assertCancellable, isCancellable, isParcelStatus, ParcelStatus } from "../lib/parcel-status";
 import { ParcelEventView, toParcelEventView } from "../lib/parcel-events";
-import { pageOf, ParcelPage, ParcelPageSchema, ParcelView, ParcelViewSchema } from "../lib/parcel-view";
+import { Page, pageOf, ParcelPage, ParcelPageSchema, ParcelView, ParcelViewSchema } from "../lib/parcel-view";
 import type { PartnerMeta } from "../lib/principal";
 import { PublicTracking, PublicTrackingSource, toPublicTracking, toTrackingPageParcel, TrackingPageParcel } from "../lib/public-tracking";
 import { positionProblems } from "../lib/relay-points";
-import { relaySearchProblems, RelayPointPage } from "../lib/relay-search";
+import { relaySearchProblems, RelayPointResult } from "../lib/relay-search";
 import { IDEMPOTENCY_KEY_PATTERN } from "../lib/schemas";
 import { requireSecret } from "../lib/secrets";
 import { priceBreakdown, PriceBreakdown } from "../lib/tariff";
@@ -23,6 +23,9 @@ import { DbMixin, DbVars } from "../mixins/db.mixin";
 import { freshLabelUrls } from "../mixins/label-urls";
 import type { ParcelLabelData, RelayPoint, SweepResult } from "./parcels/parcels.contract";
 import { CodMixin } from "./parcels/cod.mixin";
+import { RelayMixin } from "./parcels/relay/relay.mixin";
+import { RELAY_DOCS_TAGS } from "./parcels/relay/relay.params";
+import { RelayPointWithSettings, setRelaySettings, withRelaySettings } from "./parcels/relay/relay-settings";
 import { PinResetSchema, PinResetView, ResetPinParams, ResetPinSchema } from "./parcels/cod.params";
 import { createBatch } from "./parcels/create-batch";
 import { HandoverDeps, operatorTransition, resetPickupPin } from "./parcels/handover";
@@ -138,8 +141,8 @@ function refuseProblems(problems: { field: string; message: string }[]): void {
 /** Parcels, their status history and events, the relay directory and the create-parcel saga. */
 const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMethods, ParcelsVars> = {
   name: "parcels",
-  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin, CodMixin],
-  settings: { openapi: detached(PARCELS_DOCS) },
+  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin, CodMixin, RelayMixin],
+  settings: { openapi: detached({ ...PARCELS_DOCS, tags: [...PARCELS_DOCS.tags, ...RELAY_DOCS_TAGS] }) },
 
   actions: {
     create: defineAction<CreateParcelInput, ParcelsThis, PartnerMeta & { idempotencyKey?: string }>({
@@ -467,8 +470,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         response: RelayPointListView,
         responseDescription: "Every relay point, by code."
       },
-      handler(): Promise<RelayPoint[]> {
-        return store.listRelayPoints(this.db);
+      async handler(): Promise<RelayPointWithSettings[]> {
+        return withRelaySettings(this.db, await store.listRelayPoints(this.db), this.config.holdingDays);
       }
     }),
 
@@ -487,9 +490,15 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         responseDescription: "Stored.",
         body: { name: "RelayPointRequest", description: "The relay point." }
       },
-      handler(ctx) {
+      async handler(ctx): Promise<RelayPointWithSettings> {
         refuseProblems(positionProblems(ctx.params));
-        return store.upsertRelayPoint(this.db, ctx.params);
+        const { capacity, holdingDays } = ctx.params;
+        const stored = await this.db.transaction(async tx => {
+          const entry = await store.upsertRelayPoint(tx, ctx.params);
+          await setRelaySettings(tx, entry.code, { capacity, holdingDays });
+          return entry;
+        });
+        return { ...stored, capacity, holdingDays: holdingDays ?? this.config.holdingDays };
       }
     }),
 
@@ -507,9 +516,10 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         response: RelayPointPageView,
         responseDescription: "A page of active relay points."
       },
-      handler(ctx): Promise<RelayPointPage> {
+      async handler(ctx): Promise<Page<RelayPointWithSettings<RelayPointResult>>> {
         refuseProblems(relaySearchProblems(ctx.params));
-        return store.searchRelayPoints(this.db, ctx.params);
+        const found = await store.searchRelayPoints(this.db, ctx.params);
+        return { ...found, items: await withRelaySettings(this.db, found.items, this.config.holdingDays) };
       }
     }),
 
