@@ -99,7 +99,7 @@ export interface ClosingsParams {
   size: number;
 }
 export const ClosingsSchema = Joi.object<ClosingsParams, true>({
-  code: relayCode().required().description("The relay point's code."),
+  code: relayCode().required().description("The relay point's code.").example("DZ-16-ALGER-CENTRE"),
   ...pageKeys
 }).unknown(true);
 
