@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { ServiceBroker } from "moleculer";
 import { createSystem } from "../../bin/system";
 import { loadConfig } from "../../lib/config";
-import { relayRulesContract } from "../e2e/relay-contract";
+import { dayAtTheCounterContract, relayRulesContract } from "../e2e/relay-contract";
 import type { SystemUnderTest } from "../e2e/gateway-contract";
 import { createTestDatabase } from "../helpers/postgres";
 import { freePort } from "../helpers/processes";
@@ -51,6 +51,7 @@ function onEngine(databaseEnv: () => Promise<{ env: Record<string, string>; drop
 
   const system = (): SystemUnderTest => ({ baseUrl, backofficeToken, logs: () => "", sms });
   relayRulesContract(system);
+  dayAtTheCounterContract(system);
 }
 
 describe("relay operations on PGlite", () =>

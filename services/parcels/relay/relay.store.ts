@@ -25,12 +25,22 @@ export interface ShelfParcel {
   parcel: ParcelRecord;
   arrivedAt: Date | null;
   returnDispatchedAt: Date | null;
+  pickupDeadline: Date | null;
 }
 
-type ShelfRow = ParcelRow & { arrived_at: Date | null; return_dispatched_at: Date | null };
+/**
+ * `pickup_deadline` belongs to the holding period (issue 18, branch wp-hold), not to this module:
+ * read when the column exists (every query here is `SELECT *`), null until then.
+ */
+type ShelfRow = ParcelRow & { arrived_at: Date | null; return_dispatched_at: Date | null; pickup_deadline?: Date | null };
 
 function toShelfParcel(row: ShelfRow): ShelfParcel {
-  return { parcel: toParcel(row), arrivedAt: row.arrived_at, returnDispatchedAt: row.return_dispatched_at };
+  return {
+    parcel: toParcel(row),
+    arrivedAt: row.arrived_at,
+    returnDispatchedAt: row.return_dispatched_at,
+    pickupDeadline: row.pickup_deadline ?? null
+  };
 }
 
 /** What the counter deals with: coming in, on the shelf, or a return not yet handed to the courier. */
