@@ -9,14 +9,15 @@ import { createSystem } from "./system";
 /**
  * Prints (or writes) the OpenAPI documents exactly as a gateway serves them: it starts every
  * service in this process (an in-memory database, a gateway on a free port), asks the gateway,
- * and stops. `node dist/bin/api-docs.js partner|backoffice [--server-url URL] [--out FILE]`, or
- * `all --out-dir DIR` for both;
+ * and stops. `node dist/bin/api-docs.js partner|relay|backoffice [--server-url URL] [--out FILE]`, or
+ * `all --out-dir DIR` for every one;
  * `npm run client:generate` uses it to refresh clients/.
  */
 
 export const DEFAULT_SERVER_URL = "http://localhost:3000";
 
-export type DocumentName = "partner" | "backoffice";
+export type DocumentName = "partner" | "relay" | "backoffice";
+const DOCUMENT_NAMES: readonly DocumentName[] = ["partner", "relay", "backoffice"];
 
 export async function apiDocuments(serverUrl = DEFAULT_SERVER_URL): Promise<Record<DocumentName, OpenApiDocument>> {
   const secret = () => randomBytes(32).toString("hex");
@@ -34,6 +35,7 @@ export async function apiDocuments(serverUrl = DEFAULT_SERVER_URL): Promise<Reco
   try {
     return {
       partner: await call(broker, "gateway.partnerApiDocs", {}),
+      relay: await call(broker, "gateway.relayApiDocs", {}),
       backoffice: await call(broker, "gateway.backofficeApiDocs", {})
     };
   } finally {
@@ -51,14 +53,16 @@ async function main(argv: string[]): Promise<void> {
   const which = argv[0] ?? "partner";
   const documents = await apiDocuments(option("--server-url"));
   if (which === "all") {
-    // Both, as <dir>/partner.json and <dir>/backoffice.json (npm run lint:api).
+    // Every one, as <dir>/<name>.json (npm run lint:api).
     const dir = option("--out-dir") ?? ".";
     fs.mkdirSync(dir, { recursive: true });
-    for (const name of ["partner", "backoffice"] as const) fs.writeFileSync(path.join(dir, `${name}.json`), documentText(documents[name]));
+    for (const name of DOCUMENT_NAMES) fs.writeFileSync(path.join(dir, `${name}.json`), documentText(documents[name]));
     return;
   }
-  if (which !== "partner" && which !== "backoffice") throw new Error(`unknown document "${which}" (partner, backoffice or all)`);
-  const text = documentText(documents[which]);
+  if (!(DOCUMENT_NAMES as readonly string[]).includes(which)) {
+    throw new Error(`unknown document "${which}" (${DOCUMENT_NAMES.join(", ")} or all)`);
+  }
+  const text = documentText(documents[which as DocumentName]);
   const out = option("--out");
   if (out) fs.writeFileSync(out, text);
   else process.stdout.write(text);

@@ -42,8 +42,11 @@ Commands:
   cod:settings <orgId>                      how the organisation's remitted COD is paid
   cod:payout <orgId> TRANSFER|WALLET        pay it out, or credit it to the wallet
   relay:list                                the relay-point directory
-  relay:add <CODE> <name> <city> [--address A] [--wilaya W] [--inactive]
+  relay:add <CODE> <name> <city> [--address A] [--wilaya W] [--inactive] [--capacity N] [--holding-days N]
                                             add or update a relay point
+  agent:create <CODE> [--name N]            create a relay agent key for the counter app (shown only now)
+  agent:list <CODE>                         list a relay point's agent keys (no secrets)
+  agent:revoke <CODE> <keyId>               revoke an agent key at once
 
 Environment: BACKOFFICE_URL (default http://localhost:$PORT), BACKOFFICE_TOKEN
 (default: the token kept in DATA_DIR by an embedded start).`;
@@ -187,9 +190,21 @@ const COMMANDS: Record<string, Command> = {
     need: 3,
     operation: "upsertRelayPoint",
     build: ([code, name, city], o) => ({
-      body: { code, name, city, address: o.address ?? null, wilaya: o.wilaya ?? null, active: !("inactive" in o) }
+      body: {
+        code,
+        name,
+        city,
+        address: o.address ?? null,
+        wilaya: o.wilaya ?? null,
+        active: !("inactive" in o),
+        ...(o.capacity !== undefined ? { capacity: Number(o.capacity) } : {}),
+        ...(o["holding-days"] !== undefined ? { holdingDays: Number(o["holding-days"]) } : {})
+      }
     })
-  }
+  },
+  "agent:create": { need: 1, operation: "createAgentKey", build: (p, o) => ({ params: { code: p[0] }, body: { name: o.name ?? null } }) },
+  "agent:list": { need: 1, operation: "listAgentKeys", build: p => ({ params: { code: p[0] } }) },
+  "agent:revoke": { need: 2, operation: "revokeAgentKey", build: p => ({ params: { code: p[0], keyId: p[1] } }) }
 };
 
 async function main(argv: string[]): Promise<void> {

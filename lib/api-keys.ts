@@ -19,7 +19,7 @@ const VISIBLE_SECRET_CHARS = 8;
 
 const KEY_SHAPE = /^rp_(live|sandbox)_[A-Za-z0-9]{40}$/;
 
-function randomBase62(length: number): string {
+export function randomBase62(length: number): string {
   // Rejection sampling keeps every character uniformly likely (256 is not a multiple of 62).
   let out = "";
   while (out.length < length) {

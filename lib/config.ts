@@ -33,6 +33,10 @@ export interface AppConfig {
   publicTrackingPerMinute: number;
   /** Per-address limits count an IPv6 client by this prefix (its /64 by default), an IPv4 client by its address. */
   addressLimitIpv6Prefix: number;
+  /** Relay-API requests per minute and agent key (a counter scans in bursts: more than a merchant's default). */
+  relayRateLimitPerMinute: number;
+  /** Days a parcel waits on a relay point's shelf, for relay points that set none of their own. */
+  holdingDays: number;
   /** Browser origins allowed to call the APIs (CORS); none by default. */
   cors: CorsPolicy;
   http: {
@@ -202,6 +206,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     labelDownloadsPerMinute: integer(env, "LABEL_DOWNLOADS_PER_MINUTE", 120, 1, 1_000_000),
     publicTrackingPerMinute: integer(env, "PUBLIC_TRACKING_PER_MINUTE", 30, 1, 1_000_000),
     addressLimitIpv6Prefix: integer(env, "RATE_LIMIT_IPV6_PREFIX", 64, 32, 128),
+    relayRateLimitPerMinute: integer(env, "RELAY_RATE_LIMIT_PER_MINUTE", 120, 1, 1_000_000),
+    holdingDays: integer(env, "HOLDING_DAYS", 7, 1, 60),
     cors: corsOrigins(optional(env, "CORS_ORIGINS")),
     http: httpLimits(env),
     services: parseServices(optional(env, "SERVICES")),

@@ -14,20 +14,28 @@ import type { Example, Header, JsonSchema, JsonType, Parameter, PathItem } from 
 /**
  * The surfaces of the gateway: each has its base path, its credential and its limit. `open` and
  * `operator` share the root: probes and pages anyone may read, and what needs the back-office
- * token outside its API (the back-office document).
+ * token outside its API (the back-office document). `relay` is the counter app of a relay point,
+ * with a relay-agent key.
  */
-export type ApiKind = "partner" | "backoffice" | "public" | "labels" | "open" | "operator";
+export type ApiKind = "partner" | "backoffice" | "relay" | "public" | "labels" | "open" | "operator";
 
-export const API_KINDS: readonly ApiKind[] = ["partner", "backoffice", "public", "labels", "open", "operator"];
+export const API_KINDS: readonly ApiKind[] = ["partner", "backoffice", "relay", "public", "labels", "open", "operator"];
 
 export const API_BASE_PATH: Readonly<Record<ApiKind, string>> = Object.freeze({
   partner: "/api/partner/v1",
   backoffice: "/api/backoffice/v1",
+  relay: "/api/relay/v1",
   public: "/api/public/v1",
   labels: "/labels",
   open: "/",
   operator: "/"
 });
+
+/**
+ * The relay-point directory's segment, under which both `parcels` (the directory, the tills) and
+ * `auth` (agent keys) declare back-office routes: written here once for both.
+ */
+export const RELAY_POINTS_PATH = "/relay-points";
 
 /** Kubernetes probe paths, the same on a gateway's port and on every process's probe port. */
 /** Startup (`/startedz`: started and migrated, dependencies aside), liveness, readiness (lib/readiness.ts). */

@@ -16,6 +16,8 @@ import { call } from "../lib/contract";
 import { AppError } from "../lib/errors";
 import type { PartnerMeta, Principal } from "../lib/principal";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
+import { AGENT_KEYS_TAG } from "./auth/agent-keys.params";
+import { AgentKeysMixin } from "./auth/agent-keys.mixin";
 import type { NewApiKey, Organization } from "./auth/auth.contract";
 import {
   ApiKeyView,
@@ -50,11 +52,11 @@ async function existingOrganization(db: DbVars["db"], organizationId: string): P
   return org;
 }
 
-/** Organisations and API keys: creation (shown once), hashing, lookup, revocation, scopes. */
+/** Organisations, API keys and relay-agent keys: creation (shown once), hashing, lookup, revocation, scopes. */
 const AuthService: ServiceSchema<{ openapi: typeof AUTH_DOCS }, object, AuthThis> = {
   name: "auth",
-  mixins: [DbMixin({ schema: "auth" })],
-  settings: { openapi: detached(AUTH_DOCS) },
+  mixins: [DbMixin({ schema: "auth" }), AgentKeysMixin],
+  settings: { openapi: detached({ tags: [...AUTH_DOCS.tags, AGENT_KEYS_TAG] }) },
 
   actions: {
     // call auth.createOrganization --name "Boutique Amel"

@@ -10,6 +10,7 @@ import { randomUUID, timingSafeEqual, createHash } from "node:crypto";
 import Redis from "ioredis";
 import ApiGateway from "moleculer-web";
 import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
+import { AgentPrincipal, isWellFormedAgentKey } from "../lib/agent-keys";
 import { hashApiKey, isWellFormedKey, readApiKey } from "../lib/api-keys";
 import type { AppConfig } from "../lib/config";
 import { defineAction } from "../lib/action";
@@ -40,6 +41,7 @@ interface GatewayVars {
   config: AppConfig;
   limiter: KeyRateLimiter;
   addressLimiter: KeyRateLimiter;
+  relayLimiter: KeyRateLimiter;
   redis: Redis | null;
   backofficeTokenDigest: Buffer;
   server: import("node:http").Server;
@@ -142,6 +144,7 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
       bodyParsers: false,
       onBeforeCall(this: GatewayThis, ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest) {
         ctx.meta.auth = req.$principal;
+        if (req.$agent) ctx.meta.agent = req.$agent;
         const key = req.headers["idempotency-key"];
         if (typeof key === "string") ctx.meta.idempotencyKey = key;
         // The pages at the root read who asks (their limit, their language); the APIs never do.
@@ -196,6 +199,25 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
       return principal;
     },
 
+    /**
+     * The relay API's credential: a relay-agent key, in the partner API's header forms. A partner
+     * key here is refused by its shape, as an agent key is on the partner API. Not cached (see
+     * services/auth/agent-keys.mixin.ts): a revoked agent key is refused from the next request.
+     */
+    async authenticateAgent(this: GatewayThis, ctx: Context, req: GatewayRequest): Promise<AgentPrincipal> {
+      const reading = readApiKey(req.headers);
+      if (!("key" in reading)) throw new AppError("UNAUTHENTICATED", reading.problem.replace("API key", "relay agent key"));
+      const refused = () => new AppError("UNAUTHENTICATED", "Invalid relay agent key (unknown, revoked or malformed)");
+      if (!isWellFormedAgentKey(reading.key)) throw refused();
+      const agent = await call(ctx, "auth.resolveAgentKey", { keyHash: hashApiKey(reading.key) });
+      if (!agent) throw refused();
+      return agent;
+    },
+
+    consumeAgentLimit(this: GatewayVars, agent: AgentPrincipal): Promise<RateDecision> {
+      return this.relayLimiter.consume(agent.keyId, this.config.relayRateLimitPerMinute);
+    },
+
     consumeKeyLimit(this: GatewayVars, principal: Principal): Promise<RateDecision> {
       return this.limiter.consume(principal.keyId, principal.rateLimitPerMinute ?? this.config.rateLimitPerMinute);
     },
@@ -247,6 +269,7 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
     this.redis?.on("error", err => this.logger.warn("Redis unavailable for rate limits:", err.message));
     this.limiter = new KeyRateLimiter(this.redis, `${config.namespace}:rate`);
     this.addressLimiter = new KeyRateLimiter(this.redis, `${config.namespace}:rate:address`);
+    this.relayLimiter = new KeyRateLimiter(this.redis, `${config.namespace}:rate:relay`);
     this.principals = new PrincipalCache({ max: 10_000, ttlMs: config.principalCacheTtlMs });
   },
 

@@ -10,7 +10,7 @@
 import type { Context, ServiceSchema } from "moleculer";
 import relayDirectory from "../resources/relay-points.json";
 import { defineAction } from "../lib/action";
-import { detached } from "../lib/endpoint";
+import { detached, RELAY_POINTS_PATH } from "../lib/endpoint";
 import { BackgroundLoop } from "../lib/background-loop";
 import { call } from "../lib/contract";
 import { decryptField } from "../lib/crypto";
@@ -18,11 +18,11 @@ import { AppError, errorCodeOf } from "../lib/errors";
 import type { ParcelEvent } from "../lib/events";
 import { assertCancellable, isCancellable, isParcelStatus, ParcelStatus } from "../lib/parcel-status";
 import { ParcelEventView, toParcelEventView } from "./parcels/parcel-events";
-import { pageOf, ParcelPage, ParcelPageSchema, ParcelView, ParcelViewSchema } from "../lib/parcel-view";
+import { Page, pageOf, ParcelPage, ParcelPageSchema, ParcelView, ParcelViewSchema } from "../lib/parcel-view";
 import type { PartnerMeta } from "../lib/principal";
 import { PublicTracking, PublicTrackingSource, toPublicTracking, toTrackingPageParcel, TrackingPageParcel } from "../lib/public-tracking";
 import { positionProblems } from "../lib/relay-points";
-import { relaySearchProblems, RelayPointPage } from "./parcels/relay-search";
+import { relaySearchProblems, RelayPointPage, RelayPointResult } from "./parcels/relay-search";
 import { IDEMPOTENCY_KEY_PATTERN } from "../lib/schemas";
 import { requireSecret } from "../lib/secrets";
 import { priceBreakdown, PriceBreakdown } from "./parcels/tariff";
@@ -32,6 +32,9 @@ import { DbMixin, DbVars } from "../mixins/db.mixin";
 import { freshLabelUrls } from "../mixins/label-urls";
 import type { ParcelLabelData, RelayPoint, SweepResult } from "./parcels/parcels.contract";
 import { CodMixin } from "./parcels/cod.mixin";
+import { RelayMixin } from "./parcels/relay/relay.mixin";
+import { RELAY_DOCS_TAGS } from "./parcels/relay/relay.params";
+import { RelayPointWithSettings, setRelaySettings, withRelaySettings } from "./parcels/relay/relay-settings";
 import { PinResetSchema, PinResetView, ResetPinParams, ResetPinSchema } from "./parcels/cod.params";
 import { createBatch } from "./parcels/create-batch";
 import { HandoverDeps, operatorTransition, resetPickupPin } from "./parcels/handover";
@@ -153,8 +156,8 @@ function refuseProblems(problems: { field: string; message: string }[]): void {
 /** Parcels, their status history and events, the relay directory and the create-parcel saga. */
 const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMethods, ParcelsVars> = {
   name: "parcels",
-  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin, CodMixin],
-  settings: { openapi: detached(PARCELS_DOCS) },
+  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin, CodMixin, RelayMixin],
+  settings: { openapi: detached({ ...PARCELS_DOCS, tags: [...PARCELS_DOCS.tags, ...RELAY_DOCS_TAGS] }) },
 
   actions: {
     create: defineAction<CreateParcelInput, ParcelsThis, PartnerMeta & { idempotencyKey?: string }>({
@@ -479,7 +482,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     }),
 
     listRelayPoints: defineAction<NoParams, ParcelsThis>({
-      rest: "GET /relay-points",
+      rest: `GET ${RELAY_POINTS_PATH}`,
       api: "backoffice",
       schema: NoParamsSchema,
       endpoint: {
@@ -490,13 +493,13 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         response: RelayPointListView,
         responseDescription: "Every relay point, by code."
       },
-      handler(): Promise<RelayPoint[]> {
-        return store.listRelayPoints(this.db);
+      async handler(): Promise<RelayPointWithSettings[]> {
+        return withRelaySettings(this.db, await store.listRelayPoints(this.db), this.config.holdingDays);
       }
     }),
 
     upsertRelayPoint: defineAction<RelayPointParams, ParcelsThis>({
-      rest: "POST /relay-points",
+      rest: `POST ${RELAY_POINTS_PATH}`,
       api: "backoffice",
       schema: RelayPointSchema,
       endpoint: {
@@ -510,15 +513,21 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         responseDescription: "Stored.",
         body: { name: "RelayPointRequest", description: "The relay point." }
       },
-      handler(ctx) {
+      async handler(ctx): Promise<RelayPointWithSettings> {
         refuseProblems(positionProblems(ctx.params));
-        return store.upsertRelayPoint(this.db, ctx.params);
+        const { capacity, holdingDays } = ctx.params;
+        const stored = await this.db.transaction(async tx => {
+          const entry = await store.upsertRelayPoint(tx, ctx.params);
+          await setRelaySettings(tx, entry.code, { capacity, holdingDays });
+          return entry;
+        });
+        return { ...stored, capacity, holdingDays: holdingDays ?? this.config.holdingDays };
       }
     }),
 
     // The partner API's search, on the same path as the back-office directory under its own base.
     searchRelayPoints: defineAction<RelayPointSearchQuery, ParcelsThis, PartnerMeta>({
-      rest: "GET /relay-points",
+      rest: `GET ${RELAY_POINTS_PATH}`,
       api: "partner",
       scope: "parcels:read",
       schema: RelayPointSearchSchema,
@@ -530,9 +539,10 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         response: RelayPointPageView,
         responseDescription: "A page of active relay points."
       },
-      handler(ctx): Promise<RelayPointPage> {
+      async handler(ctx): Promise<Page<RelayPointWithSettings<RelayPointResult>>> {
         refuseProblems(relaySearchProblems(ctx.params));
-        return store.searchRelayPoints(this.db, ctx.params);
+        const found = await store.searchRelayPoints(this.db, ctx.params);
+        return { ...found, items: await withRelaySettings(this.db, found.items, this.config.holdingDays) };
       }
     }),
 

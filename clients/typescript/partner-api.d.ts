@@ -760,7 +760,7 @@ export interface components {
         /** @description The normalised error body of every failed call. */
         ApiError: {
             /**
-             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
+             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
              * @example VALIDATION_FAILED
              * @example RELAY_NOT_FOUND
              * @example INVALID_TARIFF
@@ -780,6 +780,8 @@ export interface components {
              * @example WEBHOOK_ENDPOINT_NOT_FOUND
              * @example EVENT_NOT_FOUND
              * @example REMITTANCE_NOT_FOUND
+             * @example RELAY_POINT_NOT_FOUND
+             * @example AGENT_KEY_NOT_FOUND
              * @example METHOD_NOT_ALLOWED
              * @example REQUEST_TIMEOUT
              * @example PARCEL_NOT_CANCELLABLE
@@ -789,9 +791,13 @@ export interface components {
              * @example PIN_INCORRECT
              * @example NOTHING_TO_REMIT
              * @example COD_NOT_REMITTABLE
+             * @example WRONG_RELAY
+             * @example RELAY_FULL
+             * @example RETURN_NOT_DISPATCHABLE
              * @example PAYLOAD_TOO_LARGE
              * @example UNSUPPORTED_MEDIA_TYPE
              * @example IDEMPOTENCY_KEY_REUSED
+             * @example COD_AMOUNT_MISMATCH
              * @example PIN_LOCKED
              * @example RATE_LIMITED
              * @example HEADERS_TOO_LARGE
@@ -1753,6 +1759,10 @@ export interface components {
             openingHours: components["schemas"]["OpeningHours"] | null;
             /** @description Great-circle distance from near, in km to the 10 m; only when near was given. */
             distanceKm?: number;
+            /** @description Parcels the shelf holds. */
+            capacity: number;
+            /** @description Days a parcel waits on the shelf before it goes back to its sender. */
+            holdingDays: number;
         };
         /** @description The status to move the sandbox parcel to. */
         SandboxTriggerRequest: {

@@ -1,3 +1,4 @@
+import type { AgentPrincipal } from "../../lib/agent-keys";
 import type { KeyMode, Scope } from "../../lib/api-keys";
 import type { Principal } from "../../lib/principal";
 
@@ -32,10 +33,24 @@ export interface CreateApiKeyInput {
   rateLimitPerMinute?: number | null;
 }
 
+/** A relay-agent key as listed: never the key, which only its creation answer holds. */
+export interface AgentKeyRecord {
+  id: string;
+  relayCode: string;
+  name: string | null;
+  keyPrefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export type NewAgentKey = AgentKeyRecord & { key: string };
+
 declare module "../../lib/contract" {
   interface ActionContracts {
     /** Every partner request, from the gateway: the key's hash, never the key. */
     "auth.resolveKey": { params: { keyHash: string }; answer: Principal | null };
+    /** Every relay-API request, from the gateway: the agent key's hash, never the key. */
+    "auth.resolveAgentKey": { params: { keyHash: string }; answer: AgentPrincipal | null };
     "auth.getOrganization": { params: { organizationId: string }; answer: Organization };
     "auth.createOrganization": { params: { name: string }; answer: Organization };
     "auth.createApiKey": { params: CreateApiKeyInput; answer: NewApiKey };

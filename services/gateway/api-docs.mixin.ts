@@ -10,7 +10,8 @@ import {
   docsPageHtml,
   DOCS_CONTENT_SECURITY_POLICY,
   DOCS_PATH,
-  PARTNER_DOCUMENT_PATH
+  PARTNER_DOCUMENT_PATH,
+  RELAY_DOCUMENT_PATH
 } from "./openapi/docs-page";
 import { ApiDocuments, buildApiDocuments } from "./openapi/documents";
 
@@ -39,22 +40,28 @@ const hidden = (operationId: string, summary: string) => ({
   hidden: true
 });
 
+/** A document anyone may read (no credential: it is what integrators start from). */
+const openDocument = (which: "partner" | "relay", path: string, operationId: string, summary: string) =>
+  defineAction<unknown, ApiDocsThis, HttpMeta>({
+    rest: `GET ${path}`,
+    api: "open",
+    endpoint: hidden(operationId, summary),
+    handler(ctx): OpenApiDocument {
+      ctx.meta.$responseHeaders = { "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*" };
+      return this.apiDocuments()[which];
+    }
+  });
+
 /**
  * SPEC §4.8: the partner API's description, generated from the endpoint declarations on the bus
- * (services/gateway/openapi/), its reference page (Swagger UI served by us), and the back-office
- * document behind the back-office token.
+ * (services/gateway/openapi/), the relay API's (the counter app of a relay point), their reference
+ * page (Swagger UI served by us), and the back-office document behind the back-office token.
  */
 const mixin: Partial<ServiceSchema<ServiceSettingSchema, ApiDocsMethods, ApiDocsVars>> = {
   actions: {
-    partnerApiDocs: defineAction<unknown, ApiDocsThis, HttpMeta>({
-      rest: `GET ${PARTNER_DOCUMENT_PATH}`,
-      api: "open",
-      endpoint: hidden("getPartnerApiDocument", "The partner API's OpenAPI 3.1 document"),
-      handler(ctx): OpenApiDocument {
-        ctx.meta.$responseHeaders = { "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*" };
-        return this.apiDocuments().partner;
-      }
-    }),
+    partnerApiDocs: openDocument("partner", PARTNER_DOCUMENT_PATH, "getPartnerApiDocument", "The partner API's OpenAPI 3.1 document"),
+
+    relayApiDocs: openDocument("relay", RELAY_DOCUMENT_PATH, "getRelayApiDocument", "The relay API's OpenAPI 3.1 document"),
 
     backofficeApiDocs: defineAction<unknown, ApiDocsThis, HttpMeta>({
       rest: `GET ${BACKOFFICE_DOCUMENT_PATH}`,

@@ -9,6 +9,7 @@ import type { AppConfig } from "../../lib/config";
 import type { ApiKind } from "../../lib/endpoint";
 import type { RateDecision } from "./rate-limit";
 import type { Principal } from "../../lib/principal";
+import type { AgentPrincipal } from "../../lib/agent-keys";
 import { compareRoutes, endpointsOf, RegistryService, RoutedEndpoint } from "./endpoints";
 
 /**
@@ -17,7 +18,7 @@ import { compareRoutes, endpointsOf, RegistryService, RoutedEndpoint } from "./e
  * 1. OPTIONS runs nothing: a CORS preflight is answered from the policy (204, or 403 for an
  *    origin not allowed), any other OPTIONS with the path's Allow list.
  * 2. Credentials and the rate limit of the API the path belongs to: an API key and its per-key
- *    limit on the partner API, the bearer token on the back-office API, a per-address limit on
+ *    limit on the partner API, a relay-agent key and its own limit on the relay API, the bearer token on the back-office API, a per-address limit on
  *    label downloads and on the public tracking API. So a request that fails later (unknown route, bad body) is still counted
  *    and carries its X-RateLimit-* headers, and a request without a key is a 401 first.
  * 3. The route: 404 for an unknown path, 405 with Allow for a known path and another method,
@@ -61,6 +62,7 @@ export type EdgeRequest = IncomingMessage & {
   $ctx?: Context<unknown, Record<string, unknown>>;
   $route?: RouteLike;
   $principal?: Principal;
+  $agent?: AgentPrincipal;
 };
 
 export interface EdgeVars {
@@ -76,6 +78,8 @@ export interface EdgeVars {
   onEndpointsChanged(): void;
   refreshEndpoints(): void;
   authenticatePartner(ctx: Context, req: EdgeRequest): Promise<Principal>;
+  authenticateAgent(ctx: Context, req: EdgeRequest): Promise<AgentPrincipal>;
+  consumeAgentLimit(agent: AgentPrincipal): Promise<RateDecision>;
   authenticateOperator(req: EdgeRequest): void;
   consumeKeyLimit(principal: Principal): Promise<RateDecision>;
   consumeLabelLimit(address: string): Promise<RateDecision>;
@@ -207,6 +211,12 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
         setRateHeaders(res, decision);
         refuseIfLimited(decision, "requests");
         req.$principal = principal;
+      } else if (api === "relay") {
+        const agent = await this.authenticateAgent(ctx, req);
+        const decision = await this.consumeAgentLimit(agent);
+        setRateHeaders(res, decision);
+        refuseIfLimited(decision, "requests");
+        req.$agent = agent;
       } else if (api === "backoffice" || api === "operator") {
         this.authenticateOperator(req);
       } else if (api === "labels") {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "moleculer";
 import { call, Caller } from "../../lib/contract";
 import { decryptField, encryptField } from "../../lib/crypto";
-import type { Database } from "../../lib/db/database";
+import type { Database, Queryable } from "../../lib/db/database";
 import { AppError } from "../../lib/errors";
 import { assertOperatorTransition, ParcelStatus } from "../../lib/parcel-status";
 import { generatePickupPin, judgePin, MAX_PIN_FAILURES, PinVerdict } from "../../lib/pickup-pin";
@@ -19,7 +19,9 @@ export interface HandoverDeps {
 
 const PARCEL_NOT_FOUND = () => new AppError("PARCEL_NOT_FOUND", "Parcel not found");
 
-function refusal(verdict: Exclude<PinVerdict, { ok: true }>): AppError {
+export type PinRefusal = Exclude<PinVerdict, { ok: true }>;
+
+export function refusal(verdict: PinRefusal): AppError {
   if (verdict.reason === "missing") {
     return new AppError("PIN_REQUIRED", "A live parcel is handed over with its pick-up PIN: give pin (the 6 digits of the pick-up SMS)", {
       details: [{ field: "pin", message: "is required to move a live parcel to DELIVERED" }]
@@ -36,6 +38,29 @@ function refusal(verdict: Exclude<PinVerdict, { ok: true }>): AppError {
 }
 
 /**
+ * The PIN of a live parcel's hand-over, inside the hand-over's transaction (the parcel locked): null
+ * when it is right, else the refusal, a wrong PIN counted (committed with the transaction, though
+ * the hand-over is refused). The back-office move and the relay API's hand-over both ask here.
+ */
+export async function judgeHandoverPin(
+  tx: Queryable,
+  parcel: store.ParcelRecord,
+  pin: string | null,
+  encryptionKey: string
+): Promise<PinRefusal | null> {
+  if (parcel.pickupPinEnc === null) {
+    throw new AppError(
+      "PIN_REQUIRED",
+      "No pick-up PIN was issued for this parcel: reset its PIN from the back-office to send one to the recipient"
+    );
+  }
+  const verdict = judgePin(decryptField(parcel.pickupPinEnc, encryptionKey), pin, parcel.pickupPinFailures);
+  if (verdict.ok) return null;
+  if (verdict.reason === "wrong") await store.recordPinFailure(tx, parcel.id);
+  return verdict;
+}
+
+/**
  * An operator's move along the graph. Handing a live parcel over (DELIVERED) takes the pick-up PIN
  * the recipient got by SMS: a wrong one is counted (and the count committed, though the move is
  * refused), and the fifth locks the parcel. The answer never says what the PIN is.
@@ -49,17 +74,8 @@ export async function operatorTransition(
     if (!before || before.status === "PENDING") throw PARCEL_NOT_FOUND();
     assertOperatorTransition(before.status, request.toStatus);
     if (request.toStatus === "DELIVERED" && before.mode === "live") {
-      if (before.pickupPinEnc === null) {
-        throw new AppError(
-          "PIN_REQUIRED",
-          "No pick-up PIN was issued for this parcel: reset its PIN from the back-office to send one to the recipient"
-        );
-      }
-      const verdict = judgePin(decryptField(before.pickupPinEnc, deps.encryptionKey), request.pin, before.pickupPinFailures);
-      if (!verdict.ok) {
-        if (verdict.reason === "wrong") await store.recordPinFailure(tx, before.id);
-        return { after: null, refused: verdict };
-      }
+      const refused = await judgeHandoverPin(tx, before, request.pin, deps.encryptionKey);
+      if (refused) return { after: null, refused };
     }
     const { row } = await applyStatusChange(tx, before, {
       to: request.toStatus,

@@ -7,6 +7,8 @@ import { relayPointDirectoryKeys, RelayPointEntry } from "../../lib/relay-points
 import type { RelayPointResult } from "./relay-search";
 import { relayCode } from "../../lib/schemas";
 import { wilayaCodeSchema } from "./wilayas";
+import { RELAY_SETTINGS_FIELDS, relaySettingsKeys } from "./relay/relay.params";
+import type { RelayPointWithSettings } from "./relay/relay-settings";
 
 /**
  * The relay-point directory's params and answers: the back-office's add-or-replace and list, and
@@ -15,8 +17,8 @@ import { wilayaCodeSchema } from "./wilayas";
 
 export { RelayPointSearchSchema, type RelayPointSearchQuery } from "./relay-search";
 
-/** A relay point as the back-office sends it is the stored record itself. */
-export type RelayPointParams = RelayPointEntry;
+/** A relay point as the back-office sends it: its directory entry, and its shelf's settings (null holding days: the platform's). */
+export type RelayPointParams = RelayPointEntry & { capacity: number; holdingDays: number | null };
 export const RelayPointSchema = Joi.object<RelayPointParams, true>({
   code: relayCode()
     .required()
@@ -27,11 +29,12 @@ export const RelayPointSchema = Joi.object<RelayPointParams, true>({
   wilaya: wilayaCodeSchema().allow(null).default(null).description("Wilaya number, 1 to 58; stored on two digits."),
   address: Joi.string().max(300).allow(null).default(null),
   active: Joi.boolean().default(true).description("An inactive point refuses new parcels and is not found by the search."),
-  ...relayPointDirectoryKeys()
+  ...relayPointDirectoryKeys(),
+  ...relaySettingsKeys()
 });
 
 export const RELAY_POINT_DESCRIPTION =
-  "Creates the relay point, or replaces the one with the same code (an optional field left out becomes null); new parcels " +
+  "Creates the relay point, or replaces the one with the same code (an optional field left out becomes null, capacity 150); new parcels " +
   "may be sent to it at once when it is active. latitude and longitude go together (400 naming the missing one). The shipped " +
   "directory fills, at each start, only what a point lacks (Arabic names, position, opening hours): it never overwrites what was set here.";
 
@@ -92,7 +95,7 @@ const wilaya: JsonSchema = {
 
 export const RelayPointView = component(
   "RelayPoint",
-  objectOf<RelayPointEntry>({
+  objectOf<RelayPointWithSettings>({
     code: { type: "string" },
     name: { type: "string" },
     nameAr: { type: ["string", "null"] },
@@ -103,7 +106,8 @@ export const RelayPointView = component(
     latitude,
     longitude,
     openingHours: nullable(OpeningHoursSchema),
-    active: { type: "boolean" }
+    active: { type: "boolean" },
+    ...RELAY_SETTINGS_FIELDS
   })
 );
 
@@ -111,7 +115,7 @@ export const RelayPointListView = arrayOf(RelayPointView);
 
 export const RelayPointResultView = component(
   "RelayPointSearchResult",
-  objectOf<RelayPointResult>(
+  objectOf<RelayPointWithSettings<RelayPointResult>>(
     {
       code: { type: "string", description: "The code to send as destinationRelayCode.", examples: ["DZ-16-ALGER-CENTRE"] },
       name: { type: "string" },
@@ -125,7 +129,8 @@ export const RelayPointResultView = component(
         type: "number",
         minimum: 0,
         description: "Great-circle distance from near, in km to the 10 m; only when near was given."
-      }
+      },
+      ...RELAY_SETTINGS_FIELDS
     },
     { optional: ["distanceKm"], description: "An active relay point." }
   )

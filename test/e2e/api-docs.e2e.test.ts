@@ -32,7 +32,7 @@ if (!hasChromium && process.env.CI !== "true") {
 const browserTest = hasChromium || process.env.CI === "true" ? test : test.skip;
 
 /** The document a gateway serves at `base`: the declarations' document, with this server's address. */
-const servedAt = (name: "partner" | "backoffice", base: string) => ({
+const servedAt = (name: "partner" | "relay" | "backoffice", base: string) => ({
   ...apiDocument(name),
   servers: [{ url: base, description: "This server" }]
 });
@@ -70,6 +70,18 @@ describe("API documents and /docs (embedded)", () => {
     expect(validateOpenApiDocument(res.body)).toEqual({ valid: true });
     // A credential, valid or not, changes nothing.
     expect((await http(base, "GET", "/v3/api-docs/partner", { headers: { Authorization: "ApiKey nonsense" } })).status).toBe(200);
+  });
+
+  test("GET /v3/api-docs/relay needs no credential, is the built document of the relay API alone, and passes the standard validator", async () => {
+    const res = await http(base, "GET", "/v3/api-docs/relay");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(servedAt("relay", base));
+    expect(validateOpenApiDocument(res.body)).toEqual({ valid: true });
+    expect(Object.keys(res.body.paths).every(p => p.startsWith("/api/relay/v1/"))).toBe(true);
+    expect(Object.keys(res.body.components.securitySchemes)).toEqual(["AgentKeyAuthorization", "AgentKeyHeader"]);
+    // The page renders it on request; the init script picks the document from the query.
+    const init = await fetch(`${base}/docs/init.js`);
+    expect(await init.text()).toContain("/v3/api-docs/relay");
   });
 
   test("GET /v3/api-docs/backoffice is behind the back-office token", async () => {

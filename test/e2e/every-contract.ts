@@ -6,6 +6,7 @@ import { merchantContract } from "./merchant-contract";
 import { parcelsContract } from "./parcels-contract";
 import { printingContract } from "./printing-contract";
 import { publicTrackingContract } from "./public-tracking-contract";
+import { dayAtTheCounterContract } from "./relay-contract";
 import { webhooksContract } from "./webhooks-contract";
 
 /**
@@ -21,5 +22,6 @@ export function everyContract(system: () => SystemUnderTest): void {
   describe("hostile input", () => hostileInputContract(system));
   describe("webhooks and events", () => webhooksContract(system));
   describe("cash on delivery and the pick-up PIN", () => codContract(system));
+  describe("a relay point's counter", () => dayAtTheCounterContract(system));
   describe("fuzz", () => fuzzContract(system));
 }

@@ -244,6 +244,10 @@ let shared: ResponseValidator | null = null;
 
 /** One validator per test file, over the documents exactly as the gateway builds them. */
 export function apiResponseValidator(): ResponseValidator {
-  shared ??= new ResponseValidator({ partner: apiDocument("partner"), backoffice: apiDocument("backoffice") });
+  shared ??= new ResponseValidator({
+    partner: apiDocument("partner"),
+    relay: apiDocument("relay"),
+    backoffice: apiDocument("backoffice")
+  });
   return shared;
 }

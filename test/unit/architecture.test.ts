@@ -215,15 +215,22 @@ describe("each route path is written once", () => {
   );
 
   test("no declared path is written in two files (a path built from a constant is written nowhere)", () => {
+    // Two APIs may each have a path that reads the same (the partner's and the relay API's GET
+    // /parcels, under their own base paths): each of them is written once, so one file per API.
+    const apisDeclaring = (routePath: string) =>
+      new Set(
+        [...ACTION_DEFINITIONS.values()].filter(a => typeof a.rest === "string" && a.rest.split(" ")[1] === routePath).map(a => a.api)
+      ).size;
     // A path of parameters only (the labels' `/:file`) says nothing by itself: it is the tail of others.
     const counts = declared
       .filter(([, routePath]) => routePath.split("/").some(s => s && !s.startsWith(":")))
       .map(([name, routePath]) => ({
         name,
         routePath,
+        apis: apisDeclaring(routePath),
         files: filesWriting(routePath).filter(file => !(file === "lib/endpoint.ts" && BASE_PATHS.includes(routePath)))
       }));
-    expect(counts.filter(c => c.files.length > 1)).toEqual([]);
+    expect(counts.filter(c => c.files.length > c.apis)).toEqual([]);
     expect(counts.filter(c => c.files.length === 1).length).toBeGreaterThanOrEqual(20);
   });
 

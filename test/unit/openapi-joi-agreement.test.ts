@@ -38,7 +38,11 @@ const STATED_IN_WORDS: Array<{ why: string; applies: (schema: JsonSchema, value:
   }
 ];
 
-const docs: Record<string, OpenApiDocument> = { partner: apiDocument("partner"), backoffice: apiDocument("backoffice") };
+const docs: Record<string, OpenApiDocument> = {
+  partner: apiDocument("partner"),
+  relay: apiDocument("relay"),
+  backoffice: apiDocument("backoffice")
+};
 
 const ajv = new Ajv2020({ strict: false, allowUnionTypes: true, multipleOfPrecision: 9 });
 addFormats(ajv);

@@ -3,13 +3,14 @@ import path from "node:path";
 
 /**
  * The human reference at /docs: Swagger UI from the swagger-ui-dist package, served by the gateway
- * itself (no CDN), rendering /v3/api-docs/partner. The page's Content-Security-Policy allows our
+ * itself (no CDN), rendering /v3/api-docs/partner, or /v3/api-docs/relay as /docs?api=relay. The page's Content-Security-Policy allows our
  * own origin only, so a browser would refuse any outside load if one ever crept in.
  */
 
 export const DOCS_PATH = "/docs";
 export const PARTNER_DOCUMENT_PATH = "/v3/api-docs/partner";
 export const BACKOFFICE_DOCUMENT_PATH = "/v3/api-docs/backoffice";
+export const RELAY_DOCUMENT_PATH = "/v3/api-docs/relay";
 
 export const DOCS_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -53,7 +54,9 @@ const INIT_SCRIPT = `const sameOrigin = request => {
   return request;
 };
 window.ui = SwaggerUIBundle({
-  url: ${JSON.stringify(PARTNER_DOCUMENT_PATH)},
+  url: new URLSearchParams(window.location.search).get("api") === "relay"
+    ? ${JSON.stringify(RELAY_DOCUMENT_PATH)}
+    : ${JSON.stringify(PARTNER_DOCUMENT_PATH)},
   dom_id: "#swagger-ui",
   deepLinking: true,
   presets: [SwaggerUIBundle.presets.apis],

@@ -1,3 +1,4 @@
+import { AGENT_KEY_PREFIX } from "../../../lib/agent-keys";
 import { KEY_PREFIX } from "../../../lib/api-keys";
 import { API_BASE_PATH, ApiKind } from "../../../lib/endpoint";
 import type { OpenApiDocument, Operation, PathItem, SecurityScheme, Tag } from "../../../lib/openapi/types";
@@ -7,12 +8,13 @@ import { operationOf } from "./operations";
 
 /**
  * The OpenAPI 3.1 documents, generated from the endpoint declarations the registry carries: the
- * partner document (partner API, label downloads, public API, and the webhooks merchants receive)
- * and the back-office document. Nothing here names a route: every path comes from a `rest`.
+ * partner document (partner API, label downloads, public API, and the webhooks merchants receive),
+ * the relay document (the counter app of a relay point) and the back-office document. Nothing here names a route: every path comes from a `rest`.
  */
 
 export interface ApiDocuments {
   partner: OpenApiDocument;
+  relay: OpenApiDocument;
   backoffice: OpenApiDocument;
 }
 
@@ -57,6 +59,24 @@ The version is in the path (\`${API_BASE_PATH.partner}\`). Responses may gain fi
 clients that ignore fields they do not know and treat an unknown error code by its HTTP status.
 `.trim();
 
+const RELAY_DESCRIPTION = `
+The relay API, for the app at a relay point's counter: what is coming, what is on the shelf, scanning a parcel in,
+handing it over against the recipient's PIN and the exact cash on delivery, a refusal, the till and its closing, and the
+returns handed to the courier. Every call sees this relay point's live parcels only.
+
+## Authentication
+Send the relay agent key on every call, as \`Authorization: ApiKey <AGENT_KEY>\` or as \`X-API-Key: <AGENT_KEY>\`. Agent
+keys start with \`${AGENT_KEY_PREFIX}\`, are made by an operator for one relay point and shown once; a partner key is refused
+here (401), and an agent key on the partner API. A revoked key stops at once.
+
+## Rate limits
+Each agent key has its own budget per minute (\`RELAY_RATE_LIMIT_PER_MINUTE\`, 120 by default); answers carry
+\`X-RateLimit-Limit\` and \`X-RateLimit-Remaining\`, and past the limit 429 with \`Retry-After\`.
+
+## Errors
+The partner API's shape: \`{"code", "message", "status"}\`, \`details\` field by field, \`requestId\`.
+`.trim();
+
 const BACKOFFICE_DESCRIPTION =
   "Operators' API: organisations, API keys, wallets, webhook endpoints and deliveries, relay points, and parcel transitions " +
   "along the logistics graph. Every call needs `Authorization: Bearer <BACKOFFICE_TOKEN>`. Errors have the partner API's shape.";
@@ -69,6 +89,16 @@ const PARTNER_SECURITY_SCHEMES: Record<string, SecurityScheme> = {
     description: "`Authorization: ApiKey <API_KEY>`: the word ApiKey, a space, then the key (type both in the Authorize dialog)."
   },
   ApiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "`X-API-Key: <API_KEY>`: the key alone." }
+};
+
+const RELAY_SECURITY_SCHEMES: Record<string, SecurityScheme> = {
+  AgentKeyAuthorization: {
+    type: "apiKey",
+    in: "header",
+    name: "Authorization",
+    description: "`Authorization: ApiKey <AGENT_KEY>`: the word ApiKey, a space, then the relay agent key."
+  },
+  AgentKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "`X-API-Key: <AGENT_KEY>`: the relay agent key alone." }
 };
 
 const BACKOFFICE_SECURITY_SCHEMES: Record<string, SecurityScheme> = {
@@ -94,6 +124,13 @@ const PLANS: Record<keyof ApiDocuments, DocumentPlan> = {
     apis: ["partner", "public", "labels"],
     withWebhooks: true,
     securitySchemes: PARTNER_SECURITY_SCHEMES
+  },
+  relay: {
+    title: "Relay Parcels — Relay API",
+    description: RELAY_DESCRIPTION,
+    apis: ["relay"],
+    withWebhooks: false,
+    securitySchemes: RELAY_SECURITY_SCHEMES
   },
   backoffice: {
     title: "Relay Parcels — Back-office API",
@@ -151,6 +188,7 @@ function buildDocument(plan: DocumentPlan, endpoints: RoutedEndpoint[], services
 export function buildApiDocuments(endpoints: RoutedEndpoint[], services: ServiceDocs[], options: { serverUrl: string }): ApiDocuments {
   return {
     partner: buildDocument(PLANS.partner, endpoints, services, options.serverUrl),
+    relay: buildDocument(PLANS.relay, endpoints, services, options.serverUrl),
     backoffice: buildDocument(PLANS.backoffice, endpoints, services, options.serverUrl)
   };
 }

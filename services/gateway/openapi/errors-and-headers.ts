@@ -70,6 +70,17 @@ const ERROR_DESCRIPTIONS: Partial<Record<number, string>> = {
   503: "Temporarily unavailable; retry later"
 };
 
+/** Where a status means something else for some codes: the description of an answer made of those codes only. */
+const CODE_DESCRIPTIONS: Partial<Record<ErrorCode, string>> = {
+  COD_AMOUNT_MISMATCH: "The cash collected is not the parcel's COD amount; nothing changed"
+};
+
+function descriptionOf(status: number, codes: ErrorCode[]): string {
+  const own = codes.map(code => CODE_DESCRIPTIONS[code]);
+  if (codes.length > 0 && own.every(Boolean)) return [...new Set(own)].join("; ");
+  return ERROR_DESCRIPTIONS[status] ?? "Error";
+}
+
 /** Realistic messages for the examples of each error code. */
 const SAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   VALIDATION_FAILED: "The request is not valid",
@@ -101,7 +112,13 @@ const SAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   PIN_LOCKED: "Too many wrong PINs: the parcel is locked until an operator resets its PIN",
   REMITTANCE_NOT_FOUND: "Remittance not found",
   NOTHING_TO_REMIT: "The organisation has no collected COD waiting to be remitted in this mode",
-  COD_NOT_REMITTABLE: "Some parcels cannot be remitted: see details"
+  COD_NOT_REMITTABLE: "Some parcels cannot be remitted: see details",
+  RELAY_POINT_NOT_FOUND: "Relay point DZ-99-NOWHERE does not exist",
+  AGENT_KEY_NOT_FOUND: "Agent key not found",
+  WRONG_RELAY: "Parcel RP123456785DZ is addressed to relay point DZ-31-ORAN-CENTRE, not to this one",
+  RELAY_FULL: "The shelf is full: 150 parcels for a capacity of 150",
+  RETURN_NOT_DISPATCHABLE: "Some parcels cannot leave with the courier: see details; none left",
+  COD_AMOUNT_MISMATCH: "This parcel's COD is 1500 DZD: collect exactly that amount (got 1000)"
 };
 
 const SAMPLE_REQUEST_ID = "5b0d6c1e-8a8f-4a53-9d0e-2f7c6a1b9e44";
@@ -135,7 +152,7 @@ export function errorResponse(status: number, codes: ErrorCode[], rate: HeaderSe
     ]
   };
   return {
-    description: ERROR_DESCRIPTIONS[status] ?? "Error",
+    description: descriptionOf(status, codes),
     headers: responseHeaders({ rate: limited ? "required" : rate, rateSubject, retryAfter: limited }),
     content: {
       "application/json": {

@@ -19,6 +19,7 @@ interface ApiStyle {
 }
 
 const API_KEY_SCHEMES = ["ApiKeyAuthorization", "ApiKeyHeader"] as const;
+const AGENT_KEY_SCHEMES = ["AgentKeyAuthorization", "AgentKeyHeader"] as const;
 
 function edgeErrors(endpoint: RoutedEndpoint): ErrorCode[] {
   const codes: ErrorCode[] = ["VALIDATION_FAILED", "UNAVAILABLE"];
@@ -26,7 +27,7 @@ function edgeErrors(endpoint: RoutedEndpoint): ErrorCode[] {
   return codes;
 }
 
-export const API_STYLES: Record<"partner" | "backoffice" | "labels" | "public", ApiStyle> = {
+export const API_STYLES: Record<"partner" | "backoffice" | "relay" | "labels" | "public", ApiStyle> = {
   partner: {
     security: scope => API_KEY_SCHEMES.map(name => ({ [name]: scope && scope !== "any" ? [scope] : [] })),
     rate: { success: "required", errors: "optional" },
@@ -36,6 +37,11 @@ export const API_STYLES: Record<"partner" | "backoffice" | "labels" | "public", 
       "RATE_LIMITED",
       ...(e.scope && e.scope !== "any" ? (["SCOPE_MISSING"] as const) : [])
     ]
+  },
+  relay: {
+    security: () => AGENT_KEY_SCHEMES.map(name => ({ [name]: [] })),
+    rate: { success: "required", errors: "optional", subject: "Requests for this relay agent key" },
+    errors: e => [...edgeErrors(e), "UNAUTHENTICATED", "RATE_LIMITED"]
   },
   backoffice: {
     security: () => [{ BearerToken: [] }],

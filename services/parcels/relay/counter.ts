@@ -1,0 +1,138 @@
+import type { Logger } from "moleculer";
+import type { AgentPrincipal } from "../../../lib/agent-keys";
+import { encryptField } from "../../../lib/crypto";
+import type { Database, Queryable } from "../../../lib/db/database";
+import { AppError } from "../../../lib/errors";
+import { toCentimes, toDzd } from "../../../lib/money";
+import { normaliseTrackingNumber } from "../../../lib/tracking-number";
+import { judgeHandoverPin, PinRefusal, refusal } from "../handover";
+import { applyStatusChange } from "../status-change";
+import type { HandoverParams, RefusalParams } from "./relay.params";
+import * as store from "./relay.store";
+
+/**
+ * What happens at a relay point's counter: a parcel scanned in (arrival), handed over against the
+ * recipient's PIN and the exact cash, or refused. Each is one transaction, and each status change
+ * goes through the one status-change path (status-change.ts): its history line, its outbox event
+ * (so its webhook, and on AT_RELAY the pick-up SMS) and whatever that path does on each status.
+ */
+
+export interface CounterDeps {
+  db: Database;
+  encryptionKey: string;
+  logger: Logger;
+}
+
+const NOT_ON_SHELF = (trackingNumber: string) =>
+  new AppError("PARCEL_NOT_FOUND", `Parcel ${trackingNumber} is not on this relay point's shelf, nor addressed to it`);
+const ON_SHELF: readonly string[] = ["AT_RELAY", "RELAY_NOTIFIED"];
+
+/** A live parcel addressed to this relay point, locked; 404 for anything else (unknown, sandbox, another relay's). */
+async function lockAddressedHere(tx: Queryable, agent: AgentPrincipal, trackingNumber: string): Promise<store.ShelfParcel> {
+  const found = await store.lockByTracking(tx, trackingNumber);
+  if (!found || found.parcel.mode !== "live" || found.parcel.destinationRelayCode !== agent.relayCode) throw NOT_ON_SHELF(trackingNumber);
+  return found;
+}
+
+function onShelfOrRefuse(shelf: store.ShelfParcel, what: string): void {
+  if (!ON_SHELF.includes(shelf.parcel.status)) {
+    throw new AppError(
+      "INVALID_TRANSITION",
+      `Parcel ${shelf.parcel.trackingNumber} is ${shelf.parcel.status}: only a parcel on the shelf (AT_RELAY, RELAY_NOTIFIED) can be ${what}`
+    );
+  }
+}
+
+/**
+ * IN_TRANSIT → AT_RELAY, under the relay point's lock so that two arrivals on a shelf with one
+ * place left cannot both take it. Scanning a parcel already on this shelf answers it unchanged
+ * (no second event, so no second SMS).
+ */
+export async function arrive(
+  deps: CounterDeps,
+  agent: AgentPrincipal,
+  typed: string
+): Promise<{ shelf: store.ShelfParcel; arrived: boolean }> {
+  const trackingNumber = normaliseTrackingNumber(typed);
+  return deps.db.transaction(async tx => {
+    const relay = await store.lockCounter(tx, agent.relayCode);
+    if (!relay) throw new AppError("RELAY_POINT_NOT_FOUND", `Relay point ${agent.relayCode} does not exist`);
+    const found = await store.lockByTracking(tx, trackingNumber);
+    if (!found || found.parcel.mode !== "live") throw new AppError("PARCEL_NOT_FOUND", `No parcel ${trackingNumber}`);
+    const { parcel } = found;
+    if (parcel.destinationRelayCode !== relay.code) {
+      throw new AppError(
+        "WRONG_RELAY",
+        `Parcel ${trackingNumber} is addressed to relay point ${parcel.destinationRelayCode}, not to this one`
+      );
+    }
+    if (ON_SHELF.includes(parcel.status)) return { shelf: found, arrived: false };
+    if (parcel.status !== "IN_TRANSIT") {
+      throw new AppError("INVALID_TRANSITION", `Parcel ${trackingNumber} is ${parcel.status}: only an IN_TRANSIT parcel can arrive`);
+    }
+    const onShelf = await store.countOnShelf(tx, relay.code);
+    if (onShelf >= relay.capacity) {
+      throw new AppError("RELAY_FULL", `The shelf is full: ${onShelf} parcels for a capacity of ${relay.capacity}`);
+    }
+    await applyStatusChange(tx, parcel, {
+      to: "AT_RELAY",
+      reason: `arrived at relay point ${relay.code}`,
+      actor: "operator",
+      sealPin: pin => encryptField(pin, deps.encryptionKey)
+    });
+    return { shelf: await store.readShelfParcel(tx, parcel.id), arrived: true };
+  });
+}
+
+/** 422 unless the cash taken is exactly the parcel's COD (none for a parcel without COD). */
+function checkCash(parcel: store.ShelfParcel["parcel"], collectedDzd: number | null): void {
+  const due = parcel.codStatus === "PENDING" ? (parcel.codAmountCentimes ?? 0) : 0;
+  const given = collectedDzd === null ? null : toCentimes(collectedDzd);
+  if ((given ?? 0) === due && (due === 0 || given !== null)) return;
+  const expected = due === 0 ? "this parcel has no cash to collect" : `collect exactly ${toDzd(due)} DZD`;
+  throw new AppError("COD_AMOUNT_MISMATCH", `Cash does not match: ${expected} (got ${given === null ? "none" : toDzd(given)})`, {
+    details: [{ field: "codCollectedDzd", message: due === 0 ? "must be 0 or left out" : `must be ${toDzd(due)}` }]
+  });
+}
+
+/**
+ * AT_RELAY/RELAY_NOTIFIED → DELIVERED: the cash first (a mismatch changes nothing, not even the
+ * PIN count), then the back-office hand-over's PIN rules (handover.ts), then the change; the cash
+ * enters this relay point's open till in the same transaction.
+ */
+export async function handOver(deps: CounterDeps, agent: AgentPrincipal, request: HandoverParams): Promise<store.ShelfParcel> {
+  const trackingNumber = normaliseTrackingNumber(request.trackingNumber);
+  const outcome = await deps.db.transaction(async (tx): Promise<{ shelf: store.ShelfParcel } | { refused: PinRefusal }> => {
+    const found = await lockAddressedHere(tx, agent, trackingNumber);
+    onShelfOrRefuse(found, "handed over");
+    const { parcel } = found;
+    checkCash(parcel, request.codCollectedDzd);
+    const refused = await judgeHandoverPin(tx, parcel, request.pin, deps.encryptionKey);
+    if (refused) return { refused };
+    const { row } = await applyStatusChange(tx, parcel, {
+      to: "DELIVERED",
+      reason: `handed over at relay point ${agent.relayCode}`,
+      actor: "operator"
+    });
+    if (parcel.codStatus === "PENDING" && row.codStatus === "COLLECTED") {
+      await store.addToTill(tx, { parcelId: parcel.id, relayCode: agent.relayCode, amountCentimes: parcel.codAmountCentimes! });
+    }
+    return { shelf: await store.readShelfParcel(tx, parcel.id) };
+  });
+  if ("refused" in outcome) {
+    deps.logger.info(`parcel ${trackingNumber}: hand-over at ${agent.relayCode} refused (${outcome.refused.reason} PIN)`);
+    throw refusal(outcome.refused);
+  }
+  return outcome.shelf;
+}
+
+/** The recipient refuses the parcel at the counter: RETURN_PENDING with the reason; its COD will not be collected. */
+export async function refuse(deps: CounterDeps, agent: AgentPrincipal, request: RefusalParams): Promise<store.ShelfParcel> {
+  const trackingNumber = normaliseTrackingNumber(request.trackingNumber);
+  return deps.db.transaction(async tx => {
+    const found = await lockAddressedHere(tx, agent, trackingNumber);
+    onShelfOrRefuse(found, "refused");
+    await applyStatusChange(tx, found.parcel, { to: "RETURN_PENDING", reason: request.reason, actor: "operator" });
+    return store.readShelfParcel(tx, found.parcel.id);
+  });
+}

@@ -1,0 +1,270 @@
+import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
+import { defineAction } from "../../../lib/action";
+import type { AgentMeta } from "../../../lib/agent-keys";
+import type { AppConfig } from "../../../lib/config";
+import type { Database } from "../../../lib/db/database";
+import { RELAY_POINTS_PATH } from "../../../lib/endpoint";
+import { AppError } from "../../../lib/errors";
+import { pageOf } from "../../../lib/parcel-view";
+import { NoParams, NoParamsSchema } from "../../../lib/schemas";
+import { arrive, CounterDeps, handOver, refuse } from "./counter";
+import {
+  ArrivalSchema,
+  ClosingPageSchema,
+  ClosingsParams,
+  ClosingsSchema,
+  ClosingView,
+  ClosingViewSchema,
+  CloseTillParams,
+  CloseTillSchema,
+  CounterListParams,
+  CounterListSchema,
+  CounterView,
+  CounterViewSchema,
+  DispatchParams,
+  DispatchSchema,
+  DispatchViewSchema,
+  HandoverParams,
+  HandoverSchema,
+  Page,
+  RefusalParams,
+  RefusalSchema,
+  RelayParcelPageSchema,
+  RelayParcelView,
+  RelayParcelViewSchema,
+  TillView,
+  TillViewSchema,
+  TrackingBody
+} from "./relay.params";
+import * as store from "./relay.store";
+import { toRelayParcelView } from "./relay-view";
+import { closeTill, dispatchReturns, openTill, toClosingView } from "./till";
+
+interface RelayThis {
+  db: Database;
+  config: AppConfig;
+  encryptionKey: string;
+  logger: import("moleculer").Logger;
+  runRelay(): Promise<number>;
+}
+
+const deps = (self: RelayThis): CounterDeps => ({ db: self.db, encryptionKey: self.encryptionKey, logger: self.logger });
+const view = (self: RelayThis, shelf: store.ShelfParcel) => toRelayParcelView(shelf, self.encryptionKey);
+
+/**
+ * The relay API (`api: "relay"`, a relay-agent key): the counter app of one relay point, which
+ * sees that relay point's live parcels only (`ctx.meta.agent.relayCode`, set by the gateway from
+ * the key). Actions of `parcels`, which owns the parcels, the directory and the tills; the rules
+ * are in counter.ts and till.ts.
+ */
+const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
+  actions: {
+    relayMe: defineAction<NoParams, RelayThis, AgentMeta>({
+      rest: "GET /me",
+      api: "relay",
+      schema: NoParamsSchema,
+      endpoint: {
+        operationId: "getRelayCounter",
+        summary: "This relay point",
+        description: "The relay point the key works for, its shelf's capacity, how many parcels are on it now, and its holding days.",
+        tag: "Counter",
+        response: CounterViewSchema,
+        responseDescription: "The relay point.",
+        errors: ["RELAY_POINT_NOT_FOUND"]
+      },
+      async handler(ctx): Promise<CounterView> {
+        const relay = await store.findCounter(this.db, ctx.meta.agent.relayCode);
+        if (!relay) throw new AppError("RELAY_POINT_NOT_FOUND", `Relay point ${ctx.meta.agent.relayCode} does not exist`);
+        return {
+          relayCode: relay.code,
+          name: relay.name,
+          capacity: relay.capacity,
+          onShelf: await store.countOnShelf(this.db, relay.code),
+          holdingDays: relay.holdingDays ?? this.config.holdingDays
+        };
+      }
+    }),
+
+    relayParcels: defineAction<CounterListParams, RelayThis, AgentMeta>({
+      rest: "GET /parcels",
+      api: "relay",
+      schema: CounterListSchema,
+      endpoint: {
+        operationId: "listRelayParcels",
+        summary: "This relay point's parcels",
+        description:
+          "Coming in (IN_TRANSIT, addressed here), on the shelf (AT_RELAY, RELAY_NOTIFIED) and waiting to leave (RETURN_PENDING, " +
+          "not yet handed to the courier), oldest first. Live parcels only.",
+        tag: "Counter",
+        response: RelayParcelPageSchema,
+        responseDescription: "A page of parcels."
+      },
+      async handler(ctx): Promise<Page<RelayParcelView>> {
+        const { status, page, size } = ctx.params;
+        const { records, total } = await store.listAtCounter(this.db, ctx.meta.agent.relayCode, { status, page, size });
+        return pageOf(
+          records.map(shelf => view(this, shelf)),
+          page,
+          size,
+          total
+        );
+      }
+    }),
+
+    relayArrival: defineAction<TrackingBody, RelayThis, AgentMeta>({
+      rest: "POST /arrivals",
+      api: "relay",
+      schema: ArrivalSchema,
+      endpoint: {
+        operationId: "scanArrival",
+        summary: "Scan a parcel in",
+        description:
+          "An IN_TRANSIT parcel addressed here becomes AT_RELAY: its pick-up PIN is drawn and the pick-up SMS sent to the recipient, " +
+          "then it is RELAY_NOTIFIED (both in its history, both webhooks). Scanning it again answers the same parcel and sends nothing. " +
+          "409 WRONG_RELAY for a parcel addressed elsewhere, INVALID_TRANSITION when not in transit, RELAY_FULL when the shelf holds " +
+          "its capacity; 404 for an unknown number.",
+        tag: "Shelf",
+        response: RelayParcelViewSchema,
+        responseDescription: "The parcel, on the shelf.",
+        errors: ["PARCEL_NOT_FOUND", "RELAY_POINT_NOT_FOUND", "WRONG_RELAY", "INVALID_TRANSITION", "RELAY_FULL"],
+        body: { name: "RelayArrivalRequest", description: "The parcel scanned." }
+      },
+      async handler(ctx): Promise<RelayParcelView> {
+        const { shelf, arrived } = await arrive(deps(this), ctx.meta.agent, ctx.params.trackingNumber);
+        if (arrived) void this.runRelay();
+        return view(this, shelf);
+      }
+    }),
+
+    relayHandover: defineAction<HandoverParams, RelayThis, AgentMeta>({
+      rest: "POST /handovers",
+      api: "relay",
+      schema: HandoverSchema,
+      endpoint: {
+        operationId: "handOverParcel",
+        summary: "Hand a parcel over",
+        description:
+          "A parcel on this shelf is DELIVERED against the recipient's pick-up PIN. A COD parcel needs codCollectedDzd equal to its " +
+          "amount, checked first: otherwise 422 COD_AMOUNT_MISMATCH and nothing changes. Then the PIN: 400 PIN_REQUIRED, 409 " +
+          "PIN_INCORRECT with the tries left, 423 PIN_LOCKED after five wrong ones (an operator resets it). The cash enters this " +
+          "relay point's open till. 404 for a parcel not addressed here; 409 INVALID_TRANSITION when it is not on the shelf.",
+        tag: "Shelf",
+        response: RelayParcelViewSchema,
+        responseDescription: "The parcel, DELIVERED.",
+        errors: ["PIN_REQUIRED", "PARCEL_NOT_FOUND", "INVALID_TRANSITION", "PIN_INCORRECT", "COD_AMOUNT_MISMATCH", "PIN_LOCKED"],
+        body: { name: "RelayHandoverRequest", description: "The parcel, the recipient's PIN and the cash taken." }
+      },
+      async handler(ctx): Promise<RelayParcelView> {
+        const shelf = await handOver(deps(this), ctx.meta.agent, ctx.params).finally(() => void this.runRelay());
+        return view(this, shelf);
+      }
+    }),
+
+    relayRefusal: defineAction<RefusalParams, RelayThis, AgentMeta>({
+      rest: "POST /refusals",
+      api: "relay",
+      schema: RefusalSchema,
+      endpoint: {
+        operationId: "refuseParcel",
+        summary: "Record a refusal",
+        description:
+          "The recipient refuses a parcel on this shelf: it becomes RETURN_PENDING with the reason (in the merchant's webhook), its " +
+          "cash on delivery NOT_COLLECTED, and waits on the shelf for the courier (see return dispatches).",
+        tag: "Shelf",
+        response: RelayParcelViewSchema,
+        responseDescription: "The parcel, RETURN_PENDING.",
+        errors: ["PARCEL_NOT_FOUND", "INVALID_TRANSITION"],
+        body: { name: "RelayRefusalRequest", description: "The parcel and why it was refused." }
+      },
+      async handler(ctx): Promise<RelayParcelView> {
+        const shelf = await refuse(deps(this), ctx.meta.agent, ctx.params).finally(() => void this.runRelay());
+        return view(this, shelf);
+      }
+    }),
+
+    relayTill: defineAction<NoParams, RelayThis, AgentMeta>({
+      rest: "GET /cash",
+      api: "relay",
+      schema: NoParamsSchema,
+      endpoint: {
+        operationId: "getRelayTill",
+        summary: "The till",
+        description: "The cash on delivery taken at this counter since the last closing, hand-over by hand-over.",
+        tag: "Till",
+        response: TillViewSchema,
+        responseDescription: "The open till.",
+        errors: ["RELAY_POINT_NOT_FOUND"]
+      },
+      handler(ctx): Promise<TillView> {
+        return openTill(this.db, ctx.meta.agent.relayCode);
+      }
+    }),
+
+    relayCloseTill: defineAction<CloseTillParams, RelayThis, AgentMeta>({
+      rest: "POST /cash/closings",
+      api: "relay",
+      schema: CloseTillSchema,
+      endpoint: {
+        operationId: "closeRelayTill",
+        summary: "Close the till",
+        description:
+          "Closes what is open: the expected cash (every COD hand-over since the last closing), what was counted, and the " +
+          "difference, recorded as it is (never refused). Two closings at once never count one hand-over twice.",
+        tag: "Till",
+        status: 201,
+        response: ClosingViewSchema,
+        responseDescription: "Closed.",
+        errors: ["RELAY_POINT_NOT_FOUND"],
+        body: { name: "RelayTillClosingRequest", description: "The cash counted." }
+      },
+      handler(ctx): Promise<ClosingView> {
+        return closeTill(this.db, ctx.meta.agent, ctx.params.countedDzd);
+      }
+    }),
+
+    relayReturnDispatch: defineAction<DispatchParams, RelayThis, AgentMeta>({
+      rest: "POST /return-dispatches",
+      api: "relay",
+      schema: DispatchSchema,
+      endpoint: {
+        operationId: "dispatchReturns",
+        summary: "Hand returns to the courier",
+        description:
+          "Returns (RETURN_PENDING) handed to the courier leave the shelf: onShelf drops. All or nothing: any number that is not a " +
+          "return waiting on this shelf is named in details (trackingNumbers.<index>) and none leaves. A number sent again after " +
+          "it left counts as left.",
+        tag: "Shelf",
+        response: DispatchViewSchema,
+        responseDescription: "They left.",
+        errors: ["RETURN_NOT_DISPATCHABLE"],
+        body: { name: "RelayReturnDispatchRequest", description: "The returns handed over." }
+      },
+      handler(ctx): Promise<{ dispatched: number }> {
+        return dispatchReturns(this.db, ctx.meta.agent, ctx.params.trackingNumbers);
+      }
+    }),
+
+    listCashClosings: defineAction<ClosingsParams, RelayThis>({
+      rest: `GET ${RELAY_POINTS_PATH}/:code/cash-closings`,
+      api: "backoffice",
+      schema: ClosingsSchema,
+      endpoint: {
+        operationId: "listRelayCashClosings",
+        summary: "List a relay point's till closings",
+        description: "Every closing of the relay point's till, newest first, with what was expected, counted, and the difference.",
+        tag: "Relay points",
+        response: ClosingPageSchema,
+        responseDescription: "A page of closings.",
+        errors: ["RELAY_POINT_NOT_FOUND"]
+      },
+      async handler(ctx: Context<ClosingsParams>): Promise<Page<ClosingView>> {
+        const { code, page, size } = ctx.params;
+        if (!(await store.findCounter(this.db, code))) throw new AppError("RELAY_POINT_NOT_FOUND", `Relay point ${code} does not exist`);
+        const { records, total } = await store.listClosings(this.db, code, { page, size });
+        return pageOf(records.map(toClosingView), page, size, total);
+      }
+    })
+  }
+};
+
+export const RelayMixin = mixin as Partial<ServiceSchema>;

@@ -1,0 +1,246 @@
+import { Joi } from "../../../lib/joi";
+import { amountDzd, component, dateTime, nullable, objectOf, uuidSchema } from "../../../lib/openapi/json-schema";
+import type { JsonSchema } from "../../../lib/openapi/types";
+import { Page, pageSchema, TRACKING_NUMBER_PATTERN } from "../../../lib/parcel-view";
+import { MAX_TRACKING_INPUT_LENGTH } from "../../../lib/tracking-number";
+import { moneyDzd, queryInteger, relayCode } from "../../../lib/schemas";
+import { pin } from "../cod.params";
+import { COUNTER_STATUSES } from "./relay.store";
+
+/** The relay API's params and answers (each interface beside the Joi schema that validates it), and the back-office's till reading. */
+
+const pageKeys = {
+  page: queryInteger().min(0).max(2_147_483_647).default(0).description("Zero-based page number."),
+  size: queryInteger().min(1).max(100).default(20).description("Page size, 1 to 100.")
+};
+
+const trackingNumber = () =>
+  Joi.string()
+    .min(1)
+    .max(MAX_TRACKING_INPUT_LENGTH)
+    .description("The tracking number as scanned or typed: case, spaces and dashes do not matter.")
+    .example("RP123456785DZ");
+
+export type CounterStatus = (typeof COUNTER_STATUSES)[number];
+
+export interface CounterListParams {
+  status: CounterStatus | null;
+  page: number;
+  size: number;
+}
+export const CounterListSchema = Joi.object<CounterListParams, true>({
+  status: Joi.string()
+    .valid(...COUNTER_STATUSES)
+    .allow(null)
+    .default(null)
+    .description(
+      "IN_TRANSIT: coming to this relay point; AT_RELAY and RELAY_NOTIFIED: on the shelf; RETURN_PENDING: refused or expired, " +
+        "waiting for the courier. All four when omitted."
+    ),
+  ...pageKeys
+}).unknown(true);
+
+export interface TrackingBody {
+  trackingNumber: string;
+}
+export const ArrivalSchema = Joi.object<TrackingBody, true>({ trackingNumber: trackingNumber().required() });
+
+export interface HandoverParams {
+  trackingNumber: string;
+  pin: string | null;
+  codCollectedDzd: number | null;
+}
+export const HandoverSchema = Joi.object<HandoverParams, true>({
+  trackingNumber: trackingNumber().required(),
+  pin: pin(),
+  codCollectedDzd: moneyDzd()
+    .allow(null)
+    .default(null)
+    .description("The cash taken from the recipient, in DZD: exactly the parcel's COD amount (required for a COD parcel).")
+});
+
+export interface RefusalParams {
+  trackingNumber: string;
+  reason: string;
+}
+export const RefusalSchema = Joi.object<RefusalParams, true>({
+  trackingNumber: trackingNumber().required(),
+  reason: Joi.string()
+    .trim()
+    .min(1)
+    .max(500)
+    .required()
+    .description("Why the recipient refused the parcel, at most 500 characters; sent to the merchant in the webhook.")
+    .example("Colis endommagé, refusé par le destinataire")
+});
+
+export interface CloseTillParams {
+  countedDzd: number;
+}
+export const CloseTillSchema = Joi.object<CloseTillParams, true>({
+  countedDzd: moneyDzd().required().description("The cash counted in the till, in DZD.")
+});
+
+export interface DispatchParams {
+  trackingNumbers: string[];
+}
+export const DispatchSchema = Joi.object<DispatchParams, true>({
+  trackingNumbers: Joi.array()
+    .items(trackingNumber())
+    .min(1)
+    .max(100)
+    .required()
+    .description("The returns handed to the courier, 1 to 100.")
+});
+
+export interface ClosingsParams {
+  code: string;
+  page: number;
+  size: number;
+}
+export const ClosingsSchema = Joi.object<ClosingsParams, true>({
+  code: relayCode().required().description("The relay point's code.").example("DZ-16-ALGER-CENTRE"),
+  ...pageKeys
+}).unknown(true);
+
+// --- the back-office relay-point body ------------------------------------------------------------
+
+export const relaySettingsKeys = () => ({
+  capacity: Joi.number()
+    .integer()
+    .min(0)
+    .max(100_000)
+    .default(150)
+    .description("Parcels the shelf holds; an arrival beyond it is refused (409 RELAY_FULL). 150 when omitted."),
+  holdingDays: Joi.number()
+    .integer()
+    .min(1)
+    .max(60)
+    .allow(null)
+    .default(null)
+    .description("Days a parcel waits on the shelf before it goes back; null or omitted: the platform's HOLDING_DAYS (7).")
+});
+
+export const RELAY_SETTINGS_FIELDS: Record<"capacity" | "holdingDays", JsonSchema> = {
+  capacity: { type: "integer", minimum: 0, description: "Parcels the shelf holds." },
+  holdingDays: { type: "integer", minimum: 1, description: "Days a parcel waits on the shelf before it goes back to its sender." }
+};
+
+// --- answers ------------------------------------------------------------------------------------
+
+export interface CounterView {
+  relayCode: string;
+  name: string;
+  capacity: number;
+  onShelf: number;
+  holdingDays: number;
+}
+
+export const CounterViewSchema = component(
+  "RelayCounter",
+  objectOf<CounterView>({
+    relayCode: { type: "string", examples: ["DZ-16-ALGER-CENTRE"] },
+    name: { type: "string" },
+    capacity: RELAY_SETTINGS_FIELDS.capacity,
+    onShelf: { type: "integer", minimum: 0, description: "Parcels on the shelf now: arrived, not handed over, returns not yet gone." },
+    holdingDays: RELAY_SETTINGS_FIELDS.holdingDays
+  })
+);
+
+export interface RelayParcelView {
+  trackingNumber: string;
+  status: CounterStatus | "DELIVERED";
+  weightG: number;
+  arrivedAt: string | null;
+  pickupDeadline: string | null;
+  codToCollectDzd: number | null;
+  recipientHint: string;
+}
+
+export const RelayParcelViewSchema = component(
+  "RelayParcel",
+  objectOf<RelayParcelView>(
+    {
+      trackingNumber: { type: "string", pattern: TRACKING_NUMBER_PATTERN },
+      status: { type: "string", enum: [...COUNTER_STATUSES, "DELIVERED"] },
+      weightG: { type: "integer", minimum: 1 },
+      arrivedAt: nullable(dateTime("When the parcel reached this shelf, UTC; null while it is coming.")),
+      pickupDeadline: nullable(dateTime("The recipient collects it before this time, UTC; null until it arrives.")),
+      codToCollectDzd: nullable(amountDzd("The cash to take at hand-over; null when there is none (left to collect).")),
+      recipientHint: {
+        type: "string",
+        description: "Enough to find the parcel on the shelf and no more: the initial of the name and the phone's last two digits.",
+        examples: ["A. ••56"]
+      }
+    },
+    { description: "A parcel as the counter sees it: no organisation, price, full name or phone." }
+  )
+);
+
+export const RelayParcelPageSchema = pageSchema(
+  "RelayParcelPage",
+  RelayParcelViewSchema,
+  "The parcels of this page, oldest first.",
+  "One page of this relay point's parcels."
+);
+
+export interface TillView {
+  openSince: string;
+  count: number;
+  amountDzd: number;
+  items: Array<{ trackingNumber: string; amountDzd: number; deliveredAt: string }>;
+}
+
+export const TillViewSchema = component(
+  "RelayTill",
+  objectOf<TillView>({
+    openSince: dateTime("The last closing (or the relay point's creation), UTC."),
+    count: { type: "integer", minimum: 0 },
+    amountDzd: amountDzd("The cash the till should hold."),
+    items: {
+      type: "array",
+      description: "The COD hand-overs since the last closing, oldest first.",
+      items: objectOf<TillView["items"][number]>({
+        trackingNumber: { type: "string", pattern: TRACKING_NUMBER_PATTERN },
+        amountDzd: amountDzd("Cash taken."),
+        deliveredAt: dateTime("Handed over at, UTC.")
+      })
+    }
+  })
+);
+
+export interface ClosingView {
+  id: string;
+  expectedDzd: number;
+  countedDzd: number;
+  differenceDzd: number;
+  count: number;
+  closedAt: string;
+}
+
+export const ClosingViewSchema = component(
+  "RelayTillClosing",
+  objectOf<ClosingView>({
+    id: uuidSchema(),
+    expectedDzd: amountDzd("The COD handed over since the previous closing."),
+    countedDzd: amountDzd("What the agent counted."),
+    differenceDzd: amountDzd("countedDzd − expectedDzd: negative when cash is missing. Recorded as it is."),
+    count: { type: "integer", minimum: 0, description: "Hand-overs this closing takes." },
+    closedAt: dateTime("UTC.")
+  })
+);
+
+export const ClosingPageSchema = pageSchema("RelayTillClosingPage", ClosingViewSchema, "Newest first.", "One page of till closings.");
+
+export const DispatchViewSchema = component(
+  "RelayReturnDispatch",
+  objectOf<{ dispatched: number }>({ dispatched: { type: "integer", minimum: 1, description: "Returns that left the shelf." } })
+);
+
+export type { Page };
+
+export const RELAY_DOCS_TAGS = [
+  { name: "Counter", description: "This relay point and its parcels." },
+  { name: "Shelf", description: "Parcels in, handed over, refused, and returns out." },
+  { name: "Till", description: "The cash on delivery taken at the counter, and its closings." }
+];

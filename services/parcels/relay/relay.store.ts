@@ -1,0 +1,277 @@
+import type { Queryable } from "../../../lib/db/database";
+import type { ParcelStatus } from "../../../lib/parcel-status";
+import { ParcelRecord, ParcelRow, toParcel } from "../parcels.store";
+
+/**
+ * The SQL of relay operations (migration parcels/007): a relay point's settings (capacity, holding
+ * days), its shelf, its till and closings, and returns leaving with the courier. A relay point
+ * sees live parcels only: sandbox parcels never reach a counter.
+ */
+
+export interface RelaySettings {
+  capacity: number;
+  /** Null: the platform's HOLDING_DAYS. */
+  holdingDays: number | null;
+}
+
+export interface CounterRelayPoint extends RelaySettings {
+  code: string;
+  name: string;
+  createdAt: Date;
+}
+
+/** A parcel as the counter sees it: the record, and when it reached the shelf and left it as a return. */
+export interface ShelfParcel {
+  parcel: ParcelRecord;
+  arrivedAt: Date | null;
+  returnDispatchedAt: Date | null;
+  pickupDeadline: Date | null;
+}
+
+/**
+ * `pickup_deadline` belongs to the holding period (issue 18, branch wp-hold), not to this module:
+ * read when the column exists (every query here is `SELECT *`), null until then.
+ */
+type ShelfRow = ParcelRow & { arrived_at: Date | null; return_dispatched_at: Date | null; pickup_deadline?: Date | null };
+
+function toShelfParcel(row: ShelfRow): ShelfParcel {
+  return {
+    parcel: toParcel(row),
+    arrivedAt: row.arrived_at,
+    returnDispatchedAt: row.return_dispatched_at,
+    pickupDeadline: row.pickup_deadline ?? null
+  };
+}
+
+/** What the counter deals with: coming in, on the shelf, or a return not yet handed to the courier. */
+export const COUNTER_STATUSES = ["IN_TRANSIT", "AT_RELAY", "RELAY_NOTIFIED", "RETURN_PENDING"] as const satisfies readonly ParcelStatus[];
+
+/** On the shelf: arrived, and neither handed over nor gone back with the courier. */
+const ON_SHELF = `(status IN ('AT_RELAY', 'RELAY_NOTIFIED')
+  OR (status = 'RETURN_PENDING' AND arrived_at IS NOT NULL AND return_dispatched_at IS NULL))`;
+const AT_COUNTER = `mode = 'live' AND destination_relay_code = $1 AND (status = 'IN_TRANSIT' OR ${ON_SHELF})`;
+
+// --- settings -----------------------------------------------------------------------------------
+
+export async function relaySettingsOf(db: Queryable, codes: readonly string[]): Promise<Map<string, RelaySettings>> {
+  const rows = await db.query<{ code: string; capacity: number; holding_days: number | null }>(
+    "SELECT code, capacity, holding_days FROM parcels.relay_points WHERE code = ANY($1::text[])",
+    [codes]
+  );
+  return new Map(
+    rows.map(r => [r.code, { capacity: Number(r.capacity), holdingDays: r.holding_days === null ? null : Number(r.holding_days) }])
+  );
+}
+
+export async function setRelaySettings(db: Queryable, code: string, settings: RelaySettings): Promise<void> {
+  await db.query("UPDATE parcels.relay_points SET capacity = $2, holding_days = $3 WHERE code = $1", [
+    code,
+    settings.capacity,
+    settings.holdingDays
+  ]);
+}
+
+interface CounterRow {
+  code: string;
+  name: string;
+  capacity: number;
+  holding_days: number | null;
+  created_at: Date;
+}
+
+const toCounter = (r: CounterRow): CounterRelayPoint => ({
+  code: r.code,
+  name: r.name,
+  capacity: Number(r.capacity),
+  holdingDays: r.holding_days === null ? null : Number(r.holding_days),
+  createdAt: r.created_at
+});
+
+export async function findCounter(db: Queryable, code: string): Promise<CounterRelayPoint | null> {
+  const [row] = await db.query<CounterRow>(
+    "SELECT code, name, capacity, holding_days, created_at FROM parcels.relay_points WHERE code = $1",
+    [code]
+  );
+  return row ? toCounter(row) : null;
+}
+
+/**
+ * The relay point's row, locked: what serialises the shelf's arrivals (the capacity check and the
+ * arrival in one transaction) and the till's closings. Taken before any parcel lock.
+ */
+export async function lockCounter(tx: Queryable, code: string): Promise<CounterRelayPoint | null> {
+  const [row] = await tx.query<CounterRow>(
+    "SELECT code, name, capacity, holding_days, created_at FROM parcels.relay_points WHERE code = $1 FOR UPDATE",
+    [code]
+  );
+  return row ? toCounter(row) : null;
+}
+
+// --- the shelf ----------------------------------------------------------------------------------
+
+export async function countOnShelf(db: Queryable, code: string): Promise<number> {
+  const [{ n }] = await db.query<{ n: number }>(
+    `SELECT count(*)::integer AS n FROM parcels.parcels WHERE mode = 'live' AND destination_relay_code = $1 AND ${ON_SHELF}`,
+    [code]
+  );
+  return Number(n);
+}
+
+export async function listAtCounter(
+  db: Queryable,
+  code: string,
+  filter: { status: ParcelStatus | null; page: number; size: number }
+): Promise<{ records: ShelfParcel[]; total: number }> {
+  const params: unknown[] = [code, filter.status];
+  const where = `${AT_COUNTER} AND ($2::text IS NULL OR status = $2)`;
+  const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::integer AS n FROM parcels.parcels WHERE ${where}`, params);
+  const rows = await db.query<ShelfRow>(`SELECT * FROM parcels.parcels WHERE ${where} ORDER BY created_at, id LIMIT $3 OFFSET $4`, [
+    ...params,
+    filter.size,
+    filter.page * filter.size
+  ]);
+  return { records: rows.map(toShelfParcel), total: Number(n) };
+}
+
+/** A visible parcel by its normalised tracking number, locked for a change; null when there is none. */
+export async function lockByTracking(tx: Queryable, trackingNumber: string): Promise<ShelfParcel | null> {
+  const [row] = await tx.query<ShelfRow>("SELECT * FROM parcels.parcels WHERE tracking_number = $1 AND status <> 'PENDING' FOR UPDATE", [
+    trackingNumber
+  ]);
+  return row ? toShelfParcel(row) : null;
+}
+
+export async function readShelfParcel(db: Queryable, id: string): Promise<ShelfParcel> {
+  const [row] = await db.query<ShelfRow>("SELECT * FROM parcels.parcels WHERE id = $1", [id]);
+  return toShelfParcel(row);
+}
+
+// --- the till -----------------------------------------------------------------------------------
+
+export interface TillItem {
+  parcelId: string;
+  trackingNumber: string;
+  amountCentimes: number;
+  deliveredAt: Date;
+}
+
+export async function addToTill(tx: Queryable, item: { parcelId: string; relayCode: string; amountCentimes: number }): Promise<void> {
+  await tx.query("INSERT INTO parcels.relay_cash_items (parcel_id, relay_code, amount_centimes) VALUES ($1, $2, $3)", [
+    item.parcelId,
+    item.relayCode,
+    item.amountCentimes
+  ]);
+}
+
+export async function openTillItems(db: Queryable, code: string): Promise<TillItem[]> {
+  const rows = await db.query<{ parcel_id: string; tracking_number: string; amount_centimes: string | number; delivered_at: Date }>(
+    `SELECT i.parcel_id, p.tracking_number, i.amount_centimes, i.delivered_at
+       FROM parcels.relay_cash_items i JOIN parcels.parcels p ON p.id = i.parcel_id
+      WHERE i.relay_code = $1 AND i.closing_id IS NULL ORDER BY i.delivered_at, i.parcel_id`,
+    [code]
+  );
+  return rows.map(r => ({
+    parcelId: r.parcel_id,
+    trackingNumber: r.tracking_number,
+    amountCentimes: Number(r.amount_centimes),
+    deliveredAt: r.delivered_at
+  }));
+}
+
+/** When the open till began: the last closing, or the relay point's creation. */
+export async function tillOpenedAt(db: Queryable, relay: CounterRelayPoint): Promise<Date> {
+  const [row] = await db.query<{ closed_at: Date }>(
+    "SELECT closed_at FROM parcels.relay_cash_closings WHERE relay_code = $1 ORDER BY closed_at DESC, id DESC LIMIT 1",
+    [relay.code]
+  );
+  return row?.closed_at ?? relay.createdAt;
+}
+
+export interface ClosingRecord {
+  id: string;
+  relayCode: string;
+  itemCount: number;
+  expectedCentimes: number;
+  countedCentimes: number;
+  openedAt: Date;
+  closedAt: Date;
+}
+
+interface ClosingRow {
+  id: string;
+  relay_code: string;
+  item_count: number;
+  expected_centimes: string | number;
+  counted_centimes: string | number;
+  opened_at: Date;
+  closed_at: Date;
+}
+
+const toClosing = (r: ClosingRow): ClosingRecord => ({
+  id: r.id,
+  relayCode: r.relay_code,
+  itemCount: Number(r.item_count),
+  expectedCentimes: Number(r.expected_centimes),
+  countedCentimes: Number(r.counted_centimes),
+  openedAt: r.opened_at,
+  closedAt: r.closed_at
+});
+
+/**
+ * Closes the open till, under the relay point's lock (the caller's): the items still open are
+ * taken by this closing alone (`closing_id IS NULL`, set once) and what was expected is the sum
+ * of exactly those taken, however hand-overs interleave.
+ */
+export async function closeTill(
+  tx: Queryable,
+  closing: { id: string; relayCode: string; countedCentimes: number; openedAt: Date; agentKeyId: string | null }
+): Promise<ClosingRecord> {
+  await tx.query(
+    `INSERT INTO parcels.relay_cash_closings (id, relay_code, item_count, expected_centimes, counted_centimes, opened_at, agent_key_id)
+     VALUES ($1, $2, 0, 0, $3, $4, $5)`,
+    [closing.id, closing.relayCode, closing.countedCentimes, closing.openedAt, closing.agentKeyId]
+  );
+  const taken = await tx.query<{ amount_centimes: string | number }>(
+    "UPDATE parcels.relay_cash_items SET closing_id = $2 WHERE relay_code = $1 AND closing_id IS NULL RETURNING amount_centimes",
+    [closing.relayCode, closing.id]
+  );
+  const expected = taken.reduce((sum, item) => sum + Number(item.amount_centimes), 0);
+  const [row] = await tx.query<ClosingRow>(
+    "UPDATE parcels.relay_cash_closings SET item_count = $2, expected_centimes = $3 WHERE id = $1 RETURNING *",
+    [closing.id, taken.length, expected]
+  );
+  return toClosing(row);
+}
+
+export async function listClosings(
+  db: Queryable,
+  code: string,
+  page: { page: number; size: number }
+): Promise<{ records: ClosingRecord[]; total: number }> {
+  const [{ n }] = await db.query<{ n: number }>("SELECT count(*)::integer AS n FROM parcels.relay_cash_closings WHERE relay_code = $1", [
+    code
+  ]);
+  const rows = await db.query<ClosingRow>(
+    `SELECT * FROM parcels.relay_cash_closings WHERE relay_code = $1 ORDER BY closed_at DESC, id DESC LIMIT $2 OFFSET $3`,
+    [code, page.size, page.page * page.size]
+  );
+  return { records: rows.map(toClosing), total: Number(n) };
+}
+
+// --- returns leaving with the courier ------------------------------------------------------------
+
+/** The visible parcels with these numbers, locked in id order (two dispatches never deadlock). */
+export async function lockByTrackingNumbers(tx: Queryable, trackingNumbers: readonly string[]): Promise<ShelfParcel[]> {
+  const rows = await tx.query<ShelfRow>(
+    "SELECT * FROM parcels.parcels WHERE tracking_number = ANY($1::text[]) AND status <> 'PENDING' ORDER BY id FOR UPDATE",
+    [trackingNumbers]
+  );
+  return rows.map(toShelfParcel);
+}
+
+export async function markReturnsDispatched(tx: Queryable, parcelIds: readonly string[]): Promise<void> {
+  await tx.query(
+    "UPDATE parcels.parcels SET return_dispatched_at = now(), updated_at = now() WHERE id = ANY($1::uuid[]) AND return_dispatched_at IS NULL",
+    [parcelIds]
+  );
+}

@@ -1,0 +1,92 @@
+import { randomUUID } from "node:crypto";
+import type { AgentPrincipal } from "../../../lib/agent-keys";
+import type { Database } from "../../../lib/db/database";
+import { AppError } from "../../../lib/errors";
+import { toCentimes, toDzd } from "../../../lib/money";
+import { normaliseTrackingNumber } from "../../../lib/tracking-number";
+import type { ClosingView, TillView } from "./relay.params";
+import * as store from "./relay.store";
+
+/** The till of a relay point: the COD taken at its counter since the last closing, and the closings. */
+
+const relayGone = (code: string) => new AppError("RELAY_POINT_NOT_FOUND", `Relay point ${code} does not exist`);
+
+export async function openTill(db: Database, relayCode: string): Promise<TillView> {
+  const relay = await store.findCounter(db, relayCode);
+  if (!relay) throw relayGone(relayCode);
+  const [items, openedAt] = await Promise.all([store.openTillItems(db, relayCode), store.tillOpenedAt(db, relay)]);
+  return {
+    openSince: openedAt.toISOString(),
+    count: items.length,
+    amountDzd: toDzd(items.reduce((sum, item) => sum + item.amountCentimes, 0)),
+    items: items.map(item => ({
+      trackingNumber: item.trackingNumber,
+      amountDzd: toDzd(item.amountCentimes),
+      deliveredAt: item.deliveredAt.toISOString()
+    }))
+  };
+}
+
+export function toClosingView(closing: store.ClosingRecord): ClosingView {
+  return {
+    id: closing.id,
+    expectedDzd: toDzd(closing.expectedCentimes),
+    countedDzd: toDzd(closing.countedCentimes),
+    differenceDzd: toDzd(closing.countedCentimes - closing.expectedCentimes),
+    count: closing.itemCount,
+    closedAt: closing.closedAt.toISOString()
+  };
+}
+
+/**
+ * Closes what is open, whatever was counted: a difference is recorded, never refused or hidden.
+ * Under the relay point's lock, so two closings at once follow each other (the second closes
+ * what came in meanwhile, often nothing); no hand-over is in two closings (relay.store.ts).
+ */
+export async function closeTill(db: Database, agent: AgentPrincipal, countedDzd: number): Promise<ClosingView> {
+  const closing = await db.transaction(async tx => {
+    const relay = await store.lockCounter(tx, agent.relayCode);
+    if (!relay) throw relayGone(agent.relayCode);
+    return store.closeTill(tx, {
+      id: randomUUID(),
+      relayCode: relay.code,
+      countedCentimes: toCentimes(countedDzd),
+      openedAt: await store.tillOpenedAt(tx, relay),
+      agentKeyId: agent.keyId
+    });
+  });
+  return toClosingView(closing);
+}
+
+/**
+ * Returns handed to the courier leave the shelf, all of them or none: any number that is not a
+ * return waiting on this shelf is named in `details` (by its place in the list) and nothing moves.
+ * Sending a number again after it left is no error: it has left.
+ */
+export async function dispatchReturns(db: Database, agent: AgentPrincipal, typed: readonly string[]): Promise<{ dispatched: number }> {
+  const numbers = typed.map(normaliseTrackingNumber);
+  return db.transaction(async tx => {
+    const found = new Map((await store.lockByTrackingNumbers(tx, [...new Set(numbers)])).map(s => [s.parcel.trackingNumber, s]));
+    const problems = numbers.flatMap((number, index) => {
+      const shelf = found.get(number);
+      const field = `trackingNumbers.${index}`;
+      if (!shelf || shelf.parcel.mode !== "live" || shelf.parcel.destinationRelayCode !== agent.relayCode) {
+        return [{ field, message: `${number || "(empty)"} is not a parcel of this relay point` }];
+      }
+      if (shelf.parcel.status !== "RETURN_PENDING" || shelf.arrivedAt === null) {
+        return [{ field, message: `${number} is ${shelf.parcel.status}, not a return waiting on this shelf` }];
+      }
+      return [];
+    });
+    if (problems.length > 0) {
+      throw new AppError("RETURN_NOT_DISPATCHABLE", "Some parcels cannot leave with the courier: see details; none left", {
+        details: problems
+      });
+    }
+    await store.markReturnsDispatched(
+      tx,
+      [...found.values()].map(s => s.parcel.id)
+    );
+    return { dispatched: found.size };
+  });
+}
