@@ -99,6 +99,7 @@ import {
 import * as store from "./parcels/parcels.store";
 import { applyStatusChange, StatusChange } from "./parcels/status-change";
 import { sweep } from "./parcels/sweeper";
+import { useHoldingPolicy } from "./parcels/holding-period";
 import { measureOutboxLag } from "./parcels/outbox-lag";
 import { compensationCounter } from "../lib/metrics";
 
@@ -718,6 +719,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
 
   created(this: ParcelsThis) {
     this.encryptionKey = requireSecret(this.config, "encryptionKey");
+    useHoldingPolicy(this.config);
     this.relayLoop = new BackgroundLoop(
       () =>
         relayOutbox({

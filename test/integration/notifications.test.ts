@@ -75,6 +75,8 @@ function parcelView(parcelId: string, trackingNumber: string, codAmountDzd: numb
     pricePaidDzd: 400,
     codStatus: codAmountDzd ? "PENDING" : null,
     codAmountDzd,
+    pickupDeadline: null,
+    returnFeeDzd: null,
     createdAt: "2024-05-01T10:00:00.000Z",
     updatedAt: new Date().toISOString()
   };
