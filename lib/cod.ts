@@ -16,8 +16,11 @@ export type CodPayout = (typeof COD_PAYOUTS)[number];
 export const COD_EVENT_TYPES = ["cod.collected", "cod.remitted"] as const;
 export type CodEventType = (typeof COD_EVENT_TYPES)[number];
 
-/** Statuses a parcel never comes back from to its recipient (DAMAGED: no operator move leads out of it). */
-const UNCOLLECTABLE: readonly ParcelStatus[] = ["RETURNED", "LOST", "DAMAGED", "CANCELLED"];
+/**
+ * Statuses a parcel never comes back from to its recipient (DAMAGED: no operator move leads out of
+ * it; RETURN_PENDING: on its way back to the sender, expired or refused at the relay point).
+ */
+const UNCOLLECTABLE: readonly ParcelStatus[] = ["RETURN_PENDING", "RETURNED", "LOST", "DAMAGED", "CANCELLED"];
 
 /** The COD status of a parcel that carries COD (`codAmountCentimes` > 0) at its creation. */
 export function initialCodStatus(codAmountCentimes: number | null): CodStatus | null {

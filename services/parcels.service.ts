@@ -3,7 +3,7 @@ import relayDirectory from "../resources/relay-points.json";
 import { defineAction } from "../lib/action";
 import { detached } from "../lib/endpoint";
 import { BackgroundLoop } from "../lib/background-loop";
-import { call } from "../lib/contract";
+import { call, Caller } from "../lib/contract";
 import { decryptField } from "../lib/crypto";
 import { AppError, errorCodeOf } from "../lib/errors";
 import type { ParcelEvent } from "../lib/events";
@@ -16,7 +16,8 @@ import { positionProblems } from "../lib/relay-points";
 import { relaySearchProblems, RelayPointPage } from "../lib/relay-search";
 import { IDEMPOTENCY_KEY_PATTERN } from "../lib/schemas";
 import { requireSecret } from "../lib/secrets";
-import { priceBreakdown, PriceBreakdown } from "../lib/tariff";
+import { toDzd } from "../lib/money";
+import { priceBreakdown } from "../lib/tariff";
 import { parseTrackingInput } from "../lib/tracking-number";
 import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
@@ -58,6 +59,7 @@ import {
   ParcelIdParams,
   ParcelIdSchema,
   ParcelEventsView,
+  ParcelQuote,
   ParcelQuoteView,
   PARCELS_DOCS,
   QUOTE_DESCRIPTION,
@@ -99,7 +101,9 @@ import {
 import * as store from "./parcels/parcels.store";
 import { applyStatusChange, StatusChange } from "./parcels/status-change";
 import { sweep } from "./parcels/sweeper";
-import { useHoldingPolicy } from "./parcels/holding-period";
+import { returnFeeCentimes, useHoldingPolicy } from "./parcels/holding-period";
+import { holdingPass, HoldingPassResult } from "./parcels/holding-pass";
+import { chargeReturnFee } from "./parcels/return-fees";
 import { measureOutboxLag } from "./parcels/outbox-lag";
 import { compensationCounter } from "../lib/metrics";
 
@@ -107,6 +111,8 @@ interface ParcelsVars extends DbVars, ConfigVars {
   encryptionKey: string;
   relayLoop: BackgroundLoop<number>;
   sweepLoop: BackgroundLoop<SweepResult>;
+  /** Deadlines (expiries, reminders) and return fees owed. */
+  holdingLoop: BackgroundLoop<HoldingPassResult>;
   /** Made at the first read, for the database of this start. */
   visibleCache?: VisibleParcelCache;
 }
@@ -125,6 +131,11 @@ interface ParcelsMethods {
   ): Promise<{ before: store.ParcelRecord; after: store.ParcelRecord }>;
   refundCancelled(ctx: Context, parcel: store.ParcelRecord): Promise<void>;
   runRelay(): Promise<number>;
+  /**
+   * After a change that may owe a return fee: asks the wallet now, so that the answer shows the fee
+   * charged; if the wallet cannot answer, the fee stays owed and the holding pass asks again.
+   */
+  settleReturnFee(caller: Caller, parcel: store.ParcelRecord): Promise<store.ParcelRecord>;
 }
 
 type ParcelsThis = ParcelsVars & ParcelsMethods & { broker: import("moleculer").ServiceBroker; logger: import("moleculer").Logger };
@@ -193,8 +204,9 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
           examples: CREATE_EXAMPLES
         }
       },
-      async handler(ctx): Promise<PriceBreakdown> {
-        return priceBreakdown((await priceParcel(this.db, ctx.params)).quote);
+      async handler(ctx): Promise<ParcelQuote> {
+        const { quote } = await priceParcel(this.db, ctx.params);
+        return { ...priceBreakdown(quote), returnFeeDzd: toDzd(returnFeeCentimes(quote.totalCentimes)) };
       }
     }),
 
@@ -431,7 +443,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
           reason: ctx.params.reason || null,
           pin: ctx.params.pin
         }).finally(() => void this.runRelay());
-        return (await this.viewsOf(ctx, [after]))[0];
+        const charged = await this.settleReturnFee(ctx, after);
+        return (await this.viewsOf(ctx, [charged]))[0];
       }
     }),
 
@@ -624,6 +637,14 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       }
     }),
 
+    // call parcels.runHoldingPass
+    runHoldingPass: defineAction<unknown, ParcelsThis>({
+      visibility: "public",
+      handler(): Promise<HoldingPassResult> {
+        return this.holdingLoop.runNow();
+      }
+    }),
+
     // call parcels.sweep --olderThanSeconds 0
     sweep: defineAction<SweepParams, ParcelsThis>({
       visibility: "public",
@@ -682,6 +703,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
           const { row } = await applyStatusChange(tx, before, change);
           return { before, after: row };
         })
+        .then(async changed => ({ before: changed.before, after: await this.settleReturnFee(this.broker, changed.after) }))
         .finally(() => void this.runRelay());
     },
 
@@ -711,6 +733,12 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       return parcels.map(parcel => toParcelView(parcel, urls[parcel.id] ?? null));
     },
 
+    async settleReturnFee(this: ParcelsThis, caller: Caller, parcel: store.ParcelRecord) {
+      if (!parcel.returnFeePending) return parcel;
+      const charged = await chargeReturnFee({ db: this.db, logger: this.logger, caller }, parcel);
+      return charged ? { ...parcel, returnFeePending: false } : parcel;
+    },
+
     /** Wakes the outbox relay now (one pass at a time; see BackgroundLoop). */
     async runRelay(this: ParcelsThis): Promise<number> {
       return (await this.relayLoop.kick()) ?? 0;
@@ -737,16 +765,26 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       this.config.sweepIntervalMs,
       err => this.logger.warn("sweeper pass failed:", err.message)
     );
+    this.holdingLoop = new BackgroundLoop(
+      () =>
+        holdingPass({ db: this.db, logger: this.logger, caller: this.broker }).then(result => {
+          if (result.expired > 0) void this.runRelay();
+          return result;
+        }),
+      this.config.holdingIntervalMs,
+      err => this.logger.warn("holding pass failed:", err.message)
+    );
   },
 
   async started(this: ParcelsThis) {
     await store.seedRelayPoints(this.db, relayDirectory as RelayPoint[]);
     this.relayLoop.start();
     this.sweepLoop.start();
+    this.holdingLoop.start();
   },
 
   async stopped(this: ParcelsThis) {
-    await Promise.all([this.relayLoop.stop(), this.sweepLoop.stop()]);
+    await Promise.all([this.relayLoop.stop(), this.sweepLoop.stop(), this.holdingLoop.stop()]);
     await releaseLease(this.db, this.broker.nodeID).catch(() => undefined);
     this.visibleCache = undefined;
   }

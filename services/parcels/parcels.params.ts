@@ -432,11 +432,18 @@ export const ParcelEventsView = component(
   })
 );
 
+/** The price and what it is made of, and what a return of the parcel would cost (issue 18). */
+export type ParcelQuote = PriceBreakdown & { returnFeeDzd: number };
+
 export const ParcelQuoteView = component(
   "ParcelQuote",
-  objectOf<PriceBreakdown>(
+  objectOf<ParcelQuote>(
     {
       priceDzd: amountDzd("What a creation with these fields debits."),
+      returnFeeDzd: amountDzd(
+        "What a return of this parcel would cost on top (not collected in time, or refused at the relay point): a share of " +
+          "the price, charged to the wallet when the parcel goes back. Nothing is charged while it does not."
+      ),
       currency: { type: "string", const: "DZD" },
       breakdown: arrayOf(
         objectOf<PriceBreakdown["breakdown"][number]>({
@@ -454,6 +461,7 @@ export const ParcelQuoteView = component(
       examples: [
         {
           priceDzd: 500,
+          returnFeeDzd: 250,
           currency: "DZD",
           breakdown: [
             { item: "shipping", amountDzd: 450 },

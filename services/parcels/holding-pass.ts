@@ -1,0 +1,19 @@
+import { expireOverdue } from "./expiry";
+import { chargePendingReturnFees, ReturnFeeDeps } from "./return-fees";
+
+export interface HoldingPassResult {
+  expired: number;
+  feesCharged: number;
+}
+
+/**
+ * One pass over the holding period, run every HOLDING_INTERVAL_MS by each parcels instance (and
+ * at once when a return or a deadline in the past calls for it): parcels past their deadline go
+ * back, then every return fee still owed is asked of the wallet. Each step is safe to run on
+ * several instances at once.
+ */
+export async function holdingPass(deps: ReturnFeeDeps): Promise<HoldingPassResult> {
+  const expired = (await expireOverdue(deps.db)).length;
+  const feesCharged = await chargePendingReturnFees(deps);
+  return { expired, feesCharged };
+}
