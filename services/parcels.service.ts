@@ -768,7 +768,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     this.holdingLoop = new BackgroundLoop(
       () =>
         holdingPass({ db: this.db, logger: this.logger, caller: this.broker }).then(result => {
-          if (result.expired > 0) void this.runRelay();
+          if (result.expired + result.reminded > 0) void this.runRelay();
           return result;
         }),
       this.config.holdingIntervalMs,

@@ -293,6 +293,57 @@ describe.each(engines())("holding period on %s", (_engine, open) => {
     expect((await read(parcel.id)).returnFeeDzd).toBe(1);
   });
 
+  const setDeadline = (id: string, hoursFromNow: number) =>
+    db.query("UPDATE parcels.parcels SET pickup_deadline = now() + make_interval(secs => $2::double precision) WHERE id = $1", [
+      id,
+      hoursFromNow * 3600
+    ]);
+  const outboxOf = async (id: string) =>
+    (
+      await db.query<{ type: string; payload: unknown }>("SELECT type, payload FROM parcels.outbox WHERE parcel_id = $1 ORDER BY id", [id])
+    ).map(e => ({ type: e.type, body: (typeof e.payload === "string" ? JSON.parse(e.payload) : e.payload) as Record<string, any> }));
+
+  test("the reminder: PICKUP_REMINDER_HOURS (48) before the deadline, once per deadline, with passes racing", async () => {
+    const parcel = await create();
+    await toRelay(parcel.id);
+    await setDeadline(parcel.id, 49);
+    await pass();
+    expect((await outboxOf(parcel.id)).map(e => e.type)).not.toContain("parcel.pickup_reminder");
+
+    await setDeadline(parcel.id, 47);
+    const results = await Promise.all(Array.from({ length: 4 }, () => pass()));
+    expect(results.reduce((n, r) => n + (r as { reminded?: number }).reminded!, 0)).toBeGreaterThanOrEqual(1);
+    await pass();
+    const events = await outboxOf(parcel.id);
+    const reminders = events.filter(e => e.type === "parcel.pickup_reminder");
+    expect(reminders).toHaveLength(1);
+    const [reminder] = reminders;
+    const current = await read(parcel.id);
+    expect(current.status).toBe("AT_RELAY");
+    expect(reminder.body).toMatchObject({
+      type: "parcel.pickup_reminder",
+      reason: null,
+      sandbox: false,
+      sequence: events.length,
+      data: { previousStatus: "AT_RELAY", parcel: { id: parcel.id, status: "AT_RELAY", pickupDeadline: current.pickupDeadline } }
+    });
+
+    // A new deadline (an operator's correction) is reminded again, once.
+    await setDeadline(parcel.id, 30);
+    await Promise.all([pass(), pass()]);
+    expect((await outboxOf(parcel.id)).filter(e => e.type === "parcel.pickup_reminder")).toHaveLength(2);
+  });
+
+  test("no reminder for a deadline already past (that is an expiry), nor for a parcel no longer on the shelf", async () => {
+    const parcel = await create();
+    await toRelay(parcel.id);
+    const { pickupPin } = await broker.call<{ pickupPin: string }, object>("parcels.recipientContact", { parcelId: parcel.id });
+    await broker.call("parcels.transition", { id: parcel.id, toStatus: "DELIVERED", pin: pickupPin });
+    await setDeadline(parcel.id, 1);
+    await pass();
+    expect((await outboxOf(parcel.id)).map(e => e.type)).not.toContain("parcel.pickup_reminder");
+  });
+
   test("the money invariant holds after all of it (returns and fees included)", async () => {
     if (!database.url) return;
     await pass();
