@@ -375,11 +375,13 @@ describe("SPEC §5: authentication", () => {
 });
 
 describe("SPEC §6: webhooks", () => {
-  test("one entry per event type, parcel.<status in lower case>, cod.collected and cod.remitted, and the ping test event, with the X-Relay-* and Standard Webhooks headers", () => {
+  test("one entry per event type, parcel.<status in lower case>, cod.collected and cod.remitted, the pick-up deadline events, and the ping test event, with the X-Relay-* and Standard Webhooks headers", () => {
     expect(Object.keys(doc.webhooks!)).toEqual([
       ...STATUSES.map(s => `parcel.${s.toLowerCase()}`),
       "cod.collected",
       "cod.remitted",
+      "parcel.pickup_reminder",
+      "parcel.pickup_extended",
       "ping"
     ]);
     for (const [type, item] of Object.entries(doc.webhooks!)) {
