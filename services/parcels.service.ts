@@ -24,6 +24,7 @@ import { DbMixin, DbVars } from "../mixins/db.mixin";
 import { freshLabelUrls } from "../mixins/label-urls";
 import type { ParcelLabelData, RelayPoint, SweepResult } from "./parcels/parcels.contract";
 import { CodMixin } from "./parcels/cod.mixin";
+import { HoldingMixin } from "./parcels/holding.mixin";
 import { PinResetSchema, PinResetView, ResetPinParams, ResetPinSchema } from "./parcels/cod.params";
 import { createBatch } from "./parcels/create-batch";
 import { HandoverDeps, operatorTransition, resetPickupPin } from "./parcels/handover";
@@ -101,8 +102,7 @@ import {
 import * as store from "./parcels/parcels.store";
 import { applyStatusChange, StatusChange } from "./parcels/status-change";
 import { sweep } from "./parcels/sweeper";
-import { returnFeeCentimes, useHoldingPolicy } from "./parcels/holding-period";
-import { holdingPass, HoldingPassResult } from "./parcels/holding-pass";
+import { returnFeeCentimes } from "./parcels/holding-period";
 import { chargeReturnFee } from "./parcels/return-fees";
 import { measureOutboxLag } from "./parcels/outbox-lag";
 import { compensationCounter } from "../lib/metrics";
@@ -111,8 +111,6 @@ interface ParcelsVars extends DbVars, ConfigVars {
   encryptionKey: string;
   relayLoop: BackgroundLoop<number>;
   sweepLoop: BackgroundLoop<SweepResult>;
-  /** Deadlines (expiries, reminders) and return fees owed. */
-  holdingLoop: BackgroundLoop<HoldingPassResult>;
   /** Made at the first read, for the database of this start. */
   visibleCache?: VisibleParcelCache;
 }
@@ -150,7 +148,7 @@ function refuseProblems(problems: { field: string; message: string }[]): void {
 /** Parcels, their status history and events, the relay directory and the create-parcel saga. */
 const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMethods, ParcelsVars> = {
   name: "parcels",
-  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin, CodMixin],
+  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin, CodMixin, HoldingMixin],
   settings: { openapi: detached(PARCELS_DOCS) },
 
   actions: {
@@ -637,14 +635,6 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       }
     }),
 
-    // call parcels.runHoldingPass
-    runHoldingPass: defineAction<unknown, ParcelsThis>({
-      visibility: "public",
-      handler(): Promise<HoldingPassResult> {
-        return this.holdingLoop.runNow();
-      }
-    }),
-
     // call parcels.sweep --olderThanSeconds 0
     sweep: defineAction<SweepParams, ParcelsThis>({
       visibility: "public",
@@ -747,7 +737,6 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
 
   created(this: ParcelsThis) {
     this.encryptionKey = requireSecret(this.config, "encryptionKey");
-    useHoldingPolicy(this.config);
     this.relayLoop = new BackgroundLoop(
       () =>
         relayOutbox({
@@ -765,26 +754,16 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       this.config.sweepIntervalMs,
       err => this.logger.warn("sweeper pass failed:", err.message)
     );
-    this.holdingLoop = new BackgroundLoop(
-      () =>
-        holdingPass({ db: this.db, logger: this.logger, caller: this.broker }).then(result => {
-          if (result.expired + result.reminded > 0) void this.runRelay();
-          return result;
-        }),
-      this.config.holdingIntervalMs,
-      err => this.logger.warn("holding pass failed:", err.message)
-    );
   },
 
   async started(this: ParcelsThis) {
     await store.seedRelayPoints(this.db, relayDirectory as RelayPoint[]);
     this.relayLoop.start();
     this.sweepLoop.start();
-    this.holdingLoop.start();
   },
 
   async stopped(this: ParcelsThis) {
-    await Promise.all([this.relayLoop.stop(), this.sweepLoop.stop(), this.holdingLoop.stop()]);
+    await Promise.all([this.relayLoop.stop(), this.sweepLoop.stop()]);
     await releaseLease(this.db, this.broker.nodeID).catch(() => undefined);
     this.visibleCache = undefined;
   }

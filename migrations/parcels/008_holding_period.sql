@@ -26,7 +26,7 @@ CREATE INDEX parcels_return_fee_pending ON parcels.parcels (updated_at) WHERE re
 CREATE TABLE parcels.pickup_history (
   id bigserial PRIMARY KEY,
   parcel_id uuid NOT NULL REFERENCES parcels.parcels (id) ON DELETE CASCADE,
-  kind text NOT NULL CHECK (kind IN ('reminder', 'extension', 'correction')),
+  kind text NOT NULL CHECK (kind IN ('reminder', 'extension')),
   pickup_deadline timestamptz NOT NULL,
   actor text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()

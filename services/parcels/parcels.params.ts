@@ -32,7 +32,7 @@ import type { KeyMode } from "../../lib/api-keys";
 export type { NoParams };
 export { NoParamsSchema };
 
-const parcelId = () => uuid().description("Parcel id (uuid).").example("3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70");
+export const parcelId = () => uuid().description("Parcel id (uuid).").example("3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70");
 const dimension = (what: string) =>
   Joi.number().integer().min(1).max(300).allow(null).default(null).description(`${what} in cm, 1 to 300.`);
 

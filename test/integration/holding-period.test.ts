@@ -344,6 +344,54 @@ describe.each(engines())("holding period on %s", (_engine, open) => {
     expect((await outboxOf(parcel.id)).map(e => e.type)).not.toContain("parcel.pickup_reminder");
   });
 
+  const extend = (id: string, days: number, mode: KeyMode = "live", organizationId = orgId) => {
+    const m = meta(mode);
+    m.auth.organizationId = organizationId;
+    return broker.call<ParcelView, object>("parcels.extendPickup", { id, days }, { meta: m });
+  };
+
+  test("the merchant's extension: later deadline and parcel.pickup_extended, once; only on the shelf; 404 across organisations and modes", async () => {
+    const parcel = await create();
+    await expect(extend(parcel.id, 2)).rejects.toMatchObject({ type: "PARCEL_NOT_AT_RELAY" });
+    const atRelay = await toRelay(parcel.id);
+    await expect(extend(parcel.id, 2, "sandbox")).rejects.toMatchObject({ type: "PARCEL_NOT_FOUND" });
+    await expect(extend(parcel.id, 2, "live", randomUUID())).rejects.toMatchObject({ type: "PARCEL_NOT_FOUND" });
+    for (const days of [0, 8, 1.5]) await expect(extend(parcel.id, days)).rejects.toMatchObject({ type: "VALIDATION_FAILED" });
+
+    const outcomes = await Promise.allSettled([extend(parcel.id, 3), extend(parcel.id, 3)]);
+    expect(outcomes.map(o => o.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const extended = (outcomes.find(o => o.status === "fulfilled") as PromiseFulfilledResult<ParcelView>).value;
+    expect((outcomes.find(o => o.status === "rejected") as PromiseRejectedResult).reason).toMatchObject({ type: "EXTENSION_ALREADY_USED" });
+    expect(Date.parse(extended.pickupDeadline!)).toBe(Date.parse(atRelay.pickupDeadline!) + 3 * DAY_MS);
+    expect(extended.status).toBe("AT_RELAY");
+    await expect(extend(parcel.id, 1)).rejects.toMatchObject({ type: "EXTENSION_ALREADY_USED" });
+    const events = (await outboxOf(parcel.id)).filter(e => e.type === "parcel.pickup_extended");
+    expect(events).toHaveLength(1);
+    expect(events[0].body.data).toMatchObject({ previousStatus: "AT_RELAY", parcel: { pickupDeadline: extended.pickupDeadline } });
+  });
+
+  test("an operator's correction: any deadline while on the shelf; one in the past sends the parcel back", async () => {
+    const parcel = await create();
+    const put = (pickupDeadline: string) => broker.call<ParcelView, object>("parcels.setPickupDeadline", { id: parcel.id, pickupDeadline });
+    await expect(put(new Date(Date.now() + DAY_MS).toISOString())).rejects.toMatchObject({ type: "PARCEL_NOT_AT_RELAY" });
+    await toRelay(parcel.id);
+    for (const bad of ["2026-13-45T00:00:00Z", "tomorrow", "2026-03-20", new Date(Date.now() + 61 * DAY_MS).toISOString()]) {
+      await expect(put(bad)).rejects.toMatchObject({ type: "VALIDATION_FAILED" });
+    }
+    await expect(
+      broker.call("parcels.setPickupDeadline", { id: randomUUID(), pickupDeadline: "2026-03-20T18:00:00Z" })
+    ).rejects.toMatchObject({
+      type: "PARCEL_NOT_FOUND"
+    });
+    const later = new Date(Date.now() + 10 * DAY_MS);
+    later.setUTCMilliseconds(0);
+    expect((await put(later.toISOString())).pickupDeadline).toBe(later.toISOString());
+    expect((await put("2020-01-01T00:00:00+01:00")).pickupDeadline).toBe("2019-12-31T23:00:00.000Z");
+    await pass();
+    expect(await read(parcel.id)).toMatchObject({ status: "RETURN_PENDING", returnFeeDzd: Math.round(parcel.pricePaidDzd * 50) / 100 });
+    expect((await history(parcel.id)).at(-1)).toMatchObject({ to_status: "RETURN_PENDING", reason: "PICKUP_EXPIRED" });
+  });
+
   test("the money invariant holds after all of it (returns and fees included)", async () => {
     if (!database.url) return;
     await pass();

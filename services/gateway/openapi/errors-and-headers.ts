@@ -101,7 +101,10 @@ const SAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   PIN_LOCKED: "Too many wrong PINs: the parcel is locked until an operator resets its PIN",
   REMITTANCE_NOT_FOUND: "Remittance not found",
   NOTHING_TO_REMIT: "The organisation has no collected COD waiting to be remitted in this mode",
-  COD_NOT_REMITTABLE: "Some parcels cannot be remitted: see details"
+  COD_NOT_REMITTABLE: "Some parcels cannot be remitted: see details",
+  PARCEL_NOT_AT_RELAY:
+    "The pick-up deadline of a parcel in status IN_TRANSIT cannot change: only while it waits at its relay point (AT_RELAY, RELAY_NOTIFIED)",
+  EXTENSION_ALREADY_USED: "This parcel's pick-up deadline was already extended (by 3 days)"
 };
 
 const SAMPLE_REQUEST_ID = "5b0d6c1e-8a8f-4a53-9d0e-2f7c6a1b9e44";
