@@ -5,7 +5,7 @@ import type { AppConfig } from "../lib/config";
 import { call } from "../lib/contract";
 import { API_BASE_PATH } from "../lib/endpoint";
 import { projectRoot } from "../lib/project-root";
-import { TRACK_PATH } from "../lib/tracking-page/layout";
+import { TRACK_PATH } from "../services/gateway/tracking-page/layout";
 import { DOCS_PATH } from "../services/gateway/openapi/docs-page";
 
 export interface DemoAccount {

@@ -18,7 +18,7 @@ export type CodEventType = (typeof COD_EVENT_TYPES)[number];
 
 /**
  * Statuses a parcel never comes back from to its recipient (DAMAGED: no operator move leads out of
- * it; RETURN_PENDING: refused or expired, it only goes on to RETURNED or LOST).
+ * it; RETURN_PENDING: on its way back to the sender, expired or refused at the relay point).
  */
 const UNCOLLECTABLE: readonly ParcelStatus[] = ["RETURN_PENDING", "RETURNED", "LOST", "DAMAGED", "CANCELLED"];
 

@@ -35,8 +35,6 @@ export interface AppConfig {
   addressLimitIpv6Prefix: number;
   /** Relay-API requests per minute and agent key (a counter scans in bursts: more than a merchant's default). */
   relayRateLimitPerMinute: number;
-  /** Days a parcel waits on a relay point's shelf, for relay points that set none of their own. */
-  holdingDays: number;
   /** Browser origins allowed to call the APIs (CORS); none by default. */
   cors: CorsPolicy;
   http: {
@@ -61,6 +59,14 @@ export interface AppConfig {
   /** A PENDING parcel older than this is settled by the sweeper (finished or compensated). */
   pendingSweepAfterSeconds: number;
   sweepIntervalMs: number;
+  /** Days a parcel waits at its relay point before it goes back (HOLDING_DAYS); per relay point where the directory says so. */
+  holdingDays: number;
+  /** How long before the pick-up deadline the recipient is reminded (SMS) and the merchant told (webhook). */
+  pickupReminderHours: number;
+  /** A return (expiry or refusal) costs this share of the price paid, charged to the merchant's wallet. */
+  returnFeePercent: number;
+  /** Pause between two passes over deadlines (reminders, expiries) and return fees; an expiry is acted on within this. */
+  holdingIntervalMs: number;
   outboxIntervalMs: number;
   webhookWorkerIntervalMs: number;
   webhookTimeoutMs: number;
@@ -207,7 +213,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicTrackingPerMinute: integer(env, "PUBLIC_TRACKING_PER_MINUTE", 30, 1, 1_000_000),
     addressLimitIpv6Prefix: integer(env, "RATE_LIMIT_IPV6_PREFIX", 64, 32, 128),
     relayRateLimitPerMinute: integer(env, "RELAY_RATE_LIMIT_PER_MINUTE", 120, 1, 1_000_000),
-    holdingDays: integer(env, "HOLDING_DAYS", 7, 1, 60),
     cors: corsOrigins(optional(env, "CORS_ORIGINS")),
     http: httpLimits(env),
     services: parseServices(optional(env, "SERVICES")),
@@ -219,6 +224,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     healthPort: optional(env, "HEALTH_PORT") === null ? null : integer(env, "HEALTH_PORT", 0, 1, 65535),
     pendingSweepAfterSeconds: integer(env, "PENDING_SWEEP_AFTER_SECONDS", 30, 0, 86_400),
     sweepIntervalMs: integer(env, "SWEEP_INTERVAL_MS", 10_000, 50, 3_600_000),
+    holdingDays: integer(env, "HOLDING_DAYS", 7, 1, 60),
+    pickupReminderHours: integer(env, "PICKUP_REMINDER_HOURS", 48, 0, 24 * 60),
+    returnFeePercent: integer(env, "RETURN_FEE_PERCENT", 50, 0, 100),
+    // Deadlines are acted on within 10 s (issue 18): a pass every 2 s leaves room for a slow one.
+    holdingIntervalMs: integer(env, "HOLDING_INTERVAL_MS", 2_000, 50, 60_000),
     outboxIntervalMs: integer(env, "OUTBOX_INTERVAL_MS", 500, 10, 60_000),
     webhookWorkerIntervalMs: integer(env, "WEBHOOK_WORKER_INTERVAL_MS", 500, 10, 60_000),
     webhookTimeoutMs: integer(env, "WEBHOOK_TIMEOUT_MS", 15_000, 100, 60_000),

@@ -4,6 +4,14 @@ import type { ParcelEventType, ParcelStatus } from "./parcel-status";
 import type { ParcelView } from "./parcel-view";
 
 /**
+ * Events of the holding period that change no status (issue 18): the pick-up deadline is near (the
+ * recipient got a reminder SMS), or the merchant extended it. Same body as the status events, with
+ * `previousStatus` the parcel's unchanged status.
+ */
+export const PICKUP_EVENT_TYPES = ["parcel.pickup_reminder", "parcel.pickup_extended"] as const;
+export type PickupEventType = (typeof PICKUP_EVENT_TYPES)[number];
+
+/**
  * One status change of a parcel, as written to the outbox in the same transaction as the change
  * and handed to `webhooks.enqueue` and `notifications.parcelEvent`. The webhook body is
  * `{id, type, createdAt, occurredAt, sequence, sandbox, reason, data}` of it (DESIGN §3);
@@ -11,7 +19,7 @@ import type { ParcelView } from "./parcel-view";
  */
 export interface ParcelEvent {
   id: string;
-  type: ParcelEventType | CodEventType;
+  type: ParcelEventType | CodEventType | PickupEventType;
   createdAt: string;
   /** When the status changed (the status history's time of the change). */
   occurredAt: string;

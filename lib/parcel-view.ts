@@ -13,6 +13,10 @@ export interface ParcelView {
   pricePaidDzd: number;
   codAmountDzd: number | null;
   codStatus: CodStatus | null;
+  /** When the parcel must be collected by; null until it reaches its relay point. */
+  pickupDeadline: string | null;
+  /** What its return cost, once charged; null otherwise. */
+  returnFeeDzd: number | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -44,6 +48,8 @@ export const SAMPLE_PARCEL: ParcelView = {
   pricePaidDzd: 500,
   codAmountDzd: 1500,
   codStatus: "PENDING",
+  pickupDeadline: null,
+  returnFeeDzd: null,
   createdAt: "2026-01-15T09:30:00.000Z",
   updatedAt: "2026-01-15T09:30:00.000Z"
 };
@@ -96,6 +102,21 @@ export const ParcelViewSchema = component(
         description: "Cash to collect at hand-over, in DZD, at most two decimals; null when there is no cash on delivery."
       }),
       codStatus: { ...nullable(CodStatusSchema), description: "What became of the cash on delivery; null when there is none." },
+      pickupDeadline: {
+        type: ["string", "null"],
+        format: "date-time",
+        description:
+          "UTC. The recipient must collect the parcel before this time; then it goes back to you (RETURN_PENDING, reason " +
+          "PICKUP_EXPIRED) and the return fee is charged. Set when the parcel reaches its relay point (AT_RELAY), null before; " +
+          "later after a pick-up extension."
+      },
+      returnFeeDzd: {
+        type: ["number", "null"],
+        minimum: 0,
+        description:
+          "What the parcel's return (expiry or refusal at the relay point) was charged to your wallet, in DZD; null while no return " +
+          "fee was charged."
+      },
       createdAt: dateTime("Creation time, UTC."),
       updatedAt: dateTime("Time of the last modification, UTC.")
     },

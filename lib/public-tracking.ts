@@ -30,6 +30,8 @@ export interface PublicTracking {
   destination: PublicDestination;
   /** Cash to bring at pick-up; null when the parcel has no COD. */
   codToPayDzd: number | null;
+  /** To collect before this time (ISO 8601 UTC); null until the parcel reaches its relay point. */
+  pickupDeadline: string | null;
 }
 
 /** The page also shows the Arabic names and a map link, when the directory has them. */
@@ -50,6 +52,7 @@ export interface PublicTrackingSource {
   status: string;
   mode: "live" | "sandbox";
   codAmountDzd: number | null;
+  pickupDeadline?: Date | string | null;
   /** Status history rows, in any order. */
   history: readonly { toStatus: string; createdAt: Date | string }[];
   relay: Pick<RelayPointEntry, "code" | "name" | "city" | "address" | "openingHours"> &
@@ -79,7 +82,8 @@ export function toPublicTracking(source: PublicTrackingSource): PublicTracking |
     sandbox: source.mode === "sandbox",
     events: eventsOf(source.history),
     destination: { code: relay.code, name: relay.name, city: relay.city, address: relay.address, openingHours: relay.openingHours },
-    codToPayDzd: source.codAmountDzd ?? null
+    codToPayDzd: source.codAmountDzd ?? null,
+    pickupDeadline: source.pickupDeadline ? isoOf(source.pickupDeadline) : null
   };
 }
 

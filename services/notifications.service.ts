@@ -17,6 +17,9 @@ import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
 import {
   AT_RELAY,
+  PICKUP_EXPIRED_REASON,
+  PICKUP_REMINDER,
+  RETURN_PENDING,
   ParcelEventParams,
   ParcelEventSchema,
   ParcelIdParams,
@@ -25,7 +28,8 @@ import {
   SendPickupSmsSchema
 } from "./notifications/notifications.params";
 import * as store from "./notifications/notifications.store";
-import { composePickupSms, notifyRetryDelayMs, RelayPointInfo, SMS_RETRY_DELAYS_MS, smsRetryDelayMs } from "./notifications/pickup-sms";
+import { composeSms, SmsKind } from "./notifications/holding-sms";
+import { notifyRetryDelayMs, RelayPointInfo, SMS_RETRY_DELAYS_MS, smsRetryDelayMs } from "./notifications/pickup-sms";
 import { createSmsProvider, maskPhone, SmsProvider, SmsSendError } from "./notifications/sms-providers";
 
 export const RELAY_NOTIFIED_REASON = "pick-up SMS sent";
@@ -64,7 +68,16 @@ interface NotificationsVars extends DbVars, ConfigVars {
 interface PickupRequest {
   eventId: string;
   organizationId: string;
-  parcel: { id: string; trackingNumber: string; destinationRelayCode: string; codAmountDzd: number | null };
+  parcel: { id: string; trackingNumber: string; destinationRelayCode: string; codAmountDzd: number | null; pickupDeadline?: string | null };
+  /** The pick-up SMS unless said otherwise. */
+  kind?: SmsKind;
+}
+
+/** The events that send the recipient an SMS of the holding period, and which. */
+function holdingSmsKindOf(event: ParcelEventParams["event"]): SmsKind | null {
+  if (event.type === PICKUP_REMINDER) return "pickup_reminder";
+  if (event.type === RETURN_PENDING && event.reason === PICKUP_EXPIRED_REASON) return "pickup_expired";
+  return null;
 }
 
 interface NotificationsMethods {
@@ -138,12 +151,15 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
       schema: ParcelEventSchema,
       async handler(ctx): Promise<{ smsQueued: boolean; messageId: string | null }> {
         const { event } = ctx.params;
-        if (event.type !== AT_RELAY) return { smsQueued: false, messageId: null };
+        const kind: SmsKind | null = event.type === AT_RELAY ? "pickup" : holdingSmsKindOf(event);
+        // Only AT_RELAY and reminders are checked in full (notifications.params.ts): an expiry
+        // without its parcel is no SMS, and must not hold the parcel's outbox queue either.
+        if (kind === null || !event.data?.parcel?.id) return { smsQueued: false, messageId: null };
         // A sandbox parcel's recipient is test data: no SMS to a possibly real number, and no
         // automatic RELAY_NOTIFIED the merchant did not trigger.
         if (event.sandbox) return { smsQueued: false, messageId: null };
 
-        return this.queuePickupSms(ctx, { eventId: event.id, organizationId: event.organizationId, parcel: event.data.parcel });
+        return this.queuePickupSms(ctx, { eventId: event.id, organizationId: event.organizationId, parcel: event.data.parcel, kind });
       }
     }),
 
@@ -178,8 +194,9 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
 
   methods: {
     /**
-     * Stores one pick-up SMS (idempotent per eventId) and wakes the worker. The PIN goes in the
-     * text as sent, which is sealed; the stored plain copy has it masked.
+     * Stores one SMS (idempotent per eventId) and wakes the worker: the pick-up SMS, or a reminder
+     * or expiry notice of the holding period. The PIN goes in the pick-up text as sent, which is
+     * sealed; the stored plain copy has it masked.
      */
     async queuePickupSms(this: NotificationsThis, ctx: Context, request: PickupRequest) {
       const existing = await store.findByEventId(this.db, request.eventId);
@@ -191,20 +208,28 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
         return { smsQueued: false, messageId: null };
       }
       const relay = await relayPointOf(ctx, parcel.destinationRelayCode);
+      const kind = request.kind ?? "pickup";
       const text = (pin: string | null) =>
-        composePickupSms({ trackingNumber: parcel.trackingNumber, relay, codAmountDzd: parcel.codAmountDzd, pin });
-      const pin = contact.pickupPin ?? null;
+        composeSms(kind, {
+          trackingNumber: parcel.trackingNumber,
+          relay,
+          codAmountDzd: parcel.codAmountDzd,
+          pin,
+          pickupDeadline: parcel.pickupDeadline ?? null
+        });
+      const pin = kind === "pickup" ? (contact.pickupPin ?? null) : null;
       const { message, created } = await store.insertMessage(this.db, {
         eventId: request.eventId,
         parcelId: parcel.id,
         organizationId: request.organizationId,
+        kind,
         phoneEnc: encryptField(contact.phone, this.encryptionKey),
         body: text(pin === null ? null : MASKED_PIN),
         bodyEnc: pin === null ? null : encryptField(text(pin), this.encryptionKey),
         provider: this.provider.name
       });
       if (created) {
-        this.logger.info(`pick-up SMS ${message.id} queued for parcel ${parcel.id} to ${maskPhone(contact.phone)}`);
+        this.logger.info(`${kind} SMS ${message.id} queued for parcel ${parcel.id} to ${maskPhone(contact.phone)}`);
         void this.worker.kick();
       }
       return { smsQueued: true, messageId: message.id };
@@ -230,6 +255,10 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
 
     async processClaimed(this: NotificationsThis, message: store.SmsMessage): Promise<Outcome> {
       try {
+        if (message.status === "sent" && message.kind !== "pickup") {
+          await store.markNotified(this.db, message, null);
+          return "notified";
+        }
         if (message.status === "sent") return await this.notifyParcel(message);
         return await this.sendClaimed(message);
       } catch (err) {
@@ -275,6 +304,11 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
         await store.scheduleSendRetry(this.db, message, reason, delay);
         this.logger.info(`pick-up SMS ${message.id} attempt ${message.attempts} failed (${reason}); next try in ${delay} ms`);
         return "retried";
+      }
+      // Only the pick-up SMS moves the parcel on; a notice owes it nothing once sent.
+      if (message.kind !== "pickup") {
+        await store.markNotified(this.db, message, null);
+        return "sent";
       }
       const notified = await this.notifyParcel(message);
       return notified === "notified" ? "sent+notified" : "sent";

@@ -12,7 +12,7 @@ import relayDirectory from "../resources/relay-points.json";
 import { defineAction } from "../lib/action";
 import { detached, RELAY_POINTS_PATH } from "../lib/endpoint";
 import { BackgroundLoop } from "../lib/background-loop";
-import { call } from "../lib/contract";
+import { call, Caller } from "../lib/contract";
 import { decryptField } from "../lib/crypto";
 import { AppError, errorCodeOf } from "../lib/errors";
 import type { ParcelEvent } from "../lib/events";
@@ -22,10 +22,11 @@ import { Page, pageOf, ParcelPage, ParcelPageSchema, ParcelView, ParcelViewSchem
 import type { PartnerMeta } from "../lib/principal";
 import { PublicTracking, PublicTrackingSource, toPublicTracking, toTrackingPageParcel, TrackingPageParcel } from "../lib/public-tracking";
 import { positionProblems } from "../lib/relay-points";
-import { relaySearchProblems, RelayPointPage, RelayPointResult } from "./parcels/relay-search";
+import { relaySearchProblems, RelayPointResult } from "./parcels/relay-search";
 import { IDEMPOTENCY_KEY_PATTERN } from "../lib/schemas";
 import { requireSecret } from "../lib/secrets";
-import { priceBreakdown, PriceBreakdown } from "./parcels/tariff";
+import { toDzd } from "../lib/money";
+import { priceBreakdown } from "./parcels/tariff";
 import { parseTrackingInput } from "../lib/tracking-number";
 import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
@@ -35,6 +36,7 @@ import { CodMixin } from "./parcels/cod.mixin";
 import { RelayMixin } from "./parcels/relay/relay.mixin";
 import { RELAY_DOCS_TAGS } from "./parcels/relay/relay.params";
 import { RelayPointWithSettings, setRelaySettings, withRelaySettings } from "./parcels/relay/relay-settings";
+import { HoldingMixin } from "./parcels/holding.mixin";
 import { PinResetSchema, PinResetView, ResetPinParams, ResetPinSchema } from "./parcels/cod.params";
 import { createBatch } from "./parcels/create-batch";
 import { HandoverDeps, operatorTransition, resetPickupPin } from "./parcels/handover";
@@ -70,6 +72,7 @@ import {
   ParcelIdParams,
   ParcelIdSchema,
   ParcelEventsView,
+  ParcelQuote,
   ParcelQuoteView,
   PARCELS_DOCS,
   QUOTE_DESCRIPTION,
@@ -111,6 +114,8 @@ import {
 import * as store from "./parcels/parcels.store";
 import { applyStatusChange, StatusChange } from "./parcels/status-change";
 import { settlePendingAtStart, sweep } from "./parcels/sweeper";
+import { returnFeeCentimes } from "./parcels/holding-period";
+import { chargeReturnFee } from "./parcels/return-fees";
 import { measureOutboxLag } from "./parcels/outbox-lag";
 import { compensationCounter } from "../lib/metrics";
 
@@ -137,6 +142,11 @@ interface ParcelsMethods {
   refundCancelled(ctx: Context, parcel: store.ParcelRecord): Promise<void>;
   runRelay(): Promise<number>;
   settleCrashedCreates(): Promise<void>;
+  /**
+   * After a change that may owe a return fee: asks the wallet now, so that the answer shows the fee
+   * charged; if the wallet cannot answer, the fee stays owed and the holding pass asks again.
+   */
+  settleReturnFee(caller: Caller, parcel: store.ParcelRecord): Promise<store.ParcelRecord>;
 }
 
 type ParcelsThis = ParcelsVars &
@@ -156,7 +166,7 @@ function refuseProblems(problems: { field: string; message: string }[]): void {
 /** Parcels, their status history and events, the relay directory and the create-parcel saga. */
 const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMethods, ParcelsVars> = {
   name: "parcels",
-  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin, CodMixin, RelayMixin],
+  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin, CodMixin, RelayMixin, HoldingMixin],
   settings: { openapi: detached({ ...PARCELS_DOCS, tags: [...PARCELS_DOCS.tags, ...RELAY_DOCS_TAGS] }) },
 
   actions: {
@@ -210,8 +220,9 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
           examples: CREATE_EXAMPLES
         }
       },
-      async handler(ctx): Promise<PriceBreakdown> {
-        return priceBreakdown((await priceParcel(this.db, ctx.params)).quote);
+      async handler(ctx): Promise<ParcelQuote> {
+        const { quote } = await priceParcel(this.db, ctx.params);
+        return { ...priceBreakdown(quote), returnFeeDzd: toDzd(returnFeeCentimes(quote.totalCentimes)) };
       }
     }),
 
@@ -456,7 +467,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
           reason: ctx.params.reason || null,
           pin: ctx.params.pin
         }).finally(() => void this.runRelay());
-        return (await this.viewsOf(ctx, [after]))[0];
+        const charged = await this.settleReturnFee(ctx, after);
+        return (await this.viewsOf(ctx, [charged]))[0];
       }
     }),
 
@@ -714,6 +726,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
           const { row } = await applyStatusChange(tx, before, change);
           return { before, after: row };
         })
+        .then(async changed => ({ before: changed.before, after: await this.settleReturnFee(this.broker, changed.after) }))
         .finally(() => void this.runRelay());
     },
 
@@ -758,6 +771,12 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
           `creates cut short by a stop: ${settled.finished} finished, ${settled.discarded} discarded, ${settled.deferred} left to the sweeper`
         );
       }
+    },
+
+    async settleReturnFee(this: ParcelsThis, caller: Caller, parcel: store.ParcelRecord) {
+      if (!parcel.returnFeePending) return parcel;
+      const charged = await chargeReturnFee({ db: this.db, logger: this.logger, caller }, parcel);
+      return charged ? { ...parcel, returnFeePending: false } : parcel;
     },
 
     /** Wakes the outbox relay now (one pass at a time; see BackgroundLoop). */

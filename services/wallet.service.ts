@@ -31,6 +31,8 @@ import {
   MerchantWalletView,
   MovementParams,
   MovementSchema,
+  ReturnFeeParams,
+  ReturnFeeSchema,
   TopUpParams,
   TopUpResultView,
   TopUpSchema,
@@ -45,7 +47,7 @@ const RECENT_ENTRIES = 50;
 
 type WalletThis = DbVars;
 
-/** Balances (live and sandbox per organisation) and the ledger: debit, refund, top-up. */
+/** Balances (live and sandbox per organisation) and the ledger: debit, refund, top-up, COD credit, return fee. */
 const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, WalletThis> = {
   name: "wallet",
   mixins: [DbMixin({ schema: "wallet" })],
@@ -86,7 +88,8 @@ const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, Wall
       endpoint: {
         operationId: "getWallet",
         summary: "Read a wallet and its recent ledger",
-        description: "The balance of one wallet (live or sandbox) and its latest ledger entries: top-ups, parcel debits and refunds.",
+        description:
+          "The balance of one wallet (live or sandbox) and its latest ledger entries: top-ups, parcel debits, refunds, COD credits and return fees.",
         tag: "Wallets",
         response: WalletView,
         responseDescription: "Balance and the 50 latest ledger entries, newest first."
@@ -146,7 +149,7 @@ const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, Wall
         operationId: "listMyWalletEntries",
         summary: "List your wallet's movements",
         description:
-          "Top-ups, parcel debits and refunds of the key's wallet (live or sandbox), newest first, one page at a time; each with " +
+          "Top-ups, parcel debits, refunds, COD remittances and return fees of the key's wallet (live or sandbox), newest first, one page at a time; each with " +
           "the balance right after it. Other query parameters are ignored.",
         tag: "Wallet",
         response: MerchantEntryPageView,
@@ -198,6 +201,17 @@ const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, Wall
         const { reason, ...movement } = ctx.params;
         const entry = await this.db.transaction(tx => store.refundForParcel(tx, movement, reason));
         return { refundedCentimes: entry.amountCentimes };
+      }
+    }),
+
+    // call wallet.chargeReturnFee --parcelId <uuid> --organizationId <uuid> --mode live --amountCentimes 22500
+    chargeReturnFee: defineAction<ReturnFeeParams, WalletThis>({
+      visibility: "public",
+      schema: ReturnFeeSchema,
+      async handler(ctx) {
+        const { amountCentimes, ...movement } = ctx.params;
+        const entry = await this.db.transaction(tx => store.chargeReturnFee(tx, movement, amountCentimes));
+        return { chargedCentimes: entry.amountCentimes, balanceCentimes: entry.balanceAfterCentimes };
       }
     }),
 

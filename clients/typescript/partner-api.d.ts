@@ -312,6 +312,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner/v1/parcels/{id}/pickup-extension": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give the recipient more days to collect
+         * @description Once per parcel, while it waits at its relay point (AT_RELAY or RELAY_NOTIFIED): its pickupDeadline moves `days` later (1 to 7) and a parcel.pickup_extended webhook goes out. A second extension is 409 EXTENSION_ALREADY_USED; a parcel not at its relay point, 409 PARCEL_NOT_AT_RELAY. Another organisation's parcel, or one of the other mode, is reported as not found.
+         */
+        post: operations["extendPickupDeadline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/v1/relay-points": {
         parameters: {
             query?: never;
@@ -381,7 +401,7 @@ export interface paths {
         };
         /**
          * List your wallet's movements
-         * @description Top-ups, parcel debits and refunds of the key's wallet (live or sandbox), newest first, one page at a time; each with the balance right after it. Other query parameters are ignored.
+         * @description Top-ups, parcel debits, refunds, COD remittances and return fees of the key's wallet (live or sandbox), newest first, one page at a time; each with the balance right after it. Other query parameters are ignored.
          */
         get: operations["listMyWalletEntries"];
         put?: never;
@@ -734,6 +754,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "parcel.pickup_reminder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pick-up deadline near
+         * @description Sent once per deadline, PICKUP_REMINDER_HOURS (48 h by default) before data.parcel.pickupDeadline, while the parcel waits at its relay point; the recipient got a reminder SMS at the same time. The status does not change (previousStatus is the current status). Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_parcel_pickup_reminder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "parcel.pickup_extended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pick-up deadline extended
+         * @description Sent when you extended a parcel's pick-up deadline (POST /parcels/{id}/pickup-extension): data.parcel.pickupDeadline is the new deadline. The status does not change. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_parcel_pickup_extended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -760,7 +820,7 @@ export interface components {
         /** @description The normalised error body of every failed call. */
         ApiError: {
             /**
-             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
+             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
              * @example VALIDATION_FAILED
              * @example RELAY_NOT_FOUND
              * @example INVALID_TARIFF
@@ -794,6 +854,8 @@ export interface components {
              * @example WRONG_RELAY
              * @example RELAY_FULL
              * @example RETURN_NOT_DISPATCHABLE
+             * @example PARCEL_NOT_AT_RELAY
+             * @example EXTENSION_ALREADY_USED
              * @example PAYLOAD_TOO_LARGE
              * @example UNSUPPORTED_MEDIA_TYPE
              * @example IDEMPOTENCY_KEY_REUSED
@@ -844,6 +906,8 @@ export interface components {
          *           "pricePaidDzd": 500,
          *           "codAmountDzd": 1500,
          *           "codStatus": "REMITTED",
+         *           "pickupDeadline": null,
+         *           "returnFeeDzd": null,
          *           "createdAt": "2026-01-15T09:30:00.000Z",
          *           "updatedAt": "2026-01-20T09:00:00.000Z"
          *         },
@@ -1418,6 +1482,8 @@ export interface components {
          *           "pricePaidDzd": 500,
          *           "codAmountDzd": 1500,
          *           "codStatus": "COLLECTED",
+         *           "pickupDeadline": null,
+         *           "returnFeeDzd": null,
          *           "createdAt": "2026-01-15T09:30:00.000Z",
          *           "updatedAt": "2026-01-17T14:02:11.000Z"
          *         }
@@ -1431,10 +1497,10 @@ export interface components {
              */
             id: string;
             /**
-             * @description parcel.<new status in lower case>; same as X-Relay-Event.
+             * @description parcel.<new status in lower case>, or parcel.pickup_reminder / parcel.pickup_extended (no status change); same as X-Relay-Event.
              * @enum {string}
              */
-            type: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled";
+            type: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "parcel.pickup_reminder" | "parcel.pickup_extended";
             /**
              * Format: date-time
              * @description When the change happened, UTC.
@@ -1455,7 +1521,7 @@ export interface components {
             /** @description Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none. */
             reason: string | null;
             data: {
-                /** @description Status before the change; null for parcel.created. */
+                /** @description Status before the change; null for parcel.created; the unchanged status for parcel.pickup_reminder and parcel.pickup_extended. */
                 previousStatus: components["schemas"]["ParcelStatus"] | null;
                 parcel: components["schemas"]["ParcelView"];
             };
@@ -1508,6 +1574,7 @@ export interface components {
         /**
          * @example {
          *       "priceDzd": 500,
+         *       "returnFeeDzd": 250,
          *       "currency": "DZD",
          *       "breakdown": [
          *         {
@@ -1524,6 +1591,8 @@ export interface components {
         ParcelQuote: {
             /** @description What a creation with these fields debits. In DZD, at most two decimals. */
             priceDzd: number;
+            /** @description What a return of this parcel would cost on top (not collected in time, or refused at the relay point): a share of the price, charged to the wallet when the parcel goes back. Nothing is charged while it does not. In DZD, at most two decimals. */
+            returnFeeDzd: number;
             /** @constant */
             currency: "DZD";
             /** @description The shipping tier, then each fee that applies; the amounts add up to priceDzd. */
@@ -1607,6 +1676,8 @@ export interface components {
          *       "pricePaidDzd": 500,
          *       "codAmountDzd": 1500,
          *       "codStatus": "PENDING",
+         *       "pickupDeadline": null,
+         *       "returnFeeDzd": null,
          *       "createdAt": "2026-01-15T09:30:00.000Z",
          *       "updatedAt": "2026-01-15T09:30:00.000Z"
          *     }
@@ -1641,6 +1712,13 @@ export interface components {
             codStatus: components["schemas"]["CodStatus"] | null;
             /**
              * Format: date-time
+             * @description UTC. The recipient must collect the parcel before this time; then it goes back to you (RETURN_PENDING, reason PICKUP_EXPIRED) and the return fee is charged. Set when the parcel reaches its relay point (AT_RELAY), null before; later after a pick-up extension.
+             */
+            pickupDeadline: string | null;
+            /** @description What the parcel's return (expiry or refusal at the relay point) was charged to your wallet, in DZD; null while no return fee was charged. */
+            returnFeeDzd: number | null;
+            /**
+             * Format: date-time
              * @description Creation time, UTC.
              */
             createdAt: string;
@@ -1649,6 +1727,15 @@ export interface components {
              * @description Time of the last modification, UTC.
              */
             updatedAt: string;
+        };
+        /** @description How many days to add. */
+        PickupExtensionRequest: {
+            /**
+             * Format: int32
+             * @description Whole days added to the parcel's pick-up deadline, 1 to 7.
+             * @example 3
+             */
+            days: number;
         };
         /** @description The test event the back-office sends to an endpoint on demand; it concerns no parcel and is never retried. */
         PingEvent: {
@@ -1711,6 +1798,11 @@ export interface components {
             };
             /** @description Cash to pay at the relay point, in DZD (at most two decimals); null when there is no cash on delivery. */
             codToPayDzd: number | null;
+            /**
+             * Format: date-time
+             * @description UTC. To collect before this time, after which the parcel goes back to the sender; null until it reaches the relay point.
+             */
+            pickupDeadline: string | null;
         };
         /** @description One page of relay points. */
         RelayPointPage: {
@@ -1796,17 +1888,17 @@ export interface components {
         };
         WalletEntry: {
             /**
-             * @description TOP_UP (money added), DEBIT (a parcel's price, at its creation), REFUND (a cancelled parcel's price given back) or COD_REMITTANCE (cash collected on delivery, remitted to the wallet as the organisation chose).
+             * @description TOP_UP (money added), DEBIT (a parcel's price, at its creation), REFUND (a cancelled parcel's price given back), COD_REMITTANCE (cash collected on delivery, remitted to the wallet as the organisation chose) or RETURN_FEE (a parcel that went back to you: not collected in time, or refused at the relay point). A return fee is taken even when the balance is too low, which may leave the balance below zero: creations then answer 402 until a top-up.
              * @enum {string}
              */
-            type: "TOP_UP" | "DEBIT" | "REFUND" | "COD_REMITTANCE";
+            type: "TOP_UP" | "DEBIT" | "REFUND" | "COD_REMITTANCE" | "RETURN_FEE";
             /** @description Amount of the movement, always positive: its type says which way it went. In DZD, at most two decimals. */
             amountDzd: number;
             /** @description Balance right after this movement. In DZD, at most two decimals. */
             balanceAfterDzd: number;
             /**
              * Format: uuid
-             * @description The parcel paid or refunded; null for a top-up or a COD remittance.
+             * @description The parcel paid, refunded or returned; null for a top-up or a COD remittance.
              */
             parcelId: string | null;
             /**
@@ -2115,6 +2207,7 @@ export type ParcelQuote = components['schemas']['ParcelQuote'];
 export type ParcelQuoteRequest = components['schemas']['ParcelQuoteRequest'];
 export type ParcelStatus = components['schemas']['ParcelStatus'];
 export type ParcelView = components['schemas']['ParcelView'];
+export type PickupExtensionRequest = components['schemas']['PickupExtensionRequest'];
 export type PingEvent = components['schemas']['PingEvent'];
 export type PublicTracking = components['schemas']['PublicTracking'];
 export type RelayPointPage = components['schemas']['RelayPointPage'];
@@ -2265,7 +2358,7 @@ export interface operations {
                 /** @description The `next` cursor of the previous page; leave it out to start 30 days back. */
                 after?: string;
                 /** @description Only events of this type. */
-                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted";
+                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted" | "parcel.pickup_reminder" | "parcel.pickup_extended";
                 /** @description Only the events of this parcel. */
                 parcelId?: string;
                 /** @description Events per page, 1 to 100. */
@@ -2853,6 +2946,72 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["ScopeMissing"];
             404: components["responses"]["ParcelNotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    extendPickupDeadline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Parcel id (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description How many days to add. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PickupExtensionRequest"];
+            };
+        };
+        responses: {
+            /** @description Extended: the parcel with its later pickupDeadline. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParcelView"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            404: components["responses"]["ParcelNotFound"];
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 409;
+                        /**
+                         * @description One of PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED.
+                         * @example PARCEL_NOT_AT_RELAY
+                         * @example EXTENSION_ALREADY_USED
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
@@ -4179,6 +4338,114 @@ export interface operations {
                 "application/json": components["schemas"]["CodEvent"] & {
                     /** @constant */
                     type?: "cod.remitted";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_parcel_pickup_reminder: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "parcel.pickup_reminder";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParcelEvent"] & {
+                    /** @constant */
+                    type?: "parcel.pickup_reminder";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_parcel_pickup_extended: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "parcel.pickup_extended";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParcelEvent"] & {
+                    /** @constant */
+                    type?: "parcel.pickup_extended";
                 };
             };
         };

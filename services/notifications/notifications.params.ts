@@ -5,11 +5,16 @@ import { uuid } from "../../lib/schemas";
 /** The params of every notifications action, each interface beside the Joi schema that validates it. */
 
 export const AT_RELAY = "parcel.at_relay";
+/** The holding period's notices (issue 18): the deadline is near; the parcel goes back, not collected in time. */
+export const PICKUP_REMINDER = "parcel.pickup_reminder";
+export const RETURN_PENDING = "parcel.return_pending";
+export const PICKUP_EXPIRED_REASON = "PICKUP_EXPIRED";
 
 export interface ParcelEventParams {
   event: ParcelEvent;
 }
-const onlyAtRelay = (schema: Schema) => Joi.when("type", { is: AT_RELAY, then: schema.required(), otherwise: Joi.any() });
+const onlyAtRelay = (schema: Schema) =>
+  Joi.when("type", { is: Joi.valid(AT_RELAY, PICKUP_REMINDER), then: schema.required(), otherwise: Joi.any() });
 /**
  * Every event passes through here, so only the id and type are checked for all of them: an event
  * this service ignores must never be refused (a refusal holds the parcel's outbox queue, and with
@@ -27,7 +32,8 @@ export const ParcelEventSchema = Joi.object<ParcelEventParams, true>({
           id: uuid().required(),
           trackingNumber: Joi.string().max(50).required(),
           destinationRelayCode: Joi.string().max(50).required(),
-          codAmountDzd: Joi.number().min(0).allow(null).required()
+          codAmountDzd: Joi.number().min(0).allow(null).required(),
+          pickupDeadline: Joi.string().isoDate().allow(null)
         })
           .unknown(true)
           .required()

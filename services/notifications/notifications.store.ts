@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Queryable } from "../../lib/db/database";
+import type { SmsKind } from "./holding-sms";
 import type { SmsProviderName } from "./sms-providers";
 import { isoOrNull } from "../../lib/db/rows";
 
@@ -11,6 +12,7 @@ export interface SmsMessage {
   eventId: string;
   parcelId: string;
   organizationId: string;
+  kind: SmsKind;
   phoneEnc: string;
   /** The text with the pick-up PIN masked: what lists and logs may show. */
   body: string;
@@ -35,6 +37,7 @@ interface SmsRow {
   event_id: string;
   parcel_id: string;
   organization_id: string;
+  kind: SmsKind;
   phone_enc: string;
   body: string;
   body_enc: string | null;
@@ -58,6 +61,7 @@ function toMessage(row: SmsRow): SmsMessage {
     eventId: row.event_id,
     parcelId: row.parcel_id,
     organizationId: row.organization_id,
+    kind: row.kind,
     phoneEnc: row.phone_enc,
     body: row.body,
     bodyEnc: row.body_enc,
@@ -76,17 +80,20 @@ function toMessage(row: SmsRow): SmsMessage {
   };
 }
 
-export type NewSmsMessage = Pick<SmsMessage, "eventId" | "parcelId" | "organizationId" | "phoneEnc" | "body" | "bodyEnc" | "provider">;
+export type NewSmsMessage = Pick<
+  SmsMessage,
+  "eventId" | "parcelId" | "organizationId" | "kind" | "phoneEnc" | "body" | "bodyEnc" | "provider"
+>;
 
 /** Idempotent on the event: a second call for one event returns the first message untouched. */
 export async function insertMessage(db: Queryable, m: NewSmsMessage): Promise<{ message: SmsMessage; created: boolean }> {
   const [row] = await db.query<SmsRow>(
     `INSERT INTO notifications.sms_messages
-       (id, event_id, parcel_id, organization_id, phone_enc, body, body_enc, provider, status, next_attempt_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', now())
+       (id, event_id, parcel_id, organization_id, kind, phone_enc, body, body_enc, provider, status, next_attempt_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', now())
      ON CONFLICT (event_id) DO NOTHING
      RETURNING *`,
-    [randomUUID(), m.eventId, m.parcelId, m.organizationId, m.phoneEnc, m.body, m.bodyEnc, m.provider]
+    [randomUUID(), m.eventId, m.parcelId, m.organizationId, m.kind, m.phoneEnc, m.body, m.bodyEnc, m.provider]
   );
   if (row) return { message: toMessage(row), created: true };
   const existing = await findByEventId(db, m.eventId);

@@ -13,6 +13,9 @@ export function toParcelView(parcel: ParcelRecord, labelUrl: string | null): Par
     pricePaidDzd: toDzd(parcel.priceCentimes),
     codAmountDzd: parcel.codAmountCentimes === null ? null : toDzd(parcel.codAmountCentimes),
     codStatus: parcel.codStatus,
+    pickupDeadline: parcel.pickupDeadline === null ? null : parcel.pickupDeadline.toISOString(),
+    // Shown once the wallet took it: until then the merchant's ledger does not have it either.
+    returnFeeDzd: parcel.returnFeeCentimes === null || parcel.returnFeePending ? null : toDzd(parcel.returnFeeCentimes),
     createdAt: parcel.createdAt.toISOString(),
     updatedAt: parcel.updatedAt.toISOString()
   };

@@ -32,7 +32,7 @@ import type { KeyMode } from "../../lib/api-keys";
 export type { NoParams };
 export { NoParamsSchema };
 
-const parcelId = () => uuid().description("Parcel id (uuid).").example("3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70");
+export const parcelId = () => uuid().description("Parcel id (uuid).").example("3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70");
 const dimension = (what: string) =>
   Joi.number().integer().min(1).max(300).allow(null).default(null).description(`${what} in cm, 1 to 300.`);
 
@@ -454,11 +454,18 @@ export const ParcelEventsView = component(
   })
 );
 
+/** The price and what it is made of, and what a return of the parcel would cost (issue 18). */
+export type ParcelQuote = PriceBreakdown & { returnFeeDzd: number };
+
 export const ParcelQuoteView = component(
   "ParcelQuote",
-  objectOf<PriceBreakdown>(
+  objectOf<ParcelQuote>(
     {
       priceDzd: amountDzd("What a creation with these fields debits."),
+      returnFeeDzd: amountDzd(
+        "What a return of this parcel would cost on top (not collected in time, or refused at the relay point): a share of " +
+          "the price, charged to the wallet when the parcel goes back. Nothing is charged while it does not."
+      ),
       currency: { type: "string", const: "DZD" },
       breakdown: arrayOf(
         objectOf<PriceBreakdown["breakdown"][number]>({
@@ -476,6 +483,7 @@ export const ParcelQuoteView = component(
       examples: [
         {
           priceDzd: 500,
+          returnFeeDzd: 250,
           currency: "DZD",
           breakdown: [
             { item: "shipping", amountDzd: 450 },

@@ -35,6 +35,14 @@ export interface ParcelRecord {
   /** The pick-up PIN, sealed (lib/crypto); null for sandbox parcels and before AT_RELAY. */
   pickupPinEnc: string | null;
   pickupPinFailures: number;
+  /** Set on arrival at the relay point (migration parcels/008); null before. */
+  pickupDeadline: Date | null;
+  /** The deadline whose reminder went out; a new deadline gets its own. */
+  pickupRemindedFor: Date | null;
+  pickupExtendedDays: number | null;
+  /** Fixed on entering RETURN_PENDING; returnFeePending while the wallet has not acknowledged it. */
+  returnFeeCentimes: number | null;
+  returnFeePending: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -61,6 +69,11 @@ export interface ParcelRow {
   cod_status: CodStatus | null;
   pickup_pin_enc: string | null;
   pickup_pin_failures: number;
+  pickup_deadline: Date | null;
+  pickup_reminded_for: Date | null;
+  pickup_extended_days: number | null;
+  return_fee_centimes: string | number | null;
+  return_fee_pending: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -90,6 +103,11 @@ export function toParcel(row: ParcelRow): ParcelRecord {
     codStatus: row.cod_status,
     pickupPinEnc: row.pickup_pin_enc,
     pickupPinFailures: row.pickup_pin_failures,
+    pickupDeadline: row.pickup_deadline,
+    pickupRemindedFor: row.pickup_reminded_for,
+    pickupExtendedDays: row.pickup_extended_days,
+    returnFeeCentimes: centimes(row.return_fee_centimes),
+    returnFeePending: row.return_fee_pending,
     createdAt: row.created_at,
     updatedAt: row.updated_at
   };
@@ -104,7 +122,18 @@ export interface Owner {
 
 export type NewParcel = Omit<
   ParcelRecord,
-  "status" | "refundPending" | "codStatus" | "pickupPinEnc" | "pickupPinFailures" | "createdAt" | "updatedAt"
+  | "status"
+  | "refundPending"
+  | "codStatus"
+  | "pickupPinEnc"
+  | "pickupPinFailures"
+  | "pickupDeadline"
+  | "pickupRemindedFor"
+  | "pickupExtendedDays"
+  | "returnFeeCentimes"
+  | "returnFeePending"
+  | "createdAt"
+  | "updatedAt"
 >;
 
 const UNIQUE_VIOLATION = "23505";
@@ -161,16 +190,30 @@ export async function lockParcel(tx: Queryable, id: string): Promise<ParcelRecor
   return first(await tx.query<ParcelRow>("SELECT * FROM parcels.parcels WHERE id = $1 FOR UPDATE", [id]));
 }
 
+/**
+ * The row's part of a status change. `holdingDays` starts the holding period (the deadline runs
+ * from now); `returnFeeCentimes` fixes the return's fee, once: a parcel that already has one keeps it.
+ */
 export async function setStatus(
   tx: Queryable,
   id: string,
-  change: { status: ParcelStatus; refundPending: boolean; codStatus: CodStatus | null; pickupPinEnc: string | null }
+  change: {
+    status: ParcelStatus;
+    refundPending: boolean;
+    codStatus: CodStatus | null;
+    pickupPinEnc: string | null;
+    holdingDays: number | null;
+    returnFeeCentimes: number | null;
+  }
 ): Promise<ParcelRecord> {
   const rows = await tx.query<ParcelRow>(
     `UPDATE parcels.parcels SET status = $2, updated_at = now(), refund_pending = refund_pending OR $3, cod_status = $4,
-            pickup_pin_enc = $5
+            pickup_pin_enc = $5,
+            pickup_deadline = CASE WHEN $6::int IS NULL THEN pickup_deadline ELSE now() + make_interval(days => $6::int) END,
+            return_fee_centimes = coalesce(return_fee_centimes, $7::bigint),
+            return_fee_pending = return_fee_pending OR (return_fee_centimes IS NULL AND coalesce($7::bigint, 0) > 0)
       WHERE id = $1 RETURNING *`,
-    [id, change.status, change.refundPending, change.codStatus, change.pickupPinEnc]
+    [id, change.status, change.refundPending, change.codStatus, change.pickupPinEnc, change.holdingDays, change.returnFeeCentimes]
   );
   return toParcel(rows[0]);
 }
@@ -205,14 +248,27 @@ export async function recordHistory(
   return { sequence: await eventCount(tx, entry.parcelId), occurredAt: line.created_at };
 }
 
-/** The parcel's events so far: its status changes and its COD events (migration parcels/006), one sequence for both. */
+/** The parcel's events so far: status changes, COD events (parcels/006) and deadline events (parcels/008), one sequence for all. */
 async function eventCount(tx: Queryable, parcelId: string): Promise<number> {
   const [{ n }] = await tx.query<{ n: number }>(
     `SELECT ((SELECT count(*) FROM parcels.status_history WHERE parcel_id = $1) +
-             (SELECT count(*) FROM parcels.cod_history WHERE parcel_id = $1))::integer AS n`,
+             (SELECT count(*) FROM parcels.cod_history WHERE parcel_id = $1) +
+             (SELECT count(*) FROM parcels.pickup_history WHERE parcel_id = $1))::integer AS n`,
     [parcelId]
   );
   return Number(n);
+}
+
+/** One deadline event of the parcel (a reminder, an extension), under the parcel's row lock like recordHistory. */
+export async function recordPickupHistory(
+  tx: Queryable,
+  entry: { parcelId: string; kind: "reminder" | "extension"; deadline: Date; actor: string }
+): Promise<{ sequence: number; occurredAt: Date }> {
+  const [line] = await tx.query<{ created_at: Date }>(
+    "INSERT INTO parcels.pickup_history (parcel_id, kind, pickup_deadline, actor) VALUES ($1, $2, $3, $4) RETURNING created_at",
+    [entry.parcelId, entry.kind, entry.deadline, entry.actor]
+  );
+  return { sequence: await eventCount(tx, entry.parcelId), occurredAt: line.created_at };
 }
 
 /** One COD event of the parcel (cod.collected, cod.remitted), under the parcel's row lock like recordHistory. */
@@ -432,9 +488,9 @@ export async function parcelHistory(db: Queryable, parcelId: string): Promise<Hi
 /** What public tracking may read of a parcel, by its exact (normalised) number; null when there is no visible parcel. */
 export async function publicTrackingSource(db: Queryable, trackingNumber: string): Promise<PublicTrackingSource | null> {
   const [parcel] = await db.query<
-    Pick<ParcelRow, "id" | "tracking_number" | "status" | "mode" | "cod_amount_centimes" | "destination_relay_code">
+    Pick<ParcelRow, "id" | "tracking_number" | "status" | "mode" | "cod_amount_centimes" | "destination_relay_code" | "pickup_deadline">
   >(
-    `SELECT id, tracking_number, status, mode, cod_amount_centimes, destination_relay_code FROM parcels.parcels
+    `SELECT id, tracking_number, status, mode, cod_amount_centimes, destination_relay_code, pickup_deadline FROM parcels.parcels
       WHERE tracking_number = $1 AND status <> 'PENDING'`,
     [trackingNumber]
   );
@@ -447,6 +503,7 @@ export async function publicTrackingSource(db: Queryable, trackingNumber: string
     status: parcel.status,
     mode: parcel.mode,
     codAmountDzd: cod === null ? null : toDzd(cod),
+    pickupDeadline: parcel.pickup_deadline,
     history: history.map(h => ({ toStatus: h.toStatus, createdAt: h.createdAt })),
     relay
   };

@@ -55,7 +55,13 @@ export const PublicTrackingView = component(
         minimum: 0,
         maximum: 10_000_000,
         description: "Cash to pay at the relay point, in DZD (at most two decimals); null when there is no cash on delivery."
-      })
+      }),
+      pickupDeadline: {
+        type: ["string", "null"],
+        format: "date-time",
+        description:
+          "UTC. To collect before this time, after which the parcel goes back to the sender; null until it reaches the relay point."
+      }
     },
     { description: "What anyone with the tracking number may see. Nothing personal, no price, no internal id." }
   )

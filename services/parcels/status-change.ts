@@ -4,6 +4,7 @@ import type { Queryable } from "../../lib/db/database";
 import type { ParcelEvent, RemittanceRef } from "../../lib/events";
 import { eventTypeFor, ParcelStatus } from "../../lib/parcel-status";
 import { generatePickupPin } from "../../lib/pickup-pin";
+import { holdingDaysFor, returnFeeCentimes } from "./holding-period";
 import { toParcelView } from "./parcel-view";
 import * as store from "./parcels.store";
 
@@ -22,6 +23,8 @@ export interface StatusChange {
  * The one way a parcel changes status: the new status, its history line and its outbox event are
  * written in the caller's transaction, so an event exists exactly when the change does. The COD
  * status follows (lib/cod.ts), and cash collected on DELIVERED is one more event, cod.collected.
+ * Whatever the path: reaching AT_RELAY starts the holding period (pickupDeadline), and entering
+ * RETURN_PENDING fixes the return fee, which the wallet is then asked for (return-fees.ts).
  */
 export async function applyStatusChange(
   tx: Queryable,
@@ -35,7 +38,9 @@ export async function applyStatusChange(
     status: change.to,
     refundPending: change.refundPending ?? false,
     codStatus,
-    pickupPinEnc: needsPin ? change.sealPin!(generatePickupPin()) : row.pickupPinEnc
+    pickupPinEnc: needsPin ? change.sealPin!(generatePickupPin()) : row.pickupPinEnc,
+    holdingDays: change.to === "AT_RELAY" ? await holdingDaysFor(tx, row.destinationRelayCode) : null,
+    returnFeeCentimes: change.to === "RETURN_PENDING" ? returnFeeCentimes(row.priceCentimes) : null
   });
   const { sequence, occurredAt } = await store.recordHistory(tx, {
     parcelId: row.id,
@@ -70,7 +75,7 @@ export async function recordCodEvent(
   return event;
 }
 
-function eventOf(
+export function eventOf(
   parcel: store.ParcelRecord,
   at: { type: ParcelEvent["type"]; sequence: number; occurredAt: Date; reason: string | null }
 ): ParcelEvent {
@@ -88,7 +93,7 @@ function eventOf(
   };
 }
 
-async function appendEvent(tx: Queryable, event: ParcelEvent): Promise<void> {
+export async function appendEvent(tx: Queryable, event: ParcelEvent): Promise<void> {
   await store.appendOutbox(tx, {
     eventId: event.id,
     parcelId: event.data.parcel.id,

@@ -20,6 +20,11 @@ declare module "../../lib/contract" {
     "wallet.debit": { params: ParcelMovement & { amountCentimes: number }; answer: { debitedCentimes: number; balanceCentimes: number } };
     /** Cancel and compensation: idempotent; a refund of a parcel never debited leaves a zero tombstone. */
     "wallet.refund": { params: ParcelMovement & { reason?: string | null }; answer: { refundedCentimes: number } };
+    /** A returned parcel's fee: once per parcel, whoever repeats it; never refused for want of balance. */
+    "wallet.chargeReturnFee": {
+      params: ParcelMovement & { amountCentimes: number };
+      answer: { chargedCentimes: number; balanceCentimes: number };
+    };
     /** The sweeper: "debited" (finish the parcel) or "void" (never will be; discard it). */
     "wallet.settlePending": { params: ParcelMovement & { reason?: string | null }; answer: { state: "debited" | "void" } };
     /** Remitted COD credited to the wallet (the organisation's choice): once per remittance, whoever repeats it. */

@@ -56,6 +56,10 @@ export const DebitSchema = Joi.object<DebitParams, true>({
   amountCentimes: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).required()
 });
 
+/** A return fee names its parcel and amount exactly as a debit does. */
+export type ReturnFeeParams = DebitParams;
+export const ReturnFeeSchema = DebitSchema;
+
 export interface CodCreditParams {
   remittanceId: string;
   organizationId: string;
@@ -99,7 +103,7 @@ export const WalletView = component(
     entries: arrayOf(
       objectOf<WalletEntryView>({
         id: uuidSchema(),
-        kind: { type: "string", enum: ["top_up", "debit", "refund", "cod_credit"] },
+        kind: { type: "string", enum: ["top_up", "debit", "refund", "cod_credit", "return_fee"] },
         amountDzd: amountDzd("Amount of the movement."),
         parcelId: nullable(uuidSchema()),
         remittanceId: nullable(uuidSchema("The COD remittance credited (cod_credit); null otherwise.")),
@@ -127,13 +131,14 @@ export const MerchantWalletView = component(
   })
 );
 
-export const ENTRY_TYPES = ["TOP_UP", "DEBIT", "REFUND", "COD_REMITTANCE"] as const;
+export const ENTRY_TYPES = ["TOP_UP", "DEBIT", "REFUND", "COD_REMITTANCE", "RETURN_FEE"] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 export const ENTRY_TYPE_OF: Readonly<Record<LedgerKind, EntryType>> = Object.freeze({
   top_up: "TOP_UP",
   debit: "DEBIT",
   refund: "REFUND",
-  cod_credit: "COD_REMITTANCE"
+  cod_credit: "COD_REMITTANCE",
+  return_fee: "RETURN_FEE"
 });
 
 export interface MerchantEntry {
@@ -163,12 +168,14 @@ export const MerchantEntryPageView = pageSchema(
         type: "string",
         enum: [...ENTRY_TYPES],
         description:
-          "TOP_UP (money added), DEBIT (a parcel's price, at its creation), REFUND (a cancelled parcel's price given back) or " +
-          "COD_REMITTANCE (cash collected on delivery, remitted to the wallet as the organisation chose)."
+          "TOP_UP (money added), DEBIT (a parcel's price, at its creation), REFUND (a cancelled parcel's price given back), " +
+          "COD_REMITTANCE (cash collected on delivery, remitted to the wallet as the organisation chose) or RETURN_FEE (a parcel " +
+          "that went back to you: not collected in time, or refused at the relay point). A return fee is taken even when the " +
+          "balance is too low, which may leave the balance below zero: creations then answer 402 until a top-up."
       },
       amountDzd: amountDzd("Amount of the movement, always positive: its type says which way it went."),
       balanceAfterDzd: amountDzd("Balance right after this movement."),
-      parcelId: nullable(uuidSchema("The parcel paid or refunded; null for a top-up or a COD remittance.")),
+      parcelId: nullable(uuidSchema("The parcel paid, refunded or returned; null for a top-up or a COD remittance.")),
       remittanceId: nullable(uuidSchema("The COD remittance credited (COD_REMITTANCE); null otherwise.")),
       createdAt: dateTime("When, UTC.")
     })

@@ -6,7 +6,7 @@ import type { ParcelMovement } from "./wallet.contract";
 
 /** All SQL of the wallet service (schema `wallet`, migrations/wallet/), returning camelCase records. */
 
-export type LedgerKind = "top_up" | "debit" | "refund" | "cod_credit";
+export type LedgerKind = "top_up" | "debit" | "refund" | "cod_credit" | "return_fee";
 
 export interface LedgerEntry {
   id: string;
@@ -220,6 +220,33 @@ export async function refundForParcel(tx: Queryable, movement: ParcelMovement, r
   const amount = debit ? debit.amountCentimes : 0;
   const balance = await addToAccount(tx, movement.organizationId, movement.mode, amount);
   return insertEntry(tx, { ...movement, kind: "refund", amountCentimes: amount, balanceAfter: balance, reason });
+}
+
+/**
+ * Charges a returned parcel's fee, once (a repeat answers the first charge). Never refused for want
+ * of balance: a return already happened and its cost is owed, so the balance may go below zero —
+ * by return fees only (migration wallet/004 holds it above minus the fees ever charged). Debits
+ * keep refusing until a top-up brings the balance back above the price.
+ */
+export async function chargeReturnFee(tx: Queryable, movement: ParcelMovement, amountCentimes: number): Promise<LedgerEntry> {
+  await lockParcel(tx, movement.parcelId);
+  const existing = await entryOf(tx, movement.parcelId, "return_fee");
+  if (existing) return existing;
+  const [row] = await tx.query<{ balance_centimes: string | number }>(
+    `INSERT INTO wallet.accounts (organization_id, mode, balance_centimes, return_fees_centimes) VALUES ($1, $2, -$3::bigint, $3)
+     ON CONFLICT (organization_id, mode) DO UPDATE
+       SET balance_centimes = wallet.accounts.balance_centimes - $3, return_fees_centimes = wallet.accounts.return_fees_centimes + $3,
+           updated_at = now()
+     RETURNING balance_centimes`,
+    [movement.organizationId, movement.mode, amountCentimes]
+  );
+  return insertEntry(tx, {
+    ...movement,
+    kind: "return_fee",
+    amountCentimes,
+    balanceAfter: Number(row.balance_centimes),
+    reason: "return fee"
+  });
 }
 
 export async function recentEntries(db: Queryable, organizationId: string, mode: KeyMode, limit: number): Promise<LedgerEntry[]> {

@@ -1,6 +1,7 @@
 import { COD_EVENT_TYPES } from "../../lib/cod";
 import {
   type CodEventData,
+  PICKUP_EVENT_TYPES,
   PING_EVENT_TYPE,
   type PingBody,
   type RemittanceRef,
@@ -20,7 +21,7 @@ import { DEFAULT_ROTATION_OVERLAP_MS } from "./signing";
  * `openapi.webhooks`) and the gateway puts them in the partner document.
  */
 
-export const EVENT_TYPES: string[] = [...PARCEL_STATUSES.map(eventTypeFor), ...COD_EVENT_TYPES];
+export const EVENT_TYPES: string[] = [...PARCEL_STATUSES.map(eventTypeFor), ...COD_EVENT_TYPES, ...PICKUP_EVENT_TYPES];
 
 function humanDelay(seconds: number): string {
   if (seconds < 60) return `${seconds} s`;
@@ -130,10 +131,14 @@ function eventSchema(
 
 export const PARCEL_EVENT_SCHEMA = eventSchema(
   "ParcelEvent",
-  PARCEL_STATUSES.map(eventTypeFor),
-  "parcel.<new status in lower case>; same as X-Relay-Event.",
+  [...PARCEL_STATUSES.map(eventTypeFor), ...PICKUP_EVENT_TYPES],
+  "parcel.<new status in lower case>, or parcel.pickup_reminder / parcel.pickup_extended (no status change); same as X-Relay-Event.",
   objectOf<StatusEventData>({
-    previousStatus: { ...nullable(ParcelStatusSchema), description: "Status before the change; null for parcel.created." },
+    previousStatus: {
+      ...nullable(ParcelStatusSchema),
+      description:
+        "Status before the change; null for parcel.created; the unchanged status for parcel.pickup_reminder and parcel.pickup_extended."
+    },
     parcel: ParcelViewSchema
   }),
   "Body of every parcel status webhook delivery, and an item of the events API. `data.parcel` is the parcel as the API showed " +
@@ -312,6 +317,29 @@ export function webhookDocs(): Record<string, PathItem> {
       )
     ]
   ];
+  const pickupEvents: [string, PathItem][] = [
+    [
+      "parcel.pickup_reminder",
+      webhookEntry(
+        "parcel.pickup_reminder",
+        "Pick-up deadline near",
+        "Sent once per deadline, PICKUP_REMINDER_HOURS (48 h by default) before data.parcel.pickupDeadline, while the parcel " +
+          "waits at its relay point; the recipient got a reminder SMS at the same time. The status does not change " +
+          `(previousStatus is the current status). ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
+        PARCEL_EVENT_SCHEMA
+      )
+    ],
+    [
+      "parcel.pickup_extended",
+      webhookEntry(
+        "parcel.pickup_extended",
+        "Pick-up deadline extended",
+        "Sent when you extended a parcel's pick-up deadline (POST /parcels/{id}/pickup-extension): data.parcel.pickupDeadline " +
+          `is the new deadline. The status does not change. ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
+        PARCEL_EVENT_SCHEMA
+      )
+    ]
+  ];
   const ping = webhookEntry(
     PING_EVENT_TYPE,
     "Test event",
@@ -319,5 +347,5 @@ export function webhookDocs(): Record<string, PathItem> {
     PING_EVENT_SCHEMA,
     { default: { description: "Whatever the answer, it is only shown to whoever sent the test: nothing is retried or disabled." } }
   );
-  return Object.fromEntries([...parcelEvents, ...codEvents, [PING_EVENT_TYPE, ping]]);
+  return Object.fromEntries([...parcelEvents, ...codEvents, ...pickupEvents, [PING_EVENT_TYPE, ping]]);
 }

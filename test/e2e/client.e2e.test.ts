@@ -145,6 +145,7 @@ describe("generated TypeScript client (embedded)", () => {
     });
     expect(quote.data).toEqual({
       priceDzd: 500,
+      returnFeeDzd: 250,
       currency: "DZD",
       breakdown: [
         { item: "shipping", amountDzd: 450 },

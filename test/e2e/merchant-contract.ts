@@ -115,6 +115,8 @@ export function merchantContract(system: () => SystemUnderTest): void {
       expect(quote.body.currency).toBe("DZD");
       const parts = quote.body.breakdown.reduce((sum: number, p: { amountDzd: number }) => sum + Math.round(p.amountDzd * 100), 0);
       expect(parts).toBe(Math.round(quote.body.priceDzd * 100));
+      // RETURN_FEE_PERCENT (50) % of the price, to the centime.
+      expect(Math.round(quote.body.returnFeeDzd * 100)).toBe(Math.round(Math.round(quote.body.priceDzd * 100) / 2));
       expect(await balance()).toBe(before);
       // The whole creation body quotes alike: the recipient is checked, then ignored.
       expect((await shop.live("POST", "/parcels/quote", body)).body).toEqual(quote.body);
@@ -133,6 +135,7 @@ export function merchantContract(system: () => SystemUnderTest): void {
       });
       expect(res.body).toEqual({
         priceDzd: 650,
+        returnFeeDzd: 325,
         currency: "DZD",
         breakdown: [
           { item: "shipping", amountDzd: 450 },
@@ -142,6 +145,7 @@ export function merchantContract(system: () => SystemUnderTest): void {
       });
       expect((await shop.sandbox("POST", "/parcels/quote", { weightG: 1200, destinationRelayCode: "DZ-31-ORAN-CENTRE" })).body).toEqual({
         priceDzd: 450,
+        returnFeeDzd: 225,
         currency: "DZD",
         breakdown: [{ item: "shipping", amountDzd: 450 }]
       });

@@ -6,12 +6,18 @@ export interface InvariantReport {
   visibleParcels: number;
   pending: number;
   refundPending: number;
+  /** Returns whose fee the wallet has not acknowledged yet (the holding pass settles them). */
+  returnFeePending: number;
+  /** Return fees charged. */
+  returnFees: number;
   violations: string[];
 }
 
 /**
- * DESIGN §3: for every organisation and mode, balance = top-ups − debits + refunds (+ COD remittances credited), and every
- * un-refunded debit has exactly one visible parcel (and every visible, uncancelled parcel was paid).
+ * DESIGN §3: for every organisation and mode, balance = top-ups − debits + refunds + COD credits − return fees, and every
+ * un-refunded debit has exactly one visible parcel (and every visible, uncancelled parcel was paid). A return fee is charged
+ * once, for a parcel that went back (RETURN_PENDING), of the amount fixed on its return, to its own account; a balance is
+ * below zero by return fees only; and every return has its fee charged once nothing is pending.
  */
 export async function checkMoneyInvariant(database: string | { pgliteDir: string }): Promise<InvariantReport> {
   const client = typeof database === "string" ? new Client({ connectionString: database }) : await PGlite.create(database.pgliteDir);
@@ -21,6 +27,7 @@ export async function checkMoneyInvariant(database: string | { pgliteDir: string
   try {
     const violations: string[] = [];
     const { rows: accounts } = await query(`
+      -- Debits and return fees (the ELSE) take money out.
       SELECT a.organization_id, a.mode, a.balance_centimes::bigint AS balance,
              coalesce(sum(CASE l.kind WHEN 'top_up' THEN l.amount_centimes WHEN 'refund' THEN l.amount_centimes
                                       WHEN 'cod_credit' THEN l.amount_centimes
@@ -64,9 +71,44 @@ export async function checkMoneyInvariant(database: string | { pgliteDir: string
         if (!cancelled) violations.push(`parcel ${p.id} (${p.mode}, ${p.status}) was refunded without being cancelled`);
       }
     }
+    const { rows: fees } = await query(`
+      SELECT l.parcel_id, l.organization_id, l.mode, l.amount_centimes::bigint AS amount, count(*) OVER (PARTITION BY l.parcel_id) AS n
+        FROM wallet.ledger l WHERE l.kind = 'return_fee'`);
+    const { rows: returned } = await query(`
+      SELECT p.id, p.organization_id, p.mode, p.return_fee_centimes::bigint AS fee, p.return_fee_pending AS pending
+        FROM parcels.parcels p WHERE EXISTS (SELECT 1 FROM parcels.status_history h WHERE h.parcel_id = p.id AND h.to_status = 'RETURN_PENDING')`);
+    const returnedById = new Map(returned.map(p => [p.id as string, p]));
+    const feeByParcel = new Map(fees.map(f => [f.parcel_id as string, f]));
+    for (const f of fees) {
+      const parcel = returnedById.get(f.parcel_id);
+      if (Number(f.n) !== 1) violations.push(`parcel ${f.parcel_id} was charged ${f.n} return fees`);
+      if (!parcel) violations.push(`return fee of ${f.parcel_id}, a parcel that never went back`);
+      else if (parcel.organization_id !== f.organization_id || parcel.mode !== f.mode) {
+        violations.push(`return fee of ${f.parcel_id} charged to the wrong account`);
+      } else if (String(parcel.fee) !== String(f.amount)) {
+        violations.push(`return fee of ${f.parcel_id}: ${f.amount} charged, ${parcel.fee} fixed on its return`);
+      }
+    }
+    for (const p of returned) {
+      if (p.fee === null) violations.push(`parcel ${p.id} went back without a return fee being fixed`);
+      else if (!p.pending && Number(p.fee) > 0 && !feeByParcel.has(p.id)) violations.push(`parcel ${p.id}: return fee never charged`);
+    }
+    const { rows: negative } = await query(
+      "SELECT organization_id, mode, balance_centimes, return_fees_centimes FROM wallet.accounts WHERE balance_centimes < -return_fees_centimes"
+    );
+    for (const a of negative) violations.push(`${a.organization_id}/${a.mode}: balance ${a.balance_centimes} below minus its return fees`);
     const [{ pending }] = (await query("SELECT count(*)::int AS pending FROM parcels.parcels WHERE status = 'PENDING'")).rows;
     const [{ refunds }] = (await query("SELECT count(*)::int AS refunds FROM parcels.parcels WHERE refund_pending")).rows;
-    return { accounts: accounts.length, visibleParcels: visible.length, pending, refundPending: refunds, violations };
+    const feesPending = returned.filter(p => p.pending).length;
+    return {
+      accounts: accounts.length,
+      visibleParcels: visible.length,
+      pending,
+      refundPending: refunds,
+      returnFeePending: feesPending,
+      returnFees: fees.length,
+      violations
+    };
   } finally {
     if (client instanceof Client) await client.end();
     else await client.close();

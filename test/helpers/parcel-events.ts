@@ -29,6 +29,8 @@ export function makeParcelEvent(
         pricePaidDzd: 450,
         codAmountDzd: 2500,
         codStatus: "PENDING",
+        pickupDeadline: null,
+        returnFeeDzd: null,
         createdAt: now,
         updatedAt: now
       }

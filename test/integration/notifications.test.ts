@@ -75,6 +75,8 @@ function parcelView(parcelId: string, trackingNumber: string, codAmountDzd: numb
     pricePaidDzd: 400,
     codStatus: codAmountDzd ? "PENDING" : null,
     codAmountDzd,
+    pickupDeadline: null,
+    returnFeeDzd: null,
     createdAt: "2024-05-01T10:00:00.000Z",
     updatedAt: new Date().toISOString()
   };
@@ -383,6 +385,40 @@ describeWithServers(["postgres"], "notifications service (pick-up SMS) on Postgr
       for (const form of recipient.phoneForms) expect(all).not.toContain(form);
     }
     expect(all).not.toContain(SMS_TOKEN);
+  });
+
+  test("holding period: a reminder and an expiry each send one SMS, without PIN or RELAY_NOTIFIED; another return, or sandbox, none", async () => {
+    const recipient = newRecipient();
+    contacts.set(recipient.parcelId, recipient);
+    const pickupDeadline = "2026-03-20T13:05:00.000Z";
+    const waiting: ParcelView = { ...parcelView(recipient.parcelId, "RP111111116DZ", 1500), status: "RELAY_NOTIFIED", pickupDeadline };
+    const reminder: ParcelEvent = {
+      ...eventOf("parcel.relay_notified", waiting),
+      type: "parcel.pickup_reminder",
+      data: { previousStatus: "RELAY_NOTIFIED", parcel: waiting }
+    };
+    const returned: ParcelView = { ...waiting, status: "RETURN_PENDING", codStatus: "NOT_COLLECTED" };
+    const expired: ParcelEvent = { ...eventOf("parcel.return_pending", returned), reason: "PICKUP_EXPIRED" };
+    const refused: ParcelEvent = { ...eventOf("parcel.return_pending", returned), reason: "refused by the recipient" };
+
+    expect((await enqueue(reminder)).smsQueued).toBe(true);
+    expect((await enqueue(reminder)).smsQueued).toBe(true);
+    expect((await enqueue(expired)).smsQueued).toBe(true);
+    expect((await enqueue(refused)).smsQueued).toBe(false);
+    expect((await enqueue({ ...reminder, id: randomUUID(), sandbox: true, mode: "sandbox" })).smsQueued).toBe(false);
+
+    await waitFor(async () => (await messagesOf(recipient.parcelId)).every(m => m.notifiedAt !== null), "both SMS sent and settled");
+    const texts = smsTo(recipient).map(sms => sms.body.message);
+    expect(texts).toHaveLength(2);
+    expect(texts).toContain(
+      "Rappel: votre colis RP111111116DZ vous attend au point relais Librairie du Centre (DZ-ALG-0042). " +
+        "Retirez-le avant le 20 mars 2026 à 14:05, sinon il sera renvoyé à l'expéditeur."
+    );
+    expect(texts).toContain(
+      "Votre colis RP111111116DZ n'a pas été retiré à temps au point relais Librairie du Centre (DZ-ALG-0042): il est renvoyé à l'expéditeur."
+    );
+    expect((await messagesOf(recipient.parcelId)).map(m => m.status)).toEqual(["sent", "sent"]);
+    expect(notifiesOf(recipient)).toEqual([]);
   });
 });
 

@@ -209,7 +209,7 @@ describe("SPEC §2 and §3: responses and the status enum", () => {
     expect(schemas.SandboxTriggerRequest.required).toEqual(["toStatus"]);
   });
 
-  test("§2.1 parcel view: the nine fields and codStatus, all present, labelUrl and codAmountDzd nullable, no recipient data", () => {
+  test("§2.1 parcel view: the nine fields, codStatus, pickupDeadline and returnFeeDzd, all present, labelUrl and codAmountDzd nullable, no recipient data", () => {
     const view = schemas.ParcelView;
     expect([...view.required!].sort()).toEqual([
       "codAmountDzd",
@@ -218,7 +218,9 @@ describe("SPEC §2 and §3: responses and the status enum", () => {
       "destinationRelayCode",
       "id",
       "labelUrl",
+      "pickupDeadline",
       "pricePaidDzd",
+      "returnFeeDzd",
       "status",
       "trackingNumber",
       "updatedAt"
@@ -227,6 +229,8 @@ describe("SPEC §2 and §3: responses and the status enum", () => {
     expect(view.properties!.labelUrl.type).toEqual(["string", "null"]);
     expect(view.properties!.codAmountDzd.type).toEqual(["number", "null"]);
     expect(view.properties!.createdAt).toMatchObject({ format: "date-time" });
+    expect(view.properties!.pickupDeadline).toMatchObject({ type: ["string", "null"], format: "date-time" });
+    expect(view.properties!.returnFeeDzd.type).toEqual(["number", "null"]);
     expect(view.properties).not.toHaveProperty("recipientName");
     expect(view.properties).not.toHaveProperty("recipientPhone");
   });
@@ -371,11 +375,13 @@ describe("SPEC §5: authentication", () => {
 });
 
 describe("SPEC §6: webhooks", () => {
-  test("one entry per event type, parcel.<status in lower case>, cod.collected and cod.remitted, and the ping test event, with the X-Relay-* and Standard Webhooks headers", () => {
+  test("one entry per event type, parcel.<status in lower case>, cod.collected and cod.remitted, the pick-up deadline events, and the ping test event, with the X-Relay-* and Standard Webhooks headers", () => {
     expect(Object.keys(doc.webhooks!)).toEqual([
       ...STATUSES.map(s => `parcel.${s.toLowerCase()}`),
       "cod.collected",
       "cod.remitted",
+      "parcel.pickup_reminder",
+      "parcel.pickup_extended",
       "ping"
     ]);
     for (const [type, item] of Object.entries(doc.webhooks!)) {

@@ -14,6 +14,8 @@ const PARCEL = {
   pricePaidDzd: 450,
   codAmountDzd: null,
   codStatus: null,
+  pickupDeadline: null,
+  returnFeeDzd: null,
   createdAt: "2026-01-15T09:30:00.000Z",
   updatedAt: "2026-01-15T09:30:00.000Z"
 };

@@ -39,7 +39,8 @@ describe("toPublicTracking", () => {
         address: "12 Boulevard de la Soummam, Oran",
         openingHours: relay.openingHours
       },
-      codToPayDzd: 2500
+      codToPayDzd: 2500,
+      pickupDeadline: null
     });
   });
 

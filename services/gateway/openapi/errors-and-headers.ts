@@ -118,7 +118,10 @@ const SAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   WRONG_RELAY: "Parcel RP123456785DZ is addressed to relay point DZ-31-ORAN-CENTRE, not to this one",
   RELAY_FULL: "The shelf is full: 150 parcels for a capacity of 150",
   RETURN_NOT_DISPATCHABLE: "Some parcels cannot leave with the courier: see details; none left",
-  COD_AMOUNT_MISMATCH: "This parcel's COD is 1500 DZD: collect exactly that amount (got 1000)"
+  COD_AMOUNT_MISMATCH: "This parcel's COD is 1500 DZD: collect exactly that amount (got 1000)",
+  PARCEL_NOT_AT_RELAY:
+    "The pick-up deadline of a parcel in status IN_TRANSIT cannot change: only while it waits at its relay point (AT_RELAY, RELAY_NOTIFIED)",
+  EXTENSION_ALREADY_USED: "This parcel's pick-up deadline was already extended (by 3 days)"
 };
 
 const SAMPLE_REQUEST_ID = "5b0d6c1e-8a8f-4a53-9d0e-2f7c6a1b9e44";

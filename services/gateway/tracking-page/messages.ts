@@ -30,6 +30,9 @@ export interface Messages {
   currentStatus: string;
   codHeading: string;
   codNote: string;
+  /** "to collect before …", followed by the deadline's date and time. */
+  collectBefore: string;
+  collectBeforeNote: string;
   relayHeading: string;
   relayCode: string;
   openingHours: string;
@@ -68,6 +71,8 @@ const fr: Messages = {
   currentStatus: "Où en est votre colis",
   codHeading: "À payer au retrait",
   codNote: "En espèces, au point relais, au moment du retrait.",
+  collectBefore: "À retirer avant le",
+  collectBeforeNote: "Passé ce délai, le colis est renvoyé à l'expéditeur.",
   relayHeading: "Votre point relais",
   relayCode: "Code du point\u00a0:",
   openingHours: "Horaires d’ouverture",
@@ -133,6 +138,8 @@ const ar: Messages = {
   currentStatus: "أين وصل طردك",
   codHeading: "المبلغ الواجب دفعه عند الاستلام",
   codNote: "نقدًا، في نقطة الاستلام، عند سحب الطرد.",
+  collectBefore: "يُسحب قبل",
+  collectBeforeNote: "بعد هذا الأجل، يُعاد الطرد إلى المرسل.",
   relayHeading: "نقطة الاستلام",
   relayCode: "رمز النقطة:",
   openingHours: "أوقات العمل",
@@ -185,6 +192,8 @@ const en: Messages = {
   currentStatus: "Where your parcel is",
   codHeading: "To pay at pick-up",
   codNote: "In cash, at the relay point, when you collect the parcel.",
+  collectBefore: "To collect before",
+  collectBeforeNote: "After that, the parcel goes back to the sender.",
   relayHeading: "Your relay point",
   relayCode: "Point code:",
   openingHours: "Opening hours",

@@ -26,6 +26,8 @@ const AWAITING_COLLECTION: readonly ParcelStatus[] = [
   "AT_RELAY",
   "RELAY_NOTIFIED"
 ];
+/** Waiting at the relay point, where the pick-up deadline runs. */
+const ON_SHELF: readonly ParcelStatus[] = ["AT_RELAY", "RELAY_NOTIFIED"];
 const GOOD_NEWS: readonly ParcelStatus[] = ["AT_RELAY", "RELAY_NOTIFIED", "DELIVERED"];
 const BAD_NEWS: readonly ParcelStatus[] = ["RETURN_PENDING", "RETURNED", "LOST", "DAMAGED", "CANCELLED"];
 const MAX_SHOWN_INPUT = 64;
@@ -163,6 +165,14 @@ export function renderParcelPage(parcel: TrackingPageParcel, options: PageOption
 <p>${m.codNote}</p>
 </section>`
       : "";
+  const deadline =
+    parcel.pickupDeadline !== null && ON_SHELF.includes(parcel.status)
+      ? html`<section class="card deadline" aria-labelledby="deadline-heading">
+<h2 id="deadline-heading">${m.collectBefore}</h2>
+<p class="amount"><time datetime="${parcel.pickupDeadline}">${formatDateTime(parcel.pickupDeadline, lang)}</time></p>
+<p>${m.collectBeforeNote}</p>
+</section>`
+      : "";
   const history = newestFirst.map(
     event =>
       html`<li><span class="event">${m.statuses[event.status].title}</span><time class="when" datetime="${event.occurredAt}">${formatDateTime(event.occurredAt, lang)}</time></li>`
@@ -180,6 +190,7 @@ ${parcel.sandbox ? html`<p class="card sandbox" role="note">${m.sandbox}</p>` : 
 <p>${current.detail}</p>
 ${lastUpdate ? html`<p class="muted">${m.lastUpdate} <time datetime="${lastUpdate.occurredAt}">${formatDateTime(lastUpdate.occurredAt, lang)}</time></p>` : ""}
 </section>
+${deadline}
 ${cod}
 ${relayBlock(parcel.destination, m, options)}
 ${

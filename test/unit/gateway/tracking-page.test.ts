@@ -310,3 +310,26 @@ describe("respondToTrackingPage", () => {
     expect(calls).toEqual([NUMBER, UNKNOWN]);
   });
 });
+
+describe("the pick-up deadline", () => {
+  const deadline = "2025-03-17T13:05:00.000Z";
+
+  it.each(LANGUAGES)("%s: 'to collect before' with the deadline, in Algiers time, while the parcel waits", lang => {
+    const page = renderParcelPage(parcel({ pickupDeadline: deadline }), { lang, now: NOW });
+    expect(page).toContain(escaped(MESSAGES[lang].collectBefore));
+    expect(page).toContain(`<time datetime="${deadline}">${escaped(formatDateTime(deadline, lang))}</time>`);
+  });
+
+  it("says which words in each language", () => {
+    expect(MESSAGES.fr.collectBefore).toBe("À retirer avant le");
+    expect(MESSAGES.en.collectBefore).toBe("To collect before");
+    expect(MESSAGES.ar.collectBefore).toBe("يُسحب قبل");
+  });
+
+  it("is not shown once the parcel was collected or went back, nor before it arrived", () => {
+    for (const status of ["DELIVERED", "RETURN_PENDING"] as const) {
+      expect(renderParcelPage(parcel({ status, pickupDeadline: deadline }), { lang: "en", now: NOW })).not.toContain("To collect before");
+    }
+    expect(renderParcelPage(parcel({ pickupDeadline: null }), { lang: "en", now: NOW })).not.toContain("To collect before");
+  });
+});

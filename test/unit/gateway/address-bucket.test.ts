@@ -1,4 +1,4 @@
-import { addressBucket } from "../../lib/http/client-address";
+import { addressBucket } from "../../../services/gateway/http/client-address";
 
 /** What a per-address limit counts by (public tracking, label downloads). */
 describe("addressBucket", () => {

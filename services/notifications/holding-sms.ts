@@ -1,0 +1,35 @@
+import { formatDateTime } from "../../lib/algiers-format";
+import { composePickupSms, PickupSmsInput, RelayPointInfo } from "./pickup-sms";
+
+/** What an SMS is for (migration notifications/004): only the pick-up SMS moves the parcel on. */
+export type SmsKind = "pickup" | "pickup_reminder" | "pickup_expired";
+
+export interface HoldingSmsInput extends PickupSmsInput {
+  /** The pick-up deadline (ISO 8601 UTC), for the reminder. */
+  pickupDeadline: string | null;
+}
+
+function relayName(relay: RelayPointInfo): string {
+  const name = (relay.name ?? "").replace(/\s+/g, " ").trim();
+  return name ? `${name} (${relay.code})` : relay.code;
+}
+
+/**
+ * The texts of the holding period, in French like the pick-up SMS: the reminder names the relay
+ * point and the deadline in Algiers time; the expiry says the parcel goes back. Neither carries the
+ * PIN (the pick-up SMS did; an operator's reset sends a new one).
+ */
+export function composeSms(kind: SmsKind, input: HoldingSmsInput): string {
+  if (kind === "pickup") return composePickupSms(input);
+  if (kind === "pickup_reminder") {
+    const until = input.pickupDeadline ? ` avant le ${formatDateTime(input.pickupDeadline, "fr")}` : "";
+    return (
+      `Rappel: votre colis ${input.trackingNumber} vous attend au point relais ${relayName(input.relay)}. ` +
+      `Retirez-le${until}, sinon il sera renvoyé à l'expéditeur.`
+    );
+  }
+  return (
+    `Votre colis ${input.trackingNumber} n'a pas été retiré à temps au point relais ${relayName(input.relay)}: ` +
+    "il est renvoyé à l'expéditeur."
+  );
+}
