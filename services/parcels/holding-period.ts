@@ -39,11 +39,15 @@ export function holdingPolicy(): HoldingPolicy {
 }
 
 /**
- * Days a parcel waits at `relayCode` before it goes back: HOLDING_DAYS for now. The relay
- * directory's own `holding_days` (a relay point's column) belongs here, read with `db`.
+ * Days a parcel waits at `relayCode` before it goes back: the relay point's own `holding_days`
+ * (back-office `holdingDays`), or HOLDING_DAYS where it sets none.
  */
-export async function holdingDaysFor(_db: Queryable, _relayCode: string): Promise<number> {
-  return policy.holdingDays;
+export async function holdingDaysFor(db: Queryable, relayCode: string): Promise<number> {
+  const rows = await db.query<{ holding_days: number | null }>(
+    "SELECT holding_days FROM parcels.relay_points WHERE code = $1",
+    [relayCode]
+  );
+  return rows[0]?.holding_days ?? policy.holdingDays;
 }
 
 /** The fee of a return, to the centime (half-centimes round up). */

@@ -21,8 +21,6 @@ export function toRelayParcelView(shelf: ShelfParcel, encryptionKey: string): Re
     status: parcel.status as CounterStatus | "DELIVERED",
     weightG: parcel.weightG,
     arrivedAt: shelf.arrivedAt?.toISOString() ?? null,
-    // WIRE AFTER MERGE (wp-hold adds the column parcels.pickup_deadline): relay.store.ts's toShelfParcel already reads it
-    // when it exists; null before. Check this line once both branches are in.
     pickupDeadline: shelf.pickupDeadline?.toISOString() ?? null,
     codToCollectDzd: parcel.codStatus === "PENDING" && parcel.codAmountCentimes !== null ? toDzd(parcel.codAmountCentimes) : null,
     recipientHint: recipientHint(

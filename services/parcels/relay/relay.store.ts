@@ -28,18 +28,15 @@ export interface ShelfParcel {
   pickupDeadline: Date | null;
 }
 
-/**
- * `pickup_deadline` belongs to the holding period (issue 18, branch wp-hold), not to this module:
- * read when the column exists (every query here is `SELECT *`), null until then.
- */
-type ShelfRow = ParcelRow & { arrived_at: Date | null; return_dispatched_at: Date | null; pickup_deadline?: Date | null };
+/** `pickup_deadline` is the holding period's (migration parcels/008), read here for the counter's view. */
+type ShelfRow = ParcelRow & { arrived_at: Date | null; return_dispatched_at: Date | null; pickup_deadline: Date | null };
 
 function toShelfParcel(row: ShelfRow): ShelfParcel {
   return {
     parcel: toParcel(row),
     arrivedAt: row.arrived_at,
     returnDispatchedAt: row.return_dispatched_at,
-    pickupDeadline: row.pickup_deadline ?? null
+    pickupDeadline: row.pickup_deadline
   };
 }
 
