@@ -122,6 +122,13 @@ describe.each(engines())("holding period on %s", (_engine, open) => {
     expect(tracking.pickupDeadline).toBe(atRelay.pickupDeadline);
   });
 
+  test("a relay point with its own holding days gives its parcels that many days, not HOLDING_DAYS", async () => {
+    await db.query("UPDATE parcels.relay_points SET holding_days = 2 WHERE code = 'DZ-31-ORAN-HAI-ESSALEM'");
+    const parcel = await create("live", { destinationRelayCode: "DZ-31-ORAN-HAI-ESSALEM" });
+    const atRelay = await toRelay(parcel.id);
+    expect(Date.parse(atRelay.pickupDeadline!)).toBe((await arrivedAt(parcel.id)).getTime() + 2 * DAY_MS);
+  });
+
   test("a sandbox parcel moved to AT_RELAY by the trigger gets its deadline too", async () => {
     const parcel = await create("sandbox");
     await broker.call("parcels.triggerSandboxEvent", { id: parcel.id, toStatus: "AT_RELAY" }, { meta: meta("sandbox") });
