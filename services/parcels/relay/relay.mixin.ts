@@ -2,6 +2,7 @@ import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../../../lib/action";
 import type { AgentMeta } from "../../../lib/agent-keys";
 import type { AppConfig } from "../../../lib/config";
+import type { Caller } from "../../../lib/contract";
 import type { Database } from "../../../lib/db/database";
 import { RELAY_POINTS_PATH } from "../../../lib/endpoint";
 import { AppError } from "../../../lib/errors";
@@ -37,6 +38,7 @@ import {
   TrackingBody
 } from "./relay.params";
 import * as store from "./relay.store";
+import type { ParcelRecord } from "../parcels.store";
 import { toRelayParcelView } from "./relay-view";
 import { closeTill, dispatchReturns, openTill, toClosingView } from "./till";
 
@@ -46,6 +48,8 @@ interface RelayThis {
   encryptionKey: string;
   logger: import("moleculer").Logger;
   runRelay(): Promise<number>;
+  /** The holding period's: charges a return fee now that a refusal owes (the holding pass retries it otherwise). */
+  settleReturnFee(caller: Caller, parcel: ParcelRecord): Promise<ParcelRecord>;
 }
 
 const deps = (self: RelayThis): CounterDeps => ({ db: self.db, encryptionKey: self.encryptionKey, logger: self.logger });
@@ -178,7 +182,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
       },
       async handler(ctx): Promise<RelayParcelView> {
         const shelf = await refuse(deps(this), ctx.meta.agent, ctx.params).finally(() => void this.runRelay());
-        return view(this, shelf);
+        return view(this, { ...shelf, parcel: await this.settleReturnFee(ctx, shelf.parcel) });
       }
     }),
 
