@@ -41,6 +41,7 @@ describeWithServers(["postgres", "redis", "nats"], "crash safety: SIGKILL of eac
       SWEEP_INTERVAL_MS: "500",
       OUTBOX_INTERVAL_MS: "100",
       WEBHOOK_WORKER_INTERVAL_MS: "100",
+      HOLDING_INTERVAL_MS: "300",
       WEBHOOK_ALLOW_PRIVATE: "true"
     };
     await Promise.all(KILL_ORDER.map(start));
@@ -118,8 +119,25 @@ describeWithServers(["postgres", "redis", "nats"], "crash safety: SIGKILL of eac
         ).catch(() => null);
         if (transition?.status === 200) moved.push(parcel.id);
         await transition?.arrayBuffer();
+        // Every fourth parcel goes on to its relay point and is not collected: the deadline, moved
+        // to the past, sends it back with a return fee while processes die around it.
+        if (transition?.status === 200 && moved.length % 4 === 0) await expire(parcel.id);
       }
     };
+    const expire = async (id: string) => {
+      const bo = { Authorization: `Bearer ${backofficeToken}` };
+      for (const toStatus of ["PICKED_UP", "IN_TRANSIT", "AT_RELAY"]) {
+        const res = await send("POST", `/api/backoffice/v1/parcels/${id}/transitions`, bo, { toStatus }).catch(() => null);
+        await res?.arrayBuffer();
+        if (res?.status !== 200) return;
+      }
+      const put = await send("PUT", `/api/backoffice/v1/parcels/${id}/pickup-deadline`, bo, {
+        pickupDeadline: "2020-01-01T00:00:00Z"
+      }).catch(() => null);
+      await put?.arrayBuffer();
+      if (put?.status === 200) expiring.push(id);
+    };
+    const expiring: string[] = [];
     const load = Promise.all(Array.from({ length: 9 }, (_, i) => worker(i)));
     const moreCreated = (count: number) =>
       waitFor(
@@ -146,11 +164,12 @@ describeWithServers(["postgres", "redis", "nats"], "crash safety: SIGKILL of eac
 
     // The sweeper runs every 500 ms on PENDING rows older than 2 s.
     let report = await checkMoneyInvariant(database.url);
-    for (let i = 0; i < 60 && (report.pending > 0 || report.refundPending > 0); i++) {
+    for (let i = 0; i < 60 && (report.pending > 0 || report.refundPending > 0 || report.returnFeePending > 0); i++) {
       await sleep(500);
       report = await checkMoneyInvariant(database.url);
     }
     expect(report.pending).toBe(0);
+    expect(report.returnFeePending).toBe(0);
     expect(report.violations).toEqual([]);
     expect(report.accounts).toBe(3);
 
@@ -174,7 +193,23 @@ describeWithServers(["postgres", "redis", "nats"], "crash safety: SIGKILL of eac
           .filter(body => body.type === type)
           .map(body => body.data.parcel.id)
       );
-    await hooks.waitFor(() => created.every(id => received("parcel.created").has(id)), 60_000);
-    await hooks.waitFor(() => moved.every(id => received("parcel.ready_for_pickup").has(id)), 60_000);
+    // One parse of the requests per poll: parsing them once per parcel kept this process too busy to answer the webhooks.
+    const receivedAll = (type: string, ids: string[]) => {
+      const got = received(type);
+      return ids.every(id => got.has(id));
+    };
+    await hooks.waitFor(() => receivedAll("parcel.created", created), 60_000);
+    await hooks.waitFor(() => receivedAll("parcel.ready_for_pickup", moved), 60_000);
+    // Every parcel whose deadline was moved to the past went back once, with its fee (the invariant checked "once").
+    expect(expiring.length).toBeGreaterThan(5);
+    await hooks.waitFor(() => receivedAll("parcel.return_pending", expiring), 60_000);
+    report = await checkMoneyInvariant(database.url);
+    for (let i = 0; i < 60 && report.returnFeePending > 0; i++) {
+      await sleep(500);
+      report = await checkMoneyInvariant(database.url);
+    }
+    expect(report.violations).toEqual([]);
+    expect(report.returnFeePending).toBe(0);
+    expect(report.returnFees).toBeGreaterThanOrEqual(expiring.length);
   }, 300_000);
 });
