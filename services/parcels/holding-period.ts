@@ -43,10 +43,9 @@ export function holdingPolicy(): HoldingPolicy {
  * (back-office `holdingDays`), or HOLDING_DAYS where it sets none.
  */
 export async function holdingDaysFor(db: Queryable, relayCode: string): Promise<number> {
-  const rows = await db.query<{ holding_days: number | null }>(
-    "SELECT holding_days FROM parcels.relay_points WHERE code = $1",
-    [relayCode]
-  );
+  const rows = await db.query<{ holding_days: number | null }>("SELECT holding_days FROM parcels.relay_points WHERE code = $1", [
+    relayCode
+  ]);
   return rows[0]?.holding_days ?? policy.holdingDays;
 }
 
