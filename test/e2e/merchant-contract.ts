@@ -210,9 +210,17 @@ export function merchantContract(system: () => SystemUnderTest): void {
       fri: []
     };
     const search = (query: string) => shop.live("GET", `/relay-points${query}`);
-    /** The reference search (lib/relay-search.ts) over the directory as the back-office lists it now. */
-    const reference = async (query: Partial<RelayPointSearchQuery>) =>
-      searchRelayPoints((await m.bo().call("GET", "/relay-points")).body as RelayPointEntry[], { page: 0, size: 20, ...query });
+    /**
+     * The reference search (lib/relay-search.ts) over the directory as the back-office lists it now,
+     * each point with its shelf's settings (capacity, holding days: issue 18) as listed there.
+     */
+    const reference = async (query: Partial<RelayPointSearchQuery>) => {
+      type Listed = RelayPointEntry & { capacity: number; holdingDays: number };
+      const directory = (await m.bo().call("GET", "/relay-points")).body as Listed[];
+      const settings = new Map(directory.map(p => [p.code, { capacity: p.capacity, holdingDays: p.holdingDays }]));
+      const found = searchRelayPoints(directory, { page: 0, size: 20, ...query });
+      return { ...found, items: found.items.map(item => ({ ...item, ...settings.get(item.code) })) };
+    };
 
     beforeAll(async () => {
       for (const p of POINTS) {
