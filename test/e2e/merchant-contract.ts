@@ -218,6 +218,14 @@ export function merchantContract(system: () => SystemUnderTest): void {
     const reference = async (query: Partial<RelayPointSearchQuery>) =>
       searchRelayPoints((await m.bo().call("GET", "/relay-points")).body as RelayPointEntry[], { page: 0, size: 20, ...query });
 
+    /** The reference, each point with its shelf's settings (capacity, holding days: issue 18) as the back-office lists them. */
+    const referenceWithSettings = async (query: Partial<RelayPointSearchQuery>) => {
+      const listed = (await m.bo().call("GET", "/relay-points")).body as Array<{ code: string; capacity: number; holdingDays: number }>;
+      const settings = new Map(listed.map(p => [p.code, { capacity: p.capacity, holdingDays: p.holdingDays }]));
+      const found = await reference(query);
+      return { ...found, items: found.items.map(item => ({ ...item, ...settings.get(item.code) })) };
+    };
+
     beforeAll(async () => {
       for (const p of POINTS) {
         const res = await m.bo().call("POST", "/relay-points", {
@@ -235,7 +243,7 @@ export function merchantContract(system: () => SystemUnderTest): void {
     test("without filters: active points only, by code, one page like the parcel page", async () => {
       const res = await search("");
       expect(res.status).toBe(200);
-      expect(res.body).toEqual(await reference({}));
+      expect(res.body).toEqual(await referenceWithSettings({}));
       expect(Object.keys(res.body).sort()).toEqual(["items", "page", "size", "totalElements", "totalPages"]);
       expect(res.body.items[0]).not.toHaveProperty("distanceKm");
       const codes = res.body.items.map((p: { code: string }) => p.code);
@@ -247,7 +255,7 @@ export function merchantContract(system: () => SystemUnderTest): void {
 
     test("by wilaya (one or two digits), by city in either script, by text", async () => {
       const algiers = await search("?wilaya=16&size=100");
-      expect(algiers.body).toEqual(await reference({ wilaya: "16", size: 100 }));
+      expect(algiers.body).toEqual(await referenceWithSettings({ wilaya: "16", size: 100 }));
       expect(algiers.body.items.length).toBeGreaterThanOrEqual(7);
       for (const p of algiers.body.items) expect(p.wilaya).toBe("16");
       const adrar = await search("?wilaya=1");
@@ -259,7 +267,7 @@ export function merchantContract(system: () => SystemUnderTest): void {
       const oran = ["DZ-31-ORAN-CENTRE", "DZ-31-ORAN-HAI-ESSALEM"];
       expect((await search("?city=oran")).body.items.map((p: { code: string }) => p.code)).toEqual(oran);
       expect((await search(`?city=${encodeURIComponent("وهران")}`)).body.items.map((p: { code: string }) => p.code)).toEqual(oran);
-      expect((await search("?city=SETIF")).body).toEqual(await reference({ city: "SETIF" }));
+      expect((await search("?city=SETIF")).body).toEqual(await referenceWithSettings({ city: "SETIF" }));
       expect((await search("?city=SETIF")).body.totalElements).toBeGreaterThan(0);
 
       const didouche = (await search("?q=didouche")).body.items.map((p: { code: string }) => p.code);
@@ -283,7 +291,7 @@ export function merchantContract(system: () => SystemUnderTest): void {
       expect((await search(`?near=${SPOT.latitude},${SPOT.longitude}&radiusKm=5`)).body.totalElements).toBe(2);
 
       const algiers = await search("?near=36.7538,3.0588&radiusKm=5");
-      expect(algiers.body).toEqual(await reference({ near: { latitude: 36.7538, longitude: 3.0588 }, radiusKm: 5 }));
+      expect(algiers.body).toEqual(await referenceWithSettings({ near: { latitude: 36.7538, longitude: 3.0588 }, radiusKm: 5 }));
       expect(algiers.body.items.slice(0, 4).map((p: { code: string; distanceKm: number }) => [p.code, p.distanceKm])).toEqual([
         ["DZ-16-ALGER-CENTRE", 1.55],
         ["DZ-16-HYDRA", 2.78],
@@ -291,7 +299,9 @@ export function merchantContract(system: () => SystemUnderTest): void {
         ["DZ-16-BAB-EL-OUED", 4.12]
       ]);
       // 20 km when no radius is given; Paris is far from every point.
-      expect((await search("?near=36.7538,3.0588")).body).toEqual(await reference({ near: { latitude: 36.7538, longitude: 3.0588 } }));
+      expect((await search("?near=36.7538,3.0588")).body).toEqual(
+        await referenceWithSettings({ near: { latitude: 36.7538, longitude: 3.0588 } })
+      );
       expect((await search("?near=48.8566,2.3522&radiusKm=100")).body).toMatchObject({ items: [], totalElements: 0, totalPages: 0 });
     });
 
