@@ -37,6 +37,7 @@ import { RelayMixin } from "./parcels/relay/relay.mixin";
 import { RELAY_DOCS_TAGS } from "./parcels/relay/relay.params";
 import { RelayPointWithSettings, setRelaySettings, withRelaySettings } from "./parcels/relay/relay-settings";
 import { HoldingMixin } from "./parcels/holding.mixin";
+import type { HoldingPassResult } from "./parcels/holding-pass";
 import { PinResetSchema, PinResetView, ResetPinParams, ResetPinSchema } from "./parcels/cod.params";
 import { createBatch } from "./parcels/create-batch";
 import { HandoverDeps, operatorTransition, resetPickupPin } from "./parcels/handover";
@@ -123,6 +124,8 @@ interface ParcelsVars extends DbVars, ConfigVars {
   encryptionKey: string;
   relayLoop: BackgroundLoop<number>;
   sweepLoop: BackgroundLoop<SweepResult>;
+  /** HoldingMixin's (deadlines and return fees), started with the others once the database is open. */
+  holdingLoop: BackgroundLoop<HoldingPassResult>;
   /** Made at the first read, for the database of this start. */
   visibleCache?: VisibleParcelCache;
 }
@@ -811,6 +814,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     await this.settleCrashedCreates();
     this.relayLoop.start();
     this.sweepLoop.start();
+    // Started here, not in HoldingMixin: a mixin's started may run before the database is open.
+    this.holdingLoop.start();
   },
 
   async stopped(this: ParcelsThis) {

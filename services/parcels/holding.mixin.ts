@@ -103,10 +103,6 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, HoldingThis>> =
     );
   },
 
-  started(this: HoldingThis) {
-    this.holdingLoop.start();
-  },
-
   async stopped(this: HoldingThis) {
     await this.holdingLoop.stop();
   }
