@@ -353,6 +353,7 @@ describe("SPEC §5: authentication", () => {
       getParcel: either("parcels:read"),
       getParcelByTracking: either("parcels:read"),
       cancelParcel: either("parcels:write"),
+      extendPickupDeadline: either("parcels:write"),
       triggerSandboxEvent: either("parcels:write"),
       listParcelEvents: either("parcels:read"),
       quoteParcel: either("parcels:read"),

@@ -22,7 +22,13 @@ test("only the health ping is open to every key; writes need parcels:write; mone
       .map(([name]) => name)
       .sort();
   expect(byScope("any")).toEqual(["auth.health"]);
-  expect(byScope("parcels:write")).toEqual(["parcels.cancel", "parcels.create", "parcels.createBatch", "parcels.triggerSandboxEvent"]);
+  expect(byScope("parcels:write")).toEqual([
+    "parcels.cancel",
+    "parcels.create",
+    "parcels.createBatch",
+    "parcels.extendPickup",
+    "parcels.triggerSandboxEvent"
+  ]);
   expect(byScope("parcels:read")).toEqual([
     "labels.createDocument",
     "labels.printerFont",
