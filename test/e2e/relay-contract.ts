@@ -128,8 +128,46 @@ export function dayAtTheCounterContract(system: () => SystemUnderTest): void {
     const closings = await h.bo().call("GET", `/relay-points/${code}/cash-closings`);
     expect(closings.body).toMatchObject({ totalElements: 1, items: [closing.body] });
 
-    // The courier takes the return: the shelf is empty.
-    expect((await agent("POST", "/return-dispatches", { trackingNumbers: [refused.trackingNumber] })).body).toEqual({ dispatched: 1 });
+    // A refusal charges the return fee: RETURN_FEE_PERCENT (50) % of the price, once, in the ledger.
+    const refusedView = (await merchant.live("GET", `/parcels/${refused.id}`)).body;
+    expect(refusedView.returnFeeDzd).toBeCloseTo(refusedView.pricePaidDzd / 2, 2);
+    const feesOf = async (parcelId: string) =>
+      (
+        (await merchant.live("GET", "/wallet/entries?size=100")).body.items as {
+          type: string;
+          parcelId: string | null;
+          amountDzd: number;
+        }[]
+      ).filter(e => e.type === "RETURN_FEE" && e.parcelId === parcelId);
+    expect((await feesOf(refused.id)).map(e => Math.abs(e.amountDzd))).toEqual([refusedView.returnFeeDzd]);
+
+    // A third parcel is never collected: its deadline (set on arrival) moved to the past, it goes back
+    // on its own — RETURN_PENDING/PICKUP_EXPIRED, its return fee charged, the merchant's event sent.
+    const expiring = await h.inTransit(merchant, code);
+    const arrived = await agent("POST", "/arrivals", { trackingNumber: expiring.trackingNumber });
+    expect(arrived.body.pickupDeadline).toEqual(expect.any(String));
+    const moved = await h.bo().call("PUT", `/parcels/${expiring.id}/pickup-deadline`, { pickupDeadline: "2020-01-01T00:00:00Z" });
+    expect(moved.status).toBe(200);
+    const expired = await eventually(
+      () => merchant.live("GET", `/parcels/${expiring.id}`).then(r => r.body),
+      p => p.status === "RETURN_PENDING" && p.returnFeeDzd !== null,
+      200
+    );
+    expect(expired).toMatchObject({ status: "RETURN_PENDING", codStatus: null });
+    expect(expired.returnFeeDzd).toBeCloseTo(expired.pricePaidDzd / 2, 2);
+    const expiredEvents = (await merchant.live("GET", `/parcels/${expiring.id}/events`)).body.items;
+    expect(expiredEvents[expiredEvents.length - 1]).toMatchObject({ status: "RETURN_PENDING", reason: "PICKUP_EXPIRED" });
+    expect((await feesOf(expiring.id)).map(e => Math.abs(e.amountDzd))).toEqual([expired.returnFeeDzd]);
+    const sent = await eventually(
+      () => merchant.live("GET", `/events?parcelId=${expiring.id}`).then(r => r.body.items as { data: { parcel: { status: string } } }[]),
+      items => items.some(e => e.data.parcel.status === "RETURN_PENDING")
+    );
+    expect(sent.some(e => e.data.parcel.status === "RETURN_PENDING")).toBe(true);
+
+    // The courier takes the returns: the shelf is empty.
+    expect(
+      (await agent("POST", "/return-dispatches", { trackingNumbers: [refused.trackingNumber, expiring.trackingNumber] })).body
+    ).toEqual({ dispatched: 2 });
     expect((await agent("GET", "/me")).body.onShelf).toBe(0);
   });
 }
