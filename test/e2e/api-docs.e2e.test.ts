@@ -53,7 +53,7 @@ describe("API documents and /docs (embedded)", () => {
     base = `http://127.0.0.1:${port}`;
     proc = await startNode({ PORT: String(port), DATA_DIR: dataDir, BACKOFFICE_TOKEN: token, PUBLIC_BASE_URL: base });
     await waitForHttp(`${base}/readyz`);
-  }, 90_000);
+  }, 200_000);
 
   afterAll(async () => {
     await proc?.stop();

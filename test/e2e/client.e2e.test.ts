@@ -55,7 +55,7 @@ describe("generated TypeScript client (embedded)", () => {
       apiKey: (await bo.createKey(org.id, { mode: "sandbox" })).key,
       fetch: validatingFetch
     });
-  }, 90_000);
+  }, 200_000);
 
   afterAll(async () => {
     await proc?.stop();

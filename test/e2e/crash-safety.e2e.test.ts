@@ -54,7 +54,7 @@ describeWithServers(["postgres", "redis", "nats"], "crash safety: SIGKILL of eac
         }).then(r => r.status),
       status => status === 200
     );
-  }, 120_000);
+  }, 200_000);
 
   afterAll(async () => {
     await Promise.all(Object.values(procs).map(p => p.stop()));

@@ -42,7 +42,7 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
     labels = await startNode({ ...common, SERVICES: "labels", NODE_ID: "labels-1" });
     commonEnv = common;
     await Promise.all(ports.map(p => waitForHttp(`http://127.0.0.1:${p}/readyz`)));
-  }, 120_000);
+  }, 200_000);
 
   afterAll(async () => {
     await Promise.all([...processes, labels].map(p => p?.stop()));

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { http } from "../helpers/http";
-import { freePort, ROOT, RunningProcess, startProcess } from "../helpers/processes";
+import { freePort, ROOT, RunningProcess, START_WAIT_MS, startProcess } from "../helpers/processes";
 import { SystemUnderTest } from "./gateway-contract";
 import { everyContract } from "./every-contract";
 import { HOSTILE_INPUT_ENV } from "./hostile-input-contract";
@@ -25,10 +25,13 @@ describe("embedded mode (npm start)", () => {
     // The one addition to `npm start`: the pick-up SMS go to a stand-in gateway, where tests read the PINs.
     sms = await startSmsInbox();
     proc = npmStart();
-    const banner = await proc.waitForOutput(/curl -s -H "Authorization: ApiKey (rp_live_\w+)" (\S+)\/api\/partner\/v1\/health/, 60_000);
+    const banner = await proc.waitForOutput(
+      /curl -s -H "Authorization: ApiKey (rp_live_\w+)" (\S+)\/api\/partner\/v1\/health/,
+      START_WAIT_MS
+    );
     demoLiveKey = banner[1];
     backofficeToken = (await proc.waitForOutput(/Back-office token \(Authorization: Bearer …\): (\S+)/))[1];
-  }, 90_000);
+  }, 200_000);
 
   afterAll(async () => {
     await proc?.stop();
@@ -79,8 +82,8 @@ describe("embedded mode (npm start)", () => {
     expect(report.violations).toEqual([]);
     expect(report.visibleParcels).toBeGreaterThan(0);
     proc = npmStart();
-    await proc.waitForOutput(/Demo keys were printed on the first start/, 60_000);
-  }, 90_000);
+    await proc.waitForOutput(/Demo keys were printed on the first start/, START_WAIT_MS);
+  }, 200_000);
 
   test("DATA_DIR is for its owner only: folders 0700, files 0600", () => {
     const loose: string[] = [];

@@ -76,7 +76,7 @@ describe("event path: webhooks, SMS and labels (embedded)", () => {
       WEBHOOK_ALLOW_PRIVATE: "true"
     });
     await waitForHttp(`${base}/readyz`);
-  }, 90_000);
+  }, 200_000);
 
   afterAll(async () => {
     await proc?.stop();

@@ -53,7 +53,7 @@ describeWithServers(["postgres", "redis", "nats"], "holding period: SIGKILL of p
         }).then(r => r.status),
       status => status === 200
     );
-  }, 120_000);
+  }, 200_000);
 
   afterAll(async () => {
     await Promise.all(Object.values(procs).map(p => p.stop()));

@@ -98,7 +98,7 @@ describeBrowser("tracking pages in headless Chromium", () => {
     if (!hasChromium) throw new Error(`CI=true but ${CHROMIUM} is missing: apt-get install -y chromium`);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-  }, 120_000);
+  }, 200_000);
 
   afterAll(async () => {
     await browser?.close();

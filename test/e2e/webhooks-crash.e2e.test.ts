@@ -49,7 +49,7 @@ describeWithServers(["postgres", "redis", "nats"], "webhooks at-least-once acros
     for (let i = 0; i < 100 && (await backoffice(base, token).call("GET", probe)).status === 503; i++) {
       await new Promise(r => setTimeout(r, 100));
     }
-  }, 120_000);
+  }, 200_000);
 
   afterAll(async () => {
     await Promise.all(Object.values(procs).map(p => p.stop()));

@@ -102,10 +102,16 @@ export function startProcess(command: string, args: string[], env: Record<string
   };
 }
 
+/**
+ * How long a test waits for a fresh start (PGlite's first start creates its cluster): generous,
+ * because two cores running several suites at once have taken over 60 s. A wait, not a measure.
+ */
+export const START_WAIT_MS = 150_000;
+
 /** `node dist/bin/start.js` with the given environment; resolves once its broker has started. */
 export async function startNode(env: Record<string, string>): Promise<RunningProcess> {
   const proc = startProcess(process.execPath, [path.join(ROOT, "dist", "bin", "start.js")], env);
-  await proc.waitForOutput(/ServiceBroker with \d+ service\(s\) started successfully/, 60_000);
+  await proc.waitForOutput(/ServiceBroker with \d+ service\(s\) started successfully/, START_WAIT_MS);
   return proc;
 }
 
