@@ -25,6 +25,7 @@ import { freshLabelUrls } from "../mixins/label-urls";
 import type { ParcelLabelData, RelayPoint, SweepResult } from "./parcels/parcels.contract";
 import { CodMixin } from "./parcels/cod.mixin";
 import { HoldingMixin } from "./parcels/holding.mixin";
+import type { HoldingPassResult } from "./parcels/holding-pass";
 import { PinResetSchema, PinResetView, ResetPinParams, ResetPinSchema } from "./parcels/cod.params";
 import { createBatch } from "./parcels/create-batch";
 import { HandoverDeps, operatorTransition, resetPickupPin } from "./parcels/handover";
@@ -111,6 +112,8 @@ interface ParcelsVars extends DbVars, ConfigVars {
   encryptionKey: string;
   relayLoop: BackgroundLoop<number>;
   sweepLoop: BackgroundLoop<SweepResult>;
+  /** Made by HoldingMixin (holding.mixin.ts); started here, once the database is open. */
+  holdingLoop: BackgroundLoop<HoldingPassResult>;
   /** Made at the first read, for the database of this start. */
   visibleCache?: VisibleParcelCache;
 }
@@ -760,10 +763,11 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     await store.seedRelayPoints(this.db, relayDirectory as RelayPoint[]);
     this.relayLoop.start();
     this.sweepLoop.start();
+    this.holdingLoop.start();
   },
 
   async stopped(this: ParcelsThis) {
-    await Promise.all([this.relayLoop.stop(), this.sweepLoop.stop()]);
+    await Promise.all([this.relayLoop.stop(), this.sweepLoop.stop(), this.holdingLoop.stop()]);
     await releaseLease(this.db, this.broker.nodeID).catch(() => undefined);
     this.visibleCache = undefined;
   }
