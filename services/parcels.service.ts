@@ -124,7 +124,7 @@ interface ParcelsVars extends DbVars, ConfigVars {
   encryptionKey: string;
   relayLoop: BackgroundLoop<number>;
   sweepLoop: BackgroundLoop<SweepResult>;
-  /** HoldingMixin's (deadlines and return fees), started with the others once the database is open. */
+  /** Made by HoldingMixin (holding.mixin.ts); started here, once the database is open. */
   holdingLoop: BackgroundLoop<HoldingPassResult>;
   /** Made at the first read, for the database of this start. */
   visibleCache?: VisibleParcelCache;
@@ -819,7 +819,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
   },
 
   async stopped(this: ParcelsThis) {
-    await Promise.all([this.relayLoop.stop(), this.sweepLoop.stop()]);
+    await Promise.all([this.relayLoop.stop(), this.sweepLoop.stop(), this.holdingLoop.stop()]);
     await releaseLease(this.db, this.broker.nodeID).catch(() => undefined);
     this.visibleCache = undefined;
   }

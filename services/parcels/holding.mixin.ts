@@ -101,11 +101,9 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, HoldingThis>> =
       config.holdingIntervalMs,
       err => this.logger.warn("holding pass failed:", err.message)
     );
-  },
-
-  async stopped(this: HoldingThis) {
-    await this.holdingLoop.stop();
   }
+  // Started and stopped by the service itself, beside its other loops: a mixin's started runs
+  // before DbMixin's has opened the database.
 };
 
 export const HoldingMixin = mixin as Partial<ServiceSchema>;

@@ -141,12 +141,16 @@ export function parcelsContract(system: () => SystemUnderTest & { databaseUrl?: 
       "destinationRelayCode",
       "id",
       "labelUrl",
+      "pickupDeadline",
       "pricePaidDzd",
+      "returnFeeDzd",
       "status",
       "trackingNumber",
       "updatedAt"
     ]);
     expect(res.body).toMatchObject({ status: "CREATED", destinationRelayCode: VALID.destinationRelayCode, codAmountDzd: 1500 });
+    // Not at a relay point yet, never returned.
+    expect(res.body).toMatchObject({ pickupDeadline: null, returnFeeDzd: null });
     expect(res.body.trackingNumber).toMatch(/^RP\d{9}DZ$/);
     expect(res.headers.get("location")).toBe(`${res.headers.get("location")!.split("/api/")[0]}/api/partner/v1/parcels/${res.body.id}`);
     expect(res.text).not.toContain("Amina");

@@ -43,7 +43,8 @@ export function publicTrackingContract(system: () => SystemUnderTest): void {
         address: "42 Rue Didouche Mourad, Alger Centre",
         openingHours: expect.objectContaining({ fri: [], sat: [expect.objectContaining({ open: "08:30" }), expect.anything()] })
       },
-      codToPayDzd: 1500
+      codToPayDzd: 1500,
+      pickupDeadline: null
     });
     expect(res.headers.get("x-ratelimit-limit")).toBe("30");
     expect(res.headers.get("x-ratelimit-remaining")).toBe("29");
