@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { backoffice, partner } from "../helpers/http";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
-import { waitFor } from "../helpers/parcel-events";
+import { waitFor, waitForWebhookRoutes } from "../helpers/parcel-events";
 import { createTestDatabase } from "../helpers/postgres";
 import { freePort, RunningProcess, startNode, waitForHttp } from "../helpers/processes";
 import { Receiver, startReceiver } from "../helpers/receivers";
@@ -46,14 +46,7 @@ describeWithServers(["postgres", "redis", "nats"], "crash safety: SIGKILL of eac
     };
     await Promise.all(KILL_ORDER.map(start));
     await waitForHttp(`http://127.0.0.1:${port}/readyz`);
-    // The gateway is ready with auth, wallet and parcels; the webhooks routes may come a moment later.
-    await waitFor(
-      () =>
-        fetch(`http://127.0.0.1:${port}/api/backoffice/v1/organizations/${randomUUID()}/webhook-deliveries`, {
-          headers: { Authorization: `Bearer ${backofficeToken}` }
-        }).then(r => r.status),
-      status => status === 200
-    );
+    await waitForWebhookRoutes(`http://127.0.0.1:${port}`, backofficeToken);
   }, 200_000);
 
   afterAll(async () => {

@@ -1,8 +1,8 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { Client } from "pg";
 import { backoffice, partner } from "../helpers/http";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
-import { waitFor } from "../helpers/parcel-events";
+import { waitFor, waitForWebhookRoutes } from "../helpers/parcel-events";
 import { createTestDatabase } from "../helpers/postgres";
 import { freePort, RunningProcess, startNode, waitForHttp } from "../helpers/processes";
 import { Receiver, startReceiver } from "../helpers/receivers";
@@ -46,13 +46,7 @@ describeWithServers(["postgres", "redis", "nats"], "holding period: SIGKILL of p
     // A second parcels instance: its holding passes race the first one's.
     await start("parcels", "parcels-node-2");
     await waitForHttp(`http://127.0.0.1:${port}/readyz`);
-    await waitFor(
-      () =>
-        fetch(`http://127.0.0.1:${port}/api/backoffice/v1/organizations/${randomUUID()}/webhook-deliveries`, {
-          headers: { Authorization: `Bearer ${backofficeToken}` }
-        }).then(r => r.status),
-      status => status === 200
-    );
+    await waitForWebhookRoutes(`http://127.0.0.1:${port}`, backofficeToken);
   }, 200_000);
 
   afterAll(async () => {

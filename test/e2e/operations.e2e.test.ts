@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { backoffice, partner } from "../helpers/http";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
-import { waitFor } from "../helpers/parcel-events";
+import { waitFor, waitForWebhookRoutes } from "../helpers/parcel-events";
 import { createTestDatabase } from "../helpers/postgres";
 import { freePort, RunningProcess, startNode, waitForHttp } from "../helpers/processes";
 import { Receiver, startReceiver } from "../helpers/receivers";
@@ -100,15 +100,7 @@ describeWithServers(["postgres", "redis", "nats"], "operations: probes, metrics,
     for (const node of nodes.values()) await waitForHttp(`http://127.0.0.1:${node.healthPort}/readyz`);
     for (const url of gatewayUrls) await waitForHttp(`${url}/readyz`);
     // Gateways are ready with auth, wallet and parcels; the webhooks routes may be learnt a moment later.
-    for (const url of gatewayUrls) {
-      await waitFor(
-        () =>
-          fetch(`${url}/api/backoffice/v1/organizations/${randomUUID()}/webhook-deliveries`, {
-            headers: { Authorization: `Bearer ${token}` }
-          }).then(r => r.status),
-        status => status === 200
-      );
-    }
+    for (const url of gatewayUrls) await waitForWebhookRoutes(url, token);
 
     const org = await bo().createOrganization("Ops Merchant");
     orgId = org.id;

@@ -48,3 +48,17 @@ export async function waitFor<T>(probe: () => Promise<T> | T, done: (value: T) =
     await new Promise(resolve => setTimeout(resolve, 25));
   }
 }
+
+/**
+ * Waits until a gateway routes the webhooks service's back-office calls: its readiness covers
+ * auth, wallet and parcels, and the webhooks routes may come a moment later.
+ */
+export async function waitForWebhookRoutes(baseUrl: string, backofficeToken: string): Promise<void> {
+  await waitFor(
+    () =>
+      fetch(`${baseUrl}/api/backoffice/v1/organizations/${randomUUID()}/webhook-deliveries`, {
+        headers: { Authorization: `Bearer ${backofficeToken}` }
+      }).then(r => r.status),
+    status => status === 200
+  );
+}
