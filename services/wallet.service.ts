@@ -16,7 +16,7 @@ import { NoParams, NoParamsSchema } from "../lib/schemas";
 import { GroupCommit } from "../lib/group-commit";
 import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
-import { debitGroup, DebitDone, DebitItem } from "./wallet/debit-group";
+import { debitGroup, DebitDone, DebitItem } from "./wallet/debit-group.store";
 import type { Balances } from "./wallet/wallet.contract";
 import {
   BalancesParams,

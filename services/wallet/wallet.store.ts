@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { KeyMode } from "../../lib/api-keys";
 import type { Queryable } from "../../lib/db/database";
-import { AppError } from "../../lib/errors";
 import { eachInSavepoint, ItemOutcome } from "../../lib/group-commit";
 import type { ParcelMovement } from "./wallet.contract";
 
@@ -65,7 +64,10 @@ export async function lockParcels(tx: Queryable, parcelIds: readonly string[]): 
  * The rows of the given accounts (organisation/mode keys), locked until the commit in one order,
  * with their balances; an account never moved has no row.
  */
-export async function lockAccounts(tx: Queryable, accounts: readonly { organizationId: string; mode: KeyMode }[]): Promise<Map<string, number>> {
+export async function lockAccounts(
+  tx: Queryable,
+  accounts: readonly { organizationId: string; mode: KeyMode }[]
+): Promise<Map<string, number>> {
   const keys = [...new Set(accounts.map(a => accountKey(a.organizationId, a.mode)))].sort();
   if (keys.length === 0) return new Map();
   const rows = await tx.query<{ organization_id: string; mode: KeyMode; balance_centimes: string | number }>(

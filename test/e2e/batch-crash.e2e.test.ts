@@ -66,51 +66,55 @@ describeWithServers(["postgres", "nats"], "crash safety: SIGKILL of wallet or pa
     }
   }
 
-  test.each(["wallet", "parcels"])("SIGKILL of %s mid-batch: after the restart every debit has its one visible parcel", async victim => {
-    const bo = backoffice(base, token);
-    const org = await bo.createOrganization(`Lots ${victim}`);
-    const { key } = await bo.createKey(org.id, { rateLimitPerMinute: 100_000 });
-    expect((await bo.call("POST", `/organizations/${org.id}/wallet/top-ups`, { amountDzd: 10_000_000 })).status).toBe(201);
-    const headers = { Authorization: `ApiKey ${key}`, "Content-Type": "application/json" };
-    const before = await debitsSoFar();
+  test.each(["wallet", "parcels"])(
+    "SIGKILL of %s mid-batch: after the restart every debit has its one visible parcel",
+    async victim => {
+      const bo = backoffice(base, token);
+      const org = await bo.createOrganization(`Lots ${victim}`);
+      const { key } = await bo.createKey(org.id, { rateLimitPerMinute: 100_000 });
+      expect((await bo.call("POST", `/organizations/${org.id}/wallet/top-ups`, { amountDzd: 10_000_000 })).status).toBe(201);
+      const headers = { Authorization: `ApiKey ${key}`, "Content-Type": "application/json" };
+      const before = await debitsSoFar();
 
-    let answered = 0;
-    const createdIds: string[] = [];
-    const batches = Array.from({ length: BATCHES }, (_, b) =>
-      fetch(`${base}/api/partner/v1/parcels/batch`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ items: Array.from({ length: ITEMS }, (_, i) => item(b * ITEMS + i)) })
-      })
-        .then(async res => {
-          const body = (await res.json()) as { items?: { status: number; parcel: { id: string } | null }[] };
-          for (const it of body.items ?? []) if (it.status === 201) createdIds.push(it.parcel!.id);
+      let answered = 0;
+      const createdIds: string[] = [];
+      const batches = Array.from({ length: BATCHES }, (_, b) =>
+        fetch(`${base}/api/partner/v1/parcels/batch`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ items: Array.from({ length: ITEMS }, (_, i) => item(b * ITEMS + i)) })
         })
-        .catch(() => undefined)
-        .finally(() => answered++)
-    );
-    // In the middle: some of the batches' debits committed, not all of the batches answered.
-    await waitFor(debitsSoFar, n => n >= before + 20, 60_000);
-    expect(answered).toBeLessThan(BATCHES);
-    await procs[victim].stop("SIGKILL");
-    await start(victim);
-    await Promise.all(batches);
+          .then(async res => {
+            const body = (await res.json()) as { items?: { status: number; parcel: { id: string } | null }[] };
+            for (const it of body.items ?? []) if (it.status === 201) createdIds.push(it.parcel!.id);
+          })
+          .catch(() => undefined)
+          .finally(() => answered++)
+      );
+      // In the middle: some of the batches' debits committed, not all of the batches answered.
+      await waitFor(debitsSoFar, n => n >= before + 20, 60_000);
+      expect(answered).toBeLessThan(BATCHES);
+      await procs[victim].stop("SIGKILL");
+      await start(victim);
+      await Promise.all(batches);
 
-    let report = await checkMoneyInvariant(database.url);
-    for (let i = 0; i < 120 && (report.pending > 0 || report.violations.length > 0); i++) {
-      await new Promise(r => setTimeout(r, 500));
-      report = await checkMoneyInvariant(database.url);
-    }
-    expect(report.pending).toBe(0);
-    expect(report.violations).toEqual([]);
+      let report = await checkMoneyInvariant(database.url);
+      for (let i = 0; i < 120 && (report.pending > 0 || report.violations.length > 0); i++) {
+        await new Promise(r => setTimeout(r, 500));
+        report = await checkMoneyInvariant(database.url);
+      }
+      expect(report.pending).toBe(0);
+      expect(report.violations).toEqual([]);
 
-    const visible = new Set<string>();
-    for (let page = 0; ; page++) {
-      const res = await fetch(`${base}/api/partner/v1/parcels?size=100&page=${page}`, { headers });
-      const body = (await res.json()) as { items: { id: string }[]; totalPages: number };
-      for (const p of body.items) visible.add(p.id);
-      if (page + 1 >= body.totalPages) break;
-    }
-    expect(createdIds.filter(id => !visible.has(id))).toEqual([]);
-  }, 300_000);
+      const visible = new Set<string>();
+      for (let page = 0; ; page++) {
+        const res = await fetch(`${base}/api/partner/v1/parcels?size=100&page=${page}`, { headers });
+        const body = (await res.json()) as { items: { id: string }[]; totalPages: number };
+        for (const p of body.items) visible.add(p.id);
+        if (page + 1 >= body.totalPages) break;
+      }
+      expect(createdIds.filter(id => !visible.has(id))).toEqual([]);
+    },
+    300_000
+  );
 });

@@ -29,7 +29,13 @@ interface Outcome {
   status?: number;
 }
 
-function onEngine(database: () => Promise<{ env: Record<string, string>; drop: () => Promise<void>; invariant: () => string | { pgliteDir: string } | null }>) {
+function onEngine(
+  database: () => Promise<{
+    env: Record<string, string>;
+    drop: () => Promise<void>;
+    invariant: () => string | { pgliteDir: string } | null;
+  }>
+) {
   let broker: ServiceBroker;
   let drop: () => Promise<void>;
   let invariantTarget: () => string | { pgliteDir: string } | null;
@@ -100,11 +106,10 @@ function onEngine(database: () => Promise<{ env: Record<string, string>; drop: (
     const items = Array.from({ length: 6 }, (_, i) => ({ ...PARCEL, recipientName: `Lot ${i}` })) as object[];
     items[2] = { ...items[2], destinationRelayCode: "DZ-99-NOWHERE" };
     items[4] = { ...items[4], weightG: 0 };
-    const result = await broker.call<{ created: number; failed: number; items: { status: number; error: { code: string } | null }[] }, object>(
-      "parcels.createBatch",
-      { items },
-      { meta: { auth } }
-    );
+    const result = await broker.call<
+      { created: number; failed: number; items: { status: number; error: { code: string } | null }[] },
+      object
+    >("parcels.createBatch", { items }, { meta: { auth } });
     expect(result.items.map(i => i.status)).toEqual([201, 201, 400, 201, 400, 201]);
     expect(result.items[2].error!.code).toBe("RELAY_NOT_FOUND");
     expect(result.items[4].error!.code).toBe("VALIDATION_FAILED");
@@ -142,7 +147,9 @@ function onEngine(database: () => Promise<{ env: Record<string, string>; drop: (
     const auth = await merchant("Debit Rejoue", 2 * PRICE_DZD);
     const parcelId = randomUUID();
     const debit = { parcelId, organizationId: auth.organizationId, mode: "live", amountCentimes: PRICE_DZD * 100 };
-    const answers = await Promise.all(Array.from({ length: 5 }, () => broker.call<{ balanceCentimes: number }, object>("wallet.debit", debit)));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => broker.call<{ balanceCentimes: number }, object>("wallet.debit", debit))
+    );
     expect(answers.map(a => a.balanceCentimes)).toEqual(Array.from({ length: 5 }, () => PRICE_DZD * 100));
     expect(await balanceOf(auth)).toBe(PRICE_DZD);
   });

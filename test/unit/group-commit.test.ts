@@ -57,7 +57,12 @@ describe("GroupCommit", () => {
   test("one item's failure fails that item only", async () => {
     const { flush, releaseNext } = gatedFlush();
     const batcher = new GroupCommit(flush, { name: "items", maxBatch: 100, maxQueue: 100 });
-    const answers = [0, 1, -2, 3].map(n => batcher.submit(n).then(v => ({ v }), (e: Error) => ({ e: e.message })));
+    const answers = [0, 1, -2, 3].map(n =>
+      batcher.submit(n).then(
+        v => ({ v }),
+        (e: Error) => ({ e: e.message })
+      )
+    );
     await releaseNext();
     await releaseNext();
     expect(await Promise.all(answers)).toEqual([{ v: 0 }, { v: 10 }, { e: "refused -2" }, { v: 30 }]);
@@ -112,7 +117,12 @@ describe("GroupCommit", () => {
           );
           const answers: Promise<string>[] = [];
           for (const [i, n] of values.entries()) {
-            answers.push(batcher.submit(n).then(v => `ok ${v}`, (e: Error) => e.message));
+            answers.push(
+              batcher.submit(n).then(
+                v => `ok ${v}`,
+                (e: Error) => e.message
+              )
+            );
             for (let p = 0; p < pauses[i]; p++) await new Promise(r => setImmediate(r));
           }
           expect(await Promise.all(answers)).toEqual(values.map(n => (n < 0 ? `no ${n}` : `ok ${n * 2}`)));

@@ -23,7 +23,6 @@ interface PriorEntry {
   balance_after_centimes: string | number;
 }
 
-
 const INSUFFICIENT = () => new AppError("INSUFFICIENT_BALANCE", "The wallet balance is insufficient for this parcel");
 const ABANDONED = () => new AppError("CONFLICT", "This parcel was abandoned and can no longer be paid");
 
@@ -50,7 +49,8 @@ export async function debitGroup(tx: Queryable, items: readonly DebitItem[]): Pr
   const refunded = new Set<string>();
   for (const row of prior) {
     if (row.kind === "refund") refunded.add(row.parcel_id);
-    else debited.set(row.parcel_id, { amountCentimes: Number(row.amount_centimes), balanceAfterCentimes: Number(row.balance_after_centimes) });
+    else
+      debited.set(row.parcel_id, { amountCentimes: Number(row.amount_centimes), balanceAfterCentimes: Number(row.balance_after_centimes) });
   }
 
   const fresh = items.filter(i => !debited.has(i.parcelId) && !refunded.has(i.parcelId));
