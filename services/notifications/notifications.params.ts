@@ -20,8 +20,7 @@ const onlyAtRelay = (schema: Schema) =>
  * this service ignores must never be refused (a refusal holds the parcel's outbox queue, and with
  * it the parcel's webhooks). What an AT_RELAY event must carry for the SMS is checked in full.
  */
-export const ParcelEventSchema = Joi.object<ParcelEventParams, true>({
-  event: Joi.object<ParcelEvent>({
+const IncomingEventSchema = Joi.object<ParcelEvent>({
     id: uuid().required(),
     type: Joi.string().max(100).required(),
     organizationId: onlyAtRelay(uuid()),
@@ -38,10 +37,18 @@ export const ParcelEventSchema = Joi.object<ParcelEventParams, true>({
           .unknown(true)
           .required()
       }).unknown(true)
-    )
-  })
-    .unknown(true)
-    .required()
+  )
+})
+  .unknown(true)
+  .required();
+export const ParcelEventSchema = Joi.object<ParcelEventParams, true>({ event: IncomingEventSchema });
+
+/** The outbox relay's hand-off: the events that may message a recipient, oldest first. */
+export interface ParcelEventsParams {
+  events: ParcelEvent[];
+}
+export const ParcelEventsSchema = Joi.object<ParcelEventsParams, true>({
+  events: Joi.array().items(IncomingEventSchema).min(1).max(500).required()
 });
 
 /** An operator's PIN reset: a new pick-up SMS for a parcel already at its relay point. */
