@@ -102,9 +102,8 @@ export async function insertMessages(db: Queryable, messages: NewSmsMessage[]): 
     `INSERT INTO notifications.sms_messages
        (id, event_id, parcel_id, organization_id, kind, phone_enc, body, body_enc, provider, status, next_attempt_at)
      SELECT m.id, m.event_id, m.parcel_id, m.organization_id, m.kind, m.phone_enc, m.body, m.body_enc, m.provider, 'pending', now()
-       FROM json_to_recordset($1::json) WITH ORDINALITY AS m(
-         id uuid, event_id uuid, parcel_id uuid, organization_id uuid, kind text, phone_enc text, body text, body_enc text, provider text, n bigint)
-      ORDER BY m.n
+       FROM json_to_recordset($1::json) AS m(
+         id uuid, event_id uuid, parcel_id uuid, organization_id uuid, kind text, phone_enc text, body text, body_enc text, provider text)
      ON CONFLICT (event_id) DO NOTHING
      RETURNING *`,
     [
