@@ -21,22 +21,22 @@ const onlyAtRelay = (schema: Schema) =>
  * it the parcel's webhooks). What an AT_RELAY event must carry for the SMS is checked in full.
  */
 const IncomingEventSchema = Joi.object<ParcelEvent>({
-    id: uuid().required(),
-    type: Joi.string().max(100).required(),
-    organizationId: onlyAtRelay(uuid()),
-    sandbox: onlyAtRelay(Joi.boolean()),
-    data: onlyAtRelay(
-      Joi.object({
-        parcel: Joi.object({
-          id: uuid().required(),
-          trackingNumber: Joi.string().max(50).required(),
-          destinationRelayCode: Joi.string().max(50).required(),
-          codAmountDzd: Joi.number().min(0).allow(null).required(),
-          pickupDeadline: Joi.string().isoDate().allow(null)
-        })
-          .unknown(true)
-          .required()
-      }).unknown(true)
+  id: uuid().required(),
+  type: Joi.string().max(100).required(),
+  organizationId: onlyAtRelay(uuid()),
+  sandbox: onlyAtRelay(Joi.boolean()),
+  data: onlyAtRelay(
+    Joi.object({
+      parcel: Joi.object({
+        id: uuid().required(),
+        trackingNumber: Joi.string().max(50).required(),
+        destinationRelayCode: Joi.string().max(50).required(),
+        codAmountDzd: Joi.number().min(0).allow(null).required(),
+        pickupDeadline: Joi.string().isoDate().allow(null)
+      })
+        .unknown(true)
+        .required()
+    }).unknown(true)
   )
 })
   .unknown(true)

@@ -104,8 +104,9 @@ async function sendBatch(worker: Worker, batch: store.ClaimedDelivery[]): Promis
       outcome
     }))
   );
-  for (const { delivery, endpoint, result, outcome } of attempts) logAttempt(worker, delivery, endpoint, result, outcome, numbers.get(delivery.id) ?? null);
-  const recorded = attempts.filter(a => numbers.get(a.delivery.id) != null);
+  for (const { delivery, endpoint, result, outcome } of attempts)
+    logAttempt(worker, delivery, endpoint, result, outcome, numbers.get(delivery.id) ?? null);
+  const recorded = attempts.filter(a => (numbers.get(a.delivery.id) ?? null) !== null);
   await Promise.all(
     [...groupBy(recorded, a => a.endpoint.id).values()].map(group =>
       followEndpointHealth(

@@ -27,7 +27,8 @@ function interleavedEvents(organizationId: string, parcelsCount = 6, perParcel =
   const types = ["parcel.created", "parcel.ready_for_pickup", "parcel.picked_up", "parcel.at_relay"];
   const events: ParcelEvent[] = [];
   for (let step = 0; step < perParcel; step++) {
-    for (const parcelId of ids) events.push(makeParcelEvent(organizationId, { parcelId, type: types[step % types.length], sequence: step + 1 }));
+    for (const parcelId of ids)
+      events.push(makeParcelEvent(organizationId, { parcelId, type: types[step % types.length], sequence: step + 1 }));
   }
   return events;
 }
