@@ -118,7 +118,9 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
   settings: {
     openapi: detached(WEBHOOKS_DOCS),
     retryDelayScale: 1,
-    batchSize: 20,
+    // One claim and one record statement per batch: a larger batch spreads them over more POSTs
+    // (measured with events already committed: 64 delivered about a third faster than 20).
+    batchSize: 64,
     maxBatchesPerPass: 10,
     concurrency: 8,
     leaseMarginMs: 30_000
