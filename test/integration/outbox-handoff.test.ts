@@ -10,6 +10,7 @@ import * as webhooks from "../../services/webhooks/webhooks.store";
 import { makeParcelEvent } from "../helpers/parcel-events";
 import { createTestDatabase, openThrowAwayPglite, openThrowAwayPostgres, type ThrowAwayDatabase } from "../helpers/postgres";
 import { describeWithServers } from "../helpers/servers";
+import { addTestEndpoint, storedFeed } from "../helpers/webhooks-store";
 
 /**
  * Issue 19: the outbox relay's hand-off carries many events per acknowledged call, `webhooks`
@@ -33,34 +34,9 @@ function interleavedEvents(organizationId: string, parcelsCount = 6, perParcel =
   return events;
 }
 
-async function endpointFor(db: Database, organizationId: string): Promise<string> {
-  const id = randomUUID();
-  await webhooks.insertEndpoint(db, {
-    id,
-    organizationId,
-    url: "http://127.0.0.1:9/",
-    description: null,
-    mode: "both",
-    eventTypes: null,
-    enabled: true,
-    secretEnc: "v1:x",
-    now: new Date()
-  });
-  return id;
-}
-
 /** Every stored event of the organisation, in feed order. */
 async function feed(db: Database, organizationId: string): Promise<ParcelEvent[]> {
-  const stored = await webhooks.listEvents(db, {
-    organizationId,
-    mode: "live",
-    after: null,
-    type: null,
-    parcelId: null,
-    limit: 1000,
-    retentionDays: 30
-  });
-  return stored.map(s => s.event);
+  return (await storedFeed(db, organizationId)).map(s => s.event);
 }
 
 async function deliveryRows(db: Database, organizationId: string) {
@@ -83,7 +59,7 @@ function handOffContract(open: () => Promise<ThrowAwayDatabase>) {
 
   test("a batch of N events stores N, in the batch's order, and the same batch again adds nothing", async () => {
     const withEndpoint = randomUUID();
-    const endpointId = await endpointFor(db, withEndpoint);
+    const endpointId = await addTestEndpoint(db, withEndpoint);
     const withoutEndpoint = randomUUID();
     const events = [...interleavedEvents(withEndpoint), ...interleavedEvents(withoutEndpoint, 3, 2)];
 
@@ -116,7 +92,7 @@ function handOffContract(open: () => Promise<ThrowAwayDatabase>) {
 
   test("the relay hands N events per call, marks them in one pass, and a hand-off repeated after a failure stores each event once", async () => {
     const organizationId = randomUUID();
-    await endpointFor(db, organizationId);
+    await addTestEndpoint(db, organizationId);
     const events = interleavedEvents(organizationId, 10, 4);
     await db.transaction(async tx => {
       for (const event of events) {
@@ -170,7 +146,7 @@ function handOffContract(open: () => Promise<ThrowAwayDatabase>) {
 
   test("a batch's attempts are recorded in one statement, each only under its own lease", async () => {
     const organizationId = randomUUID();
-    await endpointFor(db, organizationId);
+    await addTestEndpoint(db, organizationId);
     await webhooks.recordEvents(db, interleavedEvents(organizationId, 5, 1));
     const claimed = await webhooks.claimDue(db, { limit: 100, leaseMs: 60_000 });
     const mine = claimed.filter(d => d.organizationId === organizationId);
@@ -216,7 +192,7 @@ describeWithServers(["postgres"], "two webhook workers claiming batches on one P
 
   test("concurrent batched claims never give one delivery to two workers, and every delivery is claimed", async () => {
     const organizationId = randomUUID();
-    await endpointFor(a, organizationId);
+    await addTestEndpoint(a, organizationId);
     // 300 deliveries of 300 parcels: all due at once.
     const events = interleavedEvents(organizationId, 300, 1);
     await webhooks.recordEvents(a, events);
