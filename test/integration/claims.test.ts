@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import path from "node:path";
 import type { ServiceBroker } from "moleculer";
 import { createSystem } from "../../bin/system";
 import { loadConfig } from "../../lib/config";
@@ -10,7 +11,7 @@ import type { SystemUnderTest } from "../e2e/gateway-contract";
 import type { HttpResult } from "../helpers/http";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
 import { createTestDatabase } from "../helpers/postgres";
-import { freePort } from "../helpers/processes";
+import { freePort, ROOT, startProcess } from "../helpers/processes";
 import { describeWithServers } from "../helpers/servers";
 
 /**
@@ -311,13 +312,53 @@ function onEngine(databaseEnv: () => Promise<{ env: Record<string, string>; url:
     expect(await compensations(merchant.live)).toEqual(liveBefore);
   });
 
+  test("the back-office CLI lists the claims to decide, approves one and rejects another (dist/bin/backoffice.js)", async () => {
+    const cli = async (...args: string[]) => {
+      const run = startProcess(process.execPath, [path.join(ROOT, "dist", "bin", "backoffice.js"), ...args], {
+        BACKOFFICE_URL: baseUrl,
+        BACKOFFICE_TOKEN: backofficeToken
+      });
+      await new Promise(resolve => run.child.once("exit", resolve));
+      expect({ args, code: run.child.exitCode }).toEqual({ args, code: 0 });
+      return JSON.parse(run.output());
+    };
+    const opened: { id: string }[] = [];
+    for (let i = 0; i < 2; i++) {
+      const parcel = await create(merchant.sandbox);
+      await sandboxTo(parcel.id, "READY_FOR_PICKUP", "PICKED_UP", "DAMAGED");
+      opened.push((await claim(merchant.sandbox, parcel.id, { type: "DAMAGED", description: "CLI", amountClaimedDzd: 300 })).body);
+    }
+    const queue = await cli("claim:list", "--status", "OPEN", "--size", "100");
+    expect(queue.items.map((c: { id: string }) => c.id)).toEqual(expect.arrayContaining(opened.map(c => c.id)));
+    expect(await cli("claim:approve", opened[0].id, "Vu", "au", "comptoir", "--compensation", "250")).toMatchObject({
+      status: "APPROVED",
+      compensationDzd: 250,
+      note: "Vu au comptoir"
+    });
+    expect(await cli("claim:reject", opened[1].id, "Hors délai")).toMatchObject({ status: "REJECTED", note: "Hors délai" });
+  }, 60_000);
+
+  test("a credit the wallet did not acknowledge is asked again by the holding pass, and paid once", async () => {
+    const parcel = await create(merchant.sandbox);
+    await sandboxTo(parcel.id, "READY_FOR_PICKUP", "PICKED_UP", "DAMAGED");
+    const opened = (await claim(merchant.sandbox, parcel.id, { type: "DAMAGED", description: "x", amountClaimedDzd: 90 })).body;
+    const approved = (await decide(opened.id, { approved: true, note: "ok" })).body;
+    // As if the wallet's answer had been lost: the claim is flagged again, though the wallet credited it.
+    await db.query("UPDATE parcels.claims SET credit_pending = true, paid_centimes = NULL WHERE id = $1", [opened.id]);
+    expect((await merchant.sandbox("GET", `/claims/${opened.id}`)).body.paidDzd).toBeNull();
+    const pass = await broker.call<{ claimsCredited: number }, object>("parcels.runHoldingPass", {});
+    expect(pass.claimsCredited).toBeGreaterThanOrEqual(1);
+    expect((await merchant.sandbox("GET", `/claims/${opened.id}`)).body.paidDzd).toBe(approved.paidDzd);
+    expect((await compensations(merchant.sandbox)).filter(e => e.claimId === opened.id)).toHaveLength(1);
+  });
+
   test("the money invariant holds with claim compensations (PostgreSQL server)", async () => {
     // The holding pass retries any credit the wallet did not acknowledge; none is left behind.
     expect((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM parcels.claims WHERE credit_pending"))[0].n).toBe(0);
     if (url === null) return;
     const report = await checkMoneyInvariant(url);
     expect(report.violations).toEqual([]);
-    expect(report.claimCompensations).toBeGreaterThanOrEqual(2);
+    expect(report.claimCompensations).toBeGreaterThanOrEqual(1);
   });
 }
 
