@@ -1,6 +1,7 @@
 -- Claims (issue 22): a merchant asks for compensation for a lost, damaged or emptied parcel; the
--- network attaches its own evidence (a snapshot taken when the claim is opened) and an operator
--- decides. One OPEN claim per parcel (the partial unique index), at most one APPROVED.
+-- network attaches its own evidence (a snapshot taken when the claim is opened: json, not jsonb,
+-- keeps its fields in the order the API shows them) and an operator decides. One OPEN claim per
+-- parcel (the partial unique index), at most one APPROVED.
 --   credit_pending   approved, and the wallet has not acknowledged the credit yet (the holding
 --                    pass asks again; the wallet's credit is idempotent per claim)
 --   paid_centimes    what the wallet credited: the compensation plus the shipping price
@@ -14,7 +15,7 @@ CREATE TABLE parcels.claims (
   description text NOT NULL,
   amount_claimed_centimes bigint NOT NULL CHECK (amount_claimed_centimes > 0),
   max_compensation_centimes bigint NOT NULL CHECK (max_compensation_centimes >= 0),
-  evidence jsonb NOT NULL,
+  evidence json NOT NULL,
   compensation_centimes bigint CHECK (compensation_centimes >= 0 AND compensation_centimes <= max_compensation_centimes),
   decision_note text,
   decided_at timestamptz,

@@ -86,7 +86,7 @@ export async function insertClaim(tx: Queryable, claim: NewClaim): Promise<Claim
   await tx.query(
     `INSERT INTO parcels.claims (id, parcel_id, organization_id, mode, type, status, description, amount_claimed_centimes,
                                  max_compensation_centimes, evidence)
-     VALUES ($1, $2, $3, $4, $5, 'OPEN', $6, $7, $8, $9::jsonb)`,
+     VALUES ($1, $2, $3, $4, $5, 'OPEN', $6, $7, $8, $9::json)`,
     [
       claim.id,
       claim.parcelId,
