@@ -1,4 +1,5 @@
 import type { KeyMode } from "./api-keys";
+import type { ClaimView } from "./claim-view";
 import type { CodEventType, CodPayout, CodStatus } from "./cod";
 import type { ParcelEventType, ParcelStatus } from "./parcel-status";
 import type { ParcelView } from "./parcel-view";
@@ -11,6 +12,10 @@ import type { ParcelView } from "./parcel-view";
 export const PICKUP_EVENT_TYPES = ["parcel.pickup_reminder", "parcel.pickup_extended"] as const;
 export type PickupEventType = (typeof PICKUP_EVENT_TYPES)[number];
 
+/** A claim's events (issue 22): opened by the merchant, decided by an operator; `data.claim` is the claim. */
+export const CLAIM_EVENT_TYPES = ["claim.opened", "claim.approved", "claim.rejected"] as const;
+export type ClaimEventType = (typeof CLAIM_EVENT_TYPES)[number];
+
 /**
  * One status change of a parcel, as written to the outbox in the same transaction as the change
  * and handed (in batches) to `webhooks.enqueueBatch` and `notifications.parcelEvents`. The webhook body is
@@ -19,7 +24,7 @@ export type PickupEventType = (typeof PICKUP_EVENT_TYPES)[number];
  */
 export interface ParcelEvent {
   id: string;
-  type: ParcelEventType | CodEventType | PickupEventType;
+  type: ParcelEventType | CodEventType | PickupEventType | ClaimEventType;
   createdAt: string;
   /** When the status changed (the status history's time of the change). */
   occurredAt: string;
@@ -33,7 +38,7 @@ export interface ParcelEvent {
   mode: KeyMode;
   sandbox: boolean;
   reason: string | null;
-  data: StatusEventData | CodEventData;
+  data: StatusEventData | CodEventData | ClaimEventData;
 }
 
 /** `parcel.<status>`: the status before the change, and the parcel after it. */
@@ -68,6 +73,12 @@ export const RECIPIENT_SMS_EVENT_TYPES: readonly string[] = ["parcel.at_relay", 
 
 export function mayMessageRecipient(event: { type: string; sandbox?: boolean }): boolean {
   return event.sandbox !== true && RECIPIENT_SMS_EVENT_TYPES.includes(event.type);
+}
+
+/** `claim.*`: the claim after the change, and its parcel as it is then. */
+export interface ClaimEventData {
+  claim: ClaimView;
+  parcel: ParcelView;
 }
 
 /** The exact JSON merchants receive (DESIGN §3 "Webhook request"), and what the events API lists. */
