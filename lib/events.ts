@@ -2,6 +2,7 @@ import type { KeyMode } from "./api-keys";
 import type { CodEventType, CodPayout, CodStatus } from "./cod";
 import type { ParcelEventType, ParcelStatus } from "./parcel-status";
 import type { ParcelView } from "./parcel-view";
+import type { ReturnEventData, ReturnEventType } from "./returns";
 
 /**
  * Events of the holding period that change no status (issue 18): the pick-up deadline is near (the
@@ -19,7 +20,7 @@ export type PickupEventType = (typeof PICKUP_EVENT_TYPES)[number];
  */
 export interface ParcelEvent {
   id: string;
-  type: ParcelEventType | CodEventType | PickupEventType;
+  type: ParcelEventType | CodEventType | PickupEventType | ReturnEventType;
   createdAt: string;
   /** When the status changed (the status history's time of the change). */
   occurredAt: string;
@@ -33,7 +34,7 @@ export interface ParcelEvent {
   mode: KeyMode;
   sandbox: boolean;
   reason: string | null;
-  data: StatusEventData | CodEventData;
+  data: StatusEventData | CodEventData | ReturnEventData;
 }
 
 /** `parcel.<status>`: the status before the change, and the parcel after it. */

@@ -290,8 +290,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         responseDescription: "A page of parcels."
       },
       async handler(ctx): Promise<ParcelPage> {
-        const { status, page, size } = ctx.params;
-        const { records, total } = await store.listVisible(this.db, this.owner(ctx), { status, page, size });
+        const { status, direction, page, size } = ctx.params;
+        const { records, total } = await store.listVisible(this.db, this.owner(ctx), { status, direction, page, size });
         return pageOf(await this.viewsOf(ctx, records), page, size, total);
       }
     }),

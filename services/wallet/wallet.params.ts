@@ -131,14 +131,15 @@ export const MerchantWalletView = component(
   })
 );
 
-export const ENTRY_TYPES = ["TOP_UP", "DEBIT", "REFUND", "COD_REMITTANCE", "RETURN_FEE"] as const;
+export const ENTRY_TYPES = ["TOP_UP", "DEBIT", "REFUND", "COD_REMITTANCE", "RETURN_FEE", "RETURN_SHIPMENT"] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 export const ENTRY_TYPE_OF: Readonly<Record<LedgerKind, EntryType>> = Object.freeze({
   top_up: "TOP_UP",
   debit: "DEBIT",
   refund: "REFUND",
   cod_credit: "COD_REMITTANCE",
-  return_fee: "RETURN_FEE"
+  return_fee: "RETURN_FEE",
+  return_shipment: "RETURN_SHIPMENT"
 });
 
 export interface MerchantEntry {
@@ -171,7 +172,8 @@ export const MerchantEntryPageView = pageSchema(
           "TOP_UP (money added), DEBIT (a parcel's price, at its creation), REFUND (a cancelled parcel's price given back), " +
           "COD_REMITTANCE (cash collected on delivery, remitted to the wallet as the organisation chose) or RETURN_FEE (a parcel " +
           "that went back to you: not collected in time, or refused at the relay point). A return fee is taken even when the " +
-          "balance is too low, which may leave the balance below zero: creations then answer 402 until a top-up."
+          "balance is too low, which may leave the balance below zero: creations then answer 402 until a top-up. RETURN_SHIPMENT: a customer's return (POST /parcels/{id}/returns), " +
+          "charged when the customer drops it off at a relay point, on the return parcel (parcelId); like a return fee, never refused."
       },
       amountDzd: amountDzd("Amount of the movement, always positive: its type says which way it went."),
       balanceAfterDzd: amountDzd("Balance right after this movement."),
