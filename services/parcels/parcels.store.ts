@@ -264,7 +264,7 @@ export async function recordHistory(
 }
 
 /** The parcel's events so far: status changes, COD events (parcels/006), deadline events (parcels/008) and return events (parcels/011), one sequence for all. */
-async function eventCount(tx: Queryable, parcelId: string): Promise<number> {
+export async function eventCount(tx: Queryable, parcelId: string): Promise<number> {
   const [{ n }] = await tx.query<{ n: number }>(
     `SELECT ((SELECT count(*) FROM parcels.status_history WHERE parcel_id = $1) +
              (SELECT count(*) FROM parcels.cod_history WHERE parcel_id = $1) +
