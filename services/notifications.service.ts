@@ -19,6 +19,7 @@ import {
   AT_RELAY,
   PICKUP_EXPIRED_REASON,
   PICKUP_REMINDER,
+  RETURN_CREATED,
   RETURN_PENDING,
   ParcelEventParams,
   ParcelEventSchema,
@@ -30,6 +31,7 @@ import {
 import * as store from "./notifications/notifications.store";
 import { composeSms, SmsKind } from "./notifications/holding-sms";
 import { notifyRetryDelayMs, RelayPointInfo, SMS_RETRY_DELAYS_MS, smsRetryDelayMs } from "./notifications/pickup-sms";
+import { isReturnParcelEvent, returnCodeOf } from "./notifications/return-sms";
 import { createSmsProvider, maskPhone, SmsProvider, SmsSendError } from "./notifications/sms-providers";
 
 export const RELAY_NOTIFIED_REASON = "pick-up SMS sent";
@@ -71,6 +73,9 @@ interface PickupRequest {
   parcel: { id: string; trackingNumber: string; destinationRelayCode: string; codAmountDzd: number | null; pickupDeadline?: string | null };
   /** The pick-up SMS unless said otherwise. */
   kind?: SmsKind;
+  /** The return code of a return_code SMS (sealed like the PIN), and its deadline. */
+  secret?: string;
+  deadline?: string;
 }
 
 /** The events that send the recipient an SMS of the holding period, and which. */
@@ -151,7 +156,11 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
       schema: ParcelEventSchema,
       async handler(ctx): Promise<{ smsQueued: boolean; messageId: string | null }> {
         const { event } = ctx.params;
-        const kind: SmsKind | null = event.type === AT_RELAY ? "pickup" : holdingSmsKindOf(event);
+        // A customer's return parcel is collected by the merchant: no pick-up SMS (issue 21).
+        if (event.type === AT_RELAY && isReturnParcelEvent(event)) return { smsQueued: false, messageId: null };
+        const returnCode = event.type === RETURN_CREATED ? returnCodeOf(event) : null;
+        const kind: SmsKind | null =
+          event.type === AT_RELAY ? "pickup" : returnCode !== null ? "return_code" : holdingSmsKindOf(event);
         // Only AT_RELAY and reminders are checked in full (notifications.params.ts): an expiry
         // without its parcel is no SMS, and must not hold the parcel's outbox queue either.
         if (kind === null || !event.data?.parcel?.id) return { smsQueued: false, messageId: null };
@@ -159,7 +168,14 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
         // automatic RELAY_NOTIFIED the merchant did not trigger.
         if (event.sandbox) return { smsQueued: false, messageId: null };
 
-        return this.queuePickupSms(ctx, { eventId: event.id, organizationId: event.organizationId, parcel: event.data.parcel, kind });
+        return this.queuePickupSms(ctx, {
+          eventId: event.id,
+          organizationId: event.organizationId,
+          parcel: event.data.parcel,
+          kind,
+          secret: returnCode?.code,
+          deadline: returnCode?.expiresAt
+        });
       }
     }),
 
@@ -215,9 +231,9 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
           relay,
           codAmountDzd: parcel.codAmountDzd,
           pin,
-          pickupDeadline: parcel.pickupDeadline ?? null
+          pickupDeadline: request.deadline ?? parcel.pickupDeadline ?? null
         });
-      const pin = kind === "pickup" ? (contact.pickupPin ?? null) : null;
+      const pin = kind === "pickup" ? (contact.pickupPin ?? null) : (request.secret ?? null);
       const { message, created } = await store.insertMessage(this.db, {
         eventId: request.eventId,
         parcelId: parcel.id,

@@ -512,9 +512,14 @@ export async function parcelHistory(db: Queryable, parcelId: string): Promise<Hi
 /** What public tracking may read of a parcel, by its exact (normalised) number; null when there is no visible parcel. */
 export async function publicTrackingSource(db: Queryable, trackingNumber: string): Promise<PublicTrackingSource | null> {
   const [parcel] = await db.query<
-    Pick<ParcelRow, "id" | "tracking_number" | "status" | "mode" | "cod_amount_centimes" | "destination_relay_code" | "pickup_deadline">
+    Pick<ParcelRow, "id" | "tracking_number" | "status" | "mode" | "cod_amount_centimes" | "destination_relay_code" | "pickup_deadline"> & {
+      return_code_sent_at: Date | null;
+    }
   >(
-    `SELECT id, tracking_number, status, mode, cod_amount_centimes, destination_relay_code, pickup_deadline FROM parcels.parcels
+    `SELECT id, tracking_number, status, mode, cod_amount_centimes, destination_relay_code, pickup_deadline,
+            (SELECT r.created_at FROM parcels.returns r
+              WHERE r.parcel_id = p.id AND r.status IN ('AWAITING_DROP_OFF', 'DROPPED_OFF')) AS return_code_sent_at
+       FROM parcels.parcels p
       WHERE tracking_number = $1 AND status <> 'PENDING'`,
     [trackingNumber]
   );
@@ -528,6 +533,7 @@ export async function publicTrackingSource(db: Queryable, trackingNumber: string
     mode: parcel.mode,
     codAmountDzd: cod === null ? null : toDzd(cod),
     pickupDeadline: parcel.pickup_deadline,
+    returnCodeSentAt: parcel.return_code_sent_at,
     history: history.map(h => ({ toStatus: h.toStatus, createdAt: h.createdAt })),
     relay
   };

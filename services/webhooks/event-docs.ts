@@ -12,6 +12,7 @@ import { component, dateTime, nullable, objectOf, uuidSchema } from "../../lib/o
 import type { JsonSchema, Parameter, PathItem, Response } from "../../lib/openapi/types";
 import { eventTypeFor, PARCEL_STATUSES } from "../../lib/parcel-status";
 import { CodStatusSchema, ParcelStatusSchema, ParcelViewSchema, SAMPLE_PARCEL } from "../../lib/parcel-view";
+import { RETURN_EVENT_TYPES, type ReturnEventData, ReturnViewSchema, SAMPLE_RETURN } from "../../lib/returns";
 import { DISABLE_ENDPOINT_AFTER_MS, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "./retry-schedule";
 import { DEFAULT_ROTATION_OVERLAP_MS } from "./signing";
 
@@ -21,7 +22,12 @@ import { DEFAULT_ROTATION_OVERLAP_MS } from "./signing";
  * `openapi.webhooks`) and the gateway puts them in the partner document.
  */
 
-export const EVENT_TYPES: string[] = [...PARCEL_STATUSES.map(eventTypeFor), ...COD_EVENT_TYPES, ...PICKUP_EVENT_TYPES];
+export const EVENT_TYPES: string[] = [
+  ...PARCEL_STATUSES.map(eventTypeFor),
+  ...COD_EVENT_TYPES,
+  ...PICKUP_EVENT_TYPES,
+  ...RETURN_EVENT_TYPES
+];
 
 function humanDelay(seconds: number): string {
   if (seconds < 60) return `${seconds} s`;
@@ -178,8 +184,32 @@ export const COD_EVENT_SCHEMA = eventSchema(
   ]
 );
 
-/** An item of the events API: a status event or a COD event (their `type` tells which). */
-export const ANY_EVENT_SCHEMA: JsonSchema = { oneOf: [PARCEL_EVENT_SCHEMA, COD_EVENT_SCHEMA] };
+export const RETURN_EVENT_SCHEMA = eventSchema(
+  "ReturnEvent",
+  RETURN_EVENT_TYPES,
+  "return.created, return.dropped_off, return.ready_for_collection, return.expired or return.cancelled; same as X-Relay-Event.",
+  objectOf<ReturnEventData>({
+    parcel: { ...ParcelViewSchema, description: "The delivered parcel the customer sends back (its sequence numbers this event)." },
+    return: ReturnViewSchema
+  }),
+  "Body of the customers' returns webhooks, and an item of the events API: the delivered parcel and the return after the change " +
+    "(with its collectionPin in return.ready_for_collection only).",
+  [
+    {
+      id: "8e9f0a1b-2c3d-4e5f-8a6b-7c8d9e0f1a2b",
+      type: "return.created",
+      createdAt: "2026-01-20T10:00:00.000Z",
+      occurredAt: "2026-01-20T10:00:00.000Z",
+      sequence: 8,
+      sandbox: false,
+      reason: null,
+      data: { parcel: { ...SAMPLE_PARCEL, status: "DELIVERED", codStatus: "COLLECTED" }, return: SAMPLE_RETURN }
+    }
+  ]
+);
+
+/** An item of the events API: a status, COD or return event (their `type` tells which). */
+export const ANY_EVENT_SCHEMA: JsonSchema = { oneOf: [PARCEL_EVENT_SCHEMA, COD_EVENT_SCHEMA, RETURN_EVENT_SCHEMA] };
 
 const PING_EVENT_SCHEMA = component(
   "PingEvent",
@@ -340,6 +370,25 @@ export function webhookDocs(): Record<string, PathItem> {
       )
     ]
   ];
+  const returnEvents: [string, PathItem][] = (
+    [
+      ["return.created", "Return opened", "You opened a return (POST /parcels/{id}/returns); the customer got its code by SMS."],
+      [
+        "return.dropped_off",
+        "Return dropped off",
+        "The customer dropped the return off at a relay point: data.return.returnParcelId is the return parcel (GET /parcels/{id}), " +
+          "and data.return.feeDzd is debited from your wallet now (RETURN_SHIPMENT)."
+      ],
+      [
+        "return.ready_for_collection",
+        "Return ready for collection",
+        "The return parcel reached your relay point: collect it there with data.return.collectionPin (also in GET /returns/{id} " +
+          "while it waits). The customer gets no SMS."
+      ],
+      ["return.expired", "Return expired", "The return was not dropped off by data.return.expiresAt: its code no longer works; nothing was charged."],
+      ["return.cancelled", "Return cancelled", "You cancelled the return before its drop-off; nothing was charged."]
+    ] as const
+  ).map(([type, summary, text]) => [type, webhookEntry(type, summary, `${text} ${DELIVERY_RULES} ${SIGNATURE_RULES}`, RETURN_EVENT_SCHEMA)]);
   const ping = webhookEntry(
     PING_EVENT_TYPE,
     "Test event",
@@ -347,5 +396,5 @@ export function webhookDocs(): Record<string, PathItem> {
     PING_EVENT_SCHEMA,
     { default: { description: "Whatever the answer, it is only shown to whoever sent the test: nothing is retried or disabled." } }
   );
-  return Object.fromEntries([...parcelEvents, ...codEvents, ...pickupEvents, [PING_EVENT_TYPE, ping]]);
+  return Object.fromEntries([...parcelEvents, ...codEvents, ...pickupEvents, ...returnEvents, [PING_EVENT_TYPE, ping]]);
 }

@@ -216,15 +216,6 @@ export async function clearFeePending(db: Queryable, id: string): Promise<void> 
   await db.query("UPDATE parcels.returns SET fee_pending = false WHERE id = $1", [id]);
 }
 
-/** When the customer was sent a return code for this parcel, if a return is open: public tracking says so. */
-export async function returnCodeSentAt(db: Queryable, parcelId: string): Promise<Date | null> {
-  const [row] = await db.query<{ created_at: Date }>(
-    "SELECT created_at FROM parcels.returns WHERE parcel_id = $1 AND status IN ('AWAITING_DROP_OFF', 'DROPPED_OFF')",
-    [parcelId]
-  );
-  return row ? row.created_at : null;
-}
-
 /** A return parcel: RETURN, bringing `returnOf` back, waiting at `originRelayCode` for the courier. */
 export async function markReturnParcel(tx: Queryable, id: string, returnOf: string, originRelayCode: string): Promise<void> {
   await tx.query("UPDATE parcels.parcels SET direction = 'RETURN', return_of = $2, origin_relay_code = $3 WHERE id = $1", [
