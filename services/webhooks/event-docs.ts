@@ -189,7 +189,7 @@ export const RETURN_EVENT_SCHEMA = eventSchema(
   RETURN_EVENT_TYPES,
   "return.created, return.dropped_off, return.ready_for_collection, return.expired or return.cancelled; same as X-Relay-Event.",
   objectOf<ReturnEventData>({
-    parcel: { ...ParcelViewSchema, description: "The delivered parcel the customer sends back (its sequence numbers this event)." },
+    parcel: ParcelViewSchema,
     return: ReturnViewSchema
   }),
   "Body of the customers' returns webhooks, and an item of the events API: the delivered parcel and the return after the change " +

@@ -21,7 +21,7 @@ export const EnqueueSchema = Joi.object<EnqueueParams, true>({
   event: Joi.object({
     id: uuid().required(),
     type: Joi.string()
-      .pattern(/^(parcel|cod)\.[a-z_]{1,40}$/)
+      .pattern(/^(parcel|cod|return)\.[a-z_]{1,40}$/)
       .required(),
     createdAt: Joi.string().max(64).required(),
     occurredAt: Joi.string().max(64),
