@@ -159,8 +159,7 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
         // A customer's return parcel is collected by the merchant: no pick-up SMS (issue 21).
         if (event.type === AT_RELAY && isReturnParcelEvent(event)) return { smsQueued: false, messageId: null };
         const returnCode = event.type === RETURN_CREATED ? returnCodeOf(event) : null;
-        const kind: SmsKind | null =
-          event.type === AT_RELAY ? "pickup" : returnCode !== null ? "return_code" : holdingSmsKindOf(event);
+        const kind: SmsKind | null = event.type === AT_RELAY ? "pickup" : returnCode !== null ? "return_code" : holdingSmsKindOf(event);
         // Only AT_RELAY and reminders are checked in full (notifications.params.ts): an expiry
         // without its parcel is no SMS, and must not hold the parcel's outbox queue either.
         if (kind === null || !event.data?.parcel?.id) return { smsQueued: false, messageId: null };

@@ -22,7 +22,8 @@ function relayName(relay: RelayPointInfo): string {
  */
 export function composeSms(kind: SmsKind, input: HoldingSmsInput): string {
   if (kind === "pickup") return composePickupSms(input);
-  if (kind === "return_code") return composeReturnCodeSms({ trackingNumber: input.trackingNumber, code: input.pin, expiresAt: input.pickupDeadline });
+  if (kind === "return_code")
+    return composeReturnCodeSms({ trackingNumber: input.trackingNumber, code: input.pin, expiresAt: input.pickupDeadline });
   if (kind === "pickup_reminder") {
     const until = input.pickupDeadline ? ` avant le ${formatDateTime(input.pickupDeadline, "fr")}` : "";
     return (

@@ -385,10 +385,17 @@ export function webhookDocs(): Record<string, PathItem> {
         "The return parcel reached your relay point: collect it there with data.return.collectionPin (also in GET /returns/{id} " +
           "while it waits). The customer gets no SMS."
       ],
-      ["return.expired", "Return expired", "The return was not dropped off by data.return.expiresAt: its code no longer works; nothing was charged."],
+      [
+        "return.expired",
+        "Return expired",
+        "The return was not dropped off by data.return.expiresAt: its code no longer works; nothing was charged."
+      ],
       ["return.cancelled", "Return cancelled", "You cancelled the return before its drop-off; nothing was charged."]
     ] as const
-  ).map(([type, summary, text]) => [type, webhookEntry(type, summary, `${text} ${DELIVERY_RULES} ${SIGNATURE_RULES}`, RETURN_EVENT_SCHEMA)]);
+  ).map(([type, summary, text]) => [
+    type,
+    webhookEntry(type, summary, `${text} ${DELIVERY_RULES} ${SIGNATURE_RULES}`, RETURN_EVENT_SCHEMA)
+  ]);
   const ping = webhookEntry(
     PING_EVENT_TYPE,
     "Test event",

@@ -56,7 +56,10 @@ function helpers(system: () => ReturnsSystem) {
     },
     async codeFromSms(trackingNumber: string): Promise<string> {
       const text = await eventually(
-        async () => system().sms.messagesFor(trackingNumber).find(t => RETURN_CODE_IN_SMS.test(t)),
+        async () =>
+          system()
+            .sms.messagesFor(trackingNumber)
+            .find(t => RETURN_CODE_IN_SMS.test(t)),
         found => found !== undefined
       );
       return RETURN_CODE_IN_SMS.exec(text ?? "")?.[1] ?? "no SMS";
@@ -112,9 +115,9 @@ export function returnJourneyContract(system: () => ReturnsSystem): void {
 
     // The recipient's SMS carries the code; public tracking says a code was sent, never which.
     expect(await h.codeFromSms(parcel.trackingNumber)).toBe(opened.body.returnCode);
-    const tracking = await merchant.live("GET", `/parcels/${parcel.id}`).then(() =>
-      fetch(`${system().baseUrl}/api/public/v1/tracking/${parcel.trackingNumber}`).then(r => r.text())
-    );
+    const tracking = await merchant
+      .live("GET", `/parcels/${parcel.id}`)
+      .then(() => fetch(`${system().baseUrl}/api/public/v1/tracking/${parcel.trackingNumber}`).then(r => r.text()));
     expect(JSON.parse(tracking).returnCodeSentAt).toEqual(expect.any(String));
     expect(tracking).not.toContain(opened.body.returnCode);
     const page = await fetch(`${system().baseUrl}/track/${parcel.trackingNumber}?lang=fr`).then(r => r.text());
@@ -140,7 +143,12 @@ export function returnJourneyContract(system: () => ReturnsSystem): void {
 
     // The return parcel is a parcel: RETURN, returnOf, filtered by direction.
     const returnParcel = (await merchant.live("GET", `/parcels/${afterDrop.returnParcelId}`)).body;
-    expect(returnParcel).toMatchObject({ direction: "RETURN", returnOf: parcel.id, status: "READY_FOR_PICKUP", destinationRelayCode: shopRelay });
+    expect(returnParcel).toMatchObject({
+      direction: "RETURN",
+      returnOf: parcel.id,
+      status: "READY_FOR_PICKUP",
+      destinationRelayCode: shopRelay
+    });
     const returns = (await merchant.live("GET", "/parcels?direction=RETURN")).body;
     expect(returns).toMatchObject({ totalElements: 1, items: [{ id: returnParcel.id }] });
     const outbound = (await merchant.live("GET", "/parcels?direction=OUTBOUND")).body.items.map((p: { id: string }) => p.id);
@@ -166,7 +174,12 @@ export function returnJourneyContract(system: () => ReturnsSystem): void {
     const handover = await shop("POST", "/handovers", { trackingNumber: returnParcel.trackingNumber, pin: waiting.collectionPin });
     expect(handover.status).toBe(200);
     expect((await merchant.live("GET", `/returns/${opened.body.id}`)).body.collectionPin).toBeNull();
-    expect(await eventually(() => h.eventTypes(merchant, parcel.id), types => types.includes("return.ready_for_collection"))).toEqual([
+    expect(
+      await eventually(
+        () => h.eventTypes(merchant, parcel.id),
+        types => types.includes("return.ready_for_collection")
+      )
+    ).toEqual([
       "parcel.created",
       "parcel.ready_for_pickup",
       "parcel.picked_up",
@@ -202,7 +215,12 @@ export function returnRulesContract(system: () => ReturnsSystem): void {
 
     const fresh = await h.m.create("Returns No Settings SARL", 50_000);
     const theirs = await h.delivered(fresh, relay);
-    expectError(await fresh.live("POST", `/parcels/${theirs.id}/returns`, { reason: "x" }), 400, "VALIDATION_FAILED", "destinationRelayCode");
+    expectError(
+      await fresh.live("POST", `/parcels/${theirs.id}/returns`, { reason: "x" }),
+      400,
+      "VALIDATION_FAILED",
+      "destinationRelayCode"
+    );
     expectError(
       await fresh.live("POST", `/parcels/${theirs.id}/returns`, { reason: "x", destinationRelayCode: "DZ-99-NOWHERE" }),
       400,
@@ -211,7 +229,11 @@ export function returnRulesContract(system: () => ReturnsSystem): void {
     expectError(await fresh.live("PUT", "/return-settings", { returnRelayCode: "DZ-99-NOWHERE" }), 400, "RELAY_NOT_FOUND");
     expectError(await fresh.live("POST", `/parcels/${theirs.id}/returns`, {}), 400, "VALIDATION_FAILED", "reason");
     expectError(await open(theirs.id), 404, "PARCEL_NOT_FOUND");
-    expectError(await fresh.sandbox("POST", `/parcels/${theirs.id}/returns`, { reason: "x", destinationRelayCode: relay }), 404, "PARCEL_NOT_FOUND");
+    expectError(
+      await fresh.sandbox("POST", `/parcels/${theirs.id}/returns`, { reason: "x", destinationRelayCode: relay }),
+      404,
+      "PARCEL_NOT_FOUND"
+    );
 
     const mine = await h.delivered(merchant, relay);
     const first = await open(mine.id);
@@ -278,9 +300,11 @@ export function returnRulesContract(system: () => ReturnsSystem): void {
     for (const refused of answers.filter(a => a.status === 409)) expect(refused.body.code).toBe("RETURN_CODE_USED");
     const after = (await merchant.live("GET", `/returns/${opened.id}`)).body;
     expect((await h.shipments(merchant)).filter(e => e.parcelId === after.returnParcelId)).toHaveLength(1);
-    expect((await merchant.live("GET", "/parcels?direction=RETURN&size=100")).body.items.filter(
-      (p: { returnOf: string }) => p.returnOf === parcel.id
-    )).toHaveLength(1);
+    expect(
+      (await merchant.live("GET", "/parcels?direction=RETURN&size=100")).body.items.filter(
+        (p: { returnOf: string }) => p.returnOf === parcel.id
+      )
+    ).toHaveLength(1);
   });
 
   test("the fee is taken once under retries: the same counter again, the wallet asked again, a pass after a lost acknowledgement", async () => {
@@ -292,7 +316,12 @@ export function returnRulesContract(system: () => ReturnsSystem): void {
     expect([first.status, again.status]).toEqual([201, 201]);
     expect(again.body.trackingNumber).toBe(first.body.trackingNumber);
     const after = (await merchant.live("GET", `/returns/${opened.id}`)).body;
-    const movement = { parcelId: after.returnParcelId, organizationId: merchant.orgId, mode: "live", amountCentimes: Math.round(after.feeDzd * 100) };
+    const movement = {
+      parcelId: after.returnParcelId,
+      organizationId: merchant.orgId,
+      mode: "live",
+      amountCentimes: Math.round(after.feeDzd * 100)
+    };
     await Promise.all([system().chargeAgain(movement), system().chargeAgain(movement)]);
     // The acknowledgement lost: the pass asks again.
     await system().sql("UPDATE parcels.returns SET fee_pending = true WHERE id = $1", [opened.id]);
@@ -344,8 +373,11 @@ export function returnRulesContract(system: () => ReturnsSystem): void {
     expect((await trigger(dropped.body.returnParcelId, "AT_RELAY")).status).toBe(202);
     const waiting = (await merchant.sandbox("GET", `/returns/${opened.body.id}`)).body;
     expect(waiting.collectionPin).toMatch(/^[0-9]{6}$/);
-    expect(await eventually(() => h.eventTypes(merchant, created.body.id, "sandbox"), t => t.includes("return.ready_for_collection"))).toEqual(
-      expect.arrayContaining(["return.created", "return.dropped_off", "return.ready_for_collection"])
-    );
+    expect(
+      await eventually(
+        () => h.eventTypes(merchant, created.body.id, "sandbox"),
+        t => t.includes("return.ready_for_collection")
+      )
+    ).toEqual(expect.arrayContaining(["return.created", "return.dropped_off", "return.ready_for_collection"]));
   });
 }

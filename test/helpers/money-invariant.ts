@@ -129,7 +129,8 @@ export async function checkMoneyInvariant(database: string | { pgliteDir: string
       `SELECT organization_id, mode, balance_centimes FROM wallet.accounts
         WHERE balance_centimes < -(return_fees_centimes + return_shipments_centimes)`
     );
-    for (const a of negative) violations.push(`${a.organization_id}/${a.mode}: balance ${a.balance_centimes} below minus its return charges`);
+    for (const a of negative)
+      violations.push(`${a.organization_id}/${a.mode}: balance ${a.balance_centimes} below minus its return charges`);
     const [{ pending }] = (await query("SELECT count(*)::int AS pending FROM parcels.parcels WHERE status = 'PENDING'")).rows;
     const [{ refunds }] = (await query("SELECT count(*)::int AS refunds FROM parcels.parcels WHERE refund_pending")).rows;
     const feesPending = returned.filter(p => p.pending).length;

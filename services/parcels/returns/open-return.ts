@@ -23,7 +23,7 @@ async function destinationOf(db: Queryable, owner: parcels.Owner, asked: string 
   if (code === null) {
     throw new AppError("VALIDATION_FAILED", "The request is not valid", {
       details: [
-        { field: "destinationRelayCode", message: "is required: no return relay point is set (PUT /return-settings {\"returnRelayCode\"})" }
+        { field: "destinationRelayCode", message: 'is required: no return relay point is set (PUT /return-settings {"returnRelayCode"})' }
       ]
     });
   }

@@ -15,7 +15,13 @@ export interface OpenReturnParams {
 }
 export const OpenReturnSchema = Joi.object<OpenReturnParams, true>({
   id: parcelId().required(),
-  reason: Joi.string().trim().min(1).max(500).required().description("Why the customer sends it back (at most 500 characters).").example("Taille trop petite"),
+  reason: Joi.string()
+    .trim()
+    .min(1)
+    .max(500)
+    .required()
+    .description("Why the customer sends it back (at most 500 characters).")
+    .example("Taille trop petite"),
   items: Joi.array()
     .items(
       Joi.object<ReturnItem, true>({
@@ -86,7 +92,13 @@ export const DropOffSchema = Joi.object<DropOffParams, true>({
     .required()
     .description("The customer's return code as read or typed: case, spaces and dashes do not matter.")
     .example("K7QX3MPA"),
-  weightG: Joi.number().integer().min(1).max(30_000).allow(null).default(null).description("The weight measured at the counter; the original parcel's when omitted.")
+  weightG: Joi.number()
+    .integer()
+    .min(1)
+    .max(30_000)
+    .allow(null)
+    .default(null)
+    .description("The weight measured at the counter; the original parcel's when omitted.")
 });
 
 export interface SandboxDropOffParams {
@@ -102,7 +114,12 @@ export const SandboxDropOffSchema = Joi.object<SandboxDropOffParams, true>({
     .example("DZ-16-ALGER-CENTRE")
 });
 
-export const ReturnPageSchema = pageSchema("ReturnPage", ReturnViewSchema, "The returns of this page, newest first.", "One page of returns.");
+export const ReturnPageSchema = pageSchema(
+  "ReturnPage",
+  ReturnViewSchema,
+  "The returns of this page, newest first.",
+  "One page of returns."
+);
 export type ReturnPage = Page<import("../../../lib/returns").ReturnView>;
 
 export const RETURNS_DOCS_TAGS = [
