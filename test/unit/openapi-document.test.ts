@@ -216,11 +216,13 @@ describe("SPEC §2 and §3: responses and the status enum", () => {
       "codStatus",
       "createdAt",
       "destinationRelayCode",
+      "direction",
       "id",
       "labelUrl",
       "pickupDeadline",
       "pricePaidDzd",
       "returnFeeDzd",
+      "returnOf",
       "status",
       "trackingNumber",
       "updatedAt"
@@ -370,7 +372,14 @@ describe("SPEC §5: authentication", () => {
       getCodRemittance: either("parcels:read"),
       getCodSummary: either("parcels:read"),
       downloadLabel: [],
-      downloadLabelDocument: []
+      downloadLabelDocument: [],
+      createReturn: either("parcels:write"),
+      listReturns: either("parcels:read"),
+      getReturn: either("parcels:read"),
+      cancelReturn: either("parcels:write"),
+      getReturnSettings: either("parcels:read"),
+      setReturnSettings: either("parcels:write"),
+      dropOffSandboxReturn: either("parcels:write")
     });
   });
 });
@@ -383,6 +392,11 @@ describe("SPEC §6: webhooks", () => {
       "cod.remitted",
       "parcel.pickup_reminder",
       "parcel.pickup_extended",
+      "return.created",
+      "return.dropped_off",
+      "return.ready_for_collection",
+      "return.expired",
+      "return.cancelled",
       "ping"
     ]);
     for (const [type, item] of Object.entries(doc.webhooks!)) {

@@ -24,9 +24,13 @@ test("only the health ping is open to every key; writes need parcels:write; mone
   expect(byScope("any")).toEqual(["auth.health"]);
   expect(byScope("parcels:write")).toEqual([
     "parcels.cancel",
+    "parcels.cancelReturn",
     "parcels.create",
     "parcels.createBatch",
     "parcels.extendPickup",
+    "parcels.openReturn",
+    "parcels.putReturnSettings",
+    "parcels.sandboxDropOff",
     "parcels.triggerSandboxEvent"
   ]);
   expect(byScope("parcels:read")).toEqual([
@@ -37,8 +41,11 @@ test("only the health ping is open to every key; writes need parcels:write; mone
     "parcels.get",
     "parcels.getByTracking",
     "parcels.getRemittance",
+    "parcels.getReturn",
+    "parcels.getReturnSettings",
     "parcels.list",
     "parcels.listRemittances",
+    "parcels.listReturns",
     "parcels.quote",
     "parcels.searchRelayPoints",
     "webhooks.getEvent",

@@ -22,6 +22,8 @@ import {
   DropOffSchema,
   OpenReturnParams,
   OpenReturnSchema,
+  ReturnExpiryParams,
+  ReturnExpirySchema,
   ReturnIdParams,
   ReturnIdSchema,
   ReturnListParams,
@@ -279,6 +281,38 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ReturnsThis>> =
         const place = { relayCode, mode: "sandbox" as const, organizationId: owner.organizationId };
         const { returned } = await dropOff(deps(this, ctx), place, found.returnCode, null).finally(() => void this.runRelay());
         return viewOf(this, returned);
+      }
+    }),
+
+    setReturnExpiry: defineAction<ReturnExpiryParams, ReturnsThis>({
+      rest: "PUT /returns/:id/expires-at",
+      api: "backoffice",
+      schema: ReturnExpirySchema,
+      endpoint: {
+        operationId: "setReturnExpiry",
+        summary: "Correct a return code's deadline",
+        description:
+          "For a return AWAITING_DROP_OFF, live or sandbox: its code is valid until the time given (the customer was ill, say). A " +
+          "time already past expires the return within seconds (return.expired, nothing charged). 409 RETURN_NOT_CANCELLABLE when " +
+          "the return is no longer waiting.",
+        tag: "Parcels",
+        response: ReturnViewSchema,
+        responseDescription: "The return with its new expiresAt.",
+        errors: ["RETURN_NOT_FOUND", "RETURN_NOT_CANCELLABLE"],
+        body: { name: "ReturnExpiryRequest", description: "The new deadline." }
+      },
+      async handler(ctx): Promise<ReturnView> {
+        const corrected = await store.setExpiry(this.db, ctx.params.id, new Date(ctx.params.expiresAt));
+        if (!corrected) {
+          const found = await store.findAnyReturn(this.db, ctx.params.id);
+          if (!found) throw RETURN_NOT_FOUND();
+          throw new AppError(
+            "RETURN_NOT_CANCELLABLE",
+            `Only a return AWAITING_DROP_OFF has a deadline to correct; this one is ${found.status}`
+          );
+        }
+        if (corrected.expiresAt.getTime() <= Date.now()) void this.returnsLoop.kick();
+        return toReturnView(corrected);
       }
     }),
 

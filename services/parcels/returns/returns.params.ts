@@ -3,6 +3,7 @@ import { component, objectOf } from "../../../lib/openapi/json-schema";
 import { Page, pageSchema } from "../../../lib/parcel-view";
 import { RETURN_STATUSES, ReturnItem, ReturnStatus, ReturnViewSchema } from "../../../lib/returns";
 import { queryInteger, relayCode } from "../../../lib/schemas";
+import { correctedDeadline } from "../holding.params";
 import { parcelId } from "../parcels.params";
 
 /** The params of customers' returns (issue 21), each interface beside the Joi schema that validates it, and their answers. */
@@ -112,6 +113,17 @@ export const SandboxDropOffSchema = Joi.object<SandboxDropOffParams, true>({
     .default(null)
     .description("The relay point it is dropped off at; the return's destination when omitted.")
     .example("DZ-16-ALGER-CENTRE")
+});
+
+export interface ReturnExpiryParams {
+  id: string;
+  expiresAt: string;
+}
+export const ReturnExpirySchema = Joi.object<ReturnExpiryParams, true>({
+  id: parcelId().required().description("The return's id."),
+  expiresAt: correctedDeadline().description(
+    "The return code's new deadline (ISO 8601 with its zone). A time already past expires the return within seconds."
+  )
 });
 
 export const ReturnPageSchema = pageSchema(

@@ -200,6 +200,20 @@ export async function isPastExpiry(tx: Queryable, r: ReturnRecord): Promise<bool
   return due;
 }
 
+/** An operator's correction of a waiting return's deadline; null when the return is not waiting. */
+export async function setExpiry(db: Queryable, id: string, expiresAt: Date): Promise<ReturnRecord | null> {
+  return first(
+    await db.query<ReturnRow>(
+      "UPDATE parcels.returns SET expires_at = $2, updated_at = now() WHERE id = $1 AND status = 'AWAITING_DROP_OFF' RETURNING *",
+      [id, expiresAt]
+    )
+  );
+}
+
+export async function findAnyReturn(db: Queryable, id: string): Promise<ReturnRecord | null> {
+  return first(await db.query<ReturnRow>("SELECT * FROM parcels.returns WHERE id = $1", [id]));
+}
+
 export async function dueReturnIds(db: Queryable, limit: number): Promise<string[]> {
   const rows = await db.query<{ id: string }>(
     "SELECT id FROM parcels.returns WHERE status = 'AWAITING_DROP_OFF' AND expires_at <= now() ORDER BY expires_at LIMIT $1",
