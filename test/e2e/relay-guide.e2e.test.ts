@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { shellBlocksOf } from "../helpers/markdown";
 import { freePort, ROOT, RunningProcess, startProcess } from "../helpers/processes";
 
 /**
@@ -12,17 +13,6 @@ import { freePort, ROOT, RunningProcess, startProcess } from "../helpers/process
  */
 
 const GUIDE = path.join(ROOT, "docs", "relay-points", "guide.md");
-
-/** The ```sh blocks of one section (from its heading to the next of its level). */
-export function shellBlocksOf(markdown: string, heading: string): string[] {
-  const start = markdown.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`no section "${heading}"`);
-  const level = heading.split(" ")[0];
-  const rest = markdown.slice(start + heading.length + 2);
-  const end = rest.search(new RegExp(`\\n${level} `));
-  const section = end < 0 ? rest : rest.slice(0, end);
-  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map(m => m[1]);
-}
 
 describe("the relay points guide, run as written (npm start)", () => {
   let proc: RunningProcess;
