@@ -1,10 +1,4 @@
-import { execFile } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
-import { shellBlocksOf } from "../helpers/markdown";
-import { freePort, ROOT, RunningProcess, startProcess } from "../helpers/processes";
+import { GuideSystem, startForGuide } from "../helpers/guide-walk";
 
 /**
  * docs/merchants/customer-returns.md, "A customer's return, with curl": its shell blocks, as
@@ -12,43 +6,19 @@ import { freePort, ROOT, RunningProcess, startProcess } from "../helpers/process
  * them. Issue 21, acceptance 1 (returns).
  */
 
-const GUIDE = path.join(ROOT, "docs", "merchants", "customer-returns.md");
-
 describe("the customer returns guide, run as written (npm start)", () => {
-  let proc: RunningProcess;
-  let dataDir: string;
-  let env: Record<string, string>;
+  let guide: GuideSystem;
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "returns-guide-"));
-    const port = await freePort();
-    proc = startProcess(process.execPath, [path.join(ROOT, "dist", "bin", "start.js")], {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      SMS_PROVIDER: "file"
-    });
-    const key = (await proc.waitForOutput(/curl -s -H "Authorization: ApiKey (rp_live_\w+)"/, 60_000))[1];
-    const token = (await proc.waitForOutput(/Back-office token \(Authorization: Bearer …\): (\S+)/))[1];
-    env = {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "",
-      BASE: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
-      BO: token,
-      KEY: key
-    };
+    guide = await startForGuide("returns-guide");
   }, 90_000);
 
   afterAll(async () => {
-    await proc?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await guide?.stop();
   });
 
   test("open, code by SMS, drop-off (charged then), the return parcel collected with its PIN; a second return expires free", async () => {
-    const blocks = shellBlocksOf(fs.readFileSync(GUIDE, "utf8"), "## A customer's return, with curl");
-    expect(blocks.length).toBeGreaterThanOrEqual(7);
-    const script = ["set -euo pipefail", ...blocks].join("\n");
-    const { stdout } = await promisify(execFile)("bash", ["-c", script], { env, cwd: dataDir, timeout: 90_000 });
+    const stdout = await guide.walk("docs/merchants/customer-returns.md", "## A customer's return, with curl", 7);
 
     expect(stdout).toContain('"returnRelayCode": "DZ-16-HYDRA"');
     expect(stdout).toContain('"status":"DELIVERED"');
