@@ -14,7 +14,7 @@ export type PickupEventType = (typeof PICKUP_EVENT_TYPES)[number];
 
 /**
  * One status change of a parcel, as written to the outbox in the same transaction as the change
- * and handed to `webhooks.enqueue` and `notifications.parcelEvent`. The webhook body is
+ * and handed (in batches) to `webhooks.enqueueBatch` and `notifications.parcelEvents`. The webhook body is
  * `{id, type, createdAt, occurredAt, sequence, sandbox, reason, data}` of it (DESIGN §3);
  * `data.parcel.labelUrl` is filled in fresh when the webhook is sent or the event is read.
  */
@@ -58,6 +58,23 @@ export interface CodEventData {
   previousCodStatus: CodStatus;
   parcel: ParcelView;
   remittance: RemittanceRef | null;
+}
+
+/**
+ * The event types that may send the recipient an SMS (the pick-up SMS, the holding period's
+ * notices, a customer's return code); `notifications` does nothing for the others, nor for a sandbox parcel (test data), so
+ * the outbox relay hands it only these.
+ */
+export const RECIPIENT_SMS_EVENT_TYPES: readonly string[] = [
+  "parcel.at_relay",
+  "parcel.pickup_reminder",
+  "parcel.return_pending",
+  // The customer's return code (issue 21).
+  "return.created"
+];
+
+export function mayMessageRecipient(event: { type: string; sandbox?: boolean }): boolean {
+  return event.sandbox !== true && RECIPIENT_SMS_EVENT_TYPES.includes(event.type);
 }
 
 /** The exact JSON merchants receive (DESIGN §3 "Webhook request"), and what the events API lists. */

@@ -808,7 +808,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
           db: this.db,
           logger: this.logger,
           holder: this.broker.nodeID,
-          deliver: (consumer, event: ParcelEvent) => call(this.broker, consumer, { event }),
+          handOver: (consumer, events: ParcelEvent[]) => call(this.broker, consumer, { events }),
           isAvailable: action => this.broker.registry.actions.isAvailable(action)
         }).finally(() => measureOutboxLag(this.db, this.broker).catch(() => undefined)),
       this.config.outboxIntervalMs,

@@ -475,8 +475,10 @@ export async function undispatchedEvents(db: Queryable, limit: number): Promise<
   }));
 }
 
-export async function markDispatched(db: Queryable, id: string): Promise<void> {
-  await db.query("UPDATE parcels.outbox SET dispatched_at = now() WHERE id = $1", [id]);
+/** One statement for a whole hand-off. */
+export async function markDispatched(db: Queryable, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query("UPDATE parcels.outbox SET dispatched_at = now() WHERE id = ANY($1::bigint[])", [ids]);
 }
 
 /** Dispatched rows older than the retention, a bounded batch at a time; answers how many went. */
