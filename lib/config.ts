@@ -60,6 +60,10 @@ export interface AppConfig {
   pendingSweepAfterSeconds: number;
   sweepIntervalMs: number;
   /** Days a parcel waits at its relay point before it goes back (HOLDING_DAYS); per relay point where the directory says so. */
+  /** Issue 21: a delivered parcel may be returned this many days after its delivery. */
+  returnWindowDays: number;
+  /** Issue 21: a return code is valid this many days (expiresAt). */
+  returnCodeDays: number;
   holdingDays: number;
   /** How long before the pick-up deadline the recipient is reminded (SMS) and the merchant told (webhook). */
   pickupReminderHours: number;
@@ -235,6 +239,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     returnFeePercent: integer(env, "RETURN_FEE_PERCENT", 50, 0, 100),
     lostAfterDays: integer(env, "LOST_AFTER_DAYS", 10, 1, 365),
     claimCapDzd: integer(env, "CLAIM_CAP_DZD", 150_000, 0, 10_000_000),
+    returnWindowDays: integer(env, "RETURN_WINDOW_DAYS", 14, 1, 365),
+    returnCodeDays: integer(env, "RETURN_CODE_DAYS", 14, 1, 90),
     // Deadlines are acted on within 10 s (issue 18): a pass every 2 s leaves room for a slow one.
     holdingIntervalMs: integer(env, "HOLDING_INTERVAL_MS", 2_000, 50, 60_000),
     outboxIntervalMs: integer(env, "OUTBOX_INTERVAL_MS", 500, 10, 60_000),

@@ -3,6 +3,7 @@ import type { ClaimView } from "./claim-view";
 import type { CodEventType, CodPayout, CodStatus } from "./cod";
 import type { ParcelEventType, ParcelStatus } from "./parcel-status";
 import type { ParcelView } from "./parcel-view";
+import type { ReturnEventData, ReturnEventType } from "./returns";
 
 /**
  * Events of the holding period that change no status (issue 18): the pick-up deadline is near (the
@@ -24,7 +25,7 @@ export type ClaimEventType = (typeof CLAIM_EVENT_TYPES)[number];
  */
 export interface ParcelEvent {
   id: string;
-  type: ParcelEventType | CodEventType | PickupEventType | ClaimEventType;
+  type: ParcelEventType | CodEventType | PickupEventType | ClaimEventType | ReturnEventType;
   createdAt: string;
   /** When the status changed (the status history's time of the change). */
   occurredAt: string;
@@ -38,7 +39,7 @@ export interface ParcelEvent {
   mode: KeyMode;
   sandbox: boolean;
   reason: string | null;
-  data: StatusEventData | CodEventData | ClaimEventData;
+  data: StatusEventData | CodEventData | ClaimEventData | ReturnEventData;
 }
 
 /** `parcel.<status>`: the status before the change, and the parcel after it. */
@@ -66,10 +67,16 @@ export interface CodEventData {
 
 /**
  * The event types that may send the recipient an SMS (the pick-up SMS, the holding period's
- * notices); `notifications` does nothing for the others, nor for a sandbox parcel (test data), so
+ * notices, a customer's return code); `notifications` does nothing for the others, nor for a sandbox parcel (test data), so
  * the outbox relay hands it only these.
  */
-export const RECIPIENT_SMS_EVENT_TYPES: readonly string[] = ["parcel.at_relay", "parcel.pickup_reminder", "parcel.return_pending"];
+export const RECIPIENT_SMS_EVENT_TYPES: readonly string[] = [
+  "parcel.at_relay",
+  "parcel.pickup_reminder",
+  "parcel.return_pending",
+  // The customer's return code (issue 21).
+  "return.created"
+];
 
 export function mayMessageRecipient(event: { type: string; sandbox?: boolean }): boolean {
   return event.sandbox !== true && RECIPIENT_SMS_EVENT_TYPES.includes(event.type);

@@ -17,9 +17,16 @@ export interface ParcelView {
   pickupDeadline: string | null;
   /** What its return cost, once charged; null otherwise. */
   returnFeeDzd: number | null;
+  /** OUTBOUND: a parcel you sent; RETURN: a customer's return coming back to you (issue 21). */
+  direction: ParcelDirection;
+  /** For a return parcel, the delivered parcel it brings back; null otherwise. */
+  returnOf: string | null;
   createdAt: string;
   updatedAt: string;
 }
+
+export const PARCEL_DIRECTIONS = ["OUTBOUND", "RETURN"] as const;
+export type ParcelDirection = (typeof PARCEL_DIRECTIONS)[number];
 
 /** A page of anything (SPEC §2.3's shape, shared by every paged list). */
 export interface Page<T> {
@@ -50,6 +57,8 @@ export const SAMPLE_PARCEL: ParcelView = {
   codStatus: "PENDING",
   pickupDeadline: null,
   returnFeeDzd: null,
+  direction: "OUTBOUND",
+  returnOf: null,
   createdAt: "2026-01-15T09:30:00.000Z",
   updatedAt: "2026-01-15T09:30:00.000Z"
 };
@@ -117,6 +126,14 @@ export const ParcelViewSchema = component(
           "What the parcel's return (expiry or refusal at the relay point) was charged to your wallet, in DZD; null while no return " +
           "fee was charged."
       },
+      direction: {
+        type: "string",
+        enum: [...PARCEL_DIRECTIONS],
+        description:
+          "OUTBOUND: a parcel you created. RETURN: a customer's return, made when they dropped it off with a return code; it " +
+          "comes to your return relay point, where you collect it with the return's collectionPin (GET /returns/{id})."
+      },
+      returnOf: nullable(uuidSchema("For a RETURN parcel, the delivered parcel it brings back; null for an OUTBOUND parcel.")),
       createdAt: dateTime("Creation time, UTC."),
       updatedAt: dateTime("Time of the last modification, UTC.")
     },

@@ -32,6 +32,8 @@ export interface PublicTracking {
   codToPayDzd: number | null;
   /** To collect before this time (ISO 8601 UTC); null until the parcel reaches its relay point. */
   pickupDeadline: string | null;
+  /** When the recipient was sent a return code for this delivered parcel (issue 21), while that return is open; never the code. */
+  returnCodeSentAt: string | null;
 }
 
 /** The page also shows the Arabic names and a map link, when the directory has them. */
@@ -53,6 +55,7 @@ export interface PublicTrackingSource {
   mode: "live" | "sandbox";
   codAmountDzd: number | null;
   pickupDeadline?: Date | string | null;
+  returnCodeSentAt?: Date | string | null;
   /** Status history rows, in any order. */
   history: readonly { toStatus: string; createdAt: Date | string }[];
   relay: Pick<RelayPointEntry, "code" | "name" | "city" | "address" | "openingHours"> &
@@ -83,7 +86,8 @@ export function toPublicTracking(source: PublicTrackingSource): PublicTracking |
     events: eventsOf(source.history),
     destination: { code: relay.code, name: relay.name, city: relay.city, address: relay.address, openingHours: relay.openingHours },
     codToPayDzd: source.codAmountDzd ?? null,
-    pickupDeadline: source.pickupDeadline ? isoOf(source.pickupDeadline) : null
+    pickupDeadline: source.pickupDeadline ? isoOf(source.pickupDeadline) : null,
+    returnCodeSentAt: source.returnCodeSentAt ? isoOf(source.returnCodeSentAt) : null
   };
 }
 

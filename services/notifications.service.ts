@@ -21,6 +21,7 @@ import {
   AT_RELAY,
   PICKUP_EXPIRED_REASON,
   PICKUP_REMINDER,
+  RETURN_CREATED,
   RETURN_PENDING,
   ParcelEventParams,
   ParcelEventSchema,
@@ -34,6 +35,7 @@ import {
 import * as store from "./notifications/notifications.store";
 import { composeSms, SmsKind } from "./notifications/holding-sms";
 import { notifyRetryDelayMs, RelayPointInfo, SMS_RETRY_DELAYS_MS, smsRetryDelayMs } from "./notifications/pickup-sms";
+import { isReturnParcelEvent, returnCodeOf } from "./notifications/return-sms";
 import { createSmsProvider, maskPhone, SmsProvider, SmsSendError } from "./notifications/sms-providers";
 
 export const RELAY_NOTIFIED_REASON = "pick-up SMS sent";
@@ -77,6 +79,9 @@ interface PickupRequest {
   parcel: { id: string; trackingNumber: string; destinationRelayCode: string; codAmountDzd: number | null; pickupDeadline?: string | null };
   /** The pick-up SMS unless said otherwise. */
   kind?: SmsKind;
+  /** The return code of a return_code SMS (sealed like the PIN), and its deadline. */
+  secret?: string;
+  deadline?: string;
 }
 
 /**
@@ -87,9 +92,19 @@ interface PickupRequest {
  */
 function smsRequestOf(event: ParcelEventParams["event"]): PickupRequest | null {
   if (!mayMessageRecipient(event)) return null;
-  const kind: SmsKind | null = event.type === AT_RELAY ? "pickup" : holdingSmsKindOf(event);
+  // A customer's return parcel is collected by the merchant: no pick-up SMS (issue 21).
+  if (event.type === AT_RELAY && isReturnParcelEvent(event)) return null;
+  const returnCode = event.type === RETURN_CREATED ? returnCodeOf(event) : null;
+  const kind: SmsKind | null = event.type === AT_RELAY ? "pickup" : returnCode !== null ? "return_code" : holdingSmsKindOf(event);
   if (kind === null || !event.data?.parcel?.id) return null;
-  return { eventId: event.id, organizationId: event.organizationId, parcel: event.data.parcel, kind };
+  return {
+    eventId: event.id,
+    organizationId: event.organizationId,
+    parcel: event.data.parcel,
+    kind,
+    secret: returnCode?.code,
+    deadline: returnCode?.expiresAt
+  };
 }
 
 /** The events that send the recipient an SMS of the holding period, and which. */
@@ -271,9 +286,9 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
           relay,
           codAmountDzd: parcel.codAmountDzd,
           pin,
-          pickupDeadline: parcel.pickupDeadline ?? null
+          pickupDeadline: request.deadline ?? parcel.pickupDeadline ?? null
         });
-      const pin = kind === "pickup" ? (contact.pickupPin ?? null) : null;
+      const pin = kind === "pickup" ? (contact.pickupPin ?? null) : (request.secret ?? null);
       return {
         eventId: request.eventId,
         parcelId: parcel.id,

@@ -13,7 +13,7 @@ import { defineAction } from "../lib/action";
 import { detached, RELAY_POINTS_PATH } from "../lib/endpoint";
 import { BackgroundLoop } from "../lib/background-loop";
 import { call, Caller } from "../lib/contract";
-import { decryptField } from "../lib/crypto";
+import { decryptField, encryptField } from "../lib/crypto";
 import { AppError, errorCodeOf } from "../lib/errors";
 import type { ParcelEvent } from "../lib/events";
 import { assertCancellable, isCancellable, isParcelStatus, ParcelStatus } from "../lib/parcel-status";
@@ -39,6 +39,9 @@ import { RelayPointWithSettings, setRelaySettings, withRelaySettings } from "./p
 import { HoldingMixin } from "./parcels/holding.mixin";
 import { ClaimsMixin } from "./parcels/claims/claims.mixin";
 import { CLAIMS_DOCS_TAGS } from "./parcels/claims/claims.params";
+import { ReturnsMixin } from "./parcels/returns/returns.mixin";
+import type { ReturnsPassResult } from "./parcels/returns/returns-pass";
+import { RETURNS_DOCS_TAGS } from "./parcels/returns/returns.params";
 import type { HoldingPassResult } from "./parcels/holding-pass";
 import { PinResetSchema, PinResetView, ResetPinParams, ResetPinSchema } from "./parcels/cod.params";
 import { createBatch } from "./parcels/create-batch";
@@ -131,6 +134,8 @@ interface ParcelsVars extends DbVars, ConfigVars {
   sweepLoop: BackgroundLoop<SweepResult>;
   /** Made by HoldingMixin (holding.mixin.ts); started here, once the database is open. */
   holdingLoop: BackgroundLoop<HoldingPassResult>;
+  /** Made by ReturnsMixin (returns/returns.mixin.ts); started here, like the holding loop. */
+  returnsLoop: BackgroundLoop<ReturnsPassResult>;
   /** Made at the first read, for the database of this start. */
   visibleCache?: VisibleParcelCache;
 }
@@ -174,8 +179,10 @@ function refuseProblems(problems: { field: string; message: string }[]): void {
 /** Parcels, their status history and events, the relay directory and the create-parcel saga. */
 const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMethods, ParcelsVars> = {
   name: "parcels",
-  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin, CodMixin, RelayMixin, HoldingMixin, ClaimsMixin],
-  settings: { openapi: detached({ ...PARCELS_DOCS, tags: [...PARCELS_DOCS.tags, ...RELAY_DOCS_TAGS, ...CLAIMS_DOCS_TAGS] }) },
+  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin, CodMixin, RelayMixin, HoldingMixin, ClaimsMixin, ReturnsMixin],
+  settings: {
+    openapi: detached({ ...PARCELS_DOCS, tags: [...PARCELS_DOCS.tags, ...RELAY_DOCS_TAGS, ...CLAIMS_DOCS_TAGS, ...RETURNS_DOCS_TAGS] })
+  },
 
   actions: {
     create: defineAction<CreateParcelInput, ParcelsThis, PartnerMeta & { idempotencyKey?: string }>({
@@ -295,8 +302,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         responseDescription: "A page of parcels."
       },
       async handler(ctx): Promise<ParcelPage> {
-        const { status, page, size } = ctx.params;
-        const { records, total } = await store.listVisible(this.db, this.owner(ctx), { status, page, size });
+        const { status, direction, page, size } = ctx.params;
+        const { records, total } = await store.listVisible(this.db, this.owner(ctx), { status, direction, page, size });
         return pageOf(await this.viewsOf(ctx, records), page, size, total);
       }
     }),
@@ -437,7 +444,14 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
             if (current.mode !== "sandbox") throw new AppError("NOT_SANDBOX_PARCEL", "Only sandbox parcels can be moved by the trigger");
             refunds = toStatus === "CANCELLED" && isCancellable(current.status as ParcelStatus);
           },
-          { to: toStatus, reason: ctx.params.reason || null, actor: "sandbox", refundPending: refunds }
+          {
+            to: toStatus,
+            reason: ctx.params.reason || null,
+            actor: "sandbox",
+            refundPending: refunds,
+            // Only a sandbox return parcel gets a PIN (its collection PIN); other sandbox parcels have none.
+            sealPin: pin => encryptField(pin, this.encryptionKey)
+          }
         );
         if (refunds) await this.refundCancelled(ctx, after);
         return {
@@ -823,10 +837,11 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     this.sweepLoop.start();
     // Started here, not in HoldingMixin: a mixin's started may run before the database is open.
     this.holdingLoop.start();
+    this.returnsLoop.start();
   },
 
   async stopped(this: ParcelsThis) {
-    await Promise.all([this.relayLoop.stop(), this.sweepLoop.stop(), this.holdingLoop.stop()]);
+    await Promise.all([this.relayLoop.stop(), this.sweepLoop.stop(), this.holdingLoop.stop(), this.returnsLoop.stop()]);
     await releaseLease(this.db, this.broker.nodeID).catch(() => undefined);
     this.visibleCache = undefined;
   }

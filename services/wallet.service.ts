@@ -233,7 +233,18 @@ const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, Wall
       schema: ReturnFeeSchema,
       async handler(ctx) {
         const { amountCentimes, ...movement } = ctx.params;
-        const entry = await this.db.transaction(tx => store.chargeReturnFee(tx, movement, amountCentimes));
+        const entry = await this.db.transaction(tx => store.chargeBelowZero(tx, "return_fee", movement, amountCentimes));
+        return { chargedCentimes: entry.amountCentimes, balanceCentimes: entry.balanceAfterCentimes };
+      }
+    }),
+
+    // call wallet.chargeReturnShipment --parcelId <return parcel uuid> --organizationId <uuid> --mode live --amountCentimes 40000
+    chargeReturnShipment: defineAction<ReturnFeeParams, WalletThis>({
+      visibility: "public",
+      schema: ReturnFeeSchema,
+      async handler(ctx) {
+        const { amountCentimes, ...movement } = ctx.params;
+        const entry = await this.db.transaction(tx => store.chargeBelowZero(tx, "return_shipment", movement, amountCentimes));
         return { chargedCentimes: entry.amountCentimes, balanceCentimes: entry.balanceAfterCentimes };
       }
     }),

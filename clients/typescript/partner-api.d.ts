@@ -392,6 +392,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner/v1/parcels/{id}/returns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a customer's return
+         * @description For a DELIVERED parcel, within RETURN_WINDOW_DAYS (14) of its delivery: a return with an 8-character code, valid until expiresAt (14 days). The parcel's recipient gets the code and the deadline by SMS; its public tracking says a return code was sent (never the code). The customer says the code at any relay point: a return parcel is made then, and only then is feeDzd debited from your wallet (RETURN_SHIPMENT). Creating a return costs nothing. destinationRelayCode defaults to your return relay point (PUT /return-settings); with neither, 400. 409 PARCEL_NOT_RETURNABLE when the parcel is not delivered or the window has passed; 409 RETURN_ALREADY_OPEN when a return of it is waiting or dropped off. Another organisation's parcel, or one of the other mode, is reported as not found.
+         */
+        post: operations["createReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/v1/relay-points": {
         parameters: {
             query?: never;
@@ -412,6 +432,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner/v1/return-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the return settings
+         * @description Where your customers' returns go unless a return names its own relay point (per mode: live or sandbox, as the key).
+         */
+        get: operations["getReturnSettings"];
+        /**
+         * Set the return relay point
+         * @description Sets the relay point your customers' returns go to (an active one; 400 RELAY_NOT_FOUND otherwise).
+         */
+        put: operations["setReturnSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/returns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List customers' returns
+         * @description The returns of the key's organisation (live or sandbox, as the key), newest first, one page at a time.
+         */
+        get: operations["listReturns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/returns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a customer's return
+         * @description A return of the key's organisation. While its return parcel waits at your relay point, collectionPin is the PIN to give the counter to collect it (the customer gets no SMS about it). Another organisation's return is reported as not found.
+         */
+        get: operations["getReturn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/returns/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a customer's return
+         * @description A return still AWAITING_DROP_OFF becomes CANCELLED (its code no longer works; nothing is charged) and return.cancelled goes out. 409 RETURN_NOT_CANCELLABLE once dropped off, expired or cancelled.
+         */
+        post: operations["cancelReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/v1/sandbox/parcels/{id}/trigger-event": {
         parameters: {
             query?: never;
@@ -426,6 +530,26 @@ export interface paths {
          * @description Sandbox keys only. Moves a sandbox parcel of your organisation to any status and sends the webhook for it, with sandbox=true and your reason in the payload.
          */
         post: operations["triggerSandboxEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/sandbox/returns/{id}/drop-off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a customer's drop-off (sandbox)
+         * @description Sandbox keys only. Does what a relay point's drop-off does for a sandbox return AWAITING_DROP_OFF: the return parcel (READY_FOR_PICKUP), return.dropped_off, the fee from the sandbox wallet. Then move the return parcel with the sandbox trigger (POST /sandbox/parcels/{id}/trigger-event): at AT_RELAY, return.ready_for_collection and its collectionPin.
+         */
+        post: operations["dropOffSandboxReturn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -914,6 +1038,106 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "return.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return opened
+         * @description You opened a return (POST /parcels/{id}/returns); the customer got its code by SMS. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_return_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "return.dropped_off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return dropped off
+         * @description The customer dropped the return off at a relay point: data.return.returnParcelId is the return parcel (GET /parcels/{id}), and data.return.feeDzd is debited from your wallet now (RETURN_SHIPMENT). Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_return_dropped_off"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "return.ready_for_collection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return ready for collection
+         * @description The return parcel reached your relay point: collect it there with data.return.collectionPin (also in GET /returns/{id} while it waits). The customer gets no SMS. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_return_ready_for_collection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "return.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return expired
+         * @description The return was not dropped off by data.return.expiresAt: its code no longer works; nothing was charged. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_return_expired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "return.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return cancelled
+         * @description You cancelled the return before its drop-off; nothing was charged. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_return_cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -940,7 +1164,7 @@ export interface components {
         /** @description The normalised error body of every failed call. */
         ApiError: {
             /**
-             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLAIM_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
+             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
              * @example VALIDATION_FAILED
              * @example RELAY_NOT_FOUND
              * @example INVALID_TARIFF
@@ -963,6 +1187,8 @@ export interface components {
              * @example RELAY_POINT_NOT_FOUND
              * @example AGENT_KEY_NOT_FOUND
              * @example CLAIM_NOT_FOUND
+             * @example RETURN_NOT_FOUND
+             * @example RETURN_CODE_NOT_FOUND
              * @example METHOD_NOT_ALLOWED
              * @example REQUEST_TIMEOUT
              * @example PARCEL_NOT_CANCELLABLE
@@ -980,6 +1206,11 @@ export interface components {
              * @example CLAIM_NOT_ALLOWED
              * @example CLAIM_ALREADY_OPEN
              * @example CLAIM_ALREADY_DECIDED
+             * @example PARCEL_NOT_RETURNABLE
+             * @example RETURN_ALREADY_OPEN
+             * @example RETURN_CODE_USED
+             * @example RETURN_CODE_EXPIRED
+             * @example RETURN_NOT_CANCELLABLE
              * @example PAYLOAD_TOO_LARGE
              * @example UNSUPPORTED_MEDIA_TYPE
              * @example IDEMPOTENCY_KEY_REUSED
@@ -1220,6 +1451,8 @@ export interface components {
          *           "codStatus": "REMITTED",
          *           "pickupDeadline": null,
          *           "returnFeeDzd": null,
+         *           "direction": "OUTBOUND",
+         *           "returnOf": null,
          *           "createdAt": "2026-01-15T09:30:00.000Z",
          *           "updatedAt": "2026-01-20T09:00:00.000Z"
          *         },
@@ -1435,7 +1668,7 @@ export interface components {
         /** @description One page of the organisation's events (of the key's mode), oldest first. */
         EventPage: {
             /** @description Events, oldest first. */
-            items: (components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"])[];
+            items: (components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"])[];
             /** @description Pass it as `after` for the next page; keep it when hasMore is false, to ask later for what happened since. null only when nothing was listed from the start. */
             next: string | null;
             /** @description More events are waiting now: ask again at once with `after=next`. */
@@ -1796,6 +2029,8 @@ export interface components {
          *           "codStatus": "COLLECTED",
          *           "pickupDeadline": null,
          *           "returnFeeDzd": null,
+         *           "direction": "OUTBOUND",
+         *           "returnOf": null,
          *           "createdAt": "2026-01-15T09:30:00.000Z",
          *           "updatedAt": "2026-01-17T14:02:11.000Z"
          *         }
@@ -1990,6 +2225,8 @@ export interface components {
          *       "codStatus": "PENDING",
          *       "pickupDeadline": null,
          *       "returnFeeDzd": null,
+         *       "direction": "OUTBOUND",
+         *       "returnOf": null,
          *       "createdAt": "2026-01-15T09:30:00.000Z",
          *       "updatedAt": "2026-01-15T09:30:00.000Z"
          *     }
@@ -2029,6 +2266,16 @@ export interface components {
             pickupDeadline: string | null;
             /** @description What the parcel's return (expiry or refusal at the relay point) was charged to your wallet, in DZD; null while no return fee was charged. */
             returnFeeDzd: number | null;
+            /**
+             * @description OUTBOUND: a parcel you created. RETURN: a customer's return, made when they dropped it off with a return code; it comes to your return relay point, where you collect it with the return's collectionPin (GET /returns/{id}).
+             * @enum {string}
+             */
+            direction: "OUTBOUND" | "RETURN";
+            /**
+             * Format: uuid
+             * @description For a RETURN parcel, the delivered parcel it brings back; null for an OUTBOUND parcel.
+             */
+            returnOf: string | null;
             /**
              * Format: date-time
              * @description Creation time, UTC.
@@ -2115,6 +2362,11 @@ export interface components {
              * @description UTC. To collect before this time, after which the parcel goes back to the sender; null until it reaches the relay point.
              */
             pickupDeadline: string | null;
+            /**
+             * Format: date-time
+             * @description UTC. When the recipient was sent a return code by SMS for this delivered parcel, while that return is open (the code itself is never shown); null otherwise.
+             */
+            returnCodeSentAt: string | null;
         };
         /** @description One page of relay points. */
         RelayPointPage: {
@@ -2168,6 +2420,258 @@ export interface components {
             /** @description Days a parcel waits on the shelf before it goes back to its sender. */
             holdingDays: number;
         };
+        /**
+         * @description A customer's return of a delivered parcel.
+         * @example {
+         *       "id": "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *       "parcelId": "3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70",
+         *       "status": "AWAITING_DROP_OFF",
+         *       "reason": "Taille trop petite",
+         *       "items": [
+         *         {
+         *           "description": "Robe bleue",
+         *           "quantity": 1
+         *         }
+         *       ],
+         *       "returnCode": "K7QX3MPA",
+         *       "expiresAt": "2026-02-03T10:00:00.000Z",
+         *       "feeDzd": 400,
+         *       "destinationRelayCode": "DZ-16-ALGER-CENTRE",
+         *       "returnParcelId": null,
+         *       "collectionPin": null,
+         *       "droppedOffAt": null,
+         *       "droppedOffRelayCode": null,
+         *       "createdAt": "2026-01-20T10:00:00.000Z",
+         *       "updatedAt": "2026-01-20T10:00:00.000Z"
+         *     }
+         */
+        Return: {
+            /**
+             * Format: uuid
+             * @description The return.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The delivered parcel the customer sends back.
+             */
+            parcelId: string;
+            status: components["schemas"]["ReturnStatus"];
+            /** @description Why the customer sends it back, as you gave it. */
+            reason: string;
+            /** @description What is sent back; empty when you did not say. */
+            items: components["schemas"]["ReturnItem"][];
+            /** @description The 8-character code the customer says at any relay point (sent to them by SMS). No 0/O, 1/I/L. Unique among open returns. */
+            returnCode: string;
+            /**
+             * Format: date-time
+             * @description UTC. Not dropped off by then, the return becomes EXPIRED (nothing is charged).
+             */
+            expiresAt: string;
+            /** @description What the return shipment costs you, debited from your wallet when the customer drops the parcel off. In DZD, at most two decimals. */
+            feeDzd: number;
+            /** @description Where the return parcel goes: your relay point, where you collect it. */
+            destinationRelayCode: string;
+            /**
+             * Format: uuid
+             * @description The return parcel made at the drop-off (GET /parcels/{id}); null before.
+             */
+            returnParcelId: string | null;
+            /** @description The 6-digit PIN to collect the return parcel at your relay point, while it waits there (AT_RELAY, RELAY_NOTIFIED); null otherwise. */
+            collectionPin: string | null;
+            /**
+             * Format: date-time
+             * @description When the customer dropped it off, UTC; null before.
+             */
+            droppedOffAt: string | null;
+            /** @description Where the customer dropped it off; null before. */
+            droppedOffRelayCode: string | null;
+            /**
+             * Format: date-time
+             * @description Creation time, UTC.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Time of the last change, UTC.
+             */
+            updatedAt: string;
+        };
+        /** @description Why, what, and where it goes. */
+        ReturnCreateRequest: {
+            /**
+             * @description Why the customer sends it back (at most 500 characters).
+             * @example Taille trop petite
+             */
+            reason: string;
+            /**
+             * @description What is sent back, at most 50 lines; none when omitted.
+             * @default []
+             */
+            items?: {
+                /**
+                 * @description What is sent back.
+                 * @example Robe bleue
+                 */
+                description: string;
+                /**
+                 * Format: int32
+                 * @description How many.
+                 * @example 1
+                 */
+                quantity: number;
+            }[];
+            /**
+             * @description Where the return goes, where you collect it; your return relay point (PUT /return-settings) when omitted.
+             * @default null
+             * @example DZ-16-ALGER-CENTRE
+             */
+            destinationRelayCode?: string | null;
+        };
+        /**
+         * @description Body of the customers' returns webhooks, and an item of the events API: the delivered parcel and the return after the change (with its collectionPin in return.ready_for_collection only).
+         * @example {
+         *       "id": "8e9f0a1b-2c3d-4e5f-8a6b-7c8d9e0f1a2b",
+         *       "type": "return.created",
+         *       "createdAt": "2026-01-20T10:00:00.000Z",
+         *       "occurredAt": "2026-01-20T10:00:00.000Z",
+         *       "sequence": 8,
+         *       "sandbox": false,
+         *       "reason": null,
+         *       "data": {
+         *         "parcel": {
+         *           "id": "3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70",
+         *           "trackingNumber": "RP123456785DZ",
+         *           "status": "DELIVERED",
+         *           "destinationRelayCode": "DZ-16-ALGER-CENTRE",
+         *           "labelUrl": "https://api.example.dz/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=9f2c5e6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80",
+         *           "pricePaidDzd": 500,
+         *           "codAmountDzd": 1500,
+         *           "codStatus": "COLLECTED",
+         *           "pickupDeadline": null,
+         *           "returnFeeDzd": null,
+         *           "direction": "OUTBOUND",
+         *           "returnOf": null,
+         *           "createdAt": "2026-01-15T09:30:00.000Z",
+         *           "updatedAt": "2026-01-15T09:30:00.000Z"
+         *         },
+         *         "return": {
+         *           "id": "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *           "parcelId": "3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70",
+         *           "status": "AWAITING_DROP_OFF",
+         *           "reason": "Taille trop petite",
+         *           "items": [
+         *             {
+         *               "description": "Robe bleue",
+         *               "quantity": 1
+         *             }
+         *           ],
+         *           "returnCode": "K7QX3MPA",
+         *           "expiresAt": "2026-02-03T10:00:00.000Z",
+         *           "feeDzd": 400,
+         *           "destinationRelayCode": "DZ-16-ALGER-CENTRE",
+         *           "returnParcelId": null,
+         *           "collectionPin": null,
+         *           "droppedOffAt": null,
+         *           "droppedOffRelayCode": null,
+         *           "createdAt": "2026-01-20T10:00:00.000Z",
+         *           "updatedAt": "2026-01-20T10:00:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        ReturnEvent: {
+            /**
+             * Format: uuid
+             * @description Event identifier: the same in every delivery, replay and events API answer of this event.
+             */
+            id: string;
+            /**
+             * @description return.created, return.dropped_off, return.ready_for_collection, return.expired or return.cancelled; same as X-Relay-Event.
+             * @enum {string}
+             */
+            type: "return.created" | "return.dropped_off" | "return.ready_for_collection" | "return.expired" | "return.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change happened, UTC.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the change happened, UTC (the parcel's history); order a parcel's events by `sequence`.
+             */
+            occurredAt: string;
+            /**
+             * Format: int32
+             * @description The parcel's event number: 1 for parcel.created, one more with each event (cod.* events included). Keep the highest applied per parcel and ignore an event whose sequence is not higher: it is a late retry or a replay. (0 only on events recorded before sequences existed.)
+             */
+            sequence: number;
+            /** @description true for sandbox parcels (including every sandbox trigger-event). */
+            sandbox: boolean;
+            /** @description Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none. */
+            reason: string | null;
+            data: {
+                parcel: components["schemas"]["ParcelView"];
+                return: components["schemas"]["Return"];
+            };
+        };
+        ReturnItem: {
+            /** @description What is sent back. */
+            description: string;
+            /** @description How many. */
+            quantity: number;
+        };
+        /** @description One page of returns. */
+        ReturnPage: {
+            /** @description The returns of this page, newest first. */
+            items: components["schemas"]["Return"][];
+            /**
+             * Format: int32
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size asked for.
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching items in all pages.
+             */
+            totalElements: number;
+            /**
+             * Format: int32
+             * @description Number of pages at this size.
+             */
+            totalPages: number;
+        };
+        ReturnSettings: {
+            /** @description Where returns go unless a return names its own relay point; null until set (a return must then name one). */
+            returnRelayCode: string | null;
+        };
+        /** @description The return relay point. */
+        ReturnSettingsRequest: {
+            /**
+             * @description The relay point your customers' returns go to unless a return names its own.
+             * @example DZ-16-ALGER-CENTRE
+             */
+            returnRelayCode: string;
+        };
+        /**
+         * @description AWAITING_DROP_OFF until the customer drops the parcel off with the code; DROPPED_OFF then (a return parcel carries it back); EXPIRED when the code was not used by expiresAt; CANCELLED by you before the drop-off.
+         * @enum {string}
+         */
+        ReturnStatus: "AWAITING_DROP_OFF" | "DROPPED_OFF" | "EXPIRED" | "CANCELLED";
+        /** @description Where it is dropped off. */
+        SandboxDropOffRequest: {
+            /**
+             * @description The relay point it is dropped off at; the return's destination when omitted.
+             * @default null
+             * @example DZ-16-ALGER-CENTRE
+             */
+            relayCode?: string | null;
+        };
         /** @description The status to move the sandbox parcel to. */
         SandboxTriggerRequest: {
             /**
@@ -2200,10 +2704,10 @@ export interface components {
         };
         WalletEntry: {
             /**
-             * @description TOP_UP (money added), DEBIT (a parcel's price, at its creation), REFUND (a cancelled parcel's price given back), COD_REMITTANCE (cash collected on delivery, remitted to the wallet as the organisation chose) or RETURN_FEE (a parcel that went back to you: not collected in time, or refused at the relay point) or CLAIM_COMPENSATION (an approved claim: the compensation plus the parcel's price). A return fee is taken even when the balance is too low, which may leave the balance below zero: creations then answer 402 until a top-up.
+             * @description TOP_UP (money added), DEBIT (a parcel's price, at its creation), REFUND (a cancelled parcel's price given back), COD_REMITTANCE (cash collected on delivery, remitted to the wallet as the organisation chose) or RETURN_FEE (a parcel that went back to you: not collected in time, or refused at the relay point). A return fee is taken even when the balance is too low, which may leave the balance below zero: creations then answer 402 until a top-up. RETURN_SHIPMENT: a customer's return (POST /parcels/{id}/returns), charged when the customer drops it off at a relay point, on the return parcel (parcelId); like a return fee, never refused. CLAIM_COMPENSATION: an approved claim (the compensation plus the parcel's price).
              * @enum {string}
              */
-            type: "TOP_UP" | "DEBIT" | "REFUND" | "COD_REMITTANCE" | "RETURN_FEE" | "CLAIM_COMPENSATION";
+            type: "TOP_UP" | "DEBIT" | "REFUND" | "COD_REMITTANCE" | "RETURN_FEE" | "CLAIM_COMPENSATION" | "RETURN_SHIPMENT";
             /** @description Amount of the movement, always positive: its type says which way it went. In DZD, at most two decimals. */
             amountDzd: number;
             /** @description Balance right after this movement. In DZD, at most two decimals. */
@@ -2350,6 +2854,29 @@ export interface components {
                 };
             };
         };
+        /** @description Not found */
+        ReturnNotFound: {
+            headers: {
+                /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                "X-Request-Id": string;
+                /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current one-minute window. */
+                "X-RateLimit-Remaining"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"] & {
+                    /** @constant */
+                    status?: 404;
+                    /**
+                     * @description One of RETURN_NOT_FOUND.
+                     * @example RETURN_NOT_FOUND
+                     */
+                    code?: string;
+                };
+            };
+        };
         /** @description Not allowed */
         ScopeMissing: {
             headers: {
@@ -2466,6 +2993,30 @@ export interface components {
             };
         };
         /** @description Invalid request */
+        ValidationFailedOrRelayNotFound: {
+            headers: {
+                /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                "X-Request-Id": string;
+                /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current one-minute window. */
+                "X-RateLimit-Remaining"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"] & {
+                    /** @constant */
+                    status?: 400;
+                    /**
+                     * @description One of VALIDATION_FAILED, RELAY_NOT_FOUND.
+                     * @example VALIDATION_FAILED
+                     * @example RELAY_NOT_FOUND
+                     */
+                    code?: string;
+                };
+            };
+        };
+        /** @description Invalid request */
         ValidationFailedOrRelayNotFoundOrInvalidTariff: {
             headers: {
                 /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
@@ -2534,6 +3085,15 @@ export type PingEvent = components['schemas']['PingEvent'];
 export type PublicTracking = components['schemas']['PublicTracking'];
 export type RelayPointPage = components['schemas']['RelayPointPage'];
 export type RelayPointSearchResult = components['schemas']['RelayPointSearchResult'];
+export type Return = components['schemas']['Return'];
+export type ReturnCreateRequest = components['schemas']['ReturnCreateRequest'];
+export type ReturnEvent = components['schemas']['ReturnEvent'];
+export type ReturnItem = components['schemas']['ReturnItem'];
+export type ReturnPage = components['schemas']['ReturnPage'];
+export type ReturnSettings = components['schemas']['ReturnSettings'];
+export type ReturnSettingsRequest = components['schemas']['ReturnSettingsRequest'];
+export type ReturnStatus = components['schemas']['ReturnStatus'];
+export type SandboxDropOffRequest = components['schemas']['SandboxDropOffRequest'];
 export type SandboxTriggerRequest = components['schemas']['SandboxTriggerRequest'];
 export type SandboxTriggerResponse = components['schemas']['SandboxTriggerResponse'];
 export type WalletEntry = components['schemas']['WalletEntry'];
@@ -2542,11 +3102,13 @@ export type ResponseLabelUrlInvalid = components['responses']['LabelUrlInvalid']
 export type ResponseParcelNotFound = components['responses']['ParcelNotFound'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseRateLimited = components['responses']['RateLimited'];
+export type ResponseReturnNotFound = components['responses']['ReturnNotFound'];
 export type ResponseScopeMissing = components['responses']['ScopeMissing'];
 export type ResponseUnauthenticated = components['responses']['Unauthenticated'];
 export type ResponseUnavailable = components['responses']['Unavailable'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseValidationFailed = components['responses']['ValidationFailed'];
+export type ResponseValidationFailedOrRelayNotFound = components['responses']['ValidationFailedOrRelayNotFound'];
 export type ResponseValidationFailedOrRelayNotFoundOrInvalidTariff = components['responses']['ValidationFailedOrRelayNotFoundOrInvalidTariff'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -2775,7 +3337,7 @@ export interface operations {
                 /** @description The `next` cursor of the previous page; leave it out to start 30 days back. */
                 after?: string;
                 /** @description Only events of this type. */
-                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "claim.opened" | "claim.approved" | "claim.rejected";
+                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "claim.opened" | "claim.approved" | "claim.rejected" | "return.created" | "return.dropped_off" | "return.ready_for_collection" | "return.expired" | "return.cancelled";
                 /** @description Only the events of this parcel. */
                 parcelId?: string;
                 /** @description Events per page, 1 to 100. */
@@ -2833,7 +3395,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"];
+                    "application/json": components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"];
                 };
             };
             400: components["responses"]["ValidationFailed"];
@@ -2973,6 +3535,8 @@ export interface operations {
             query?: {
                 /** @description Only parcels in this status (any of the 12 values). */
                 status?: "CREATED" | "READY_FOR_PICKUP" | "PICKED_UP" | "IN_TRANSIT" | "AT_RELAY" | "RELAY_NOTIFIED" | "DELIVERED" | "RETURN_PENDING" | "RETURNED" | "LOST" | "DAMAGED" | "CANCELLED";
+                /** @description Only your parcels (OUTBOUND) or only customers' return parcels (RETURN); both when omitted. */
+                direction?: "OUTBOUND" | "RETURN";
                 /** @description Zero-based page number. */
                 page?: number;
                 /** @description Page size, 1 to 100. */
@@ -3501,6 +4065,74 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    createReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Parcel id (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Why, what, and where it goes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Opened: the return, AWAITING_DROP_OFF, with its code. Location points to it. */
+            201: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Absolute URL of the created resource. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Return"];
+                };
+            };
+            400: components["responses"]["ValidationFailedOrRelayNotFound"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            404: components["responses"]["ParcelNotFound"];
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 409;
+                        /**
+                         * @description One of PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN.
+                         * @example PARCEL_NOT_RETURNABLE
+                         * @example RETURN_ALREADY_OPEN
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     searchRelayPoints: {
         parameters: {
             query?: {
@@ -3543,6 +4175,206 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["ScopeMissing"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getReturnSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReturnSettings"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setReturnSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The return relay point. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings, as stored. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReturnSettings"];
+                };
+            };
+            400: components["responses"]["ValidationFailedOrRelayNotFound"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listReturns: {
+        parameters: {
+            query?: {
+                /** @description Only returns in this status. */
+                status?: "AWAITING_DROP_OFF" | "DROPPED_OFF" | "EXPIRED" | "CANCELLED";
+                /** @description Zero-based page number. */
+                page?: number;
+                /** @description Page size, 1 to 100. */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of returns. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReturnPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The return's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The return. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Return"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            404: components["responses"]["ReturnNotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The return's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Return"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            404: components["responses"]["ReturnNotFound"];
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 409;
+                        /**
+                         * @description One of RETURN_NOT_CANCELLABLE.
+                         * @example RETURN_NOT_CANCELLABLE
+                         */
+                        code?: string;
+                    };
+                };
+            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
@@ -3631,6 +4463,97 @@ export interface operations {
                 };
             };
             404: components["responses"]["ParcelNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dropOffSandboxReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The return's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Where it is dropped off. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SandboxDropOffRequest"];
+            };
+        };
+        responses: {
+            /** @description The return, DROPPED_OFF, with its returnParcelId. */
+            201: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Absolute URL of the created resource. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Return"];
+                };
+            };
+            400: components["responses"]["ValidationFailedOrRelayNotFound"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 403;
+                        /**
+                         * @description One of SCOPE_MISSING, SANDBOX_KEY_REQUIRED.
+                         * @example SCOPE_MISSING
+                         * @example SANDBOX_KEY_REQUIRED
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            404: components["responses"]["ReturnNotFound"];
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 409;
+                        /**
+                         * @description One of RETURN_CODE_USED, RETURN_CODE_EXPIRED.
+                         * @example RETURN_CODE_USED
+                         * @example RETURN_CODE_EXPIRED
+                         */
+                        code?: string;
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -5093,6 +6016,276 @@ export interface operations {
                 "application/json": components["schemas"]["ClaimEvent"] & {
                     /** @constant */
                     type?: "claim.rejected";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_return_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "return.created";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnEvent"] & {
+                    /** @constant */
+                    type?: "return.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_return_dropped_off: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "return.dropped_off";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnEvent"] & {
+                    /** @constant */
+                    type?: "return.dropped_off";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_return_ready_for_collection: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "return.ready_for_collection";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnEvent"] & {
+                    /** @constant */
+                    type?: "return.ready_for_collection";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_return_expired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "return.expired";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnEvent"] & {
+                    /** @constant */
+                    type?: "return.expired";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_return_cancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "return.cancelled";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnEvent"] & {
+                    /** @constant */
+                    type?: "return.cancelled";
                 };
             };
         };

@@ -1,8 +1,9 @@
 import { formatDateTime } from "../../lib/algiers-format";
 import { composePickupSms, PickupSmsInput, RelayPointInfo } from "./pickup-sms";
+import { composeReturnCodeSms } from "./return-sms";
 
-/** What an SMS is for (migration notifications/004): only the pick-up SMS moves the parcel on. */
-export type SmsKind = "pickup" | "pickup_reminder" | "pickup_expired";
+/** What an SMS is for (migrations notifications/004, 006): only the pick-up SMS moves the parcel on. */
+export type SmsKind = "pickup" | "pickup_reminder" | "pickup_expired" | "return_code";
 
 export interface HoldingSmsInput extends PickupSmsInput {
   /** The pick-up deadline (ISO 8601 UTC), for the reminder. */
@@ -21,6 +22,8 @@ function relayName(relay: RelayPointInfo): string {
  */
 export function composeSms(kind: SmsKind, input: HoldingSmsInput): string {
   if (kind === "pickup") return composePickupSms(input);
+  if (kind === "return_code")
+    return composeReturnCodeSms({ trackingNumber: input.trackingNumber, code: input.pin, expiresAt: input.pickupDeadline });
   if (kind === "pickup_reminder") {
     const until = input.pickupDeadline ? ` avant le ${formatDateTime(input.pickupDeadline, "fr")}` : "";
     return (

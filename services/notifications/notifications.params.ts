@@ -9,12 +9,14 @@ export const AT_RELAY = "parcel.at_relay";
 export const PICKUP_REMINDER = "parcel.pickup_reminder";
 export const RETURN_PENDING = "parcel.return_pending";
 export const PICKUP_EXPIRED_REASON = "PICKUP_EXPIRED";
+/** Issue 21: the customer gets their return code. */
+export const RETURN_CREATED = "return.created";
 
 export interface ParcelEventParams {
   event: ParcelEvent;
 }
 const onlyAtRelay = (schema: Schema) =>
-  Joi.when("type", { is: Joi.valid(AT_RELAY, PICKUP_REMINDER), then: schema.required(), otherwise: Joi.any() });
+  Joi.when("type", { is: Joi.valid(AT_RELAY, PICKUP_REMINDER, RETURN_CREATED), then: schema.required(), otherwise: Joi.any() });
 /**
  * Every event passes through here, so only the id and type are checked for all of them: an event
  * this service ignores must never be refused (a refusal holds the parcel's outbox queue, and with

@@ -67,6 +67,9 @@ function pendingRecord(p: store.NewParcel, createdAt: Date, updatedAt: Date): st
     pickupExtendedDays: null,
     returnFeeCentimes: null,
     returnFeePending: false,
+    direction: "OUTBOUND",
+    returnOf: null,
+    originRelayCode: null,
     createdAt,
     updatedAt
   };

@@ -24,13 +24,9 @@ export const PickupExtensionSchema = Joi.object<PickupExtensionParams, true>({
     .example(3)
 });
 
-export interface PickupDeadlineParams {
-  id: string;
-  pickupDeadline: string;
-}
-export const PickupDeadlineSchema = Joi.object<PickupDeadlineParams, true>({
-  id: parcelId().required(),
-  pickupDeadline: Joi.string()
+/** A future-bounded instant with its zone (ISO 8601), as a deadline correction takes it; shared by the returns' expiry correction. */
+export const correctedDeadline = () =>
+  Joi.string()
     .pattern(ISO_INSTANT)
     .custom((value: string, helpers) => {
       const at = Date.parse(value);
@@ -46,5 +42,13 @@ export const PickupDeadlineSchema = Joi.object<PickupDeadlineParams, true>({
       "date.max": `{{#label}} must be at most ${MAX_DEADLINE_DAYS_AHEAD} days ahead`
     })
     .description("The new deadline (ISO 8601 with its zone). A time already past sends the parcel back at once.")
-    .example("2026-03-20T18:00:00Z")
+    .example("2026-03-20T18:00:00Z");
+
+export interface PickupDeadlineParams {
+  id: string;
+  pickupDeadline: string;
+}
+export const PickupDeadlineSchema = Joi.object<PickupDeadlineParams, true>({
+  id: parcelId().required(),
+  pickupDeadline: correctedDeadline()
 });

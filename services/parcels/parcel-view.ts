@@ -16,6 +16,8 @@ export function toParcelView(parcel: ParcelRecord, labelUrl: string | null): Par
     pickupDeadline: parcel.pickupDeadline === null ? null : parcel.pickupDeadline.toISOString(),
     // Shown once the wallet took it: until then the merchant's ledger does not have it either.
     returnFeeDzd: parcel.returnFeeCentimes === null || parcel.returnFeePending ? null : toDzd(parcel.returnFeeCentimes),
+    direction: parcel.direction,
+    returnOf: parcel.returnOf,
     createdAt: parcel.createdAt.toISOString(),
     updatedAt: parcel.updatedAt.toISOString()
   };

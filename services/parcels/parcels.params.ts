@@ -7,7 +7,14 @@ import { API_ERROR } from "../../lib/openapi/error-schema";
 import { joiToJsonSchema } from "../../lib/openapi/joi-schema";
 import type { Parameter } from "../../lib/openapi/types";
 import { isParcelStatus, PARCEL_STATUSES, ParcelStatus } from "../../lib/parcel-status";
-import { ParcelStatusSchema, ParcelView, ParcelViewSchema, TRACKING_NUMBER_PATTERN } from "../../lib/parcel-view";
+import {
+  PARCEL_DIRECTIONS,
+  ParcelDirection,
+  ParcelStatusSchema,
+  ParcelView,
+  ParcelViewSchema,
+  TRACKING_NUMBER_PATTERN
+} from "../../lib/parcel-view";
 import {
   IDEMPOTENCY_KEY_PATTERN,
   keyMode,
@@ -117,11 +124,17 @@ export const QUOTE_DESCRIPTION =
 
 export interface ListParams {
   status: ParcelStatus | null;
+  direction: ParcelDirection | null;
   page: number;
   size: number;
 }
 export const ListSchema = Joi.object<ListParams, true>({
   status: parcelStatus().allow(null).default(null).description("Only parcels in this status (any of the 12 values)."),
+  direction: Joi.string()
+    .valid(...PARCEL_DIRECTIONS)
+    .allow(null)
+    .default(null)
+    .description("Only your parcels (OUTBOUND) or only customers' return parcels (RETURN); both when omitted."),
   page: queryInteger().min(0).max(2_147_483_647).default(0).description("Zero-based page number."),
   size: queryInteger().min(1).max(100).default(20).description("Page size, 1 to 100.")
 }).unknown(true);

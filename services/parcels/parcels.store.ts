@@ -5,6 +5,7 @@ import type { ParcelEvent } from "../../lib/events";
 import { toDzd } from "../../lib/money";
 import type { HistoryRecord } from "./parcel-events";
 import type { ParcelStatus } from "../../lib/parcel-status";
+import type { ParcelDirection } from "../../lib/parcel-view";
 import type { PublicTrackingSource } from "../../lib/public-tracking";
 import { findRelayPoint } from "./relay-points.store";
 
@@ -43,6 +44,11 @@ export interface ParcelRecord {
   /** Fixed on entering RETURN_PENDING; returnFeePending while the wallet has not acknowledged it. */
   returnFeeCentimes: number | null;
   returnFeePending: boolean;
+  /** Issue 21 (migration parcels/011): a customer's return parcel is RETURN, made at its drop-off. */
+  direction: ParcelDirection;
+  returnOf: string | null;
+  /** Where a return parcel was dropped off (it waits there for the courier); null otherwise. */
+  originRelayCode: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -74,6 +80,9 @@ export interface ParcelRow {
   pickup_extended_days: number | null;
   return_fee_centimes: string | number | null;
   return_fee_pending: boolean;
+  direction: ParcelDirection;
+  return_of: string | null;
+  origin_relay_code: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -108,6 +117,9 @@ export function toParcel(row: ParcelRow): ParcelRecord {
     pickupExtendedDays: row.pickup_extended_days,
     returnFeeCentimes: centimes(row.return_fee_centimes),
     returnFeePending: row.return_fee_pending,
+    direction: row.direction,
+    returnOf: row.return_of,
+    originRelayCode: row.origin_relay_code,
     createdAt: row.created_at,
     updatedAt: row.updated_at
   };
@@ -132,6 +144,9 @@ export type NewParcel = Omit<
   | "pickupExtendedDays"
   | "returnFeeCentimes"
   | "returnFeePending"
+  | "direction"
+  | "returnOf"
+  | "originRelayCode"
   | "createdAt"
   | "updatedAt"
 >;
@@ -219,15 +234,16 @@ export async function recordHistory(
 }
 
 /**
- * The parcel's events so far: status changes, COD events (parcels/006), deadline events (parcels/008)
- * and claim events (parcels/013), one sequence for all.
+ * The parcel's events so far: status changes, COD events (parcels/006), deadline events (parcels/008),
+ * claim events (parcels/013) and return events (parcels/011), one sequence for all.
  */
 export async function eventCount(tx: Queryable, parcelId: string): Promise<number> {
   const [{ n }] = await tx.query<{ n: number }>(
     `SELECT ((SELECT count(*) FROM parcels.status_history WHERE parcel_id = $1) +
              (SELECT count(*) FROM parcels.cod_history WHERE parcel_id = $1) +
              (SELECT count(*) FROM parcels.pickup_history WHERE parcel_id = $1) +
-             (SELECT count(*) FROM parcels.claim_history WHERE parcel_id = $1))::integer AS n`,
+             (SELECT count(*) FROM parcels.claim_history WHERE parcel_id = $1) +
+             (SELECT count(*) FROM parcels.return_history WHERE parcel_id = $1))::integer AS n`,
     [parcelId]
   );
   return Number(n);
@@ -307,7 +323,7 @@ export async function releaseExpiredIdempotencyKey(db: Queryable, owner: Owner, 
 export async function listVisible(
   db: Queryable,
   owner: Owner,
-  filter: { status: ParcelStatus | null; page: number; size: number }
+  filter: { status: ParcelStatus | null; direction?: ParcelDirection | null; page: number; size: number }
 ): Promise<{ records: ParcelRecord[]; total: number }> {
   const params: unknown[] = [owner.organizationId, owner.mode];
   let where = "organization_id = $1 AND mode = $2 AND status <> 'PENDING'";
@@ -315,11 +331,19 @@ export async function listVisible(
     params.push(filter.status);
     where += ` AND status = $${params.length}`;
   }
-  // The total from the counters (migration parcels/005), not a count over the whole table.
-  const [{ total }] = await db.query<{ total: string | number }>(
-    `SELECT coalesce(sum(n), 0) AS total FROM parcels.parcel_counts WHERE ${where}`,
-    params
-  );
+  const countWhere = where;
+  if (filter.direction) {
+    params.push(filter.direction);
+    where += ` AND direction = $${params.length}`;
+  }
+  // The total from the counters (migration parcels/005), not a count over the whole table; the
+  // counters know no direction, so a page of one direction counts its rows (index parcels/011).
+  const [{ total }] = filter.direction
+    ? await db.query<{ total: string | number }>(`SELECT count(*) AS total FROM parcels.parcels WHERE ${where}`, params)
+    : await db.query<{ total: string | number }>(
+        `SELECT coalesce(sum(n), 0) AS total FROM parcels.parcel_counts WHERE ${countWhere}`,
+        params
+      );
   const rows = await db.query<ParcelRow>(
     `SELECT * FROM parcels.parcels WHERE ${where}
       ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
@@ -464,9 +488,14 @@ export async function parcelHistory(db: Queryable, parcelId: string): Promise<Hi
 /** What public tracking may read of a parcel, by its exact (normalised) number; null when there is no visible parcel. */
 export async function publicTrackingSource(db: Queryable, trackingNumber: string): Promise<PublicTrackingSource | null> {
   const [parcel] = await db.query<
-    Pick<ParcelRow, "id" | "tracking_number" | "status" | "mode" | "cod_amount_centimes" | "destination_relay_code" | "pickup_deadline">
+    Pick<ParcelRow, "id" | "tracking_number" | "status" | "mode" | "cod_amount_centimes" | "destination_relay_code" | "pickup_deadline"> & {
+      return_code_sent_at: Date | null;
+    }
   >(
-    `SELECT id, tracking_number, status, mode, cod_amount_centimes, destination_relay_code, pickup_deadline FROM parcels.parcels
+    `SELECT id, tracking_number, status, mode, cod_amount_centimes, destination_relay_code, pickup_deadline,
+            (SELECT r.created_at FROM parcels.returns r
+              WHERE r.parcel_id = p.id AND r.status IN ('AWAITING_DROP_OFF', 'DROPPED_OFF')) AS return_code_sent_at
+       FROM parcels.parcels p
       WHERE tracking_number = $1 AND status <> 'PENDING'`,
     [trackingNumber]
   );
@@ -480,6 +509,7 @@ export async function publicTrackingSource(db: Queryable, trackingNumber: string
     mode: parcel.mode,
     codAmountDzd: cod === null ? null : toDzd(cod),
     pickupDeadline: parcel.pickup_deadline,
+    returnCodeSentAt: parcel.return_code_sent_at,
     history: history.map(h => ({ toStatus: h.toStatus, createdAt: h.createdAt })),
     relay
   };

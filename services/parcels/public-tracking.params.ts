@@ -61,6 +61,13 @@ export const PublicTrackingView = component(
         format: "date-time",
         description:
           "UTC. To collect before this time, after which the parcel goes back to the sender; null until it reaches the relay point."
+      },
+      returnCodeSentAt: {
+        type: ["string", "null"],
+        format: "date-time",
+        description:
+          "UTC. When the recipient was sent a return code by SMS for this delivered parcel, while that return is open (the code " +
+          "itself is never shown); null otherwise."
       }
     },
     { description: "What anyone with the tracking number may see. Nothing personal, no price, no internal id." }

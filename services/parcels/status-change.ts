@@ -7,6 +7,7 @@ import { generatePickupPin } from "../../lib/pickup-pin";
 import { holdingDaysFor, returnFeeCentimes } from "./holding-period";
 import { toParcelView } from "./parcel-view";
 import * as store from "./parcels.store";
+import { returnParcelArrived } from "./returns/return-events";
 
 export interface StatusChange {
   to: ParcelStatus;
@@ -24,7 +25,8 @@ export interface StatusChange {
  * written in the caller's transaction, so an event exists exactly when the change does. The COD
  * status follows (lib/cod.ts), and cash collected on DELIVERED is one more event, cod.collected.
  * Whatever the path: reaching AT_RELAY starts the holding period (pickupDeadline), and entering
- * RETURN_PENDING fixes the return fee, which the wallet is then asked for (return-fees.ts).
+ * RETURN_PENDING fixes the return fee, which the wallet is then asked for (return-fees.ts). A
+ * customer's return parcel (issue 21) gets no deadline, and its arrival is return.ready_for_collection.
  */
 export async function applyStatusChange(
   tx: Queryable,
@@ -33,13 +35,17 @@ export async function applyStatusChange(
 ): Promise<{ row: store.ParcelRecord; event: ParcelEvent }> {
   const previous = row.status === "PENDING" ? null : row.status;
   const codStatus = codStatusAfter(row.codStatus, change.to);
-  const needsPin = change.to === "AT_RELAY" && row.mode === "live" && row.pickupPinEnc === null && change.sealPin;
+  const isReturnParcel = row.direction === "RETURN";
+  // A return parcel is collected by the merchant with its PIN, in the sandbox too; it has no deadline.
+  const needsPin =
+    change.to === "AT_RELAY" && (row.mode === "live" || isReturnParcel) && row.pickupPinEnc === null && change.sealPin !== undefined;
+  const newPin = needsPin ? generatePickupPin() : null;
   const updated = await store.setStatus(tx, row.id, {
     status: change.to,
     refundPending: change.refundPending ?? false,
     codStatus,
-    pickupPinEnc: needsPin ? change.sealPin!(generatePickupPin()) : row.pickupPinEnc,
-    holdingDays: change.to === "AT_RELAY" ? await holdingDaysFor(tx, row.destinationRelayCode) : null,
+    pickupPinEnc: newPin !== null ? change.sealPin!(newPin) : row.pickupPinEnc,
+    holdingDays: change.to === "AT_RELAY" && !isReturnParcel ? await holdingDaysFor(tx, row.destinationRelayCode) : null,
     returnFeeCentimes: change.to === "RETURN_PENDING" ? returnFeeCentimes(row.priceCentimes) : null
   });
   const { sequence, occurredAt } = await store.recordHistory(tx, {
@@ -55,6 +61,7 @@ export async function applyStatusChange(
   if (row.codStatus === "PENDING" && codStatus === "COLLECTED") {
     await recordCodEvent(tx, updated, { type: "cod.collected", from: "PENDING", remittance: null });
   }
+  if (isReturnParcel && change.to === "AT_RELAY" && row.status !== "AT_RELAY") await returnParcelArrived(tx, row.id, newPin);
   return { row: updated, event };
 }
 

@@ -25,6 +25,11 @@ declare module "../../lib/contract" {
       params: ParcelMovement & { amountCentimes: number };
       answer: { chargedCentimes: number; balanceCentimes: number };
     };
+    /** A customer's return dropped off (issue 21), charged on its return parcel: once per return parcel; never refused for want of balance. */
+    "wallet.chargeReturnShipment": {
+      params: ParcelMovement & { amountCentimes: number };
+      answer: { chargedCentimes: number; balanceCentimes: number };
+    };
     /** The sweeper: "debited" (finish the parcel) or "void" (never will be; discard it). */
     "wallet.settlePending": { params: ParcelMovement & { reason?: string | null }; answer: { state: "debited" | "void" } };
     /** Remitted COD credited to the wallet (the organisation's choice): once per remittance, whoever repeats it. */

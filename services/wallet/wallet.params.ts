@@ -148,7 +148,7 @@ export const MerchantWalletView = component(
   })
 );
 
-export const ENTRY_TYPES = ["TOP_UP", "DEBIT", "REFUND", "COD_REMITTANCE", "RETURN_FEE", "CLAIM_COMPENSATION"] as const;
+export const ENTRY_TYPES = ["TOP_UP", "DEBIT", "REFUND", "COD_REMITTANCE", "RETURN_FEE", "CLAIM_COMPENSATION", "RETURN_SHIPMENT"] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 export const ENTRY_TYPE_OF: Readonly<Record<LedgerKind, EntryType>> = Object.freeze({
   top_up: "TOP_UP",
@@ -156,7 +156,8 @@ export const ENTRY_TYPE_OF: Readonly<Record<LedgerKind, EntryType>> = Object.fre
   refund: "REFUND",
   cod_credit: "COD_REMITTANCE",
   return_fee: "RETURN_FEE",
-  claim_compensation: "CLAIM_COMPENSATION"
+  claim_compensation: "CLAIM_COMPENSATION",
+  return_shipment: "RETURN_SHIPMENT"
 });
 
 export interface MerchantEntry {
@@ -189,8 +190,10 @@ export const MerchantEntryPageView = pageSchema(
         description:
           "TOP_UP (money added), DEBIT (a parcel's price, at its creation), REFUND (a cancelled parcel's price given back), " +
           "COD_REMITTANCE (cash collected on delivery, remitted to the wallet as the organisation chose) or RETURN_FEE (a parcel " +
-          "that went back to you: not collected in time, or refused at the relay point) or CLAIM_COMPENSATION (an approved claim: the compensation plus the parcel's price). A return fee is taken even when the " +
-          "balance is too low, which may leave the balance below zero: creations then answer 402 until a top-up."
+          "that went back to you: not collected in time, or refused at the relay point). A return fee is taken even when the " +
+          "balance is too low, which may leave the balance below zero: creations then answer 402 until a top-up. RETURN_SHIPMENT: a customer's return (POST /parcels/{id}/returns), " +
+          "charged when the customer drops it off at a relay point, on the return parcel (parcelId); like a return fee, never refused. " +
+          "CLAIM_COMPENSATION: an approved claim (the compensation plus the parcel's price)."
       },
       amountDzd: amountDzd("Amount of the movement, always positive: its type says which way it went."),
       balanceAfterDzd: amountDzd("Balance right after this movement."),

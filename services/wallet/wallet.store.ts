@@ -6,7 +6,7 @@ import type { ParcelMovement } from "./wallet.contract";
 
 /** All SQL of the wallet service (schema `wallet`, migrations/wallet/), returning camelCase records. */
 
-export type LedgerKind = "top_up" | "debit" | "refund" | "cod_credit" | "return_fee" | "claim_compensation";
+export type LedgerKind = "top_up" | "debit" | "refund" | "cod_credit" | "return_fee" | "claim_compensation" | "return_shipment";
 
 export interface LedgerEntry {
   id: string;
@@ -250,31 +250,38 @@ export async function refundGroup(tx: Queryable, items: readonly RefundItem[]): 
   return eachInSavepoint(tx, items, ({ reason, ...movement }) => refundForParcel(tx, movement, reason));
 }
 
+/** What a charge that may take the balance below zero is for, and the account's column that bounds it (migrations wallet/004, 006). */
+const BELOW_ZERO_CHARGES = {
+  return_fee: { column: "return_fees_centimes", reason: "return fee" },
+  return_shipment: { column: "return_shipments_centimes", reason: "return shipment" }
+} as const;
+
 /**
- * Charges a returned parcel's fee, once (a repeat answers the first charge). Never refused for want
- * of balance: a return already happened and its cost is owed, so the balance may go below zero —
- * by return fees only (migration wallet/004 holds it above minus the fees ever charged). Debits
- * keep refusing until a top-up brings the balance back above the price.
+ * Charges a returned parcel's fee, or a customer's return shipment (its return parcel), once (a
+ * repeat answers the first charge). Never refused for want of balance: the return already
+ * happened and its cost is owed, so the balance may go below zero — by these charges only (the
+ * accounts' constraint holds it above minus the charges ever made). Debits keep refusing until a
+ * top-up brings the balance back above the price.
  */
-export async function chargeReturnFee(tx: Queryable, movement: ParcelMovement, amountCentimes: number): Promise<LedgerEntry> {
+export async function chargeBelowZero(
+  tx: Queryable,
+  kind: keyof typeof BELOW_ZERO_CHARGES,
+  movement: ParcelMovement,
+  amountCentimes: number
+): Promise<LedgerEntry> {
   await lockParcel(tx, movement.parcelId);
-  const existing = await entryOf(tx, movement.parcelId, "return_fee");
+  const existing = await entryOf(tx, movement.parcelId, kind);
   if (existing) return existing;
+  const { column, reason } = BELOW_ZERO_CHARGES[kind];
   const [row] = await tx.query<{ balance_centimes: string | number }>(
-    `INSERT INTO wallet.accounts (organization_id, mode, balance_centimes, return_fees_centimes) VALUES ($1, $2, -$3::bigint, $3)
+    `INSERT INTO wallet.accounts (organization_id, mode, balance_centimes, ${column}) VALUES ($1, $2, -$3::bigint, $3)
      ON CONFLICT (organization_id, mode) DO UPDATE
-       SET balance_centimes = wallet.accounts.balance_centimes - $3, return_fees_centimes = wallet.accounts.return_fees_centimes + $3,
+       SET balance_centimes = wallet.accounts.balance_centimes - $3, ${column} = wallet.accounts.${column} + $3,
            updated_at = now()
      RETURNING balance_centimes`,
     [movement.organizationId, movement.mode, amountCentimes]
   );
-  return insertEntry(tx, {
-    ...movement,
-    kind: "return_fee",
-    amountCentimes,
-    balanceAfter: Number(row.balance_centimes),
-    reason: "return fee"
-  });
+  return insertEntry(tx, { ...movement, kind, amountCentimes, balanceAfter: Number(row.balance_centimes), reason });
 }
 
 /**

@@ -15,6 +15,7 @@ import { component, dateTime, nullable, objectOf, uuidSchema } from "../../lib/o
 import type { JsonSchema, Parameter, PathItem, Response } from "../../lib/openapi/types";
 import { eventTypeFor, PARCEL_STATUSES } from "../../lib/parcel-status";
 import { CodStatusSchema, ParcelStatusSchema, ParcelViewSchema, SAMPLE_PARCEL } from "../../lib/parcel-view";
+import { RETURN_EVENT_TYPES, type ReturnEventData, ReturnViewSchema, SAMPLE_RETURN } from "../../lib/returns";
 import { DISABLE_ENDPOINT_AFTER_MS, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "./retry-schedule";
 import { DEFAULT_ROTATION_OVERLAP_MS } from "./signing";
 
@@ -28,7 +29,8 @@ export const EVENT_TYPES: string[] = [
   ...PARCEL_STATUSES.map(eventTypeFor),
   ...COD_EVENT_TYPES,
   ...PICKUP_EVENT_TYPES,
-  ...CLAIM_EVENT_TYPES
+  ...CLAIM_EVENT_TYPES,
+  ...RETURN_EVENT_TYPES
 ];
 
 function humanDelay(seconds: number): string {
@@ -199,8 +201,32 @@ export const CLAIM_EVENT_SCHEMA = eventSchema(
   []
 );
 
-/** An item of the events API: a status, COD or claim event (their `type` tells which). */
-export const ANY_EVENT_SCHEMA: JsonSchema = { oneOf: [PARCEL_EVENT_SCHEMA, COD_EVENT_SCHEMA, CLAIM_EVENT_SCHEMA] };
+export const RETURN_EVENT_SCHEMA = eventSchema(
+  "ReturnEvent",
+  RETURN_EVENT_TYPES,
+  "return.created, return.dropped_off, return.ready_for_collection, return.expired or return.cancelled; same as X-Relay-Event.",
+  objectOf<ReturnEventData>({
+    parcel: ParcelViewSchema,
+    return: ReturnViewSchema
+  }),
+  "Body of the customers' returns webhooks, and an item of the events API: the delivered parcel and the return after the change " +
+    "(with its collectionPin in return.ready_for_collection only).",
+  [
+    {
+      id: "8e9f0a1b-2c3d-4e5f-8a6b-7c8d9e0f1a2b",
+      type: "return.created",
+      createdAt: "2026-01-20T10:00:00.000Z",
+      occurredAt: "2026-01-20T10:00:00.000Z",
+      sequence: 8,
+      sandbox: false,
+      reason: null,
+      data: { parcel: { ...SAMPLE_PARCEL, status: "DELIVERED", codStatus: "COLLECTED" }, return: SAMPLE_RETURN }
+    }
+  ]
+);
+
+/** An item of the events API: a status, COD, claim or return event (their `type` tells which). */
+export const ANY_EVENT_SCHEMA: JsonSchema = { oneOf: [PARCEL_EVENT_SCHEMA, COD_EVENT_SCHEMA, CLAIM_EVENT_SCHEMA, RETURN_EVENT_SCHEMA] };
 
 const PING_EVENT_SCHEMA = component(
   "PingEvent",
@@ -383,6 +409,32 @@ export function webhookDocs(): Record<string, PathItem> {
       CLAIM_EVENT_SCHEMA
     )
   ]);
+  const returnEvents: [string, PathItem][] = (
+    [
+      ["return.created", "Return opened", "You opened a return (POST /parcels/{id}/returns); the customer got its code by SMS."],
+      [
+        "return.dropped_off",
+        "Return dropped off",
+        "The customer dropped the return off at a relay point: data.return.returnParcelId is the return parcel (GET /parcels/{id}), " +
+          "and data.return.feeDzd is debited from your wallet now (RETURN_SHIPMENT)."
+      ],
+      [
+        "return.ready_for_collection",
+        "Return ready for collection",
+        "The return parcel reached your relay point: collect it there with data.return.collectionPin (also in GET /returns/{id} " +
+          "while it waits). The customer gets no SMS."
+      ],
+      [
+        "return.expired",
+        "Return expired",
+        "The return was not dropped off by data.return.expiresAt: its code no longer works; nothing was charged."
+      ],
+      ["return.cancelled", "Return cancelled", "You cancelled the return before its drop-off; nothing was charged."]
+    ] as const
+  ).map(([type, summary, text]) => [
+    type,
+    webhookEntry(type, summary, `${text} ${DELIVERY_RULES} ${SIGNATURE_RULES}`, RETURN_EVENT_SCHEMA)
+  ]);
   const ping = webhookEntry(
     PING_EVENT_TYPE,
     "Test event",
@@ -390,5 +442,5 @@ export function webhookDocs(): Record<string, PathItem> {
     PING_EVENT_SCHEMA,
     { default: { description: "Whatever the answer, it is only shown to whoever sent the test: nothing is retried or disabled." } }
   );
-  return Object.fromEntries([...parcelEvents, ...codEvents, ...pickupEvents, ...claimEvents, [PING_EVENT_TYPE, ping]]);
+  return Object.fromEntries([...parcelEvents, ...codEvents, ...pickupEvents, ...claimEvents, ...returnEvents, [PING_EVENT_TYPE, ping]]);
 }

@@ -18,7 +18,7 @@ export type IncomingParcelEvent = Omit<ParcelEvent, "occurredAt" | "sequence"> &
 const IncomingEventSchema = Joi.object({
   id: uuid().required(),
   type: Joi.string()
-    .pattern(/^(parcel|cod|claim)\.[a-z_]{1,40}$/)
+    .pattern(/^(parcel|cod|claim|return)\.[a-z_]{1,40}$/)
     .required(),
   createdAt: Joi.string().max(64).required(),
   occurredAt: Joi.string().max(64),

@@ -123,3 +123,14 @@ export function markedBlocks(markdown: string, marker: string): Array<{ language
   });
   return blocks;
 }
+
+/** The ```sh blocks of one section (from its heading to the next of its level). */
+export function shellBlocksOf(markdown: string, heading: string): string[] {
+  const start = markdown.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`no section "${heading}"`);
+  const level = heading.split(" ")[0];
+  const rest = markdown.slice(start + heading.length + 2);
+  const end = rest.search(new RegExp(`\\n${level} `));
+  const section = end < 0 ? rest : rest.slice(0, end);
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map(m => m[1]);
+}

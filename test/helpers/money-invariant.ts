@@ -12,6 +12,10 @@ export interface InvariantReport {
   returnFees: number;
   /** Approved claims credited (claim_compensation entries). */
   claimCompensations: number;
+  /** Customers' returns dropped off whose RETURN_SHIPMENT the wallet has not acknowledged yet (the returns pass settles them). */
+  returnShipmentPending: number;
+  /** RETURN_SHIPMENT charges. */
+  returnShipments: number;
   violations: string[];
 }
 
@@ -20,9 +24,11 @@ export interface InvariantReport {
  * compensations, and every
  * un-refunded debit has exactly one visible parcel (and every visible, uncancelled parcel was paid). A return fee is charged
  * once, for a parcel that went back (RETURN_PENDING), of the amount fixed on its return, to its own account; a balance is
- * below zero by return fees only; and every return has its fee charged once nothing is pending. A claim compensation is
- * credited once, for an APPROVED claim of its own account, of its compensation plus the parcel's price (unless refunded), and
- * every approved claim is credited once nothing is pending.
+ * below zero by return fees and return shipments only; and every return has its fee charged once nothing is pending. A customer's
+ * return parcel (direction RETURN, issue 21) is not debited at creation: it is paid by one RETURN_SHIPMENT charge of its return's
+ * fee, to its own account, once its return is not pending. A claim compensation is credited once, for an APPROVED claim of its
+ * own account, of its compensation plus the parcel's price (unless refunded), and every approved claim is credited once nothing
+ * is pending.
  */
 export async function checkMoneyInvariant(database: string | { pgliteDir: string }): Promise<InvariantReport> {
   const client = typeof database === "string" ? new Client({ connectionString: database }) : await PGlite.create(database.pgliteDir);
@@ -48,7 +54,9 @@ export async function checkMoneyInvariant(database: string | { pgliteDir: string
       SELECT d.parcel_id, d.organization_id, d.mode FROM wallet.ledger d
        WHERE d.kind = 'debit'
          AND NOT EXISTS (SELECT 1 FROM wallet.ledger r WHERE r.parcel_id = d.parcel_id AND r.kind = 'refund')`);
-    const { rows: visible } = await query("SELECT id, organization_id, mode, status FROM parcels.parcels WHERE status <> 'PENDING'");
+    const { rows: visible } = await query(
+      "SELECT id, organization_id, mode, status, direction FROM parcels.parcels WHERE status <> 'PENDING'"
+    );
     const visibleById = new Map(visible.map(p => [p.id as string, p]));
     for (const d of unrefunded) {
       const parcel = visibleById.get(d.parcel_id);
@@ -69,6 +77,7 @@ export async function checkMoneyInvariant(database: string | { pgliteDir: string
     const { rows: everCancelled } = await query("SELECT DISTINCT parcel_id FROM parcels.status_history WHERE to_status = 'CANCELLED'");
     const cancelledIds = new Set(everCancelled.map(r => r.parcel_id as string));
     for (const p of visible) {
+      if (p.direction === "RETURN") continue;
       if (!paid.has(p.id) && !refundedIds.has(p.id)) {
         violations.push(`parcel ${p.id} (${p.status}) was never paid`);
       } else if (refundedIds.has(p.id)) {
@@ -98,10 +107,35 @@ export async function checkMoneyInvariant(database: string | { pgliteDir: string
       if (p.fee === null) violations.push(`parcel ${p.id} went back without a return fee being fixed`);
       else if (!p.pending && Number(p.fee) > 0 && !feeByParcel.has(p.id)) violations.push(`parcel ${p.id}: return fee never charged`);
     }
+    const { rows: shipments } = await query(`
+      SELECT l.parcel_id, l.organization_id, l.mode, l.amount_centimes::bigint AS amount, count(*) OVER (PARTITION BY l.parcel_id) AS n
+        FROM wallet.ledger l WHERE l.kind = 'return_shipment'`);
+    const { rows: dropped } = await query(`
+      SELECT r.return_parcel_id AS id, r.organization_id, r.mode, r.fee_centimes::bigint AS fee, r.fee_pending AS pending
+        FROM parcels.returns r WHERE r.return_parcel_id IS NOT NULL`);
+    const droppedByParcel = new Map(dropped.map(r => [r.id as string, r]));
+    const shipmentByParcel = new Map(shipments.map(f => [f.parcel_id as string, f]));
+    for (const f of shipments) {
+      const r = droppedByParcel.get(f.parcel_id);
+      if (Number(f.n) !== 1) violations.push(`return parcel ${f.parcel_id} was charged ${f.n} return shipments`);
+      if (!r) violations.push(`return shipment of ${f.parcel_id}, which is no customer's return parcel`);
+      else if (r.organization_id !== f.organization_id || r.mode !== f.mode) {
+        violations.push(`return shipment of ${f.parcel_id} charged to the wrong account`);
+      } else if (String(r.fee) !== String(f.amount)) {
+        violations.push(`return shipment of ${f.parcel_id}: ${f.amount} charged, ${r.fee} fixed at its drop-off`);
+      }
+    }
+    for (const p of visible.filter(v => v.direction === "RETURN")) {
+      const r = droppedByParcel.get(p.id);
+      if (!r) violations.push(`return parcel ${p.id} belongs to no dropped-off return`);
+      else if (!r.pending && !shipmentByParcel.has(p.id)) violations.push(`return parcel ${p.id}: its shipment was never charged`);
+    }
     const { rows: negative } = await query(
-      "SELECT organization_id, mode, balance_centimes, return_fees_centimes FROM wallet.accounts WHERE balance_centimes < -return_fees_centimes"
+      `SELECT organization_id, mode, balance_centimes FROM wallet.accounts
+        WHERE balance_centimes < -(return_fees_centimes + return_shipments_centimes)`
     );
-    for (const a of negative) violations.push(`${a.organization_id}/${a.mode}: balance ${a.balance_centimes} below minus its return fees`);
+    for (const a of negative)
+      violations.push(`${a.organization_id}/${a.mode}: balance ${a.balance_centimes} below minus its return charges`);
     const { rows: credits } = await query(`
       SELECT l.claim_id, l.organization_id, l.mode, l.amount_centimes::bigint AS amount, c.status, c.organization_id AS claim_org,
              c.mode AS claim_mode, (c.compensation_centimes + CASE WHEN r.id IS NULL THEN p.price_centimes ELSE 0 END)::bigint AS owed
@@ -130,6 +164,8 @@ export async function checkMoneyInvariant(database: string | { pgliteDir: string
       returnFeePending: feesPending,
       returnFees: fees.length,
       claimCompensations: credits.length,
+      returnShipmentPending: dropped.filter(r => r.pending).length,
+      returnShipments: shipments.length,
       violations
     };
   } finally {

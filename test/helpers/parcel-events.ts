@@ -31,6 +31,8 @@ export function makeParcelEvent(
         codStatus: "PENDING",
         pickupDeadline: null,
         returnFeeDzd: null,
+        direction: "OUTBOUND",
+        returnOf: null,
         createdAt: now,
         updatedAt: now
       }

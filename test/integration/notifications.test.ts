@@ -77,6 +77,8 @@ function parcelView(parcelId: string, trackingNumber: string, codAmountDzd: numb
     codAmountDzd,
     pickupDeadline: null,
     returnFeeDzd: null,
+    direction: "OUTBOUND",
+    returnOf: null,
     createdAt: "2024-05-01T10:00:00.000Z",
     updatedAt: new Date().toISOString()
   };

@@ -216,11 +216,13 @@ describe("SPEC §2 and §3: responses and the status enum", () => {
       "codStatus",
       "createdAt",
       "destinationRelayCode",
+      "direction",
       "id",
       "labelUrl",
       "pickupDeadline",
       "pricePaidDzd",
       "returnFeeDzd",
+      "returnOf",
       "status",
       "trackingNumber",
       "updatedAt"
@@ -373,7 +375,14 @@ describe("SPEC §5: authentication", () => {
       downloadLabelDocument: [],
       openClaim: either("parcels:write"),
       listClaims: either("parcels:read"),
-      getClaim: either("parcels:read")
+      getClaim: either("parcels:read"),
+      createReturn: either("parcels:write"),
+      listReturns: either("parcels:read"),
+      getReturn: either("parcels:read"),
+      cancelReturn: either("parcels:write"),
+      getReturnSettings: either("parcels:read"),
+      setReturnSettings: either("parcels:write"),
+      dropOffSandboxReturn: either("parcels:write")
     });
   });
 });
@@ -389,6 +398,11 @@ describe("SPEC §6: webhooks", () => {
       "claim.opened",
       "claim.approved",
       "claim.rejected",
+      "return.created",
+      "return.dropped_off",
+      "return.ready_for_collection",
+      "return.expired",
+      "return.cancelled",
       "ping"
     ]);
     for (const [type, item] of Object.entries(doc.webhooks!)) {

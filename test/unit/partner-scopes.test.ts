@@ -24,10 +24,14 @@ test("only the health ping is open to every key; writes need parcels:write; mone
   expect(byScope("any")).toEqual(["auth.health"]);
   expect(byScope("parcels:write")).toEqual([
     "parcels.cancel",
+    "parcels.cancelReturn",
     "parcels.create",
     "parcels.createBatch",
     "parcels.extendPickup",
     "parcels.openClaim",
+    "parcels.openReturn",
+    "parcels.putReturnSettings",
+    "parcels.sandboxDropOff",
     "parcels.triggerSandboxEvent"
   ]);
   expect(byScope("parcels:read")).toEqual([
@@ -39,9 +43,12 @@ test("only the health ping is open to every key; writes need parcels:write; mone
     "parcels.getByTracking",
     "parcels.getClaim",
     "parcels.getRemittance",
+    "parcels.getReturn",
+    "parcels.getReturnSettings",
     "parcels.list",
     "parcels.listClaims",
     "parcels.listRemittances",
+    "parcels.listReturns",
     "parcels.quote",
     "parcels.searchRelayPoints",
     "webhooks.getEvent",

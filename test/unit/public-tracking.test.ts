@@ -40,7 +40,8 @@ describe("toPublicTracking", () => {
         openingHours: relay.openingHours
       },
       codToPayDzd: 2500,
-      pickupDeadline: null
+      pickupDeadline: null,
+      returnCodeSentAt: null
     });
   });
 

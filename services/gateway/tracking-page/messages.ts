@@ -33,6 +33,9 @@ export interface Messages {
   /** "to collect before …", followed by the deadline's date and time. */
   collectBefore: string;
   collectBeforeNote: string;
+  /** A customer's return was opened: the recipient got a return code by SMS (never shown here). */
+  returnCodeSent: string;
+  returnCodeSentNote: string;
   relayHeading: string;
   relayCode: string;
   openingHours: string;
@@ -73,6 +76,8 @@ const fr: Messages = {
   codNote: "En espèces, au point relais, au moment du retrait.",
   collectBefore: "À retirer avant le",
   collectBeforeNote: "Passé ce délai, le colis est renvoyé à l'expéditeur.",
+  returnCodeSent: "Code de retour envoyé",
+  returnCodeSentNote: "Le destinataire a reçu par SMS un code de retour à donner dans n'importe quel point relais.",
   relayHeading: "Votre point relais",
   relayCode: "Code du point\u00a0:",
   openingHours: "Horaires d’ouverture",
@@ -140,6 +145,8 @@ const ar: Messages = {
   codNote: "نقدًا، في نقطة الاستلام، عند سحب الطرد.",
   collectBefore: "يُسحب قبل",
   collectBeforeNote: "بعد هذا الأجل، يُعاد الطرد إلى المرسل.",
+  returnCodeSent: "تم إرسال رمز الإرجاع",
+  returnCodeSentNote: "تلقى المستلم عبر رسالة نصية رمز إرجاع يقدمه في أي نقطة استلام.",
   relayHeading: "نقطة الاستلام",
   relayCode: "رمز النقطة:",
   openingHours: "أوقات العمل",
@@ -194,6 +201,8 @@ const en: Messages = {
   codNote: "In cash, at the relay point, when you collect the parcel.",
   collectBefore: "To collect before",
   collectBeforeNote: "After that, the parcel goes back to the sender.",
+  returnCodeSent: "Return code sent",
+  returnCodeSentNote: "The recipient got a return code by SMS, to give at any relay point.",
   relayHeading: "Your relay point",
   relayCode: "Point code:",
   openingHours: "Opening hours",

@@ -173,6 +173,14 @@ export function renderParcelPage(parcel: TrackingPageParcel, options: PageOption
 <p>${m.collectBeforeNote}</p>
 </section>`
       : "";
+  const returnCode =
+    parcel.returnCodeSentAt !== null
+      ? html`<section class="card" aria-labelledby="return-heading">
+<h2 id="return-heading">${m.returnCodeSent}</h2>
+<p class="muted"><time datetime="${parcel.returnCodeSentAt}">${formatDateTime(parcel.returnCodeSentAt, lang)}</time></p>
+<p>${m.returnCodeSentNote}</p>
+</section>`
+      : "";
   const history = newestFirst.map(
     event =>
       html`<li><span class="event">${m.statuses[event.status].title}</span><time class="when" datetime="${event.occurredAt}">${formatDateTime(event.occurredAt, lang)}</time></li>`
@@ -191,6 +199,7 @@ ${parcel.sandbox ? html`<p class="card sandbox" role="note">${m.sandbox}</p>` : 
 ${lastUpdate ? html`<p class="muted">${m.lastUpdate} <time datetime="${lastUpdate.occurredAt}">${formatDateTime(lastUpdate.occurredAt, lang)}</time></p>` : ""}
 </section>
 ${deadline}
+${returnCode}
 ${cod}
 ${relayBlock(parcel.destination, m, options)}
 ${

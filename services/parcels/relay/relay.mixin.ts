@@ -98,7 +98,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         summary: "This relay point's parcels",
         description:
           "Coming in (IN_TRANSIT, addressed here), on the shelf (AT_RELAY, RELAY_NOTIFIED) and waiting to leave (RETURN_PENDING, " +
-          "not yet handed to the courier), oldest first. Live parcels only.",
+          "not yet handed to the courier; READY_FOR_PICKUP, customers' returns dropped off here), oldest first. Live parcels only.",
         tag: "Counter",
         response: RelayParcelPageSchema,
         responseDescription: "A page of parcels."

@@ -35,7 +35,8 @@ export const CounterListSchema = Joi.object<CounterListParams, true>({
     .default(null)
     .description(
       "IN_TRANSIT: coming to this relay point; AT_RELAY and RELAY_NOTIFIED: on the shelf; RETURN_PENDING: refused or expired, " +
-        "waiting for the courier. All four when omitted."
+        "waiting for the courier; READY_FOR_PICKUP: customers' returns dropped off here (POST /drop-offs), waiting for the " +
+        "courier. All five when omitted."
     ),
   ...pageKeys
 }).unknown(true);

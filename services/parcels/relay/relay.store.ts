@@ -40,13 +40,21 @@ function toShelfParcel(row: ShelfRow): ShelfParcel {
   };
 }
 
-/** What the counter deals with: coming in, on the shelf, or a return not yet handed to the courier. */
-export const COUNTER_STATUSES = ["IN_TRANSIT", "AT_RELAY", "RELAY_NOTIFIED", "RETURN_PENDING"] as const satisfies readonly ParcelStatus[];
+/** What the counter deals with: coming in, on the shelf, a return not yet handed to the courier, or a customer's return dropped off. */
+export const COUNTER_STATUSES = [
+  "READY_FOR_PICKUP",
+  "IN_TRANSIT",
+  "AT_RELAY",
+  "RELAY_NOTIFIED",
+  "RETURN_PENDING"
+] as const satisfies readonly ParcelStatus[];
 
 /** On the shelf: arrived, and neither handed over nor gone back with the courier. */
 const ON_SHELF = `(status IN ('AT_RELAY', 'RELAY_NOTIFIED')
   OR (status = 'RETURN_PENDING' AND arrived_at IS NOT NULL AND return_dispatched_at IS NULL))`;
-const AT_COUNTER = `mode = 'live' AND destination_relay_code = $1 AND (status = 'IN_TRANSIT' OR ${ON_SHELF})`;
+/** Customers' returns dropped off here (issue 21), waiting for the courier: the outgoing list. */
+const OUTGOING = "(origin_relay_code = $1 AND status = 'READY_FOR_PICKUP')";
+const AT_COUNTER = `mode = 'live' AND ((destination_relay_code = $1 AND (status = 'IN_TRANSIT' OR ${ON_SHELF})) OR ${OUTGOING})`;
 
 // --- settings -----------------------------------------------------------------------------------
 

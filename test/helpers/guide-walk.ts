@@ -1,0 +1,49 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { shellBlocksOf } from "./markdown";
+import { freePort, ROOT, RunningProcess, startProcess } from "./processes";
+
+/**
+ * A guide's curl walk, run as a reader would: `npm start` (embedded, SMS to a file, a fresh data
+ * folder), the environment its blocks expect (BASE, DATA_DIR, BO, KEY), then one section's ```sh
+ * blocks, as written and in order, under `set -euo pipefail`.
+ */
+export interface GuideSystem {
+  env: Record<string, string>;
+  dataDir: string;
+  /** The section's shell blocks run in one bash; at least `minBlocks` of them. */
+  walk(guide: string, heading: string, minBlocks: number): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startForGuide(name: string): Promise<GuideSystem> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `${name}-`));
+  const port = await freePort();
+  const proc: RunningProcess = startProcess(process.execPath, [path.join(ROOT, "dist", "bin", "start.js")], {
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    SMS_PROVIDER: "file"
+  });
+  const key = (await proc.waitForOutput(/curl -s -H "Authorization: ApiKey (rp_live_\w+)"/, 60_000))[1];
+  const token = (await proc.waitForOutput(/Back-office token \(Authorization: Bearer …\): (\S+)/))[1];
+  const base = `http://127.0.0.1:${port}`;
+  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", BASE: base, DATA_DIR: dataDir, BO: token, KEY: key };
+  return {
+    env,
+    dataDir,
+    async walk(guide, heading, minBlocks) {
+      const blocks = shellBlocksOf(fs.readFileSync(path.join(ROOT, guide), "utf8"), heading);
+      expect(blocks.length).toBeGreaterThanOrEqual(minBlocks);
+      const script = ["set -euo pipefail", ...blocks].join("\n");
+      const { stdout } = await promisify(execFile)("bash", ["-c", script], { env, cwd: dataDir, timeout: 90_000 });
+      return stdout;
+    },
+    async stop() {
+      await proc.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  };
+}
