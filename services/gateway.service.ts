@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomUUID, timingSafeEqual, createHash } from "node:crypto";
 import Redis from "ioredis";
 import ApiGateway from "moleculer-web";
-import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
+import type { Context, Logger, ServiceBroker, ServiceSchema } from "moleculer";
 import { AgentPrincipal, isWellFormedAgentKey } from "../lib/agent-keys";
 import { hashApiKey, isWellFormedKey, readApiKey } from "../lib/api-keys";
 import type { AppConfig } from "../lib/config";
@@ -24,6 +24,7 @@ import type { Principal } from "../lib/principal";
 import { PrincipalCache } from "./gateway/principal-cache";
 import { KeyRateLimiter, RateDecision } from "./gateway/rate-limit";
 import { REQUEST_ID_PATTERN } from "../lib/request-id";
+import { requestLogger } from "../lib/request-context";
 import { readinessOf } from "../lib/readiness";
 import { requireSecret } from "../lib/secrets";
 import { ConfigMixin } from "../mixins/config.mixin";
@@ -51,12 +52,12 @@ interface GatewayVars {
 
 type GatewayThis = GatewayVars & { broker: ServiceBroker; logger: import("moleculer").Logger };
 
-function sendErrorJson(this: { logger: { error: (...a: unknown[]) => void } }, req: GatewayRequest, res: ServerResponse, err: unknown) {
+function sendErrorJson(this: { logger: Logger }, req: GatewayRequest, res: ServerResponse, err: unknown) {
   const requestId = req.$ctx?.requestID ?? undefined;
   // What is left of a body the edge refused to read is not waited for.
   if (!req.complete) res.setHeader("Connection", "close");
   const { body, headers, unexpected } = toErrorResponse(err, requestId ?? undefined);
-  if (unexpected) this.logger.error("Unexpected error", { requestId, error: err });
+  if (unexpected) requestLogger(req.$ctx, this.logger).error("Unexpected error", { requestId, error: err });
   if (res.headersSent) {
     res.end();
     return;

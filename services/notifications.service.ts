@@ -10,6 +10,7 @@ import { BackgroundLoop } from "../lib/background-loop";
 import { call } from "../lib/contract";
 import { decryptField, encryptField } from "../lib/crypto";
 import { errorCodeOf } from "../lib/errors";
+import { requestLogger } from "../lib/request-context";
 import { countMetric, RELAY_METRICS } from "../lib/metrics";
 import { MASKED_PIN } from "../lib/pickup-pin";
 import { requireSecret } from "../lib/secrets";
@@ -204,7 +205,7 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
       const parcel = request.parcel;
       const contact = await recipientOf(ctx, parcel.id);
       if (!contact || !contact.phone) {
-        this.logger.warn(`parcel ${parcel.id} reached AT_RELAY but has no recipient phone: no pick-up SMS`);
+        requestLogger(ctx, this.logger).warn(`parcel ${parcel.id} reached AT_RELAY but has no recipient phone: no pick-up SMS`);
         return { smsQueued: false, messageId: null };
       }
       const relay = await relayPointOf(ctx, parcel.destinationRelayCode);
@@ -229,7 +230,7 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
         provider: this.provider.name
       });
       if (created) {
-        this.logger.info(`${kind} SMS ${message.id} queued for parcel ${parcel.id} to ${maskPhone(contact.phone)}`);
+        requestLogger(ctx, this.logger).info(`${kind} SMS ${message.id} queued for parcel ${parcel.id} to ${maskPhone(contact.phone)}`);
         void this.worker.kick();
       }
       return { smsQueued: true, messageId: message.id };
