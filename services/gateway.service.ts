@@ -194,8 +194,10 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
       const reading = readApiKey(req.headers);
       if (!("key" in reading)) throw new AppError("UNAUTHENTICATED", reading.problem);
       if (!isWellFormedKey(reading.key)) throw new AppError("UNAUTHENTICATED", "Invalid API key (unknown, revoked or malformed)");
-      const keyHash = hashApiKey(reading.key);
-      const principal = await this.principals.resolve(keyHash, () => call(ctx, "auth.resolveKey", { keyHash }));
+      // Hashed only when auth must be asked: a cached key costs a map lookup, not a SHA-256.
+      const principal = await this.principals.resolve(reading.key, () =>
+        call(ctx, "auth.resolveKey", { keyHash: hashApiKey(reading.key) })
+      );
       if (!principal) throw new AppError("UNAUTHENTICATED", "Invalid API key (unknown, revoked or malformed)");
       return principal;
     },
