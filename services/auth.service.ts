@@ -14,6 +14,7 @@ import { detached } from "../lib/endpoint";
 import { generateApiKey } from "../lib/api-keys";
 import { call } from "../lib/contract";
 import { AppError } from "../lib/errors";
+import { healthOf } from "../lib/health";
 import { requestLogger } from "../lib/request-context";
 import type { PartnerMeta, Principal } from "../lib/principal";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
@@ -214,9 +215,9 @@ const AuthService: ServiceSchema<{ openapi: typeof AUTH_DOCS }, object, AuthThis
         response: HealthView,
         responseDescription: "The key is valid."
       },
+      // The gateway answers GET /health itself, with the same function (services/gateway/edge.mixin.ts).
       handler(ctx): HealthResponse {
-        const { organizationId, organizationName, keyPrefix } = ctx.meta.auth;
-        return { status: "ok", organizationId, organizationName, keyPrefix, serverTime: new Date().toISOString() };
+        return healthOf(ctx.meta.auth);
       }
     })
   }

@@ -284,7 +284,9 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
       },
       async handler(ctx) {
         const answer = await endpoints.rotateSecret(this.context(), ctx.params);
-        requestLogger(ctx, this.logger).info(`webhook endpoint ${ctx.params.endpointId}: secret rotated, overlap ${ctx.params.overlapSeconds} s`);
+        requestLogger(ctx, this.logger).info(
+          `webhook endpoint ${ctx.params.endpointId}: secret rotated, overlap ${ctx.params.overlapSeconds} s`
+        );
         return answer;
       }
     }),
