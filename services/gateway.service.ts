@@ -35,6 +35,7 @@ import type { RoutedEndpoint } from "./gateway/endpoints";
 import { ForgetApiKeySchema, GATEWAY_DOCS, PROBE_DOCS } from "./gateway/gateway.params";
 import { LabelDownloadsMixin } from "./gateway/label-downloads.mixin";
 import { countHttpRequests } from "./gateway/http-metrics";
+import { ACCESS_LOG_SETTINGS } from "./gateway/access-log";
 
 type GatewayRequest = EdgeRequest & { $endpoint?: { action: { name: string; endpoint?: RoutedEndpoint["endpoint"] } } };
 
@@ -117,15 +118,7 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
     optimizeOrder: true,
     // Routes appear a moment after their service joins; the edge flushes the rebuild on a miss.
     debounceTime: 100,
-    log4XXResponses: false,
-    // One access line per request (moleculer-web's "<= 200 GET /… [+1 ms]"), not three: at
-    // thousands of requests a second, logging was a tenth of the gateway's time.
-    logRequest: "debug",
-    // The route table is for whoever debugs routing: at info it buried the start-up banner.
-    logRouteRegistration: "debug",
-    logResponse: "info",
-    logRequestParams: null,
-    logResponseData: null,
+    ...ACCESS_LOG_SETTINGS,
     // Accept the caller's X-Request-Id when it is sane, otherwise make one; it comes back on every response.
     rootCallOptions(options: { requestID?: string }, req: IncomingMessage) {
       const given = req.headers["x-request-id"];
