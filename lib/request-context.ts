@@ -13,50 +13,19 @@ export class RequestTag {
   constructor(readonly requestId: string) {}
 }
 
-type Level = "fatal" | "error" | "warn" | "info" | "debug" | "trace";
-
-/** A service's logger whose every line carries the request id of `ctx`; built only when a line is written. */
-class RequestLogger {
-  private readonly tag: RequestTag;
-
-  constructor(
-    private readonly logger: Logger,
-    requestId: string
-  ) {
-    this.tag = new RequestTag(requestId);
-  }
-
-  private write(level: Level, args: unknown[]): void {
-    this.logger[level](this.tag, ...args);
-  }
-
-  fatal(...args: unknown[]): void {
-    this.write("fatal", args);
-  }
-  error(...args: unknown[]): void {
-    this.write("error", args);
-  }
-  warn(...args: unknown[]): void {
-    this.write("warn", args);
-  }
-  info(...args: unknown[]): void {
-    this.write("info", args);
-  }
-  debug(...args: unknown[]): void {
-    this.write("debug", args);
-  }
-  trace(...args: unknown[]): void {
-    this.write("trace", args);
-  }
-}
+const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace"] as const;
 
 /**
- * The logger to write a line about the call of `ctx` with: `logger` itself when the call carries
- * no request id (a background pass, a call from the REPL).
+ * The logger to write a line about the call of `ctx` with: each line carries the call's request
+ * id; `logger` itself when the call carries none (a background pass, a call from the REPL).
  */
 export function requestLogger(ctx: { requestID?: string | null } | null | undefined, logger: Logger): Logger {
   const requestId = ctx?.requestID;
-  return requestId ? (new RequestLogger(logger, requestId) as Logger) : logger;
+  if (!requestId) return logger;
+  const tag = new RequestTag(requestId);
+  const tagged = {} as Logger;
+  for (const level of LEVELS) tagged[level] = (...args: unknown[]) => logger[level](tag, ...args);
+  return tagged;
 }
 
 /** The request id a line was written for, and its arguments without the tag. */
