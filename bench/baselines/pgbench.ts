@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { runCommand } from "../proc";
 import { sampleRss } from "../rss";
 import { LoadStats, statsOfLatencies } from "../stats";
@@ -38,6 +39,24 @@ export class Pgbench {
       throw new Error(`pgbench -i failed: ${done.stderr}`);
     }
     return new Pgbench(database);
+  }
+
+  /**
+   * How many more connections the server takes now (max_connections less the reserved ones and
+   * those open, with a margin for the system under test): pgbench at 64 clients beside a
+   * distributed system's pools can exceed a default max_connections of 100.
+   */
+  async connectionsLeft(margin = 8): Promise<number> {
+    const client = new pg.Client({ connectionString: this.database.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ left: number }>(
+        "SELECT current_setting('max_connections')::int - current_setting('superuser_reserved_connections')::int - (SELECT count(*) FROM pg_stat_activity)::int AS left"
+      );
+      return Math.max(1, rows[0].left - margin);
+    } finally {
+      await client.end();
+    }
   }
 
   async run(clients: number, seconds: number, rssOfServer: number[] = []): Promise<LoadStats> {

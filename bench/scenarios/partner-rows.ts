@@ -104,7 +104,10 @@ export async function createRow(
   const spec = partnerRequest(system, merchant.liveKey, "POST", "/parcels", CREATE_BODY);
   const connections = options.connections ?? bench.options.connections;
   const pgbench = await bench.pgbench();
-  const baselines: Contender[] = pgbench ? [{ name: PGBENCH, run: () => pgbench.run(connections, bench.options.seconds) }] : [];
+  // As many pgbench clients as connections, unless the server cannot take them all (said in the row).
+  const pgClients = pgbench ? Math.min(connections, await pgbench.connectionsLeft()) : 0;
+  const baselines: Contender[] = pgbench ? [{ name: PGBENCH, run: () => pgbench.run(pgClients, bench.options.seconds) }] : [];
+  const capped = pgbench && pgClients < connections ? `${PGBENCH} at ${pgClients} clients: all the server's max_connections left beside the system. ` : "";
   const shape = { ...bench.shape, connections };
   const measured = await compare(bench, options.title, wrkContender("ours", spec, shape, watchOf(system)), baselines);
   const target: Target | undefined =
@@ -116,7 +119,7 @@ export async function createRow(
     ours: measured.ours,
     baselines: [...measured.baselines, ...(options.extra ?? [])],
     ...(target ? { target } : {}),
-    ...(options.note ? { note: options.note } : {})
+    ...(options.note || capped ? { note: `${capped}${options.note ?? ""}`.trim() } : {})
   });
 }
 
