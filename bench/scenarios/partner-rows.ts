@@ -107,7 +107,10 @@ export async function createRow(
   // As many pgbench clients as connections, unless the server cannot take them all (said in the row).
   const pgClients = pgbench ? Math.min(connections, await pgbench.connectionsLeft()) : 0;
   const baselines: Contender[] = pgbench ? [{ name: PGBENCH, run: () => pgbench.run(pgClients, bench.options.seconds) }] : [];
-  const capped = pgbench && pgClients < connections ? `${PGBENCH} at ${pgClients} clients: all the server's max_connections left beside the system. ` : "";
+  const capped =
+    pgbench && pgClients < connections
+      ? `${PGBENCH} at ${pgClients} clients: all the server's max_connections left beside the system. `
+      : "";
   const shape = { ...bench.shape, connections };
   const measured = await compare(bench, options.title, wrkContender("ours", spec, shape, watchOf(system)), baselines);
   const target: Target | undefined =

@@ -121,7 +121,12 @@ const SAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   COD_AMOUNT_MISMATCH: "This parcel's COD is 1500 DZD: collect exactly that amount (got 1000)",
   PARCEL_NOT_AT_RELAY:
     "The pick-up deadline of a parcel in status IN_TRANSIT cannot change: only while it waits at its relay point (AT_RELAY, RELAY_NOTIFIED)",
-  EXTENSION_ALREADY_USED: "This parcel's pick-up deadline was already extended (by 3 days)"
+  EXTENSION_ALREADY_USED: "This parcel's pick-up deadline was already extended (by 3 days)",
+  CLAIM_NOT_FOUND: "Claim not found",
+  CLAIM_NOT_ALLOWED:
+    "Damage or missing content is claimed for a parcel that is DAMAGED, was delivered at most 7 days ago, or was refused at the relay point; this one is IN_TRANSIT",
+  CLAIM_ALREADY_OPEN: "This parcel already has an open claim: wait for its decision",
+  CLAIM_ALREADY_DECIDED: "This claim was already decided: APPROVED on 2026-03-02T10:15:00.000Z"
 };
 
 const SAMPLE_REQUEST_ID = "5b0d6c1e-8a8f-4a53-9d0e-2f7c6a1b9e44";
