@@ -4,7 +4,6 @@ import { logFormatter } from "./lib/log-format";
 import { QuietStartConsoleLogger } from "./lib/quiet-start-logger";
 import { RelayMetricsMiddleware } from "./lib/metrics";
 import { AnnounceMiddleware } from "./lib/readiness";
-import { RequestContextMiddleware } from "./lib/request-context";
 import { ValidationMiddleware } from "./middlewares/validation.middleware";
 
 /**
@@ -61,7 +60,7 @@ export function brokerOptions(config: AppConfig): BrokerOptions {
     registry: { strategy: "RoundRobin", preferLocal: true, stopDelay: 1_000 },
     // Joi validation replaces fastest-validator (STYLE: one schema gives the type and the check).
     validator: false,
-    middlewares: [RequestContextMiddleware, ValidationMiddleware, RelayMetricsMiddleware, AnnounceMiddleware],
+    middlewares: [ValidationMiddleware, RelayMetricsMiddleware, AnnounceMiddleware],
     metrics: config.metricsPort
       ? { enabled: true, reporter: { type: "Prometheus", options: { port: config.metricsPort, path: "/metrics" } } }
       : { enabled: false },

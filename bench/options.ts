@@ -25,7 +25,8 @@ export const USAGE = `npm run bench [-- options]
   --reps N             repetitions per figure (the median is printed)
   --seconds S          length of one measured load
   --connections C      concurrency of every load and baseline (default 16)
-  --log-level L        LOG_LEVEL of the system and of the bare moleculer-web baseline (default info, as npm start)
+  --log-level L        LOG_LEVEL of the system and of the bare moleculer-web baseline (default warn, as in production:
+                       no line per request in either)
   --out FILE           where to write the JSON results (default bench/results/<date>-<git sha>.json)
   --profile            CPU-profile the embedded process under each load; writes .cpuprofile files and prints the top costs
   --compare A.json B.json   print two result files side by side
@@ -50,7 +51,7 @@ export function parseOptions(args: string[]): BenchOptions {
     webhookEvents: short ? 100 : 1000,
     growthSizes: short ? [1_000, 100_000] : [1_000, 10_000, 100_000],
     modes: ["embedded", "distributed"],
-    logLevel: "info",
+    logLevel: "warn",
     compareFiles: [],
     out: null
   };
@@ -88,7 +89,7 @@ export function parseOptions(args: string[]): BenchOptions {
         options.connections = Math.round(numberAfter(args, i++, arg));
         break;
       case "--log-level":
-        options.logLevel = args[++i] ?? "info";
+        options.logLevel = args[++i] ?? "warn";
         break;
       case "--out":
         options.out = args[++i] ?? null;

@@ -50,9 +50,9 @@ async function preflight(options: BenchOptions): Promise<{ pgbench: boolean; ski
 /** Rough count of progress steps, so that the progress line can say how far along it is. */
 function plannedSteps(options: BenchOptions): number {
   const per = (contenders: number) => contenders * (options.reps + 1);
-  const embedded = 2 + per(3) + per(2) + 1 + per(2) + per(1) + 1 + per(1) + 3 + per(2) + 3 * options.reps + 1;
+  const embedded = 2 + per(3) + per(2) + 1 + per(2) + per(2) + per(1) + 1 + per(1) + 3 + per(2) + 3 * options.reps + 1;
   const sizes = options.growthSizes.length;
-  const distributed = 2 + sizes * (1 + per(2) + per(2)) + per(3) + per(2) + (options.short ? 0 : 3 * options.reps + 3 + per(2));
+  const distributed = 2 + sizes * (1 + per(2) + per(2)) + per(2) + per(3) + per(2) + (options.short ? 0 : 3 * options.reps + 3 + per(2));
   return 2 + (options.modes.includes("embedded") ? embedded : 0) + (options.modes.includes("distributed") ? distributed : 0);
 }
 

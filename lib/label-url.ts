@@ -60,6 +60,18 @@ export function signLabelUrl(
   return `${labelsBase(baseUrl)}/${encodeURIComponent(parcelId)}.pdf?expires=${expires}&signature=${signature}`;
 }
 
+/** A label URL for each parcel (once per id), all valid from `now`: what `labels.signUrls` answers, and what views are built with. */
+export function signLabelUrls(
+  baseUrl: string,
+  parcelIds: readonly string[],
+  secret: string,
+  now: number = Date.now()
+): Record<string, string> {
+  const labelUrls: Record<string, string> = {};
+  for (const parcelId of parcelIds) labelUrls[parcelId] ??= signLabelUrl(baseUrl, parcelId, secret, now);
+  return labelUrls;
+}
+
 /** Checks the shape of the parts, then the HMAC in constant time, then the expiry. */
 function verdictOf(
   message: { expires: string | undefined; signature: string | undefined },

@@ -1,16 +1,16 @@
-import { currentRequestId } from "./request-context";
+import { splitRequestTag } from "./request-context";
 
 type Bindings = { nodeID: string; ns: string; mod: string; svc?: string };
 type PrintArgs = (args: unknown[]) => unknown[];
 
 /**
- * Moleculer's "short" and "json" log lines, plus the request id of the call under way (see
- * request-context.ts): `[req=…]` after the module, or a `requestId` field in JSON. Lines outside
- * any request (start-up, background passes) carry none.
+ * Moleculer's "short" and "json" log lines, plus the request id of a line written through
+ * `requestLogger(ctx, …)` (see request-context.ts): `[req=…]` after the module, or a `requestId`
+ * field in JSON. Lines outside any request (start-up, background passes) carry none.
  */
 export function logFormatter(format: "short" | "json") {
-  return function (type: string, args: unknown[], bindings: Bindings, { printArgs }: { printArgs: PrintArgs }): unknown[] {
-    const requestId = currentRequestId();
+  return function (type: string, given: unknown[], bindings: Bindings, { printArgs }: { printArgs: PrintArgs }): unknown[] {
+    const { requestId, args } = splitRequestTag(given);
     if (format === "json") {
       return [
         JSON.stringify({

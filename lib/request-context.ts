@@ -1,34 +1,35 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-import type { Context, Middleware } from "moleculer";
+import type { Logger } from "moleculer";
 
 /**
- * The request id of the call being handled, for log lines: Moleculer carries `ctx.requestID` (the
- * gateway's X-Request-Id) from node to node and tags every span with it, but a service's logger
- * knows nothing of the context. This middleware runs each action and event handler inside an
- * async scope holding it; the log formatter (lib/log-format.ts) reads it back.
+ * The request id of a call travels with its context: Moleculer carries `ctx.requestID` (the
+ * gateway's X-Request-Id) from node to node and tags every span with it. A log line about a
+ * request says which one by being written through `requestLogger(ctx, this.logger)`: the line's
+ * first argument is then a tag the formatter (lib/log-format.ts) takes off and prints as
+ * `[req=…]` or `requestId`. No async scope is kept around the call: an AsyncLocalStorage costs a
+ * promise hook on every promise of the process, for every request, for lines that are rarely
+ * written (at LOG_LEVEL=warn, almost none).
  */
-const scope = new AsyncLocalStorage<string>();
-
-export function currentRequestId(): string | undefined {
-  return scope.getStore();
+export class RequestTag {
+  constructor(readonly requestId: string) {}
 }
 
-function withRequestId<H extends (ctx: Context) => unknown>(handler: H): H {
-  return ((ctx: Context) => (ctx.requestID ? scope.run(ctx.requestID, () => handler(ctx)) : handler(ctx))) as H;
-}
+const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace"] as const;
 
 /**
- * Moleculer's own events ($services.changed, $node.connected, …) carry a context whose id is
- * nobody's request. A scope opened for one would also pass to every timer its handler starts: the
- * gateway's debounced route rebuild then logged the whole route table under a stale `[req=…]`
- * long after start-up. Those handlers run outside any request scope instead.
+ * The logger to write a line about the call of `ctx` with: each line carries the call's request
+ * id; `logger` itself when the call carries none (a background pass, a call from the REPL).
  */
-function isInternalEvent(event: { name?: string }): boolean {
-  return typeof event.name === "string" && event.name.startsWith("$");
+export function requestLogger(ctx: { requestID?: string | null } | null | undefined, logger: Logger): Logger {
+  const requestId = ctx?.requestID;
+  if (!requestId) return logger;
+  const tag = new RequestTag(requestId);
+  const tagged = {} as Logger;
+  for (const level of LEVELS) tagged[level] = (...args: unknown[]) => logger[level](tag, ...args);
+  return tagged;
 }
 
-export const RequestContextMiddleware: Middleware = {
-  name: "RequestContext",
-  localAction: next => withRequestId(next),
-  localEvent: (next, event) => (isInternalEvent(event) ? next : withRequestId(next))
-};
+/** The request id a line was written for, and its arguments without the tag. */
+export function splitRequestTag(args: unknown[]): { requestId: string | undefined; args: unknown[] } {
+  const first = args[0];
+  return first instanceof RequestTag ? { requestId: first.requestId, args: args.slice(1) } : { requestId: undefined, args };
+}

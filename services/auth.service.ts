@@ -14,6 +14,8 @@ import { detached } from "../lib/endpoint";
 import { generateApiKey } from "../lib/api-keys";
 import { call } from "../lib/contract";
 import { AppError } from "../lib/errors";
+import { healthOf } from "../lib/health";
+import { requestLogger } from "../lib/request-context";
 import type { PartnerMeta, Principal } from "../lib/principal";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
 import { AGENT_KEYS_TAG } from "./auth/agent-keys.params";
@@ -182,7 +184,7 @@ const AuthService: ServiceSchema<{ openapi: typeof AUTH_DOCS }, object, AuthThis
       async handler(ctx) {
         const revoked = await store.revokeApiKey(this.db, ctx.params.organizationId, ctx.params.keyId);
         if (!revoked) throw new AppError("API_KEY_NOT_FOUND", "API key not found");
-        await forgetOnEveryGateway(ctx, ctx.params.keyId, this.logger);
+        await forgetOnEveryGateway(ctx, ctx.params.keyId, requestLogger(ctx, this.logger));
         return null;
       }
     }),
@@ -213,9 +215,9 @@ const AuthService: ServiceSchema<{ openapi: typeof AUTH_DOCS }, object, AuthThis
         response: HealthView,
         responseDescription: "The key is valid."
       },
+      // The gateway answers GET /health itself, with the same function (services/gateway/edge.mixin.ts).
       handler(ctx): HealthResponse {
-        const { organizationId, organizationName, keyPrefix } = ctx.meta.auth;
-        return { status: "ok", organizationId, organizationName, keyPrefix, serverTime: new Date().toISOString() };
+        return healthOf(ctx.meta.auth);
       }
     })
   }

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomUUID, timingSafeEqual, createHash } from "node:crypto";
 import Redis from "ioredis";
 import ApiGateway from "moleculer-web";
-import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
+import type { Context, Logger, ServiceBroker, ServiceSchema } from "moleculer";
 import { AgentPrincipal, isWellFormedAgentKey } from "../lib/agent-keys";
 import { hashApiKey, isWellFormedKey, readApiKey } from "../lib/api-keys";
 import type { AppConfig } from "../lib/config";
@@ -24,6 +24,7 @@ import type { Principal } from "../lib/principal";
 import { PrincipalCache } from "./gateway/principal-cache";
 import { KeyRateLimiter, RateDecision } from "./gateway/rate-limit";
 import { REQUEST_ID_PATTERN } from "../lib/request-id";
+import { requestLogger } from "../lib/request-context";
 import { readinessOf } from "../lib/readiness";
 import { requireSecret } from "../lib/secrets";
 import { ConfigMixin } from "../mixins/config.mixin";
@@ -34,6 +35,7 @@ import type { RoutedEndpoint } from "./gateway/endpoints";
 import { ForgetApiKeySchema, GATEWAY_DOCS, PROBE_DOCS } from "./gateway/gateway.params";
 import { LabelDownloadsMixin } from "./gateway/label-downloads.mixin";
 import { countHttpRequests } from "./gateway/http-metrics";
+import { ACCESS_LOG_SETTINGS } from "./gateway/access-log";
 
 type GatewayRequest = EdgeRequest & { $endpoint?: { action: { name: string; endpoint?: RoutedEndpoint["endpoint"] } } };
 
@@ -51,12 +53,12 @@ interface GatewayVars {
 
 type GatewayThis = GatewayVars & { broker: ServiceBroker; logger: import("moleculer").Logger };
 
-function sendErrorJson(this: { logger: { error: (...a: unknown[]) => void } }, req: GatewayRequest, res: ServerResponse, err: unknown) {
+function sendErrorJson(this: { logger: Logger }, req: GatewayRequest, res: ServerResponse, err: unknown) {
   const requestId = req.$ctx?.requestID ?? undefined;
   // What is left of a body the edge refused to read is not waited for.
   if (!req.complete) res.setHeader("Connection", "close");
   const { body, headers, unexpected } = toErrorResponse(err, requestId ?? undefined);
-  if (unexpected) this.logger.error("Unexpected error", { requestId, error: err });
+  if (unexpected) requestLogger(req.$ctx, this.logger).error("Unexpected error", { requestId, error: err });
   if (res.headersSent) {
     res.end();
     return;
@@ -116,15 +118,7 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
     optimizeOrder: true,
     // Routes appear a moment after their service joins; the edge flushes the rebuild on a miss.
     debounceTime: 100,
-    log4XXResponses: false,
-    // One access line per request (moleculer-web's "<= 200 GET /… [+1 ms]"), not three: at
-    // thousands of requests a second, logging was a tenth of the gateway's time.
-    logRequest: "debug",
-    // The route table is for whoever debugs routing: at info it buried the start-up banner.
-    logRouteRegistration: "debug",
-    logResponse: "info",
-    logRequestParams: null,
-    logResponseData: null,
+    ...ACCESS_LOG_SETTINGS,
     // Accept the caller's X-Request-Id when it is sane, otherwise make one; it comes back on every response.
     rootCallOptions(options: { requestID?: string }, req: IncomingMessage) {
       const given = req.headers["x-request-id"];
@@ -193,8 +187,10 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
       const reading = readApiKey(req.headers);
       if (!("key" in reading)) throw new AppError("UNAUTHENTICATED", reading.problem);
       if (!isWellFormedKey(reading.key)) throw new AppError("UNAUTHENTICATED", "Invalid API key (unknown, revoked or malformed)");
-      const keyHash = hashApiKey(reading.key);
-      const principal = await this.principals.resolve(keyHash, () => call(ctx, "auth.resolveKey", { keyHash }));
+      // Hashed only when auth must be asked: a cached key costs a map lookup, not a SHA-256.
+      const principal = await this.principals.resolve(reading.key, () =>
+        call(ctx, "auth.resolveKey", { keyHash: hashApiKey(reading.key) })
+      );
       if (!principal) throw new AppError("UNAUTHENTICATED", "Invalid API key (unknown, revoked or malformed)");
       return principal;
     },

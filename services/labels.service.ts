@@ -1,7 +1,7 @@
 /**
  * The labels service. Owns rendering shipping labels (PDF and ZPL, in services/labels/render/)
  * and signing their download URLs; no database. Its code is this file and services/labels/.
- * Others may call (types in labels/labels.contract.ts): `labels.signUrls` (parcels and webhooks,
+ * Others may call (types in labels/labels.contract.ts): `labels.signUrls` (a process without LABEL_URL_SECRET,
  * through mixins/label-urls.ts), `labels.render` and `labels.renderBatch` (gateway's downloads).
  */
 import type { ServiceBroker, ServiceSchema } from "moleculer";
@@ -13,7 +13,7 @@ import { LabelData, LabelFormat, pageCount, PrintOptions, renderLabelFile, start
 import {
   LabelSignatureVerdict,
   signLabelBatchUrl,
-  signLabelUrl,
+  signLabelUrls,
   unpackParcelIds,
   verifyLabelBatchSignature,
   verifyLabelSignature
@@ -97,11 +97,7 @@ const LabelsService: ServiceSchema<object, object, LabelsVars> = {
       visibility: "public",
       schema: SignUrlsSchema,
       handler(ctx) {
-        const now = Date.now();
-        const labelUrls: Record<string, string> = {};
-        for (const parcelId of ctx.params.parcelIds)
-          labelUrls[parcelId] = signLabelUrl(this.config.publicBaseUrl, parcelId, this.labelUrlSecret, now);
-        return { labelUrls };
+        return { labelUrls: signLabelUrls(this.config.publicBaseUrl, ctx.params.parcelIds, this.labelUrlSecret) };
       }
     }),
 

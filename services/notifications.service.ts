@@ -10,6 +10,7 @@ import { BackgroundLoop } from "../lib/background-loop";
 import { call } from "../lib/contract";
 import { decryptField, encryptField } from "../lib/crypto";
 import { errorCodeOf } from "../lib/errors";
+import { requestLogger } from "../lib/request-context";
 import { mayMessageRecipient } from "../lib/events";
 import pLimit from "p-limit";
 import { countMetric, RELAY_METRICS } from "../lib/metrics";
@@ -275,7 +276,7 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
       const parcel = request.parcel;
       const contact = await recipientOf(ctx, parcel.id);
       if (!contact || !contact.phone) {
-        this.logger.warn(`parcel ${parcel.id} reached AT_RELAY but has no recipient phone: no pick-up SMS`);
+        requestLogger(ctx, this.logger).warn(`parcel ${parcel.id} reached AT_RELAY but has no recipient phone: no pick-up SMS`);
         return null;
       }
       const relay = await relayPointOf(ctx, parcel.destinationRelayCode);

@@ -31,6 +31,7 @@ import { parseTrackingInput } from "../lib/tracking-number";
 import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
 import { freshLabelUrls } from "../mixins/label-urls";
+import { requestLogger } from "../lib/request-context";
 import type { ParcelLabelData, RelayPoint, SweepResult } from "./parcels/parcels.contract";
 import { CodMixin } from "./parcels/cod.mixin";
 import { RelayMixin } from "./parcels/relay/relay.mixin";
@@ -713,7 +714,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       return {
         db: this.db,
         encryptionKey: this.encryptionKey,
-        logger: this.logger,
+        logger: requestLogger(ctx, this.logger),
         caller: ctx,
         groups: this.createGroups,
         onCompensation: compensationCounter(this.broker)
@@ -721,7 +722,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     },
 
     handoverDeps(this: ParcelsThis, ctx: Context): HandoverDeps {
-      return { db: this.db, encryptionKey: this.encryptionKey, logger: this.logger, caller: ctx };
+      return { db: this.db, encryptionKey: this.encryptionKey, logger: requestLogger(ctx, this.logger), caller: ctx };
     },
 
     async visibleOrNotFound(this: ParcelsThis, ctx: Context<unknown, PartnerMeta>, by: { id: string } | { trackingNumber: string }) {
@@ -764,7 +765,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         });
         await store.clearRefundPending(this.db, parcel.id);
       } catch (err) {
-        this.logger.warn(`parcel ${parcel.id}: refund deferred (${(err as Error).message})`);
+        requestLogger(ctx, this.logger).warn(`parcel ${parcel.id}: refund deferred (${(err as Error).message})`);
       }
     },
 

@@ -11,6 +11,7 @@ import { BackgroundLoop } from "../lib/background-loop";
 import type { ServiceDocs } from "../lib/endpoint";
 import { detached } from "../lib/endpoint";
 import { AppError } from "../lib/errors";
+import { requestLogger } from "../lib/request-context";
 import { EVENT_RETENTION_DAYS, type ParcelEvent } from "../lib/events";
 import { pageOf } from "../lib/parcel-view";
 import type { PartnerMeta } from "../lib/principal";
@@ -177,7 +178,7 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
       },
       async handler(ctx) {
         const answer = await endpoints.setDefaultEndpoint(this.context(), ctx, ctx.params);
-        this.logger.info(`default webhook endpoint set for organization ${ctx.params.organizationId}`);
+        requestLogger(ctx, this.logger).info(`default webhook endpoint set for organization ${ctx.params.organizationId}`);
         return answer;
       }
     }),
@@ -299,7 +300,9 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
       },
       async handler(ctx) {
         const answer = await endpoints.rotateSecret(this.context(), ctx.params);
-        this.logger.info(`webhook endpoint ${ctx.params.endpointId}: secret rotated, overlap ${ctx.params.overlapSeconds} s`);
+        requestLogger(ctx, this.logger).info(
+          `webhook endpoint ${ctx.params.endpointId}: secret rotated, overlap ${ctx.params.overlapSeconds} s`
+        );
         return answer;
       }
     }),

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { runCommand } from "../proc";
 import { sampleRss } from "../rss";
 import { LoadStats, statsOfLatencies } from "../stats";
@@ -40,6 +41,24 @@ export class Pgbench {
     return new Pgbench(database);
   }
 
+  /**
+   * How many more connections the server takes now (max_connections less the reserved ones and
+   * those open, with a margin for the system under test): pgbench at 64 clients beside a
+   * distributed system's pools can exceed a default max_connections of 100.
+   */
+  async connectionsLeft(margin = 8): Promise<number> {
+    const client = new pg.Client({ connectionString: this.database.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ left: number }>(
+        "SELECT current_setting('max_connections')::int - current_setting('superuser_reserved_connections')::int - (SELECT count(*) FROM pg_stat_activity)::int AS left"
+      );
+      return Math.max(1, rows[0].left - margin);
+    } finally {
+      await client.end();
+    }
+  }
+
   async run(clients: number, seconds: number, rssOfServer: number[] = []): Promise<LoadStats> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-pgbench-"));
     const rss = sampleRss(rssOfServer);
@@ -54,8 +73,10 @@ export class Pgbench {
           String(clients),
           "-j",
           String(Math.min(2, clients)),
+          // -T counts from before the clients connect, and tps leaves the connecting out: at 64
+          // clients on a busy machine, 2 s could pass before the first transaction.
           "-T",
-          String(seconds),
+          String(seconds + Math.ceil(clients / 16)),
           "-l",
           this.database.url
         ],

@@ -6,7 +6,7 @@ import { CREATE_BODY, createMerchant, createParcel, Merchant } from "../systems/
 import type { RunningSystem } from "../systems/system";
 import { captureBodies } from "./bodies";
 import { listRow } from "./list-row";
-import { constantRateRow, createRow, getRow, healthRow, partnerRequest } from "./partner-rows";
+import { constantRateRow, createRow, getRow, healthRow, partnerRequest, WIDE_CONNECTIONS } from "./partner-rows";
 import { webhookRow } from "./webhook-row";
 
 /** Enough for every parcel a full run creates: growth steps and the constant-rate runs. */
@@ -82,9 +82,17 @@ export async function distributedPhase(bench: Bench): Promise<void> {
       const create = await createRow(bench, system, merchant, {
         id: `create.distributed.${short(size)}`,
         title: `POST /parcels, ${stored.toLocaleString("en-US")} stored — distributed`,
-        minRatioOfPgbench: 0.15
+        minRatioOfPgbench: 0.2
       });
       creates.push(create);
+      if (step === 0) {
+        await createRow(bench, system, merchant, {
+          id: `create.distributed.${short(size)}.c${WIDE_CONNECTIONS}`,
+          title: `POST /parcels, ${stored.toLocaleString("en-US")} stored, ${WIDE_CONNECTIONS} connections — distributed`,
+          minRatioOfPgbench: null,
+          connections: WIDE_CONNECTIONS
+        });
+      }
       if (step === 0 && !bench.options.short) {
         await constantRateRow(bench, system, create, partnerRequest(system, merchant.liveKey, "POST", "/parcels", CREATE_BODY), 100);
         await webhookRow(bench, system, merchant);

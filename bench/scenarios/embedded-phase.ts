@@ -9,7 +9,7 @@ import { pidsOf } from "../systems/system";
 import { captureBodies } from "./bodies";
 import { labelDownloadRow, labelRenderRow } from "./label-rows";
 import { listRow } from "./list-row";
-import { constantRateRow, createRow, getRow, healthRow, partnerRequest } from "./partner-rows";
+import { constantRateRow, createRow, getRow, healthRow, partnerRequest, WIDE_CONNECTIONS } from "./partner-rows";
 import { webhookRow } from "./webhook-row";
 
 export const PGLITE_LOOP = "PGlite insert+commit loop";
@@ -57,6 +57,12 @@ export async function embeddedPhase(bench: Bench): Promise<void> {
       minRatioOfPgbench: 0.1,
       extra: [pglite],
       note: `the target (≥ 10 %) is read against pgbench, as the issue words it; the ${PGLITE_LOOP} (serial, PGlite's single connection) is printed for scale.`
+    });
+    await createRow(bench, system, merchant, {
+      id: `create.embedded.c${WIDE_CONNECTIONS}`,
+      title: `POST /parcels, ${WIDE_CONNECTIONS} connections — embedded`,
+      minRatioOfPgbench: null,
+      connections: WIDE_CONNECTIONS
     });
     const stored = (await partner<{ totalElements: number }>(system.baseUrl, merchant.liveKey, "GET", "/parcels?size=1")).body
       .totalElements;

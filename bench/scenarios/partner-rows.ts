@@ -9,6 +9,12 @@ export const ALIAS = "moleculer-web alias";
 export const NODE_HTTP = "node:http";
 export const PGBENCH = "pgbench simple-update";
 
+/** Said in the rows measured against the alias, so that the table states how the baseline was configured. */
+function aliasNote(bench: Bench): string {
+  const level = bench.options.logLevel;
+  return `${ALIAS}: the gateway's moleculer-web logging settings at LOG_LEVEL=${level}${level === "warn" || level === "error" ? " (no line per request in either)" : ""}.`;
+}
+
 const PARTNER = "/api/partner/v1";
 
 export function partnerRequest(system: RunningSystem, key: string, method: "GET" | "POST", path: string, body?: string): HttpRequestSpec {
@@ -53,7 +59,8 @@ export async function healthRow(
     title,
     unit: "req/s",
     ...measured,
-    target: { kind: "ratio", baseline: ALIAS, min: minRatio }
+    target: { kind: "ratio", baseline: ALIAS, min: minRatio },
+    note: aliasNote(bench)
   });
 }
 
@@ -71,22 +78,41 @@ export async function getRow(
     baselineContender(bench, ALIAS, servers.alias, `/parcels/${parcelId}`)
   ]);
   const target: Target | undefined = minRatio === null ? undefined : { kind: "ratio", baseline: ALIAS, min: minRatio };
-  return bench.addRow({ id: `get.${system.mode}`, title, unit: "req/s", ...measured, ...(target ? { target } : {}) });
+  return bench.addRow({
+    id: `get.${system.mode}`,
+    title,
+    unit: "req/s",
+    ...measured,
+    ...(target ? { target } : {}),
+    note: aliasNote(bench)
+  });
 }
 
-/** POST /parcels against pgbench at the same client count; `extra` baselines are added beside it. */
+/** The second concurrency of the create rows: where grouping concurrent creates into one commit shows. */
+export const WIDE_CONNECTIONS = 64;
+
+/**
+ * POST /parcels against pgbench at the same client count (the run's, or `connections`); `extra`
+ * baselines are added beside it.
+ */
 export async function createRow(
   bench: Bench,
   system: RunningSystem,
   merchant: Merchant,
-  options: { id: string; title: string; minRatioOfPgbench: number | null; extra?: Measured[]; note?: string }
+  options: { id: string; title: string; minRatioOfPgbench: number | null; connections?: number; extra?: Measured[]; note?: string }
 ): Promise<Row> {
   const spec = partnerRequest(system, merchant.liveKey, "POST", "/parcels", CREATE_BODY);
+  const connections = options.connections ?? bench.options.connections;
   const pgbench = await bench.pgbench();
-  const baselines: Contender[] = pgbench
-    ? [{ name: PGBENCH, run: () => pgbench.run(bench.options.connections, bench.options.seconds) }]
-    : [];
-  const measured = await compare(bench, options.title, wrkContender("ours", spec, bench.shape, watchOf(system)), baselines);
+  // As many pgbench clients as connections, unless the server cannot take them all (said in the row).
+  const pgClients = pgbench ? Math.min(connections, await pgbench.connectionsLeft()) : 0;
+  const baselines: Contender[] = pgbench ? [{ name: PGBENCH, run: () => pgbench.run(pgClients, bench.options.seconds) }] : [];
+  const capped =
+    pgbench && pgClients < connections
+      ? `${PGBENCH} at ${pgClients} clients: all the server's max_connections left beside the system. `
+      : "";
+  const shape = { ...bench.shape, connections };
+  const measured = await compare(bench, options.title, wrkContender("ours", spec, shape, watchOf(system)), baselines);
   const target: Target | undefined =
     pgbench && options.minRatioOfPgbench !== null ? { kind: "ratio", baseline: PGBENCH, min: options.minRatioOfPgbench } : undefined;
   return bench.addRow({
@@ -96,7 +122,7 @@ export async function createRow(
     ours: measured.ours,
     baselines: [...measured.baselines, ...(options.extra ?? [])],
     ...(target ? { target } : {}),
-    ...(options.note ? { note: options.note } : {})
+    ...(options.note || capped ? { note: `${capped}${options.note ?? ""}`.trim() } : {})
   });
 }
 

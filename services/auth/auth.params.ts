@@ -4,6 +4,7 @@ import { arrayOf, component, dateTime, nullable, objectOf, uuidSchema } from "..
 import type { JsonSchema } from "../../lib/openapi/types";
 import { keyMode, NoParams, NoParamsSchema, uuid } from "../../lib/schemas";
 import type { ApiKeyRecord, NewApiKey, Organization } from "./auth.contract";
+import type { HealthResponse } from "../../lib/health";
 
 /** The params of every auth action (each interface beside the Joi schema that validates it) and the answers' schemas. */
 
@@ -70,14 +71,8 @@ export interface ResolveKeyParams {
 }
 export const ResolveKeySchema = Joi.object<ResolveKeyParams, true>({ keyHash: Joi.string().hex().length(64).required() });
 
-/** SPEC §2.5. */
-export interface HealthResponse {
-  status: "ok";
-  organizationId: string;
-  organizationName: string;
-  keyPrefix: string;
-  serverTime: string;
-}
+/** SPEC §2.5, answered from the principal (lib/health.ts). */
+export type { HealthResponse };
 
 // --- answers ------------------------------------------------------------------------------------
 

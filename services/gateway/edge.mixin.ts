@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import ApiGateway from "moleculer-web";
 import type { Context, ServiceBroker, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { AppError } from "../../lib/errors";
+import { HEALTH_ACTION, healthOf } from "../../lib/health";
 import { clientAddress } from "./http/client-address";
 import { corsResponseHeaders, isOriginAllowed, preflightHeaders } from "../../lib/http/cors";
 import { hasBody, readJsonBody } from "./http/json-body";
@@ -77,6 +78,9 @@ export interface EdgeVars {
   optimizeAliasesOrder(): void;
   onEndpointsChanged(): void;
   refreshEndpoints(): void;
+  /** moleculer-web's own: the answer as JSON with the declared status and headers, and its access line. */
+  sendResponse(req: EdgeRequest, res: ServerResponse, data: unknown): void;
+  logResponse(req: EdgeRequest, res: ServerResponse, data: unknown): void;
   authenticatePartner(ctx: Context, req: EdgeRequest): Promise<Principal>;
   authenticateAgent(ctx: Context, req: EdgeRequest): Promise<AgentPrincipal>;
   consumeAgentLimit(agent: AgentPrincipal): Promise<RateDecision>;
@@ -168,6 +172,20 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
         }
       }
       return false;
+    },
+
+    /**
+     * moleculer-web's call of the routed action, except `GET /health`: everything it says is in
+     * the principal the edge has just resolved, so it is answered here, as the action would
+     * (lib/health.ts), without a call through the broker.
+     */
+    async callAction(this: EdgeThis, route: RouteLike, actionName: string, req: EdgeRequest, res: ServerResponse, ...rest: unknown[]) {
+      if (actionName !== HEALTH_ACTION || !req.$principal)
+        return gatewayMethods.callAction.call(this, route, actionName, req, res, ...rest);
+      const data = healthOf(req.$principal);
+      this.sendResponse(req, res, data);
+      if ((route as { logging?: boolean }).logging) this.logResponse(req, res, data);
+      return true;
     },
 
     async routeHandler(this: EdgeThis, ctx: Context, route: RouteLike, req: EdgeRequest, res: ServerResponse, found: FoundAlias | false) {

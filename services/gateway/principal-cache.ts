@@ -2,8 +2,9 @@ import { LRUCache } from "lru-cache";
 import type { Principal } from "../../lib/principal";
 
 /**
- * The gateway's memory of resolved API keys, by key hash: a request whose key was seen a moment
- * ago skips the round trip to auth and its database read. Bounded in count and in age, so that a
+ * The gateway's memory of resolved API keys, by the key as presented: a request whose key was seen
+ * a moment ago skips its SHA-256, the round trip to auth and its database read (the hash is made
+ * only to ask auth, on a miss; the key itself never leaves the gateway). Bounded in count and in age, so that a
  * change nobody announced (a key edited straight in the database) is picked up within `ttlMs`;
  * a revocation is announced to every gateway and applied before the revoke call returns
  * (auth.revokeApiKey → gateway.forgetApiKey on each gateway node), so a revoked key stops at once.
@@ -22,31 +23,31 @@ export class PrincipalCache {
     this.entries = options.ttlMs > 0 && options.max > 0 ? new LRUCache({ max: options.max, ttl: options.ttlMs }) : null;
   }
 
-  get(keyHash: string): Principal | undefined {
-    return this.entries?.get(keyHash);
+  get(key: string): Principal | undefined {
+    return this.entries?.get(key);
   }
 
   /**
-   * The principal of a key hash: from memory, or from `lookup` (auth), which concurrent requests
+   * The principal of a key: from memory, or from `lookup` (auth), which concurrent requests
    * for the same key share — two hundred requests of a new key are one read, not two hundred in the
    * database's queue ahead of their own bodies. A request arriving after a forget never joins a
    * lookup that began before it. Unknown keys (null) are not remembered.
    */
-  resolve(keyHash: string, lookup: () => Promise<Principal | null>): Promise<Principal | null> {
-    const cached = this.get(keyHash);
+  resolve(key: string, lookup: () => Promise<Principal | null>): Promise<Principal | null> {
+    const cached = this.get(key);
     if (cached) return Promise.resolve(cached);
-    const pending = this.inFlight.get(keyHash);
+    const pending = this.inFlight.get(key);
     if (pending && pending.epoch === this.epoch) return pending.answer;
     const epoch = this.epoch;
     const answer = lookup()
       .then(principal => {
-        if (principal) this.set(keyHash, principal, epoch);
+        if (principal) this.set(key, principal, epoch);
         return principal;
       })
       .finally(() => {
-        if (this.inFlight.get(keyHash)?.answer === answer) this.inFlight.delete(keyHash);
+        if (this.inFlight.get(key)?.answer === answer) this.inFlight.delete(key);
       });
-    this.inFlight.set(keyHash, { epoch, answer });
+    this.inFlight.set(key, { epoch, answer });
     return answer;
   }
 
@@ -56,17 +57,17 @@ export class PrincipalCache {
   }
 
   /** Remembers a principal auth resolved, unless something was forgotten since the lookup began. */
-  set(keyHash: string, principal: Principal, lookupEpoch: number): void {
-    if (lookupEpoch === this.epoch) this.entries?.set(keyHash, principal);
+  set(key: string, principal: Principal, lookupEpoch: number): void {
+    if (lookupEpoch === this.epoch) this.entries?.set(key, principal);
   }
 
-  /** Forgets every entry of this key (there is one, but the cache is keyed by hash); how many went. */
+  /** Forgets every entry of this key id (there is one, but the cache is keyed by the key); how many went. */
   forgetKey(keyId: string): number {
     this.epoch += 1;
     if (!this.entries) return 0;
     let forgotten = 0;
-    for (const [hash, principal] of this.entries.entries()) {
-      if (principal.keyId === keyId && this.entries.delete(hash)) forgotten += 1;
+    for (const [key, principal] of this.entries.entries()) {
+      if (principal.keyId === keyId && this.entries.delete(key)) forgotten += 1;
     }
     return forgotten;
   }

@@ -4,6 +4,7 @@ import { algiersMonth } from "../../lib/cod";
 import { call } from "../../lib/contract";
 import type { Database } from "../../lib/db/database";
 import { AppError } from "../../lib/errors";
+import { requestLogger } from "../../lib/request-context";
 import { toDzd } from "../../lib/money";
 import { Page, pageOf } from "../../lib/parcel-view";
 import type { PartnerMeta } from "../../lib/principal";
@@ -96,7 +97,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, CodThis>> = {
         }
       },
       async handler(ctx): Promise<RemittanceDetail> {
-        const remittance = await createRemittance({ db: this.db, logger: this.logger, caller: ctx }, ctx.params);
+        const remittance = await createRemittance({ db: this.db, logger: requestLogger(ctx, this.logger), caller: ctx }, ctx.params);
         this.logger.info(
           `COD remittance ${remittance.id}: ${remittance.parcelCount} parcel(s) of ${remittance.organizationId}/${remittance.mode} (${remittance.payout})`
         );

@@ -2,6 +2,7 @@ import { ServiceBroker } from "moleculer";
 import type { Span } from "moleculer";
 import { loadConfig } from "../../lib/config";
 import { logFormatter } from "../../lib/log-format";
+import { requestLogger } from "../../lib/request-context";
 import { brokerOptions } from "../../moleculer.config";
 
 /**
@@ -27,7 +28,7 @@ describe("request id in spans and log lines", () => {
       name: "front",
       actions: {
         async handle(ctx) {
-          this.logger.info("front handles it");
+          requestLogger(ctx, this.logger).info("front handles it");
           return ctx.call("back.work");
         }
       }
@@ -35,9 +36,9 @@ describe("request id in spans and log lines", () => {
     broker.createService({
       name: "back",
       actions: {
-        async work() {
+        async work(ctx) {
           await new Promise(r => setTimeout(r, 5));
-          this.logger.info("back works on it");
+          requestLogger(ctx, this.logger).info("back works on it");
           return "done";
         }
       }
@@ -61,7 +62,7 @@ describe("request id in spans and log lines", () => {
     for (const span of spans) expect(span.tags.requestID).toBe("req-abc-123");
   });
 
-  test("every log line written while handling the request carries its id; lines outside one do not", async () => {
+  test("every log line written about the request (requestLogger) carries its id; lines outside one do not", async () => {
     lines.length = 0;
     await broker.call("front.handle", {}, { requestID: "req-def-456" });
     broker.logger.info("outside any request");

@@ -1,6 +1,7 @@
-import { ServiceBroker } from "moleculer";
+import { Context, Logger, ServiceBroker } from "moleculer";
+import { logFormatter } from "../../lib/log-format";
 import { isStartUpChatter, QuietStartConsoleLogger } from "../../lib/quiet-start-logger";
-import { currentRequestId, RequestContextMiddleware } from "../../lib/request-context";
+import { requestLogger, splitRequestTag } from "../../lib/request-context";
 
 describe("the framework's start-up chatter (embedded mode)", () => {
   test.each([
@@ -46,23 +47,30 @@ describe("the framework's start-up chatter (embedded mode)", () => {
 });
 
 describe("request ids in log lines", () => {
-  test("an action and an event of a request carry its id; Moleculer's own events and their timers do not", async () => {
-    const seen: Record<string, string | undefined> = {};
-    const broker = new ServiceBroker({ logger: false, middlewares: [RequestContextMiddleware] });
+  const format = logFormatter("json");
+  const lineOf = (type: string, args: unknown[]) =>
+    JSON.parse(String(format(type, args, { nodeID: "n", ns: "", mod: "probe" }, { printArgs: a => a })[0])) as {
+      msg: string;
+      requestId?: string;
+    };
+
+  test("an action and an event of a request write their lines with its id; a line outside any request carries none", async () => {
+    const written: Array<{ type: string; args: unknown[] }> = [];
+    const logger = Object.fromEntries(
+      ["fatal", "error", "warn", "info", "debug", "trace"].map(type => [type, (...args: unknown[]) => written.push({ type, args })])
+    ) as unknown as Logger;
+    const broker = new ServiceBroker({ logger: false });
     broker.createService({
       name: "probe",
       actions: {
-        hello() {
-          seen.action = currentRequestId();
+        async hello(ctx) {
+          await new Promise(resolve => setTimeout(resolve, 1));
+          requestLogger(ctx, logger).warn("in the action");
         }
       },
       events: {
-        "probe.ping"() {
-          seen.event = currentRequestId();
-        },
-        "$services.changed"() {
-          seen.internal = currentRequestId();
-          setTimeout(() => (seen.timer = currentRequestId()), 0);
+        "probe.ping"(ctx: Context) {
+          requestLogger(ctx, logger).info("in the event");
         }
       }
     });
@@ -70,11 +78,22 @@ describe("request ids in log lines", () => {
     try {
       await broker.call("probe.hello", {}, { requestID: "req-1" });
       await broker.emit("probe.ping", {}, { requestID: "req-2" } as never);
-      broker.broadcastLocal("$services.changed", { localService: true });
-      await new Promise(resolve => setTimeout(resolve, 20));
-      expect(seen).toEqual({ action: "req-1", event: expect.any(String), internal: undefined, timer: undefined });
+      requestLogger(null, logger).info("outside");
+      expect(written.map(w => lineOf(w.type, w.args))).toEqual([
+        { ts: expect.any(Number), level: "warn", msg: "in the action", nodeID: "n", ns: "", mod: "probe", requestId: "req-1" },
+        { ts: expect.any(Number), level: "info", msg: "in the event", nodeID: "n", ns: "", mod: "probe", requestId: "req-2" },
+        { ts: expect.any(Number), level: "info", msg: "outside", nodeID: "n", ns: "", mod: "probe" }
+      ]);
     } finally {
       await broker.stop();
     }
+  });
+
+  test("the tag is taken off the line's arguments, whatever they are", () => {
+    let args: unknown[] = [];
+    const tagged = requestLogger({ requestID: "r-9" }, { info: (...a: unknown[]) => (args = a) } as unknown as Logger);
+    tagged.info("two", { parts: 2 });
+    expect(splitRequestTag(args)).toEqual({ requestId: "r-9", args: ["two", { parts: 2 }] });
+    expect(splitRequestTag(["plain"])).toEqual({ requestId: undefined, args: ["plain"] });
   });
 });

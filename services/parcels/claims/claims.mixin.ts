@@ -2,6 +2,7 @@ import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../../../lib/action";
 import { ClaimView, ClaimViewSchema } from "../../../lib/claim-view";
 import { toCentimes } from "../../../lib/money";
+import { requestLogger } from "../../../lib/request-context";
 import { Page, pageOf } from "../../../lib/parcel-view";
 import type { PartnerMeta } from "../../../lib/principal";
 import { configOf } from "../../../mixins/config.mixin";
@@ -32,7 +33,7 @@ function claimDeps(service: ClaimsThis, ctx: Context): ClaimDeps {
   const config = configOf(service.broker);
   return {
     db: service.db,
-    logger: service.logger,
+    logger: requestLogger(ctx, service.logger),
     caller: ctx,
     policy: { lostAfterDays: config.lostAfterDays, capCentimes: toCentimes(config.claimCapDzd) }
   };
@@ -161,7 +162,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ClaimsThis>> = 
         const { id, ...decision } = ctx.params;
         const deps = claimDeps(this, ctx);
         const decided = await decideClaim(deps, id, decision).finally(() => void this.runRelay());
-        this.logger.info(`claim ${id}: ${decided.status} by the back-office`);
+        deps.logger.info(`claim ${id}: ${decided.status} by the back-office`);
         return toClaimView(await creditClaim(deps, decided));
       }
     })

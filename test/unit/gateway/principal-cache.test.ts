@@ -96,4 +96,21 @@ describe("the gateway's principal cache", () => {
     answers[2](null);
     expect(await again).toBeNull();
   });
+
+  test("a cached key is answered without its lookup (which hashes it); a revoked one is looked up, and hashed, again", async () => {
+    const cache = new PrincipalCache({ max: 10, ttlMs: 60_000 });
+    const hashed: string[] = [];
+    const active = new Set(["k1"]);
+    const lookup = (key: string) => async () => {
+      hashed.push(key); // the gateway's lookup makes the key's SHA-256 to ask auth
+      return active.has("k1") ? principal("k1") : null;
+    };
+    const key = "rp_live_secret-of-k1";
+    for (let i = 0; i < 5; i++) expect(await cache.resolve(key, lookup(key))).toEqual(principal("k1"));
+    expect(hashed).toEqual([key]);
+    active.delete("k1");
+    cache.forgetKey("k1");
+    expect(await cache.resolve(key, lookup(key))).toBeNull();
+    expect(hashed).toEqual([key, key]);
+  });
 });
