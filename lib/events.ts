@@ -12,6 +12,18 @@ export const PICKUP_EVENT_TYPES = ["parcel.pickup_reminder", "parcel.pickup_exte
 export type PickupEventType = (typeof PICKUP_EVENT_TYPES)[number];
 
 /**
+ * A change of a parcel's destination relay point before arrival (issue 21), by its merchant or its
+ * recipient: the status does not change (`previousStatus` is the current one); `redirect` says
+ * from where to where and who asked.
+ */
+export const REDIRECT_EVENT_TYPE = "parcel.redirected";
+export type RedirectEventType = typeof REDIRECT_EVENT_TYPE;
+
+export interface RedirectEventData extends StatusEventData {
+  redirect: { fromRelayCode: string; toRelayCode: string; by: "merchant" | "recipient" };
+}
+
+/**
  * One status change of a parcel, as written to the outbox in the same transaction as the change
  * and handed to `webhooks.enqueue` and `notifications.parcelEvent`. The webhook body is
  * `{id, type, createdAt, occurredAt, sequence, sandbox, reason, data}` of it (DESIGN §3);
@@ -19,7 +31,7 @@ export type PickupEventType = (typeof PICKUP_EVENT_TYPES)[number];
  */
 export interface ParcelEvent {
   id: string;
-  type: ParcelEventType | CodEventType | PickupEventType;
+  type: ParcelEventType | CodEventType | PickupEventType | RedirectEventType;
   createdAt: string;
   /** When the status changed (the status history's time of the change). */
   occurredAt: string;
@@ -33,7 +45,7 @@ export interface ParcelEvent {
   mode: KeyMode;
   sandbox: boolean;
   reason: string | null;
-  data: StatusEventData | CodEventData;
+  data: StatusEventData | CodEventData | RedirectEventData;
 }
 
 /** `parcel.<status>`: the status before the change, and the parcel after it. */

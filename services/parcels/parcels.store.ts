@@ -248,12 +248,16 @@ export async function recordHistory(
   return { sequence: await eventCount(tx, entry.parcelId), occurredAt: line.created_at };
 }
 
-/** The parcel's events so far: status changes, COD events (parcels/006) and deadline events (parcels/008), one sequence for all. */
-async function eventCount(tx: Queryable, parcelId: string): Promise<number> {
+/**
+ * The parcel's events so far: status changes, COD events (parcels/006), deadline events
+ * (parcels/008) and redirects (parcels/012), one sequence for all.
+ */
+export async function eventCount(tx: Queryable, parcelId: string): Promise<number> {
   const [{ n }] = await tx.query<{ n: number }>(
     `SELECT ((SELECT count(*) FROM parcels.status_history WHERE parcel_id = $1) +
              (SELECT count(*) FROM parcels.cod_history WHERE parcel_id = $1) +
-             (SELECT count(*) FROM parcels.pickup_history WHERE parcel_id = $1))::integer AS n`,
+             (SELECT count(*) FROM parcels.pickup_history WHERE parcel_id = $1) +
+             (SELECT count(*) FROM parcels.redirects WHERE parcel_id = $1))::integer AS n`,
     [parcelId]
   );
   return Number(n);

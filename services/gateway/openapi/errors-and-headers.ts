@@ -121,7 +121,11 @@ const SAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   COD_AMOUNT_MISMATCH: "This parcel's COD is 1500 DZD: collect exactly that amount (got 1000)",
   PARCEL_NOT_AT_RELAY:
     "The pick-up deadline of a parcel in status IN_TRANSIT cannot change: only while it waits at its relay point (AT_RELAY, RELAY_NOTIFIED)",
-  EXTENSION_ALREADY_USED: "This parcel's pick-up deadline was already extended (by 3 days)"
+  EXTENSION_ALREADY_USED: "This parcel's pick-up deadline was already extended (by 3 days)",
+  PARCEL_ALREADY_AT_RELAY: "Parcel RP123456785DZ is AT_RELAY: a parcel is redirected only before it reaches its relay point",
+  REDIRECT_LIMIT: "Parcel RP123456785DZ was already redirected 2 times, the most a parcel may be",
+  VERIFICATION_CODE_INVALID:
+    "The code is not valid: it is wrong, older than 10 minutes, already used, or was tried 5 times. Ask for a new code."
 };
 
 const SAMPLE_REQUEST_ID = "5b0d6c1e-8a8f-4a53-9d0e-2f7c6a1b9e44";
