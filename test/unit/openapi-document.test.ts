@@ -354,6 +354,7 @@ describe("SPEC §5: authentication", () => {
       getParcelByTracking: either("parcels:read"),
       cancelParcel: either("parcels:write"),
       extendPickupDeadline: either("parcels:write"),
+      redirectParcel: either("parcels:write"),
       triggerSandboxEvent: either("parcels:write"),
       listParcelEvents: either("parcels:read"),
       quoteParcel: either("parcels:read"),
@@ -361,6 +362,8 @@ describe("SPEC §5: authentication", () => {
       getMyWallet: either("wallet:read"),
       listMyWalletEntries: either("wallet:read"),
       trackParcel: [],
+      requestRedirectCode: [],
+      redirectParcelAsRecipient: [],
       listEvents: either("parcels:read"),
       getEvent: either("parcels:read"),
       createParcelBatch: either("parcels:write"),
@@ -376,13 +379,14 @@ describe("SPEC §5: authentication", () => {
 });
 
 describe("SPEC §6: webhooks", () => {
-  test("one entry per event type, parcel.<status in lower case>, cod.collected and cod.remitted, the pick-up deadline events, and the ping test event, with the X-Relay-* and Standard Webhooks headers", () => {
+  test("one entry per event type, parcel.<status in lower case>, cod.collected and cod.remitted, the pick-up deadline events, parcel.redirected, and the ping test event, with the X-Relay-* and Standard Webhooks headers", () => {
     expect(Object.keys(doc.webhooks!)).toEqual([
       ...STATUSES.map(s => `parcel.${s.toLowerCase()}`),
       "cod.collected",
       "cod.remitted",
       "parcel.pickup_reminder",
       "parcel.pickup_extended",
+      "parcel.redirected",
       "ping"
     ]);
     for (const [type, item] of Object.entries(doc.webhooks!)) {
