@@ -121,3 +121,29 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   if (problems.length > 0) throw new AppError("VALIDATION_FAILED", "The request is not valid", { details: problems });
   return value as Record<string, unknown>;
 }
+
+const FORM_TYPE = "application/x-www-form-urlencoded";
+
+/**
+ * The body of an HTML form (the tracking pages work without JavaScript): the same limits and text
+ * safety as a JSON body; each field's first value, as text. Undefined when the request has none.
+ */
+export async function readFormBody(req: IncomingMessage, limit: number): Promise<Record<string, string> | undefined> {
+  if (!hasBody(req)) return undefined;
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== FORM_TYPE) throw unsupported(`Content-Type ${type || "(none)"} is not supported here; send ${FORM_TYPE}`);
+  const bytes = await decode(await readRaw(req, limit), req.headers["content-encoding"], limit);
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw invalid("The request body is not valid UTF-8");
+  }
+  const fields: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(text)) if (!(name in fields)) fields[name] = value;
+  const problems = unsafeTextProblems(fields);
+  if (problems.length > 0) throw new AppError("VALIDATION_FAILED", "The request is not valid", { details: problems });
+  return fields;
+}

@@ -6,6 +6,8 @@ import { formatDateTime, formatDzd } from "../../../lib/algiers-format";
 import { Html, html } from "./html";
 import { renderLayout, TRACK_PATH, trackingPagePath } from "./layout";
 import { Messages, MESSAGES } from "./messages";
+import { CHANGE_MESSAGES } from "./change-messages";
+import { changeRelayPath, isChangeable } from "./change-relay";
 
 export interface PageOptions {
   lang: Lang;
@@ -13,6 +15,8 @@ export interface PageOptions {
   linkLang?: Lang;
   /** The clock of "open now" and of today's row in the opening hours. */
   now?: Date;
+  /** The recipient just changed the relay point (change-relay.ts): said above the new one. */
+  changed?: boolean;
 }
 
 export type NumberProblem = "empty" | "malformed";
@@ -149,6 +153,16 @@ ${mapLink(destination, m)}
 </section>`;
 }
 
+/** Before arrival: the way to the "change relay point" page. */
+function changeCard(trackingNumber: string, options: PageOptions): Html {
+  const c = CHANGE_MESSAGES[options.lang];
+  return html`<section class="card" aria-labelledby="change-heading">
+<h2 id="change-heading">${c.heading}</h2>
+<p>${c.intro}</p>
+<p><a href="${changeRelayPath(trackingNumber, { lang: options.linkLang })}">${c.link}</a></p>
+</section>`;
+}
+
 /** `GET /track/{number}` of a known parcel. Reads only the public fields it names. */
 export function renderParcelPage(parcel: TrackingPageParcel, options: PageOptions): string {
   const { lang } = options;
@@ -190,9 +204,11 @@ ${parcel.sandbox ? html`<p class="card sandbox" role="note">${m.sandbox}</p>` : 
 <p>${current.detail}</p>
 ${lastUpdate ? html`<p class="muted">${m.lastUpdate} <time datetime="${lastUpdate.occurredAt}">${formatDateTime(lastUpdate.occurredAt, lang)}</time></p>` : ""}
 </section>
+${options.changed ? html`<p class="card status ok" role="status">${CHANGE_MESSAGES[lang].changed}</p>` : ""}
 ${deadline}
 ${cod}
 ${relayBlock(parcel.destination, m, options)}
+${isChangeable(parcel) ? changeCard(parcel.trackingNumber, options) : ""}
 ${
   history.length > 0
     ? html`<section class="card" aria-labelledby="history-heading">
