@@ -32,7 +32,8 @@ export type ChangeProblem = (typeof CHANGE_PROBLEMS)[number];
 
 const fr: ChangeMessages = {
   heading: "Changer de point relais",
-  intro: "Vous ne pourrez pas passer à ce point relais ? Tant que le colis n’y est pas arrivé, vous pouvez en choisir un autre, une fois.",
+  intro:
+    "Vous ne pourrez pas passer à ce point relais\u202f? Tant que le colis n’y est pas arrivé, vous pouvez en choisir un autre, une fois.",
   link: "Choisir un autre point relais",
   notChangeable: "Ce colis ne peut plus changer de point relais.",
   codeStep: "1. Recevoir un code par SMS",

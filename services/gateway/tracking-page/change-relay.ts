@@ -5,7 +5,7 @@ import { CHANGE_MESSAGES, ChangeProblem } from "./change-messages";
 import { Html, html } from "./html";
 import { renderLayout, TRACK_PATH } from "./layout";
 import { MESSAGES } from "./messages";
-import type { PageOptions } from "./pages";
+import type { PageOptions } from "./page-options";
 
 /**
  * "Change relay point" (issue 21), without JavaScript: three plain forms on one page. The first

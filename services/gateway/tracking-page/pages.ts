@@ -1,4 +1,3 @@
-import type { Lang } from "../../../lib/languages";
 import { algiersClock, formatOpeningHours, OpeningHours, openingStatusAt, weekdayName } from "../../../lib/opening-hours";
 import type { ParcelStatus } from "../../../lib/parcel-status";
 import type { TrackingPageDestination, TrackingPageParcel } from "../../../lib/public-tracking";
@@ -6,18 +5,11 @@ import { formatDateTime, formatDzd } from "../../../lib/algiers-format";
 import { Html, html } from "./html";
 import { renderLayout, TRACK_PATH, trackingPagePath } from "./layout";
 import { Messages, MESSAGES } from "./messages";
+import type { PageOptions } from "./page-options";
 import { CHANGE_MESSAGES } from "./change-messages";
 import { changeRelayPath, isChangeable } from "./change-relay";
 
-export interface PageOptions {
-  lang: Lang;
-  /** Set when the person picked the language (`?lang=`): internal links keep it. */
-  linkLang?: Lang;
-  /** The clock of "open now" and of today's row in the opening hours. */
-  now?: Date;
-  /** The recipient just changed the relay point (change-relay.ts): said above the new one. */
-  changed?: boolean;
-}
+export type { PageOptions };
 
 export type NumberProblem = "empty" | "malformed";
 
