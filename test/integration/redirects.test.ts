@@ -8,8 +8,7 @@ import type { Database } from "../../lib/db/database";
 import type { ParcelView } from "../../lib/parcel-view";
 import type { PublicTracking } from "../../lib/public-tracking";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
-import { createTestDatabase } from "../helpers/postgres";
-import { availableServers } from "../helpers/servers";
+import { TestEngine, testEngines } from "../helpers/engines";
 import { SmsInbox, startSmsInbox } from "../helpers/sms-inbox";
 
 /**
@@ -18,38 +17,16 @@ import { SmsInbox, startSmsInbox } from "../helpers/sms-inbox";
  * event, the history and the relay points' incoming lists.
  */
 
-interface Engine {
-  env: Record<string, string>;
-  url: string | null;
-  drop: () => Promise<void>;
-}
-
-function engines(): [string, () => Promise<Engine>][] {
-  const list: [string, () => Promise<Engine>][] = [
-    ["PGlite", async () => ({ env: { DATA_DIR: `memory://${randomUUID()}` }, url: null, drop: async () => undefined })]
-  ];
-  if (availableServers().has("postgres")) {
-    list.push([
-      "PostgreSQL",
-      async () => {
-        const database = await createTestDatabase();
-        return { env: { DATABASE_URL: database.url, DATABASE_POOL_SIZE: "8" }, url: database.url, drop: database.drop };
-      }
-    ]);
-  } else process.stderr.write("\n[notice] redirects: PostgreSQL not reachable, PGlite only\n");
-  return list;
-}
-
 const ALGER = "DZ-16-ALGER-CENTRE";
 const BAB_EZZOUAR = "DZ-16-BAB-EZZOUAR";
 const KOUBA = "DZ-16-KOUBA";
 const HYDRA = "DZ-16-HYDRA";
 
-describe.each(engines())("redirects before arrival on %s", (_engine, open) => {
+describe.each(testEngines("redirects"))("redirects before arrival on %s", (_engine, open) => {
   let broker: ServiceBroker;
   let db: Database;
   let config: ReturnType<typeof loadConfig>;
-  let database: Engine;
+  let database: TestEngine;
   let sms: SmsInbox;
   let orgId: string;
   let otherOrgId: string;

@@ -39,6 +39,10 @@ export interface ChangeRelayView {
 
 const langField = (options: PageOptions) => (options.linkLang ? html`<input type="hidden" name="lang" value="${options.linkLang}">` : "");
 
+/** What a posted form carries back to the page: the language picked and the search made. */
+const keptFields = (options: PageOptions, view: ChangeRelayView) =>
+  html`${langField(options)}<input type="hidden" name="wilaya" value="${view.wilaya}"><input type="hidden" name="city" value="${view.city}">`;
+
 function wilayaOptions(options: PageOptions, chosen: string): Html[] {
   return wilayas.map(w => {
     const name = options.lang === "ar" ? w.nameAr : w.name;
@@ -88,7 +92,7 @@ ${problem}<p>${c.intro}</p>
 <p>${c.codeIntro}</p>
 ${sentNote}
 <form method="post" action="${changeRelayPath(tn)}/code">
-${langField(options)}<input type="hidden" name="wilaya" value="${view.wilaya}"><input type="hidden" name="city" value="${view.city}">
+${keptFields(options, view)}
 <button type="submit">${c.sendCode}</button>
 </form>
 </section>
@@ -106,7 +110,7 @@ ${langField(options)}${view.sent ? html`<input type="hidden" name="sent" value="
 <section class="card" aria-labelledby="confirm-step">
 <h2 id="confirm-step">${c.confirmStep}</h2>
 <form method="post" action="${changeRelayPath(tn)}">
-${langField(options)}<input type="hidden" name="wilaya" value="${view.wilaya}"><input type="hidden" name="city" value="${view.city}">
+${keptFields(options, view)}
 <fieldset><legend>${c.newRelay}</legend>
 ${
   choices === null
