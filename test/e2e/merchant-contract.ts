@@ -410,6 +410,7 @@ export function merchantContract(system: () => SystemUnderTest): void {
             balanceAfterDzd: 3_000,
             parcelId: parcel.id,
             remittanceId: null,
+            claimId: null,
             createdAt: expect.stringMatching(/Z$/)
           },
           {
@@ -418,6 +419,7 @@ export function merchantContract(system: () => SystemUnderTest): void {
             balanceAfterDzd: 2_500,
             parcelId: parcel.id,
             remittanceId: null,
+            claimId: null,
             createdAt: expect.stringMatching(/Z$/)
           },
           {
@@ -426,6 +428,7 @@ export function merchantContract(system: () => SystemUnderTest): void {
             balanceAfterDzd: 3_000,
             parcelId: null,
             remittanceId: null,
+            claimId: null,
             createdAt: expect.stringMatching(/Z$/)
           }
         ],

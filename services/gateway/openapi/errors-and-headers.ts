@@ -125,7 +125,12 @@ const SAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   PARCEL_ALREADY_AT_RELAY: "Parcel RP123456785DZ is AT_RELAY: a parcel is redirected only before it reaches its relay point",
   REDIRECT_LIMIT: "Parcel RP123456785DZ was already redirected 2 times, the most a parcel may be",
   VERIFICATION_CODE_INVALID:
-    "The code is not valid: it is wrong, older than 10 minutes, already used, or was tried 5 times. Ask for a new code."
+    "The code is not valid: it is wrong, older than 10 minutes, already used, or was tried 5 times. Ask for a new code.",
+  CLAIM_NOT_FOUND: "Claim not found",
+  CLAIM_NOT_ALLOWED:
+    "Damage or missing content is claimed for a parcel that is DAMAGED, was delivered at most 7 days ago, or was refused at the relay point; this one is IN_TRANSIT",
+  CLAIM_ALREADY_OPEN: "This parcel already has an open claim: wait for its decision",
+  CLAIM_ALREADY_DECIDED: "This claim was already decided: APPROVED on 2026-03-02T10:15:00.000Z"
 };
 
 const SAMPLE_REQUEST_ID = "5b0d6c1e-8a8f-4a53-9d0e-2f7c6a1b9e44";
