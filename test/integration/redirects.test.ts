@@ -37,7 +37,7 @@ describe.each(testEngines("redirects"))("redirects before arrival on %s", (_engi
     config = loadConfig({
       ...database.env,
       ...sms.env,
-      SERVICES: "auth,wallet,parcels,notifications",
+      SERVICES: "auth,wallet,parcels,notifications,webhooks",
       BACKOFFICE_TOKEN: "t",
       ENCRYPTION_KEY: randomBytes(32).toString("hex"),
       LABEL_URL_SECRET: "l",
@@ -123,6 +123,20 @@ describe.each(testEngines("redirects"))("redirects before arrival on %s", (_engi
     expect(redirected[0].body.data.previousStatus).toBe("IN_TRANSIT");
     expect(redirected[0].body.data.parcel.destinationRelayCode).toBe(BAB_EZZOUAR);
     expect(redirected[0].body.sequence).toBe(events.length);
+    // The webhooks and notifications services take it (an event refused would hold the parcel's queue).
+    const dispatched = async () =>
+      (
+        await db.query<{ dispatched_at: Date | null }>(
+          "SELECT dispatched_at FROM parcels.outbox WHERE parcel_id = $1 AND type = 'parcel.redirected'",
+          [parcel.id]
+        )
+      )[0].dispatched_at;
+    // A pass may already be running: wait for the one that takes this event (a wait, not a measure).
+    for (let i = 0; i < 100 && (await dispatched()) === null; i++) {
+      await broker.call("parcels.relayOutbox", {});
+      if ((await dispatched()) === null) await new Promise(r => setTimeout(r, 100));
+    }
+    expect(await dispatched()).not.toBeNull();
 
     const history = await broker.call<{ items: { status: string; reason: string | null; source: string }[] }, object>(
       "parcels.events",
