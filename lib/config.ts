@@ -72,6 +72,8 @@ export interface AppConfig {
   /** Pause between two passes over deadlines (reminders, expiries) and return fees; an expiry is acted on within this. */
   holdingIntervalMs: number;
   outboxIntervalMs: number;
+  /** Group commit on the create path (lib/group-commit.ts): items per flush, and items allowed to wait. */
+  groupCommit: { maxBatch: number; maxQueue: number };
   webhookWorkerIntervalMs: number;
   webhookTimeoutMs: number;
   webhookAllowPrivate: boolean;
@@ -236,6 +238,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     // Deadlines are acted on within 10 s (issue 18): a pass every 2 s leaves room for a slow one.
     holdingIntervalMs: integer(env, "HOLDING_INTERVAL_MS", 2_000, 50, 60_000),
     outboxIntervalMs: integer(env, "OUTBOX_INTERVAL_MS", 500, 10, 60_000),
+    groupCommit: {
+      maxBatch: integer(env, "GROUP_COMMIT_MAX_BATCH", 64, 1, 1_000),
+      maxQueue: integer(env, "GROUP_COMMIT_MAX_QUEUE", 2_000, 1, 1_000_000)
+    },
     webhookWorkerIntervalMs: integer(env, "WEBHOOK_WORKER_INTERVAL_MS", 500, 10, 60_000),
     webhookTimeoutMs: integer(env, "WEBHOOK_TIMEOUT_MS", 15_000, 100, 60_000),
     // Off unless asked for, embedded too: `docker run` of the image is embedded mode, and a guard
