@@ -18,6 +18,18 @@ export const CLAIM_EVENT_TYPES = ["claim.opened", "claim.approved", "claim.rejec
 export type ClaimEventType = (typeof CLAIM_EVENT_TYPES)[number];
 
 /**
+ * A change of a parcel's destination relay point before arrival (issue 21), by its merchant or its
+ * recipient: the status does not change (`previousStatus` is the current one); `redirect` says
+ * from where to where and who asked.
+ */
+export const REDIRECT_EVENT_TYPE = "parcel.redirected";
+export type RedirectEventType = typeof REDIRECT_EVENT_TYPE;
+
+export interface RedirectEventData extends StatusEventData {
+  redirect: { fromRelayCode: string; toRelayCode: string; by: "merchant" | "recipient" };
+}
+
+/**
  * One status change of a parcel, as written to the outbox in the same transaction as the change
  * and handed (in batches) to `webhooks.enqueueBatch` and `notifications.parcelEvents`. The webhook body is
  * `{id, type, createdAt, occurredAt, sequence, sandbox, reason, data}` of it (DESIGN §3);
@@ -25,7 +37,7 @@ export type ClaimEventType = (typeof CLAIM_EVENT_TYPES)[number];
  */
 export interface ParcelEvent {
   id: string;
-  type: ParcelEventType | CodEventType | PickupEventType | ClaimEventType | ReturnEventType;
+  type: ParcelEventType | CodEventType | PickupEventType | RedirectEventType | ClaimEventType | ReturnEventType;
   createdAt: string;
   /** When the status changed (the status history's time of the change). */
   occurredAt: string;
@@ -39,7 +51,7 @@ export interface ParcelEvent {
   mode: KeyMode;
   sandbox: boolean;
   reason: string | null;
-  data: StatusEventData | CodEventData | ClaimEventData | ReturnEventData;
+  data: StatusEventData | CodEventData | RedirectEventData | ClaimEventData | ReturnEventData;
 }
 
 /** `parcel.<status>`: the status before the change, and the parcel after it. */

@@ -31,10 +31,13 @@ import {
   ParcelIdParams,
   ParcelIdSchema,
   SendPickupSmsParams,
-  SendPickupSmsSchema
+  SendPickupSmsSchema,
+  SendRedirectCodeParams,
+  SendRedirectCodeSchema
 } from "./notifications/notifications.params";
+import { composeRedirectCodeSms, maskedRedirectCodeSms } from "./notifications/code-sms";
 import * as store from "./notifications/notifications.store";
-import { composeSms, SmsKind } from "./notifications/holding-sms";
+import { composeSms, ParcelSmsKind } from "./notifications/holding-sms";
 import { notifyRetryDelayMs, RelayPointInfo, SMS_RETRY_DELAYS_MS, smsRetryDelayMs } from "./notifications/pickup-sms";
 import { isReturnParcelEvent, returnCodeOf } from "./notifications/return-sms";
 import { createSmsProvider, maskPhone, SmsProvider, SmsSendError } from "./notifications/sms-providers";
@@ -79,7 +82,7 @@ interface PickupRequest {
   organizationId: string;
   parcel: { id: string; trackingNumber: string; destinationRelayCode: string; codAmountDzd: number | null; pickupDeadline?: string | null };
   /** The pick-up SMS unless said otherwise. */
-  kind?: SmsKind;
+  kind?: ParcelSmsKind;
   /** The return code of a return_code SMS (sealed like the PIN), and its deadline. */
   secret?: string;
   deadline?: string;
@@ -96,7 +99,7 @@ function smsRequestOf(event: ParcelEventParams["event"]): PickupRequest | null {
   // A customer's return parcel is collected by the merchant: no pick-up SMS (issue 21).
   if (event.type === AT_RELAY && isReturnParcelEvent(event)) return null;
   const returnCode = event.type === RETURN_CREATED ? returnCodeOf(event) : null;
-  const kind: SmsKind | null = event.type === AT_RELAY ? "pickup" : returnCode !== null ? "return_code" : holdingSmsKindOf(event);
+  const kind: ParcelSmsKind | null = event.type === AT_RELAY ? "pickup" : returnCode !== null ? "return_code" : holdingSmsKindOf(event);
   if (kind === null || !event.data?.parcel?.id) return null;
   return {
     eventId: event.id,
@@ -109,7 +112,7 @@ function smsRequestOf(event: ParcelEventParams["event"]): PickupRequest | null {
 }
 
 /** The events that send the recipient an SMS of the holding period, and which. */
-function holdingSmsKindOf(event: ParcelEventParams["event"]): SmsKind | null {
+function holdingSmsKindOf(event: ParcelEventParams["event"]): ParcelSmsKind | null {
   if (event.type === PICKUP_REMINDER) return "pickup_reminder";
   if (event.type === RETURN_PENDING && event.reason === PICKUP_EXPIRED_REASON) return "pickup_expired";
   return null;
@@ -214,6 +217,30 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
       handler(ctx): Promise<{ smsQueued: boolean; messageId: string | null }> {
         const { requestId, organizationId, parcel } = ctx.params;
         return this.queuePickupSms(ctx, { eventId: requestId, organizationId, parcel });
+      }
+    }),
+
+    // call notifications.sendRedirectCode --requestId <uuid> --organizationId <uuid> --parcelId <uuid> --trackingNumber RP… --code 123456 --validMinutes 10
+    sendRedirectCode: defineAction<SendRedirectCodeParams, NotificationsThis>({
+      visibility: "public",
+      schema: SendRedirectCodeSchema,
+      async handler(ctx): Promise<{ smsQueued: boolean }> {
+        const { requestId, organizationId, parcelId, trackingNumber, code, validMinutes } = ctx.params;
+        if (await store.findByEventId(this.db, requestId)) return { smsQueued: true };
+        const contact = await recipientOf(ctx, parcelId);
+        if (!contact?.phone) return { smsQueued: false };
+        const { created } = await store.insertMessage(this.db, {
+          eventId: requestId,
+          parcelId,
+          organizationId,
+          kind: "redirect_code",
+          phoneEnc: encryptField(contact.phone, this.encryptionKey),
+          body: maskedRedirectCodeSms({ trackingNumber, validMinutes }),
+          bodyEnc: encryptField(composeRedirectCodeSms({ trackingNumber, code, validMinutes }), this.encryptionKey),
+          provider: this.provider.name
+        });
+        if (created) void this.worker.kick();
+        return { smsQueued: true };
       }
     }),
 

@@ -17,7 +17,7 @@ import { decryptField, encryptField } from "../lib/crypto";
 import { AppError, errorCodeOf } from "../lib/errors";
 import type { ParcelEvent } from "../lib/events";
 import { assertCancellable, isCancellable, isParcelStatus, ParcelStatus } from "../lib/parcel-status";
-import { ParcelEventView, toParcelEventView } from "./parcels/parcel-events";
+import { ParcelEventView, redirectHistoryLine, toParcelEventView } from "./parcels/parcel-events";
 import { Page, pageOf, ParcelPage, ParcelPageSchema, ParcelView, ParcelViewSchema } from "../lib/parcel-view";
 import type { PartnerMeta } from "../lib/principal";
 import { PublicTracking, PublicTrackingSource, toPublicTracking, toTrackingPageParcel, TrackingPageParcel } from "../lib/public-tracking";
@@ -38,6 +38,8 @@ import { RelayMixin } from "./parcels/relay/relay.mixin";
 import { RELAY_DOCS_TAGS } from "./parcels/relay/relay.params";
 import { RelayPointWithSettings, setRelaySettings, withRelaySettings } from "./parcels/relay/relay-settings";
 import { HoldingMixin } from "./parcels/holding.mixin";
+import { RedirectMixin } from "./parcels/redirect/redirect.mixin";
+import { redirectsOf } from "./parcels/redirect/redirect.store";
 import { ClaimsMixin } from "./parcels/claims/claims.mixin";
 import { CLAIMS_DOCS_TAGS } from "./parcels/claims/claims.params";
 import { ReturnsMixin } from "./parcels/returns/returns.mixin";
@@ -180,7 +182,7 @@ function refuseProblems(problems: { field: string; message: string }[]): void {
 /** Parcels, their status history and events, the relay directory and the create-parcel saga. */
 const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMethods, ParcelsVars> = {
   name: "parcels",
-  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin, CodMixin, RelayMixin, HoldingMixin, ClaimsMixin, ReturnsMixin],
+  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin, CodMixin, RelayMixin, HoldingMixin, ClaimsMixin, ReturnsMixin, RedirectMixin],
   settings: {
     openapi: detached({ ...PARCELS_DOCS, tags: [...PARCELS_DOCS.tags, ...RELAY_DOCS_TAGS, ...CLAIMS_DOCS_TAGS, ...RETURNS_DOCS_TAGS] })
   },
@@ -349,8 +351,9 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       },
       async handler(ctx): Promise<{ items: ParcelEventView[] }> {
         const parcel = await this.visibleOrNotFound(ctx, { id: ctx.params.id });
-        const history = await store.parcelHistory(this.db, parcel.id);
-        return { items: history.map(toParcelEventView).filter((event): event is ParcelEventView => event !== null) };
+        const [history, redirects] = await Promise.all([store.parcelHistory(this.db, parcel.id), redirectsOf(this.db, parcel.id)]);
+        const lines = [...history, ...redirects.map(redirectHistoryLine)].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+        return { items: lines.map(toParcelEventView).filter((event): event is ParcelEventView => event !== null) };
       }
     }),
 

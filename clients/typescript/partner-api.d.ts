@@ -392,6 +392,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner/v1/parcels/{id}/redirect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a parcel to another relay point
+         * @description Sends a parcel of the key's organisation to another relay point before it arrives (status CREATED to IN_TRANSIT): destinationRelayCode changes, the price does not (the tariff is by weight), a parcel.redirected webhook names the old and the new relay point, the history shows it, and the relay points' incoming lists follow. At most 2 redirects per parcel, the recipient's included (409 REDIRECT_LIMIT); at or after AT_RELAY, 409 PARCEL_ALREADY_AT_RELAY; an unknown or inactive relay point, 400 RELAY_NOT_FOUND; a relay point whose shelf holds its capacity, 409 RELAY_FULL; the parcel's own destination, 400. Another organisation's parcel, or one of the other mode, is reported as not found.
+         */
+        post: operations["redirectParcel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/v1/parcels/{id}/returns": {
         parameters: {
             query?: never;
@@ -610,6 +630,46 @@ export interface paths {
         get: operations["trackParcel"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/tracking/{trackingNumber}/redirect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the relay point, as the recipient (public, with the SMS code)
+         * @description The recipient changes the relay point with the code of the SMS (POST …/verification): the answer is the public tracking view with the new destination. The recipient may do it once, and it counts toward the parcel's 2 redirects (409 REDIRECT_LIMIT). A wrong, expired or used-up code, or an unknown number, is the same 403 VERIFICATION_CODE_INVALID; the fifth wrong try ends the code. The relay point is judged as for the merchant (400 RELAY_NOT_FOUND, 409 RELAY_FULL, 409 PARCEL_ALREADY_AT_RELAY); such a refusal leaves the code valid for another choice.
+         */
+        post: operations["redirectParcelAsRecipient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/tracking/{trackingNumber}/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the recipient a code to change the relay point
+         * @description The recipient asks to change the relay point: when the parcel may still be redirected by its recipient, a 6-digit code goes by SMS to the recipient's phone, valid 10 minutes and 5 tries (a new code ends the previous one; at most 3 codes an hour per parcel). The answer is always 202 with the same body, whether the number exists, is redirectable, or got a code: it reveals nothing about the parcel. Limited per client address like public tracking.
+         */
+        post: operations["requestRedirectCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1138,6 +1198,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "parcel.redirected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A parcel was redirected
+         * @description Sent when a parcel's destination relay point changed before arrival: by you (POST /parcels/{id}/redirect) or by the recipient on the tracking page. data.parcel.destinationRelayCode is the new relay point, data.redirect names both. The status and the price do not change. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_parcel_redirected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -1164,7 +1244,7 @@ export interface components {
         /** @description The normalised error body of every failed call. */
         ApiError: {
             /**
-             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
+             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, VERIFICATION_CODE_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
              * @example VALIDATION_FAILED
              * @example RELAY_NOT_FOUND
              * @example INVALID_TARIFF
@@ -1176,6 +1256,7 @@ export interface components {
              * @example SANDBOX_KEY_REQUIRED
              * @example NOT_SANDBOX_PARCEL
              * @example LABEL_URL_INVALID
+             * @example VERIFICATION_CODE_INVALID
              * @example FORBIDDEN
              * @example NOT_FOUND
              * @example PARCEL_NOT_FOUND
@@ -1203,6 +1284,8 @@ export interface components {
              * @example RETURN_NOT_DISPATCHABLE
              * @example PARCEL_NOT_AT_RELAY
              * @example EXTENSION_ALREADY_USED
+             * @example PARCEL_ALREADY_AT_RELAY
+             * @example REDIRECT_LIMIT
              * @example CLAIM_NOT_ALLOWED
              * @example CLAIM_ALREADY_OPEN
              * @example CLAIM_ALREADY_DECIDED
@@ -1668,7 +1751,7 @@ export interface components {
         /** @description One page of the organisation's events (of the key's mode), oldest first. */
         EventPage: {
             /** @description Events, oldest first. */
-            items: (components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"])[];
+            items: (components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"] | components["schemas"]["RedirectEvent"])[];
             /** @description Pass it as `after` for the next page; keep it when hasMore is false, to ask later for what happened since. null only when nothing was listed from the start. */
             next: string | null;
             /** @description More events are waiting now: ask again at once with `after=next`. */
@@ -2091,7 +2174,7 @@ export interface components {
              * @description Who made the change: merchant (a call with your key), operator (a courier or relay point), sandbox (the sandbox trigger) or system (the platform itself, e.g. once the pick-up SMS is sent).
              * @enum {string}
              */
-            source: "merchant" | "operator" | "sandbox" | "system";
+            source: "merchant" | "operator" | "sandbox" | "system" | "recipient";
         };
         /** @description One page of parcels. */
         ParcelPage: {
@@ -2206,6 +2289,14 @@ export interface components {
              * @example 1500
              */
             codAmountDzd?: number | null;
+        };
+        /** @description The new relay point. */
+        ParcelRedirectRequest: {
+            /**
+             * @description The relay point the parcel goes to now: an active point of the directory with room on its shelf.
+             * @example DZ-16-BAB-EZZOUAR
+             */
+            destinationRelayCode: string;
         };
         /**
          * @description Status of a parcel. A new parcel is CREATED; only CREATED and READY_FOR_PICKUP parcels can be cancelled. Transitions other than cancel are made by couriers and relay points (or by the sandbox trigger).
@@ -2367,6 +2458,119 @@ export interface components {
              * @description UTC. When the recipient was sent a return code by SMS for this delivered parcel, while that return is open (the code itself is never shown); null otherwise.
              */
             returnCodeSentAt: string | null;
+        };
+        /** @description The code of the SMS and the new relay point. */
+        RecipientRedirectRequest: {
+            /**
+             * @description The 6-digit code sent by SMS.
+             * @example 482913
+             */
+            code: string;
+            /**
+             * @description The relay point the parcel goes to now: an active point of the directory with room on its shelf.
+             * @example DZ-16-BAB-EZZOUAR
+             */
+            destinationRelayCode: string;
+        };
+        /**
+         * @description Body of the parcel.redirected webhook, and an item of the events API: the parcel, with its new destinationRelayCode, and the old and new relay points.
+         * @example {
+         *       "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
+         *       "type": "parcel.redirected",
+         *       "createdAt": "2026-01-16T10:12:00.000Z",
+         *       "occurredAt": "2026-01-16T10:12:00.000Z",
+         *       "sequence": 5,
+         *       "sandbox": false,
+         *       "reason": "redirected from DZ-16-ALGER-CENTRE to DZ-16-BAB-EZZOUAR by the recipient",
+         *       "data": {
+         *         "previousStatus": "IN_TRANSIT",
+         *         "parcel": {
+         *           "id": "3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70",
+         *           "trackingNumber": "RP123456785DZ",
+         *           "status": "IN_TRANSIT",
+         *           "destinationRelayCode": "DZ-16-BAB-EZZOUAR",
+         *           "labelUrl": "https://api.example.dz/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=9f2c5e6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80",
+         *           "pricePaidDzd": 500,
+         *           "codAmountDzd": 1500,
+         *           "codStatus": "PENDING",
+         *           "pickupDeadline": null,
+         *           "returnFeeDzd": null,
+         *           "direction": "OUTBOUND",
+         *           "returnOf": null,
+         *           "createdAt": "2026-01-15T09:30:00.000Z",
+         *           "updatedAt": "2026-01-16T10:12:00.000Z"
+         *         },
+         *         "redirect": {
+         *           "fromRelayCode": "DZ-16-ALGER-CENTRE",
+         *           "toRelayCode": "DZ-16-BAB-EZZOUAR",
+         *           "by": "recipient"
+         *         }
+         *       }
+         *     }
+         */
+        RedirectEvent: {
+            /**
+             * Format: uuid
+             * @description Event identifier: the same in every delivery, replay and events API answer of this event.
+             */
+            id: string;
+            /**
+             * @description parcel.redirected; same as X-Relay-Event.
+             * @enum {string}
+             */
+            type: "parcel.redirected";
+            /**
+             * Format: date-time
+             * @description When the change happened, UTC.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the change happened, UTC (the parcel's history); order a parcel's events by `sequence`.
+             */
+            occurredAt: string;
+            /**
+             * Format: int32
+             * @description The parcel's event number: 1 for parcel.created, one more with each event (cod.* events included). Keep the highest applied per parcel and ignore an event whose sequence is not higher: it is a late retry or a replay. (0 only on events recorded before sequences existed.)
+             */
+            sequence: number;
+            /** @description true for sandbox parcels (including every sandbox trigger-event). */
+            sandbox: boolean;
+            /** @description Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none. */
+            reason: string | null;
+            data: {
+                /** @description The parcel's status, unchanged by a redirect. */
+                previousStatus: components["schemas"]["ParcelStatus"] | null;
+                parcel: components["schemas"]["ParcelView"];
+                /** @description Where the parcel was going, where it goes now, and who changed it. */
+                redirect: {
+                    /**
+                     * @description The relay point the parcel was addressed to.
+                     * @example DZ-16-ALGER-CENTRE
+                     */
+                    fromRelayCode: string;
+                    /**
+                     * @description The relay point it goes to now (parcel.destinationRelayCode).
+                     * @example DZ-31-ORAN-HAI-ESSALEM
+                     */
+                    toRelayCode: string;
+                    /**
+                     * @description You (the API), or the recipient (with the code sent to their phone).
+                     * @enum {string}
+                     */
+                    by: "merchant" | "recipient";
+                };
+            };
+        };
+        /** @description The same answer for every tracking number, whether or not a code was sent. */
+        RedirectVerification: {
+            /** @description The same text for every number. */
+            message: string;
+            /**
+             * @description How long a code is valid.
+             * @constant
+             */
+            codeValidSeconds: 600;
         };
         /** @description One page of relay points. */
         RelayPointPage: {
@@ -3078,11 +3282,15 @@ export type ParcelHistoryEvent = components['schemas']['ParcelHistoryEvent'];
 export type ParcelPage = components['schemas']['ParcelPage'];
 export type ParcelQuote = components['schemas']['ParcelQuote'];
 export type ParcelQuoteRequest = components['schemas']['ParcelQuoteRequest'];
+export type ParcelRedirectRequest = components['schemas']['ParcelRedirectRequest'];
 export type ParcelStatus = components['schemas']['ParcelStatus'];
 export type ParcelView = components['schemas']['ParcelView'];
 export type PickupExtensionRequest = components['schemas']['PickupExtensionRequest'];
 export type PingEvent = components['schemas']['PingEvent'];
 export type PublicTracking = components['schemas']['PublicTracking'];
+export type RecipientRedirectRequest = components['schemas']['RecipientRedirectRequest'];
+export type RedirectEvent = components['schemas']['RedirectEvent'];
+export type RedirectVerification = components['schemas']['RedirectVerification'];
 export type RelayPointPage = components['schemas']['RelayPointPage'];
 export type RelayPointSearchResult = components['schemas']['RelayPointSearchResult'];
 export type Return = components['schemas']['Return'];
@@ -3337,7 +3545,7 @@ export interface operations {
                 /** @description The `next` cursor of the previous page; leave it out to start 30 days back. */
                 after?: string;
                 /** @description Only events of this type. */
-                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "claim.opened" | "claim.approved" | "claim.rejected" | "return.created" | "return.dropped_off" | "return.ready_for_collection" | "return.expired" | "return.cancelled";
+                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "claim.opened" | "claim.approved" | "claim.rejected" | "return.created" | "return.dropped_off" | "return.ready_for_collection" | "return.expired" | "return.cancelled" | "parcel.redirected";
                 /** @description Only the events of this parcel. */
                 parcelId?: string;
                 /** @description Events per page, 1 to 100. */
@@ -3395,7 +3603,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"];
+                    "application/json": components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"] | components["schemas"]["RedirectEvent"];
                 };
             };
             400: components["responses"]["ValidationFailed"];
@@ -4065,6 +4273,74 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    redirectParcel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Parcel id (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The new relay point. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParcelRedirectRequest"];
+            };
+        };
+        responses: {
+            /** @description Redirected: the parcel with its new destinationRelayCode. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParcelView"];
+                };
+            };
+            400: components["responses"]["ValidationFailedOrRelayNotFound"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            404: components["responses"]["ParcelNotFound"];
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 409;
+                        /**
+                         * @description One of PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, RELAY_FULL, INVALID_TRANSITION.
+                         * @example PARCEL_ALREADY_AT_RELAY
+                         * @example REDIRECT_LIMIT
+                         * @example RELAY_FULL
+                         * @example INVALID_TRANSITION
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createReturn: {
         parameters: {
             query?: never;
@@ -4695,6 +4971,307 @@ export interface operations {
                         /**
                          * @description One of PARCEL_NOT_FOUND.
                          * @example PARCEL_NOT_FOUND
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds to wait before the next request is accepted. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 429;
+                        /**
+                         * @description One of RATE_LIMITED.
+                         * @example RATE_LIMITED
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            /** @description Temporarily unavailable; retry later */
+            503: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 503;
+                        /**
+                         * @description One of UNAVAILABLE.
+                         * @example UNAVAILABLE
+                         */
+                        code?: string;
+                    };
+                };
+            };
+        };
+    };
+    redirectParcelAsRecipient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tracking number as printed or received by SMS (case, spaces, dots and dashes do not matter). */
+                trackingNumber: string;
+            };
+            cookie?: never;
+        };
+        /** @description The code of the SMS and the new relay point. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecipientRedirectRequest"];
+            };
+        };
+        responses: {
+            /** @description Redirected: where the parcel goes now. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicTracking"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 400;
+                        /**
+                         * @description One of VALIDATION_FAILED, RELAY_NOT_FOUND.
+                         * @example VALIDATION_FAILED
+                         * @example RELAY_NOT_FOUND
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 403;
+                        /**
+                         * @description One of VERIFICATION_CODE_INVALID.
+                         * @example VERIFICATION_CODE_INVALID
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 409;
+                        /**
+                         * @description One of PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, RELAY_FULL, INVALID_TRANSITION.
+                         * @example PARCEL_ALREADY_AT_RELAY
+                         * @example REDIRECT_LIMIT
+                         * @example RELAY_FULL
+                         * @example INVALID_TRANSITION
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 413;
+                        /**
+                         * @description One of PAYLOAD_TOO_LARGE.
+                         * @example PAYLOAD_TOO_LARGE
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            /** @description Unsupported request body type or encoding */
+            415: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 415;
+                        /**
+                         * @description One of UNSUPPORTED_MEDIA_TYPE.
+                         * @example UNSUPPORTED_MEDIA_TYPE
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds to wait before the next request is accepted. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 429;
+                        /**
+                         * @description One of RATE_LIMITED.
+                         * @example RATE_LIMITED
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            /** @description Temporarily unavailable; retry later */
+            503: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 503;
+                        /**
+                         * @description One of UNAVAILABLE.
+                         * @example UNAVAILABLE
+                         */
+                        code?: string;
+                    };
+                };
+            };
+        };
+    };
+    requestRedirectCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tracking number as printed or received by SMS: case, spaces, dots and dashes do not matter (`rp 1234 5678 5 dz`). Anything that is not a tracking number is a 404, like an unknown one. */
+                trackingNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Always, for any number. */
+            202: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedirectVerification"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 400;
+                        /**
+                         * @description One of VALIDATION_FAILED.
+                         * @example VALIDATION_FAILED
                          */
                         code?: string;
                     };
@@ -6286,6 +6863,60 @@ export interface operations {
                 "application/json": components["schemas"]["ReturnEvent"] & {
                     /** @constant */
                     type?: "return.cancelled";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_parcel_redirected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "parcel.redirected";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RedirectEvent"] & {
+                    /** @constant */
+                    type?: "parcel.redirected";
                 };
             };
         };

@@ -5,7 +5,7 @@ import { AppError } from "../../lib/errors";
 import { HEALTH_ACTION, healthOf } from "../../lib/health";
 import { clientAddress } from "./http/client-address";
 import { corsResponseHeaders, isOriginAllowed, preflightHeaders } from "../../lib/http/cors";
-import { hasBody, readJsonBody } from "./http/json-body";
+import { hasBody, readFormBody, readJsonBody } from "./http/json-body";
 import type { AppConfig } from "../../lib/config";
 import type { ApiKind } from "../../lib/endpoint";
 import type { RateDecision } from "./rate-limit";
@@ -280,7 +280,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
       }
 
       if (BODY_METHODS.has(req.method ?? "")) {
-        req.body = (await readJsonBody(req, maxBodyBytes)) ?? {};
+        // The root's pages take HTML forms; every API takes JSON.
+        req.body = (api === "open" ? await readFormBody(req, maxBodyBytes) : await readJsonBody(req, maxBodyBytes)) ?? {};
       } else if (hasBody(req)) {
         // A body where none is expected is read and dropped, so the connection stays usable.
         req.resume();

@@ -5,7 +5,18 @@ import { call } from "../../lib/contract";
 import type { EndpointDocs } from "../../lib/endpoint";
 import { clientAddress } from "./http/client-address";
 import type { RateDecision } from "./rate-limit";
-import { QueryValue, respondToTrackingPage, TRACK_PATH, trackingPagePath } from "./tracking-page";
+import {
+  ChangeDeps,
+  ChangeRequest,
+  QueryValue,
+  respondToChange,
+  respondToChangePage,
+  respondToCodeRequest,
+  respondToTrackingPage,
+  TRACK_PATH,
+  TrackingPageResponse,
+  trackingPagePath
+} from "./tracking-page";
 
 /**
  * The tracking pages for recipients (`/track`, `/track/{number}`): server-rendered HTML from
@@ -39,6 +50,10 @@ interface TrackingPageVars {
 
 interface TrackingPageMethods {
   answerTrackingPage(ctx: Context<Record<string, unknown>, PageMeta>, path: string, query: Record<string, unknown>): Promise<string>;
+  answerChangePage(
+    ctx: Context<Record<string, unknown>, PageMeta>,
+    respond: (request: ChangeRequest, deps: ChangeDeps) => Promise<TrackingPageResponse>
+  ): Promise<string>;
 }
 
 type TrackingPageThis = TrackingPageVars & TrackingPageMethods;
@@ -62,6 +77,16 @@ function queryOf(params: Record<string, unknown>): Record<string, QueryValue> {
   return query;
 }
 
+/** A page's answer as moleculer-web sends it: status, Location, headers and the HTML. */
+function answerWith(ctx: Context<unknown, PageMeta>, answer: TrackingPageResponse): string {
+  const { Location: location, ...headers } = answer.headers;
+  ctx.meta.$statusCode = answer.status;
+  if (location) ctx.meta.$location = location;
+  ctx.meta.$responseType = headers["Content-Type"];
+  ctx.meta.$responseHeaders = headers;
+  return answer.body;
+}
+
 const mixin: Partial<ServiceSchema<ServiceSettingSchema, TrackingPageMethods, TrackingPageVars>> = {
   actions: {
     trackingForm: defineAction<Record<string, unknown>, TrackingPageThis, PageMeta>({
@@ -81,10 +106,62 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, TrackingPageMethods, Tr
         const { trackingNumber: typed, ...query } = ctx.params;
         return this.answerTrackingPage(ctx, trackingPagePath(typeof typed === "string" ? typed : ""), query);
       }
+    }),
+
+    // "Change relay point" (issue 21): the page, and the two forms it posts (tracking-page/respond-change.ts).
+    changeRelayPage: defineAction<Record<string, unknown>, TrackingPageThis, PageMeta>({
+      rest: `GET ${TRACK_PATH}/:trackingNumber/change`,
+      api: "open",
+      endpoint: page("getChangeRelayPage", "Change a parcel's relay point"),
+      handler(ctx) {
+        return this.answerChangePage(ctx, respondToChangePage);
+      }
+    }),
+
+    changeRelayCode: defineAction<Record<string, unknown>, TrackingPageThis, PageMeta>({
+      rest: `POST ${TRACK_PATH}/:trackingNumber/change/code`,
+      api: "open",
+      endpoint: page("postChangeRelayCode", "Ask for the SMS code"),
+      handler(ctx) {
+        return this.answerChangePage(ctx, respondToCodeRequest);
+      }
+    }),
+
+    changeRelay: defineAction<Record<string, unknown>, TrackingPageThis, PageMeta>({
+      rest: `POST ${TRACK_PATH}/:trackingNumber/change`,
+      api: "open",
+      endpoint: page("postChangeRelay", "Change the relay point with the code"),
+      handler(ctx) {
+        return this.answerChangePage(ctx, respondToChange);
+      }
     })
   },
 
   methods: {
+    async answerChangePage(
+      this: TrackingPageThis,
+      ctx: Context<Record<string, unknown>, PageMeta>,
+      respond: (request: ChangeRequest, deps: ChangeDeps) => Promise<TrackingPageResponse>
+    ): Promise<string> {
+      const client = ctx.meta.client ?? { address: "unknown", acceptLanguage: null };
+      const { trackingNumber: typed, ...fields } = ctx.params;
+      const answer = await respond(
+        {
+          typed: typeof typed === "string" ? typed : "",
+          fields: queryOf(fields),
+          acceptLanguage: client.acceptLanguage,
+          limit: () => this.consumePublicLimit(client.address)
+        },
+        {
+          lookup: trackingNumber => call(ctx, "parcels.trackingPage", { trackingNumber }),
+          search: async query => (await call(ctx, "parcels.searchRelayPoints", { ...query, page: 0, size: 50 })).items,
+          requestCode: trackingNumber => call(ctx, "parcels.requestRedirectCode", { trackingNumber }),
+          redirect: request => call(ctx, "parcels.recipientRedirect", request)
+        }
+      );
+      return answerWith(ctx, answer);
+    },
+
     async answerTrackingPage(
       this: TrackingPageThis,
       ctx: Context<Record<string, unknown>, PageMeta>,
@@ -101,12 +178,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, TrackingPageMethods, Tr
         },
         trackingNumber => call(ctx, "parcels.trackingPage", { trackingNumber })
       );
-      const { Location: location, ...headers } = answer.headers;
-      ctx.meta.$statusCode = answer.status;
-      if (location) ctx.meta.$location = location;
-      ctx.meta.$responseType = headers["Content-Type"];
-      ctx.meta.$responseHeaders = headers;
-      return answer.body;
+      return answerWith(ctx, answer);
     }
   }
 };

@@ -20,6 +20,11 @@ declare module "../../lib/contract" {
       };
       answer: { smsQueued: boolean; messageId: string | null };
     };
+    /** The recipient's redirect code (issue 21): one SMS per requestId, the code sealed at rest. */
+    "notifications.sendRedirectCode": {
+      params: { requestId: string; organizationId: string; parcelId: string; trackingNumber: string; code: string; validMinutes: number };
+      answer: { smsQueued: boolean };
+    };
   }
 }
 

@@ -71,6 +71,27 @@ export const SendPickupSmsSchema = Joi.object<SendPickupSmsParams, true>({
   }).required()
 });
 
+/** The recipient asked to change the relay point: the 6-digit code, to their phone (issue 21). */
+export interface SendRedirectCodeParams {
+  /** The code's id: makes the call idempotent. */
+  requestId: string;
+  organizationId: string;
+  parcelId: string;
+  trackingNumber: string;
+  code: string;
+  validMinutes: number;
+}
+export const SendRedirectCodeSchema = Joi.object<SendRedirectCodeParams, true>({
+  requestId: uuid().required(),
+  organizationId: uuid().required(),
+  parcelId: uuid().required(),
+  trackingNumber: Joi.string().max(50).required(),
+  code: Joi.string()
+    .pattern(/^[0-9]{6}$/)
+    .required(),
+  validMinutes: Joi.number().integer().min(1).max(60).required()
+});
+
 export interface ParcelIdParams {
   parcelId: string;
 }

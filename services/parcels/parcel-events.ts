@@ -8,15 +8,19 @@ import { isParcelStatus, ParcelStatus } from "../../lib/parcel-status";
  * - `merchant`: a call with the merchant's key (create, cancel);
  * - `operator`: a courier or relay point, through the back-office;
  * - `sandbox`: the sandbox trigger;
- * - `system`: the platform on its own (the pick-up SMS sent, a creation finished after an interruption).
+ * - `system`: the platform on its own (the pick-up SMS sent, a creation finished after an interruption);
+ * - `recipient`: the recipient, on the tracking page (a redirect with the SMS code).
+ *
+ * A redirect (issue 21) is a line too: the status unchanged, the reason naming both relay points.
  */
-export const EVENT_SOURCES = ["merchant", "operator", "sandbox", "system"] as const;
+export const EVENT_SOURCES = ["merchant", "operator", "sandbox", "system", "recipient"] as const;
 export type EventSource = (typeof EVENT_SOURCES)[number];
 
 const SOURCE_OF_ACTOR: Readonly<Record<string, EventSource>> = Object.freeze({
   merchant: "merchant",
   operator: "operator",
-  sandbox: "sandbox"
+  sandbox: "sandbox",
+  recipient: "recipient"
 });
 
 /** Any other actor (notifications, sweeper, one added later) is the platform itself. */
@@ -50,5 +54,25 @@ export function toParcelEventView(record: HistoryRecord): ParcelEventView | null
     occurredAt: record.createdAt.toISOString(),
     reason: record.reason,
     source: eventSourceOf(record.actor)
+  };
+}
+
+/** The note of a redirect, in its event (parcel.redirected's reason) and its history line alike. */
+export const redirectReason = (from: string, to: string, by: string) => `redirected from ${from} to ${to} by the ${by}`;
+
+/** A redirect (services/parcels/redirect) as a line of the history: the status it left unchanged. */
+export function redirectHistoryLine(r: {
+  fromRelayCode: string;
+  toRelayCode: string;
+  status: string;
+  by: string;
+  createdAt: Date;
+}): HistoryRecord {
+  return {
+    fromStatus: r.status,
+    toStatus: r.status,
+    reason: redirectReason(r.fromRelayCode, r.toRelayCode, r.by),
+    actor: r.by,
+    createdAt: r.createdAt
   };
 }

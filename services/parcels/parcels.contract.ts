@@ -24,6 +24,15 @@ export interface ParcelLabelData {
   sandbox: boolean;
 }
 
+/** A relay point found by the search, as the tracking pages list it. */
+export interface RelayPointSearchItem {
+  code: string;
+  name: string;
+  city: string;
+  wilaya: string | null;
+  address: string | null;
+}
+
 export interface SweepResult {
   finished: number;
   discarded: number;
@@ -53,6 +62,17 @@ declare module "../../lib/contract" {
     /** AT_RELAY → RELAY_NOTIFIED once the pick-up SMS is sent; a no-op in any other state. */
     "parcels.markRelayNotified": { params: { parcelId: string; reason?: string | null }; answer: { changed: boolean } };
     "parcels.relayOutbox": { params: Record<string, never>; answer: { relayed: number } };
+    /** The tracking pages' relay search: the partner search's answer (active points only). */
+    "parcels.searchRelayPoints": {
+      params: { wilaya?: string; city?: string; page: number; size: number };
+      answer: { items: RelayPointSearchItem[]; totalElements: number };
+    };
+    /** The tracking pages' "change relay point": the public API's two calls (issue 21). */
+    "parcels.requestRedirectCode": { params: { trackingNumber: string }; answer: { message: string; codeValidSeconds: number } };
+    "parcels.recipientRedirect": {
+      params: { trackingNumber: string; code: string; destinationRelayCode: string };
+      answer: { trackingNumber: string; destination: { code: string } };
+    };
     "parcels.sweep": { params: { olderThanSeconds?: number }; answer: SweepResult };
   }
 }

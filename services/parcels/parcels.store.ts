@@ -235,13 +235,14 @@ export async function recordHistory(
 
 /**
  * The parcel's events so far: status changes, COD events (parcels/006), deadline events (parcels/008),
- * claim events (parcels/013) and return events (parcels/011), one sequence for all.
+ * redirects (parcels/012), claim events (parcels/013) and return events (parcels/011), one sequence for all.
  */
 export async function eventCount(tx: Queryable, parcelId: string): Promise<number> {
   const [{ n }] = await tx.query<{ n: number }>(
     `SELECT ((SELECT count(*) FROM parcels.status_history WHERE parcel_id = $1) +
              (SELECT count(*) FROM parcels.cod_history WHERE parcel_id = $1) +
              (SELECT count(*) FROM parcels.pickup_history WHERE parcel_id = $1) +
+             (SELECT count(*) FROM parcels.redirects WHERE parcel_id = $1) +
              (SELECT count(*) FROM parcels.claim_history WHERE parcel_id = $1) +
              (SELECT count(*) FROM parcels.return_history WHERE parcel_id = $1))::integer AS n`,
     [parcelId]

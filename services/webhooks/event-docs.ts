@@ -7,6 +7,8 @@ import {
   PICKUP_EVENT_TYPES,
   PING_EVENT_TYPE,
   type PingBody,
+  REDIRECT_EVENT_TYPE,
+  type RedirectEventData,
   type RemittanceRef,
   type StatusEventData,
   type WebhookBody
@@ -30,7 +32,8 @@ export const EVENT_TYPES: string[] = [
   ...COD_EVENT_TYPES,
   ...PICKUP_EVENT_TYPES,
   ...CLAIM_EVENT_TYPES,
-  ...RETURN_EVENT_TYPES
+  ...RETURN_EVENT_TYPES,
+  REDIRECT_EVENT_TYPE
 ];
 
 function humanDelay(seconds: number): string {
@@ -188,6 +191,55 @@ export const COD_EVENT_SCHEMA = eventSchema(
   ]
 );
 
+export const REDIRECT_EVENT_SCHEMA = eventSchema(
+  "RedirectEvent",
+  [REDIRECT_EVENT_TYPE],
+  "parcel.redirected; same as X-Relay-Event.",
+  objectOf<RedirectEventData>({
+    previousStatus: { ...nullable(ParcelStatusSchema), description: "The parcel's status, unchanged by a redirect." },
+    parcel: ParcelViewSchema,
+    redirect: objectOf<RedirectEventData["redirect"]>(
+      {
+        fromRelayCode: { type: "string", description: "The relay point the parcel was addressed to.", examples: ["DZ-16-ALGER-CENTRE"] },
+        toRelayCode: {
+          type: "string",
+          description: "The relay point it goes to now (parcel.destinationRelayCode).",
+          examples: ["DZ-31-ORAN-HAI-ESSALEM"]
+        },
+        by: {
+          type: "string",
+          enum: ["merchant", "recipient"],
+          description: "You (the API), or the recipient (with the code sent to their phone)."
+        }
+      },
+      { description: "Where the parcel was going, where it goes now, and who changed it." }
+    )
+  }),
+  "Body of the parcel.redirected webhook, and an item of the events API: the parcel, with its new destinationRelayCode, " +
+    "and the old and new relay points.",
+  [
+    {
+      id: "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
+      type: REDIRECT_EVENT_TYPE,
+      createdAt: "2026-01-16T10:12:00.000Z",
+      occurredAt: "2026-01-16T10:12:00.000Z",
+      sequence: 5,
+      sandbox: false,
+      reason: "redirected from DZ-16-ALGER-CENTRE to DZ-16-BAB-EZZOUAR by the recipient",
+      data: {
+        previousStatus: "IN_TRANSIT",
+        parcel: {
+          ...SAMPLE_PARCEL,
+          status: "IN_TRANSIT",
+          destinationRelayCode: "DZ-16-BAB-EZZOUAR",
+          updatedAt: "2026-01-16T10:12:00.000Z"
+        },
+        redirect: { fromRelayCode: "DZ-16-ALGER-CENTRE", toRelayCode: "DZ-16-BAB-EZZOUAR", by: "recipient" }
+      }
+    }
+  ]
+);
+
 export const CLAIM_EVENT_SCHEMA = eventSchema(
   "ClaimEvent",
   CLAIM_EVENT_TYPES,
@@ -225,8 +277,10 @@ export const RETURN_EVENT_SCHEMA = eventSchema(
   ]
 );
 
-/** An item of the events API: a status, COD, claim or return event (their `type` tells which). */
-export const ANY_EVENT_SCHEMA: JsonSchema = { oneOf: [PARCEL_EVENT_SCHEMA, COD_EVENT_SCHEMA, CLAIM_EVENT_SCHEMA, RETURN_EVENT_SCHEMA] };
+/** An item of the events API: a status, COD, claim, return or redirect event (their `type` tells which). */
+export const ANY_EVENT_SCHEMA: JsonSchema = {
+  oneOf: [PARCEL_EVENT_SCHEMA, COD_EVENT_SCHEMA, CLAIM_EVENT_SCHEMA, RETURN_EVENT_SCHEMA, REDIRECT_EVENT_SCHEMA]
+};
 
 const PING_EVENT_SCHEMA = component(
   "PingEvent",
@@ -387,6 +441,17 @@ export function webhookDocs(): Record<string, PathItem> {
       )
     ]
   ];
+  const redirected: [string, PathItem] = [
+    REDIRECT_EVENT_TYPE,
+    webhookEntry(
+      REDIRECT_EVENT_TYPE,
+      "A parcel was redirected",
+      "Sent when a parcel's destination relay point changed before arrival: by you (POST /parcels/{id}/redirect) or by the " +
+        "recipient on the tracking page. data.parcel.destinationRelayCode is the new relay point, data.redirect names both. " +
+        `The status and the price do not change. ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
+      REDIRECT_EVENT_SCHEMA
+    )
+  ];
   const claimEvents: [string, PathItem][] = [
     [
       "claim.opened",
@@ -442,5 +507,13 @@ export function webhookDocs(): Record<string, PathItem> {
     PING_EVENT_SCHEMA,
     { default: { description: "Whatever the answer, it is only shown to whoever sent the test: nothing is retried or disabled." } }
   );
-  return Object.fromEntries([...parcelEvents, ...codEvents, ...pickupEvents, ...claimEvents, ...returnEvents, [PING_EVENT_TYPE, ping]]);
+  return Object.fromEntries([
+    ...parcelEvents,
+    ...codEvents,
+    ...pickupEvents,
+    ...claimEvents,
+    ...returnEvents,
+    redirected,
+    [PING_EVENT_TYPE, ping]
+  ]);
 }

@@ -11,10 +11,15 @@ export interface SmsInbox {
   messagesFor(trackingNumber: string): string[];
   /** The PIN of the newest pick-up SMS of the parcel; waits until there are at least `count` of them. */
   pinOf(trackingNumber: string, count?: number): Promise<string>;
+  /** The code of the newest redirect-code SMS of the parcel; waits until there are at least `count` of them. */
+  redirectCodeOf(trackingNumber: string, count?: number): Promise<string>;
+  /** The redirect-code SMS of the parcel received so far. */
+  redirectCodesFor(trackingNumber: string): string[];
   close(): Promise<void>;
 }
 
 const PIN_IN_SMS = /Code de retrait: (\d{6})\./;
+const REDIRECT_CODE_IN_SMS = /^Code (\d{6}): pour changer le point relais/;
 
 export async function startSmsInbox(): Promise<SmsInbox> {
   const receiver = await startReceiver();
@@ -32,6 +37,13 @@ export async function startSmsInbox(): Promise<SmsInbox> {
       const pin = PIN_IN_SMS.exec(texts[texts.length - 1]);
       if (!pin) throw new Error(`the pick-up SMS of ${trackingNumber} has no PIN`);
       return pin[1];
+    },
+    redirectCodesFor: trackingNumber => messagesFor(trackingNumber).filter(text => REDIRECT_CODE_IN_SMS.test(text)),
+    async redirectCodeOf(trackingNumber, count = 1) {
+      const codes = () => messagesFor(trackingNumber).filter(text => REDIRECT_CODE_IN_SMS.test(text));
+      await receiver.waitFor(() => codes().length >= count);
+      const all = codes();
+      return REDIRECT_CODE_IN_SMS.exec(all[all.length - 1])![1];
     },
     close: () => receiver.close()
   };

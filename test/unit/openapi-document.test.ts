@@ -356,6 +356,7 @@ describe("SPEC §5: authentication", () => {
       getParcelByTracking: either("parcels:read"),
       cancelParcel: either("parcels:write"),
       extendPickupDeadline: either("parcels:write"),
+      redirectParcel: either("parcels:write"),
       triggerSandboxEvent: either("parcels:write"),
       listParcelEvents: either("parcels:read"),
       quoteParcel: either("parcels:read"),
@@ -363,6 +364,8 @@ describe("SPEC §5: authentication", () => {
       getMyWallet: either("wallet:read"),
       listMyWalletEntries: either("wallet:read"),
       trackParcel: [],
+      requestRedirectCode: [],
+      redirectParcelAsRecipient: [],
       listEvents: either("parcels:read"),
       getEvent: either("parcels:read"),
       createParcelBatch: either("parcels:write"),
@@ -388,7 +391,7 @@ describe("SPEC §5: authentication", () => {
 });
 
 describe("SPEC §6: webhooks", () => {
-  test("one entry per event type, parcel.<status in lower case>, cod.collected and cod.remitted, the pick-up deadline events, the claim events, and the ping test event, with the X-Relay-* and Standard Webhooks headers", () => {
+  test("one entry per event type, parcel.<status in lower case>, cod.collected and cod.remitted, the pick-up deadline events, the claim events, parcel.redirected, and the ping test event, with the X-Relay-* and Standard Webhooks headers", () => {
     expect(Object.keys(doc.webhooks!)).toEqual([
       ...STATUSES.map(s => `parcel.${s.toLowerCase()}`),
       "cod.collected",
@@ -398,6 +401,7 @@ describe("SPEC §6: webhooks", () => {
       "claim.opened",
       "claim.approved",
       "claim.rejected",
+      "parcel.redirected",
       "return.created",
       "return.dropped_off",
       "return.ready_for_collection",

@@ -32,6 +32,7 @@ test("only the health ping is open to every key; writes need parcels:write; mone
     "parcels.openReturn",
     "parcels.putReturnSettings",
     "parcels.sandboxDropOff",
+    "parcels.redirect",
     "parcels.triggerSandboxEvent"
   ]);
   expect(byScope("parcels:read")).toEqual([
@@ -59,6 +60,10 @@ test("only the health ping is open to every key; writes need parcels:write; mone
 
 test("the public API carries no scope and no key: nothing in it is per merchant", () => {
   const publicActions = [...ACTION_DEFINITIONS].filter(([, action]) => action.api === "public");
-  expect(publicActions.map(([name]) => name)).toEqual(["parcels.publicTracking"]);
+  expect(publicActions.map(([name]) => name).sort()).toEqual([
+    "parcels.publicTracking",
+    "parcels.recipientRedirect",
+    "parcels.requestRedirectCode"
+  ]);
   for (const [, action] of publicActions) expect(action.scope).toBeUndefined();
 });

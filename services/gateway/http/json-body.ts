@@ -89,24 +89,27 @@ async function decode(raw: Buffer, encodingHeader: string | undefined, limit: nu
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
+/** The body as text (its size checked as sent and decoded, its type by `checkType`); undefined when there is none. */
+async function readBodyText(req: IncomingMessage, limit: number, checkType: (req: IncomingMessage) => void): Promise<string | undefined> {
+  if (!hasBody(req)) return undefined;
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  checkType(req);
+  const bytes = await decode(await readRaw(req, limit), req.headers["content-encoding"], limit);
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw invalid("The request body is not valid UTF-8");
+  }
+}
+
 /**
  * The parsed body, or undefined when the request has none. `limit` bounds the body both as sent
  * and once decompressed (a few kilobytes of gzip must not become gigabytes).
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<Record<string, unknown> | undefined> {
-  if (!hasBody(req)) return undefined;
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  checkContentType(req);
-  const bytes = await decode(await readRaw(req, limit), req.headers["content-encoding"], limit);
-
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    throw invalid("The request body is not valid UTF-8");
-  }
-  if (text.trim() === "") return undefined;
+  const text = await readBodyText(req, limit, checkContentType);
+  if (text === undefined || text.trim() === "") return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -120,4 +123,25 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   const problems = unsafeTextProblems(value);
   if (problems.length > 0) throw new AppError("VALIDATION_FAILED", "The request is not valid", { details: problems });
   return value as Record<string, unknown>;
+}
+
+const FORM_TYPE = "application/x-www-form-urlencoded";
+
+function checkFormType(req: IncomingMessage): void {
+  const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== FORM_TYPE) throw unsupported(`Content-Type ${type || "(none)"} is not supported here; send ${FORM_TYPE}`);
+}
+
+/**
+ * The body of an HTML form (the tracking pages work without JavaScript): the same limits and text
+ * safety as a JSON body; each field's first value, as text. Undefined when the request has none.
+ */
+export async function readFormBody(req: IncomingMessage, limit: number): Promise<Record<string, string> | undefined> {
+  const text = await readBodyText(req, limit, checkFormType);
+  if (text === undefined) return undefined;
+  const fields: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(text)) if (!(name in fields)) fields[name] = value;
+  const problems = unsafeTextProblems(fields);
+  if (problems.length > 0) throw new AppError("VALIDATION_FAILED", "The request is not valid", { details: problems });
+  return fields;
 }

@@ -122,6 +122,10 @@ const SAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   PARCEL_NOT_AT_RELAY:
     "The pick-up deadline of a parcel in status IN_TRANSIT cannot change: only while it waits at its relay point (AT_RELAY, RELAY_NOTIFIED)",
   EXTENSION_ALREADY_USED: "This parcel's pick-up deadline was already extended (by 3 days)",
+  PARCEL_ALREADY_AT_RELAY: "Parcel RP123456785DZ is AT_RELAY: a parcel is redirected only before it reaches its relay point",
+  REDIRECT_LIMIT: "Parcel RP123456785DZ was already redirected 2 times, the most a parcel may be",
+  VERIFICATION_CODE_INVALID:
+    "The code is not valid: it is wrong, older than 10 minutes, already used, or was tried 5 times. Ask for a new code.",
   CLAIM_NOT_FOUND: "Claim not found",
   CLAIM_NOT_ALLOWED:
     "Damage or missing content is claimed for a parcel that is DAMAGED, was delivered at most 7 days ago, or was refused at the relay point; this one is IN_TRANSIT",

@@ -13,3 +13,4 @@ export {
   type TrackingPageResponse
 } from "./respond";
 export { STYLESHEET_HASH, TRACKING_PAGE_CSP } from "./styles";
+export { respondToChange, respondToChangePage, respondToCodeRequest, type ChangeDeps, type ChangeRequest } from "./respond-change";

@@ -1,4 +1,3 @@
-import type { Lang } from "../../../lib/languages";
 import { algiersClock, formatOpeningHours, OpeningHours, openingStatusAt, weekdayName } from "../../../lib/opening-hours";
 import type { ParcelStatus } from "../../../lib/parcel-status";
 import type { TrackingPageDestination, TrackingPageParcel } from "../../../lib/public-tracking";
@@ -6,14 +5,11 @@ import { formatDateTime, formatDzd } from "../../../lib/algiers-format";
 import { Html, html } from "./html";
 import { renderLayout, TRACK_PATH, trackingPagePath } from "./layout";
 import { Messages, MESSAGES } from "./messages";
+import type { PageOptions } from "./page-options";
+import { CHANGE_MESSAGES } from "./change-messages";
+import { changeRelayPath, isChangeable } from "./change-relay";
 
-export interface PageOptions {
-  lang: Lang;
-  /** Set when the person picked the language (`?lang=`): internal links keep it. */
-  linkLang?: Lang;
-  /** The clock of "open now" and of today's row in the opening hours. */
-  now?: Date;
-}
+export type { PageOptions };
 
 export type NumberProblem = "empty" | "malformed";
 
@@ -149,6 +145,16 @@ ${mapLink(destination, m)}
 </section>`;
 }
 
+/** Before arrival: the way to the "change relay point" page. */
+function changeCard(trackingNumber: string, options: PageOptions): Html {
+  const c = CHANGE_MESSAGES[options.lang];
+  return html`<section class="card" aria-labelledby="change-heading">
+<h2 id="change-heading">${c.heading}</h2>
+<p>${c.intro}</p>
+<p><a href="${changeRelayPath(trackingNumber, { lang: options.linkLang })}">${c.link}</a></p>
+</section>`;
+}
+
 /** `GET /track/{number}` of a known parcel. Reads only the public fields it names. */
 export function renderParcelPage(parcel: TrackingPageParcel, options: PageOptions): string {
   const { lang } = options;
@@ -198,10 +204,12 @@ ${parcel.sandbox ? html`<p class="card sandbox" role="note">${m.sandbox}</p>` : 
 <p>${current.detail}</p>
 ${lastUpdate ? html`<p class="muted">${m.lastUpdate} <time datetime="${lastUpdate.occurredAt}">${formatDateTime(lastUpdate.occurredAt, lang)}</time></p>` : ""}
 </section>
+${options.changed ? html`<p class="card status ok" role="status">${CHANGE_MESSAGES[lang].changed}</p>` : ""}
 ${deadline}
 ${returnCode}
 ${cod}
 ${relayBlock(parcel.destination, m, options)}
+${isChangeable(parcel) ? changeCard(parcel.trackingNumber, options) : ""}
 ${
   history.length > 0
     ? html`<section class="card" aria-labelledby="history-heading">

@@ -106,5 +106,5 @@ export async function respondToTrackingPage(request: TrackingPageRequest, lookup
   if (!parsed.ok) return limited(404, renderNotFoundPage({ ...options, number: parsed.normalised, reason: "malformed" }));
   const parcel = await lookup(parsed.trackingNumber);
   if (!parcel) return limited(404, renderNotFoundPage({ ...options, number: parsed.trackingNumber, reason: "unknown" }));
-  return limited(200, renderParcelPage(parcel, options));
+  return limited(200, renderParcelPage(parcel, { ...options, changed: first(request.query.changed) === "1" }));
 }

@@ -65,6 +65,16 @@ input[type=text]{font:inherit;font-size:1.2rem;width:100%;padding:.7rem .8rem;bo
 input[aria-invalid=true]{border-color:var(--bad)}
 button{font:inherit;font-size:1.1rem;font-weight:700;width:100%;min-height:3rem;padding:.7rem 1.5rem;border:0;border-radius:.5rem;background:var(--brand);color:var(--brand-ink);cursor:pointer}
 button:hover{background:#083d6b}
+input.plain{text-transform:none;letter-spacing:normal;direction:auto}
+select{font:inherit;font-size:1.1rem;width:100%;padding:.6rem .7rem;border:2px solid #5d6874;border-radius:.5rem;background:#fff;color:var(--ink)}
+fieldset{border:0;margin:0 0 1rem;padding:0;min-width:0}
+legend{font-weight:700;padding:0;margin-bottom:.35rem}
+.choices{list-style:none;margin:0;padding:0}
+.choices li{border-top:1px solid var(--line)}
+.choices label{display:flex;gap:.75rem;align-items:flex-start;font-weight:400;padding:.6rem 0;cursor:pointer}
+.choices input{width:1.25rem;height:1.25rem;margin:.2rem 0 0;flex:none}
+.choices .place{font-size:1rem}
+.note.ok{color:var(--ok);font-weight:700}
 footer{max-width:42rem;margin:0 auto;padding:.5rem 1rem 2rem;color:var(--muted);font-size:.9rem}
 @media (min-width:40rem){h1{font-size:1.875rem}main{padding:1.5rem 1rem}button{width:auto}.card{padding:1.25rem 1.5rem}}
 `.trim();

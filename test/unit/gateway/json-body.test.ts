@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { AppError } from "../../../lib/errors";
-import { readJsonBody } from "../../../services/gateway/http/json-body";
+import { readFormBody, readJsonBody } from "../../../services/gateway/http/json-body";
 
 /** A real server, so that the reader sees real requests: headers, chunks, encodings. */
 let server: http.Server;
@@ -12,7 +12,7 @@ const LIMIT = 1024;
 beforeAll(async () => {
   server = http.createServer(async (req, res) => {
     try {
-      const body = await readJsonBody(req, LIMIT);
+      const body = req.url === "/form" ? await readFormBody(req, LIMIT) : await readJsonBody(req, LIMIT);
       res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ body: body ?? null }));
     } catch (err) {
       const e = err as AppError;
@@ -70,4 +70,22 @@ test.each([
 test("without a Content-Type, a body is a 415", async () => {
   const res = await fetch(url, { method: "POST", body: new Uint8Array(Buffer.from("{}")) });
   expect(res.status).toBe(415);
+});
+
+describe("an HTML form's body (the tracking pages)", () => {
+  const postForm = async (body: string, headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" }) => {
+    const res = await fetch(`${url}/form`, { method: "POST", headers, body });
+    return { status: res.status, json: (await res.json()) as { body?: unknown; code?: string } };
+  };
+
+  test("reads each field's first value as text, UTF-8 included", async () => {
+    const answer = await postForm("code=123456&destinationRelayCode=DZ-16-KOUBA&city=B%C3%A9char&city=other&lang=ar");
+    expect(answer.json.body).toEqual({ code: "123456", destinationRelayCode: "DZ-16-KOUBA", city: "Béchar", lang: "ar" });
+  });
+
+  test("refuses JSON and other types (415), too large a body (413), and text no field may hold (400)", async () => {
+    expect((await postForm('{"code":"1"}', { "Content-Type": "application/json" })).status).toBe(415);
+    expect((await postForm(`city=${"a".repeat(2 * LIMIT)}`)).status).toBe(413);
+    expect((await postForm("city=a%00b")).json.code).toBe("VALIDATION_FAILED");
+  });
 });

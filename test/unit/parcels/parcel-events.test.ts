@@ -11,7 +11,7 @@ describe("a parcel's history as its merchant reads it", () => {
       "system"
     ]);
     expect(eventSourceOf("constructor")).toBe("system");
-    expect([...EVENT_SOURCES]).toEqual(["merchant", "operator", "sandbox", "system"]);
+    expect([...EVENT_SOURCES]).toEqual(["merchant", "operator", "sandbox", "system", "recipient"]);
   });
 
   it("reads the internal PENDING before a creation as no previous status", () => {

@@ -1,0 +1,12 @@
+import type { Lang } from "../../../lib/languages";
+
+/** What every tracking page is rendered with (pages.ts, change-relay.ts). */
+export interface PageOptions {
+  lang: Lang;
+  /** Set when the person picked the language (`?lang=`): internal links keep it. */
+  linkLang?: Lang;
+  /** The clock of "open now" and of today's row in the opening hours. */
+  now?: Date;
+  /** The recipient just changed the relay point (change-relay.ts): said above the new one. */
+  changed?: boolean;
+}
