@@ -67,6 +67,8 @@ export interface AppConfig {
   returnFeePercent: number;
   /** Pause between two passes over deadlines (reminders, expiries) and return fees; an expiry is acted on within this. */
   holdingIntervalMs: number;
+  /** A relay point closed today or within this many days refuses new parcels (409 RELAY_CLOSED). */
+  closureNoticeDays: number;
   outboxIntervalMs: number;
   webhookWorkerIntervalMs: number;
   webhookTimeoutMs: number;
@@ -229,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     returnFeePercent: integer(env, "RETURN_FEE_PERCENT", 50, 0, 100),
     // Deadlines are acted on within 10 s (issue 18): a pass every 2 s leaves room for a slow one.
     holdingIntervalMs: integer(env, "HOLDING_INTERVAL_MS", 2_000, 50, 60_000),
+    closureNoticeDays: integer(env, "CLOSURE_NOTICE_DAYS", 2, 0, 30),
     outboxIntervalMs: integer(env, "OUTBOX_INTERVAL_MS", 500, 10, 60_000),
     webhookWorkerIntervalMs: integer(env, "WEBHOOK_WORKER_INTERVAL_MS", 500, 10, 60_000),
     webhookTimeoutMs: integer(env, "WEBHOOK_TIMEOUT_MS", 15_000, 100, 60_000),

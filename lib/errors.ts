@@ -23,6 +23,7 @@ export const ERROR_STATUS = {
   REMITTANCE_NOT_FOUND: 404,
   RELAY_POINT_NOT_FOUND: 404,
   AGENT_KEY_NOT_FOUND: 404,
+  CLOSURE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   PARCEL_NOT_CANCELLABLE: 409,
@@ -37,6 +38,7 @@ export const ERROR_STATUS = {
   RETURN_NOT_DISPATCHABLE: 409,
   PARCEL_NOT_AT_RELAY: 409,
   EXTENSION_ALREADY_USED: 409,
+  RELAY_CLOSED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
@@ -53,6 +55,9 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export interface FieldProblem {
   field: string;
   message: string;
+  /** A relay point suggested instead (RELAY_CLOSED): its code, and how far it is from the one refused. */
+  relayCode?: string;
+  distanceKm?: number;
 }
 
 export interface AppErrorData {

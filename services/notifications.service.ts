@@ -10,6 +10,7 @@ import { BackgroundLoop } from "../lib/background-loop";
 import { call } from "../lib/contract";
 import { decryptField, encryptField } from "../lib/crypto";
 import { errorCodeOf } from "../lib/errors";
+import { parcelOf } from "../lib/events";
 import { countMetric, RELAY_METRICS } from "../lib/metrics";
 import { MASKED_PIN } from "../lib/pickup-pin";
 import { requireSecret } from "../lib/secrets";
@@ -154,12 +155,13 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
         const kind: SmsKind | null = event.type === AT_RELAY ? "pickup" : holdingSmsKindOf(event);
         // Only AT_RELAY and reminders are checked in full (notifications.params.ts): an expiry
         // without its parcel is no SMS, and must not hold the parcel's outbox queue either.
-        if (kind === null || !event.data?.parcel?.id) return { smsQueued: false, messageId: null };
+        const parcel = event.data ? parcelOf(event) : null;
+        if (kind === null || !parcel?.id) return { smsQueued: false, messageId: null };
         // A sandbox parcel's recipient is test data: no SMS to a possibly real number, and no
         // automatic RELAY_NOTIFIED the merchant did not trigger.
         if (event.sandbox) return { smsQueued: false, messageId: null };
 
-        return this.queuePickupSms(ctx, { eventId: event.id, organizationId: event.organizationId, parcel: event.data.parcel, kind });
+        return this.queuePickupSms(ctx, { eventId: event.id, organizationId: event.organizationId, parcel, kind });
       }
     }),
 

@@ -37,6 +37,8 @@ import { RelayMixin } from "./parcels/relay/relay.mixin";
 import { RELAY_DOCS_TAGS } from "./parcels/relay/relay.params";
 import { RelayPointWithSettings, setRelaySettings, withRelaySettings } from "./parcels/relay/relay-settings";
 import { HoldingMixin } from "./parcels/holding.mixin";
+import { ClosuresMixin } from "./parcels/relay/closures.mixin";
+import { assertRelayOpenForNewParcels, ClosureStatus, withClosureStatus } from "./parcels/relay/closures";
 import type { HoldingPassResult } from "./parcels/holding-pass";
 import { PinResetSchema, PinResetView, ResetPinParams, ResetPinSchema } from "./parcels/cod.params";
 import { createBatch } from "./parcels/create-batch";
@@ -169,7 +171,7 @@ function refuseProblems(problems: { field: string; message: string }[]): void {
 /** Parcels, their status history and events, the relay directory and the create-parcel saga. */
 const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMethods, ParcelsVars> = {
   name: "parcels",
-  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin, CodMixin, RelayMixin, HoldingMixin],
+  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin, CodMixin, RelayMixin, HoldingMixin, ClosuresMixin],
   settings: { openapi: detached({ ...PARCELS_DOCS, tags: [...PARCELS_DOCS.tags, ...RELAY_DOCS_TAGS] }) },
 
   actions: {
@@ -187,7 +189,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         location: { action: "parcels.get", params: { id: "response.id" } },
         response: ParcelViewSchema,
         responseDescription: "Created and paid. Location points to the parcel.",
-        errors: ["RELAY_NOT_FOUND", "INVALID_TARIFF", "INSUFFICIENT_BALANCE", "CONFLICT", "IDEMPOTENCY_KEY_REUSED"],
+        errors: ["RELAY_NOT_FOUND", "RELAY_CLOSED", "INVALID_TARIFF", "INSUFFICIENT_BALANCE", "CONFLICT", "IDEMPOTENCY_KEY_REUSED"],
         parameters: [IDEMPOTENCY_KEY_HEADER],
         body: { name: "ParcelCreateRequest", description: "A parcel to create. Unknown fields are refused.", examples: CREATE_EXAMPLES }
       },
@@ -216,7 +218,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         tag: "Parcels",
         response: ParcelQuoteView,
         responseDescription: "The price, and what it is made of.",
-        errors: ["RELAY_NOT_FOUND", "INVALID_TARIFF"],
+        errors: ["RELAY_NOT_FOUND", "RELAY_CLOSED", "INVALID_TARIFF"],
         body: {
           name: "ParcelQuoteRequest",
           description: "The fields of a creation; the recipient may be left out.",
@@ -224,7 +226,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         }
       },
       async handler(ctx): Promise<ParcelQuote> {
-        const { quote } = await priceParcel(this.db, ctx.params);
+        const { relay, quote } = await priceParcel(this.db, ctx.params);
+        await assertRelayOpenForNewParcels({ db: this.db, noticeDays: this.config.closureNoticeDays }, relay.code);
         return { ...priceBreakdown(quote), returnFeeDzd: toDzd(returnFeeCentimes(quote.totalCentimes)) };
       }
     }),
@@ -554,10 +557,11 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         response: RelayPointPageView,
         responseDescription: "A page of active relay points."
       },
-      async handler(ctx): Promise<Page<RelayPointWithSettings<RelayPointResult>>> {
+      async handler(ctx): Promise<Page<RelayPointWithSettings<RelayPointResult> & ClosureStatus>> {
         refuseProblems(relaySearchProblems(ctx.params));
         const found = await store.searchRelayPoints(this.db, ctx.params);
-        return { ...found, items: await withRelaySettings(this.db, found.items, this.config.holdingDays) };
+        const items = await withRelaySettings(this.db, found.items, this.config.holdingDays);
+        return { ...found, items: await withClosureStatus(this.db, items) };
       }
     }),
 
@@ -696,7 +700,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         encryptionKey: this.encryptionKey,
         logger: this.logger,
         caller: ctx,
-        onCompensation: compensationCounter(this.broker)
+        onCompensation: compensationCounter(this.broker),
+        closureNoticeDays: this.config.closureNoticeDays
       };
     },
 

@@ -11,6 +11,7 @@ import type { RelayPoint } from "./parcels.contract";
 import type { CreateParcelInput } from "./parcels.params";
 import * as store from "./parcels.store";
 import { finishCreation } from "./status-change";
+import { assertRelayOpenForNewParcels } from "./relay/closures";
 
 export interface SagaDeps {
   db: Database;
@@ -19,6 +20,8 @@ export interface SagaDeps {
   caller: Caller;
   /** Counts a compensation (metrics): refunded at once, or left to the sweeper. */
   onCompensation?: (outcome: "refunded" | "deferred") => void;
+  /** CLOSURE_NOTICE_DAYS: a destination closed today or within these days is refused (relay/closures.ts). */
+  closureNoticeDays: number;
 }
 
 const IDEMPOTENCY_HOURS = 24;
@@ -117,6 +120,8 @@ export async function createParcel(
     const existing = await store.findByIdempotencyKey(deps.db, owner, idempotencyKey);
     if (existing) return replay(existing, fingerprint);
   }
+  // After the replay: a parcel created before the closure is answered again as it was.
+  await assertRelayOpenForNewParcels({ db: deps.db, noticeDays: deps.closureNoticeDays }, relay.code);
 
   let row: store.ParcelRecord;
   try {

@@ -21,7 +21,7 @@ export const EnqueueSchema = Joi.object<EnqueueParams, true>({
   event: Joi.object({
     id: uuid().required(),
     type: Joi.string()
-      .pattern(/^(parcel|cod)\.[a-z_]{1,40}$/)
+      .pattern(/^(parcel|cod|relay)\.[a-z_]{1,40}$/)
       .required(),
     createdAt: Joi.string().max(64).required(),
     occurredAt: Joi.string().max(64),
@@ -37,7 +37,13 @@ export const EnqueueSchema = Joi.object<EnqueueParams, true>({
         .allow(null)
         .when("...type", { is: Joi.string().pattern(/^parcel\./), then: Joi.required() }),
       previousCodStatus: Joi.string().max(40),
-      parcel: Joi.object({ id: uuid().required() }).unknown(true).required()
+      // Parcel and COD events are about a parcel; a relay event (relay.*) names its closure instead.
+      parcel: Joi.object({ id: uuid().required() })
+        .unknown(true)
+        .when("...type", { is: Joi.string().pattern(/^relay\./), then: Joi.forbidden(), otherwise: Joi.required() }),
+      closure: Joi.object({ id: uuid().required() })
+        .unknown(true)
+        .when("...type", { is: Joi.string().pattern(/^relay\./), then: Joi.required(), otherwise: Joi.forbidden() })
     })
       .unknown(true)
       .required()

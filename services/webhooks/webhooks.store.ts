@@ -1,6 +1,6 @@
 import type { KeyMode } from "../../lib/api-keys";
 import type { Database, Queryable } from "../../lib/db/database";
-import type { ParcelEvent } from "../../lib/events";
+import { ParcelEvent, subjectIdOf } from "../../lib/events";
 import { isoOrNull } from "../../lib/db/rows";
 
 /**
@@ -291,7 +291,7 @@ export async function recordEvent(db: Database, event: ParcelEvent): Promise<{ c
        VALUES ($1, $2, $3, $4, $5, $6::json)
        ON CONFLICT (id) DO NOTHING
        RETURNING seq::text AS seq`,
-      [event.id, event.organizationId, event.mode, event.data.parcel.id, event.type, JSON.stringify(event)]
+      [event.id, event.organizationId, event.mode, subjectIdOf(event), event.type, JSON.stringify(event)]
     );
     if (inserted.length === 0) {
       const existing = await tx.query<{ id: string; endpoint_id: string; status: DeliveryStatus }>(
@@ -311,7 +311,7 @@ export async function recordEvent(db: Database, event: ParcelEvent): Promise<{ c
          FROM webhooks.endpoints e
         WHERE e.organization_id = $6 AND (e.mode = 'both' OR e.mode = $3) AND (e.event_types IS NULL OR $5 = ANY (e.event_types))
        RETURNING id, endpoint_id, status`,
-      [event.id, inserted[0].seq, event.mode, event.data.parcel.id, event.type, event.organizationId]
+      [event.id, inserted[0].seq, event.mode, subjectIdOf(event), event.type, event.organizationId]
     );
     return { created: true, deliveries: deliveries.map(d => ({ id: d.id, endpointId: d.endpoint_id, status: d.status })) };
   });

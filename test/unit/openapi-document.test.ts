@@ -383,6 +383,7 @@ describe("SPEC §6: webhooks", () => {
       "cod.remitted",
       "parcel.pickup_reminder",
       "parcel.pickup_extended",
+      "relay.closure_announced",
       "ping"
     ]);
     for (const [type, item] of Object.entries(doc.webhooks!)) {

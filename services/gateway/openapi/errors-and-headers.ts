@@ -115,13 +115,16 @@ const SAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   COD_NOT_REMITTABLE: "Some parcels cannot be remitted: see details",
   RELAY_POINT_NOT_FOUND: "Relay point DZ-99-NOWHERE does not exist",
   AGENT_KEY_NOT_FOUND: "Agent key not found",
+  CLOSURE_NOT_FOUND: "Closure not found",
   WRONG_RELAY: "Parcel RP123456785DZ is addressed to relay point DZ-31-ORAN-CENTRE, not to this one",
   RELAY_FULL: "The shelf is full: 150 parcels for a capacity of 150",
   RETURN_NOT_DISPATCHABLE: "Some parcels cannot leave with the courier: see details; none left",
   COD_AMOUNT_MISMATCH: "This parcel's COD is 1500 DZD: collect exactly that amount (got 1000)",
   PARCEL_NOT_AT_RELAY:
     "The pick-up deadline of a parcel in status IN_TRANSIT cannot change: only while it waits at its relay point (AT_RELAY, RELAY_NOTIFIED)",
-  EXTENSION_ALREADY_USED: "This parcel's pick-up deadline was already extended (by 3 days)"
+  EXTENSION_ALREADY_USED: "This parcel's pick-up deadline was already extended (by 3 days)",
+  RELAY_CLOSED:
+    "Relay point DZ-16-ALGER-CENTRE is closed from 2026-12-01 to 2026-12-07 (holidays): send the parcel to an open relay point such as DZ-16-ALGER-BAB-EL-OUED (see details)"
 };
 
 const SAMPLE_REQUEST_ID = "5b0d6c1e-8a8f-4a53-9d0e-2f7c6a1b9e44";
