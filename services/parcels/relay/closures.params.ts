@@ -5,7 +5,7 @@ import { Page, pageSchema, TRACKING_NUMBER_PATTERN } from "../../../lib/parcel-v
 import { queryInteger, relayCode, uuid } from "../../../lib/schemas";
 import type { KeyMode } from "../../../lib/api-keys";
 import { calendarDate } from "../calendar-date";
-import { MAX_CLOSURE_DAYS } from "./closures";
+import { ClosureRef, MAX_CLOSURE_DAYS } from "./closures";
 import type { ClosureEffects } from "./closure-effects";
 import type { ClosureAuthor } from "./closures.store";
 
@@ -55,12 +55,6 @@ export const AffectedParcelsSchema = Joi.object<AffectedParcelsParams, true>({
 
 // --- answers ------------------------------------------------------------------------------------
 
-/** A closure as the partner search shows it. */
-export interface ClosureRef {
-  from: string;
-  to: string;
-  reason: string | null;
-}
 
 /** A closure as the back-office and the relay agent read it. */
 export interface ClosureView extends ClosureRef {

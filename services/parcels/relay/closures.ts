@@ -7,7 +7,6 @@ import { OpeningHours, openingStatusAt } from "../../../lib/opening-hours";
 import { addDays, daysBetween, isClosedOn } from "../calendar-date";
 import { compareCodes, rankByDistance } from "../relay-search";
 import { findRelayPoint, listRelayPoints } from "../relay-points.store";
-import type { ClosureRef } from "./closures.params";
 import * as closures from "./closures.store";
 
 /**
@@ -15,6 +14,13 @@ import * as closures from "./closures.store";
  * parcel. The rules are here; the SQL in closures.store.ts, the actions in closures.mixin.ts and
  * what a new closure does to parcels already addressed to the point in closure-effects.ts.
  */
+
+/** A closure as the partner search shows it: whole days, Algiers time, first and last included. */
+export interface ClosureRef {
+  from: string;
+  to: string;
+  reason: string | null;
+}
 
 /** A closure lasts at most this many days, its first and last included. */
 export const MAX_CLOSURE_DAYS = 60;
