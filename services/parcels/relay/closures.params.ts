@@ -55,7 +55,6 @@ export const AffectedParcelsSchema = Joi.object<AffectedParcelsParams, true>({
 
 // --- answers ------------------------------------------------------------------------------------
 
-
 /** A closure as the back-office and the relay agent read it. */
 export interface ClosureView extends ClosureRef {
   id: string;
