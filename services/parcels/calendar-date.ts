@@ -11,16 +11,20 @@ export function isCalendarDate(value: string): boolean {
   return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === value;
 }
 
-/** A YYYY-MM-DD day that exists; the caller adds required/default and its description. */
-export const calendarDate = () =>
+const day = () =>
   Joi.string()
     .pattern(DATE_PATTERN)
     .custom((value: string, helpers) => (isCalendarDate(value) ? value : helpers.error("date.base")))
-    .meta({ openapi: { description: "A day of the calendar." } })
     .messages({
       "string.pattern.base": "{{#label}} must be a date such as 2026-03-14",
       "date.base": "{{#label}} must be a day that exists"
     });
+
+/** A YYYY-MM-DD day that exists, in a body; the caller adds required/default and its description. */
+export const calendarDate = () => day().meta({ openapi: { description: "A day of the calendar." } });
+
+/** The same as a query parameter, whose description is the parameter's own. */
+export const calendarDay = () => day().meta({ openapi: { format: "date" } });
 
 /** "2026-03-14" plus `days` (negative: before). */
 export function addDays(day: string, days: number): string {

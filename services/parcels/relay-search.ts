@@ -4,7 +4,7 @@ import { BoundingBox, boundingBox, DEFAULT_RADIUS_KM, distanceKm, LatLng, nearSc
 import type { OpeningHours, Weekday } from "../../lib/opening-hours";
 import { positionOf, RelayPointEntry } from "../../lib/relay-points";
 import { queryInteger } from "../../lib/schemas";
-import { calendarDate, isClosedOn, weekdayOf } from "./calendar-date";
+import { calendarDay, isClosedOn, weekdayOf } from "./calendar-date";
 import { foldSearchText } from "./search-text";
 import { wilayaCodeSchema } from "./wilayas";
 
@@ -41,7 +41,7 @@ export const RelayPointSearchSchema = Joi.object<RelayPointSearchQuery, true>({
     .empty("")
     .description(`Only with near: the search radius in km, more than 0 and at most 500 (${DEFAULT_RADIUS_KM} when omitted).`)
     .example(5),
-  openOn: calendarDate()
+  openOn: calendarDay()
     .empty("")
     .description(
       "YYYY-MM-DD (Algiers time): only points open that day, neither closed (see closures) nor shut that weekday by their opening hours."
