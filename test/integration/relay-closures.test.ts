@@ -15,8 +15,7 @@ import { rankByDistance, searchRelayPoints } from "../../services/parcels/relay-
 import { searchRelayPoints as searchInDatabase } from "../../services/parcels/relay-points.store";
 import { closuresOf } from "../../services/parcels/relay/closures.store";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
-import { createTestDatabase } from "../helpers/postgres";
-import { availableServers } from "../helpers/servers";
+import { Engine, engines } from "../helpers/engines";
 
 /**
  * Relay closures (issue 22) on both engines: the back-office's and the agent's closures and their
@@ -27,28 +26,6 @@ import { availableServers } from "../helpers/servers";
  */
 
 const DAY_MS = 86_400_000;
-
-interface Engine {
-  env: Record<string, string>;
-  url: string | null;
-  drop: () => Promise<void>;
-}
-
-function engines(): [string, () => Promise<Engine>][] {
-  const list: [string, () => Promise<Engine>][] = [
-    ["PGlite", async () => ({ env: { DATA_DIR: `memory://${randomUUID()}` }, url: null, drop: async () => undefined })]
-  ];
-  if (availableServers().has("postgres")) {
-    list.push([
-      "PostgreSQL",
-      async () => {
-        const database = await createTestDatabase();
-        return { env: { DATABASE_URL: database.url, DATABASE_POOL_SIZE: "8" }, url: database.url, drop: database.drop };
-      }
-    ]);
-  } else process.stderr.write("\n[notice] relay closures: PostgreSQL not reachable, PGlite only\n");
-  return list;
-}
 
 const systemConfig = (env: Record<string, string>, encryptionKey: string) =>
   loadConfig({
@@ -79,7 +56,7 @@ async function failure(call: () => Promise<unknown>): Promise<Failure> {
   throw new Error("expected the call to fail");
 }
 
-describe.each(engines())("relay closures on %s", (_engine, open) => {
+describe.each(engines("relay closures"))("relay closures on %s", (_engine, open) => {
   let broker: ServiceBroker;
   let db: Database;
   let config: ReturnType<typeof loadConfig>;
