@@ -3206,7 +3206,7 @@ export interface operations {
                 near?: string;
                 /** @description Only with near: the search radius in km, more than 0 and at most 500 (20 when omitted). */
                 radiusKm?: number;
-                /** @description YYYY-MM-DD (Algiers time): only points open that day, neither closed (see closures) nor shut that weekday by their opening hours. A day of the calendar. */
+                /** @description YYYY-MM-DD (Algiers time): only points open that day, neither closed (see closures) nor shut that weekday by their opening hours. */
                 openOn?: string;
                 /** @description Zero-based page number, at most 10000. */
                 page?: number;
