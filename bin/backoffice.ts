@@ -54,6 +54,11 @@ Commands:
   agent:create <CODE> [--name N]            create a relay agent key for the counter app (shown only now)
   agent:list <CODE>                         list a relay point's agent keys (no secrets)
   agent:revoke <CODE> <keyId>               revoke an agent key at once
+  claim:list [--status OPEN|APPROVED|REJECTED] [--page N] [--size N]
+                                            claims of every organisation, newest first (OPEN: the queue to decide)
+  claim:approve <claimId> <note> [--compensation DZD]
+                                            approve: the wallet gets the compensation (default: the amount claimed) + the price
+  claim:reject <claimId> <note>             reject, saying why (the merchant reads the note)
 
 Environment: BACKOFFICE_URL (default http://localhost:$PORT), BACKOFFICE_TOKEN
 (default: the token kept in DATA_DIR by an embedded start).`;
@@ -223,7 +228,25 @@ const COMMANDS: Record<string, Command> = {
   },
   "agent:create": { need: 1, operation: "createAgentKey", build: (p, o) => ({ params: { code: p[0] }, body: { name: o.name ?? null } }) },
   "agent:list": { need: 1, operation: "listAgentKeys", build: p => ({ params: { code: p[0] } }) },
-  "agent:revoke": { need: 2, operation: "revokeAgentKey", build: p => ({ params: { code: p[0], keyId: p[1] } }) }
+  "agent:revoke": { need: 2, operation: "revokeAgentKey", build: p => ({ params: { code: p[0], keyId: p[1] } }) },
+  "claim:list": { need: 0, operation: "listAllClaims", build: (_p, o) => ({ params: { status: o.status, page: o.page, size: o.size } }) },
+  "claim:approve": {
+    need: 2,
+    operation: "decideClaim",
+    build: (p, o) => ({
+      params: { id: p[0] },
+      body: {
+        approved: true,
+        note: p.slice(1).join(" "),
+        ...(o.compensation !== undefined ? { compensationDzd: Number(o.compensation) } : {})
+      }
+    })
+  },
+  "claim:reject": {
+    need: 2,
+    operation: "decideClaim",
+    build: p => ({ params: { id: p[0] }, body: { approved: false, note: p.slice(1).join(" ") } })
+  }
 };
 
 async function main(argv: string[]): Promise<void> {

@@ -65,6 +65,10 @@ export interface AppConfig {
   pickupReminderHours: number;
   /** A return (expiry or refusal) costs this share of the price paid, charged to the merchant's wallet. */
   returnFeePercent: number;
+  /** A parcel in the network (PICKED_UP, IN_TRANSIT) with no status change for this many days may be claimed as lost. */
+  lostAfterDays: number;
+  /** The most a claim compensates, in DZD, whatever the declared value. */
+  claimCapDzd: number;
   /** Pause between two passes over deadlines (reminders, expiries) and return fees; an expiry is acted on within this. */
   holdingIntervalMs: number;
   /** A relay point closed today or within this many days refuses new parcels (409 RELAY_CLOSED). */
@@ -229,6 +233,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     holdingDays: integer(env, "HOLDING_DAYS", 7, 1, 60),
     pickupReminderHours: integer(env, "PICKUP_REMINDER_HOURS", 48, 0, 24 * 60),
     returnFeePercent: integer(env, "RETURN_FEE_PERCENT", 50, 0, 100),
+    lostAfterDays: integer(env, "LOST_AFTER_DAYS", 10, 1, 365),
+    claimCapDzd: integer(env, "CLAIM_CAP_DZD", 150_000, 0, 10_000_000),
     // Deadlines are acted on within 10 s (issue 18): a pass every 2 s leaves room for a slow one.
     holdingIntervalMs: integer(env, "HOLDING_INTERVAL_MS", 2_000, 50, 60_000),
     closureNoticeDays: integer(env, "CLOSURE_NOTICE_DAYS", 2, 0, 30),

@@ -1,4 +1,5 @@
 import type { KeyMode } from "./api-keys";
+import type { ClaimView } from "./claim-view";
 import type { CodEventType, CodPayout, CodStatus } from "./cod";
 import type { ParcelEventType, ParcelStatus } from "./parcel-status";
 import type { ParcelView } from "./parcel-view";
@@ -10,6 +11,10 @@ import type { ParcelView } from "./parcel-view";
  */
 export const PICKUP_EVENT_TYPES = ["parcel.pickup_reminder", "parcel.pickup_extended"] as const;
 export type PickupEventType = (typeof PICKUP_EVENT_TYPES)[number];
+
+/** A claim's events (issue 22): opened by the merchant, decided by an operator; `data.claim` is the claim. */
+export const CLAIM_EVENT_TYPES = ["claim.opened", "claim.approved", "claim.rejected"] as const;
+export type ClaimEventType = (typeof CLAIM_EVENT_TYPES)[number];
 
 /**
  * Events about a relay point rather than one parcel (issue 22): a closure was announced while some
@@ -28,13 +33,13 @@ export interface RelayClosureEventData {
 
 /**
  * One status change of a parcel, as written to the outbox in the same transaction as the change
- * and handed to `webhooks.enqueue` and `notifications.parcelEvent`. The webhook body is
+ * and handed (in batches) to `webhooks.enqueueBatch` and `notifications.parcelEvents`. The webhook body is
  * `{id, type, createdAt, occurredAt, sequence, sandbox, reason, data}` of it (DESIGN §3);
  * `data.parcel.labelUrl` is filled in fresh when the webhook is sent or the event is read.
  */
 export interface ParcelEvent {
   id: string;
-  type: ParcelEventType | CodEventType | PickupEventType | RelayEventType;
+  type: ParcelEventType | CodEventType | PickupEventType | ClaimEventType | RelayEventType;
   createdAt: string;
   /** When the status changed (the status history's time of the change). */
   occurredAt: string;
@@ -48,7 +53,7 @@ export interface ParcelEvent {
   mode: KeyMode;
   sandbox: boolean;
   reason: string | null;
-  data: StatusEventData | CodEventData | RelayClosureEventData;
+  data: StatusEventData | CodEventData | ClaimEventData | RelayClosureEventData;
 }
 
 /** The parcel an event is about; null for a relay event. */
@@ -92,6 +97,23 @@ export interface CodEventData {
   previousCodStatus: CodStatus;
   parcel: ParcelView;
   remittance: RemittanceRef | null;
+}
+
+/**
+ * The event types that may send the recipient an SMS (the pick-up SMS, the holding period's
+ * notices); `notifications` does nothing for the others, nor for a sandbox parcel (test data), so
+ * the outbox relay hands it only these.
+ */
+export const RECIPIENT_SMS_EVENT_TYPES: readonly string[] = ["parcel.at_relay", "parcel.pickup_reminder", "parcel.return_pending"];
+
+export function mayMessageRecipient(event: { type: string; sandbox?: boolean }): boolean {
+  return event.sandbox !== true && RECIPIENT_SMS_EVENT_TYPES.includes(event.type);
+}
+
+/** `claim.*`: the claim after the change, and its parcel as it is then. */
+export interface ClaimEventData {
+  claim: ClaimView;
+  parcel: ParcelView;
 }
 
 /** The exact JSON merchants receive (DESIGN §3 "Webhook request"), and what the events API lists. */

@@ -10,7 +10,8 @@ import { BackgroundLoop } from "../lib/background-loop";
 import { call } from "../lib/contract";
 import { decryptField, encryptField } from "../lib/crypto";
 import { errorCodeOf } from "../lib/errors";
-import { parcelOf } from "../lib/events";
+import { mayMessageRecipient, parcelOf } from "../lib/events";
+import pLimit from "p-limit";
 import { countMetric, RELAY_METRICS } from "../lib/metrics";
 import { MASKED_PIN } from "../lib/pickup-pin";
 import { requireSecret } from "../lib/secrets";
@@ -23,6 +24,8 @@ import {
   RETURN_PENDING,
   ParcelEventParams,
   ParcelEventSchema,
+  ParcelEventsParams,
+  ParcelEventsSchema,
   ParcelIdParams,
   ParcelIdSchema,
   SendPickupSmsParams,
@@ -34,6 +37,8 @@ import { notifyRetryDelayMs, RelayPointInfo, SMS_RETRY_DELAYS_MS, smsRetryDelayM
 import { createSmsProvider, maskPhone, SmsProvider, SmsSendError } from "./notifications/sms-providers";
 
 export const RELAY_NOTIFIED_REASON = "pick-up SMS sent";
+/** Recipients looked up at once (calls to parcels) while a hand-off's messages are composed. */
+const COMPOSE_CONCURRENCY = 8;
 
 export interface NotificationsSettings extends ServiceSettingSchema {
   /** Pause between two worker passes (a pass never overlaps the previous one). */
@@ -74,6 +79,20 @@ interface PickupRequest {
   kind?: SmsKind;
 }
 
+/**
+ * The SMS an event calls for, or null. Only AT_RELAY and reminders are checked in full
+ * (notifications.params.ts): an expiry without its parcel is no SMS, and must not hold the
+ * parcel's outbox queue either. A sandbox parcel's recipient is test data: no SMS to a possibly
+ * real number, and no automatic RELAY_NOTIFIED the merchant did not trigger.
+ */
+function smsRequestOf(event: ParcelEventParams["event"]): PickupRequest | null {
+  if (!mayMessageRecipient(event)) return null;
+  const kind: SmsKind | null = event.type === AT_RELAY ? "pickup" : holdingSmsKindOf(event);
+  const parcel = event.data ? parcelOf(event) : null;
+  if (kind === null || !parcel?.id) return null;
+  return { eventId: event.id, organizationId: event.organizationId, parcel, kind };
+}
+
 /** The events that send the recipient an SMS of the holding period, and which. */
 function holdingSmsKindOf(event: ParcelEventParams["event"]): SmsKind | null {
   if (event.type === PICKUP_REMINDER) return "pickup_reminder";
@@ -83,6 +102,9 @@ function holdingSmsKindOf(event: ParcelEventParams["event"]): SmsKind | null {
 
 interface NotificationsMethods {
   queuePickupSms(ctx: Context, request: PickupRequest): Promise<{ smsQueued: boolean; messageId: string | null }>;
+  queueSmsBatch(ctx: Context, requests: PickupRequest[]): Promise<{ queued: number }>;
+  composeSms(ctx: Context, request: PickupRequest): Promise<store.NewSmsMessage | null>;
+  storeSms(messages: store.NewSmsMessage[]): Promise<{ message: store.SmsMessage; created: boolean }[]>;
   workerPass(): Promise<WorkerPassResult>;
   processClaimed(message: store.SmsMessage): Promise<Outcome>;
   sendClaimed(message: store.SmsMessage): Promise<Outcome>;
@@ -143,7 +165,7 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
 
   actions: {
     /**
-     * Called by the parcels outbox relay for every event; the answer is the acknowledgement.
+     * One parcel event (the outbox relay hands them over in batches, see parcelEvents); the answer is the acknowledgement.
      * Idempotent per event id. Throws (so the relay retries later) only when a peer it needs is
      * unavailable.
      */
@@ -151,17 +173,22 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
       visibility: "public",
       schema: ParcelEventSchema,
       async handler(ctx): Promise<{ smsQueued: boolean; messageId: string | null }> {
-        const { event } = ctx.params;
-        const kind: SmsKind | null = event.type === AT_RELAY ? "pickup" : holdingSmsKindOf(event);
-        // Only AT_RELAY and reminders are checked in full (notifications.params.ts): an expiry
-        // without its parcel is no SMS, and must not hold the parcel's outbox queue either.
-        const parcel = event.data ? parcelOf(event) : null;
-        if (kind === null || !parcel?.id) return { smsQueued: false, messageId: null };
-        // A sandbox parcel's recipient is test data: no SMS to a possibly real number, and no
-        // automatic RELAY_NOTIFIED the merchant did not trigger.
-        if (event.sandbox) return { smsQueued: false, messageId: null };
+        const request = smsRequestOf(ctx.params.event);
+        return request ? this.queuePickupSms(ctx, request) : { smsQueued: false, messageId: null };
+      }
+    }),
 
-        return this.queuePickupSms(ctx, { eventId: event.id, organizationId: event.organizationId, parcel, kind });
+    /**
+     * The parcels outbox relay's hand-off: the events that may message a recipient (it leaves out
+     * the others, see mayMessageRecipient), oldest first; the answer acknowledges them all.
+     * Idempotent per event id.
+     */
+    parcelEvents: defineAction<ParcelEventsParams, NotificationsThis>({
+      visibility: "public",
+      schema: ParcelEventsSchema,
+      handler(ctx): Promise<{ queued: number }> {
+        const requests = ctx.params.events.map(smsRequestOf).filter((r): r is PickupRequest => r !== null);
+        return this.queueSmsBatch(ctx, requests);
       }
     }),
 
@@ -203,11 +230,39 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
     async queuePickupSms(this: NotificationsThis, ctx: Context, request: PickupRequest) {
       const existing = await store.findByEventId(this.db, request.eventId);
       if (existing) return { smsQueued: true, messageId: existing.id };
+      const message = await this.composeSms(ctx, request);
+      if (!message) return { smsQueued: false, messageId: null };
+      const [stored] = await this.storeSms([message]);
+      return { smsQueued: true, messageId: stored.message.id };
+    },
+
+    /**
+     * The outbox relay's hand-off: the SMS of every event that calls for one, stored with one
+     * insert (idempotent per event id); events stored before are passed over without a call to
+     * parcels.
+     */
+    async queueSmsBatch(this: NotificationsThis, ctx: Context, requests: PickupRequest[]) {
+      const existing = await store.findByEventIds(
+        this.db,
+        requests.map(r => r.eventId)
+      );
+      const limit = pLimit(COMPOSE_CONCURRENCY);
+      const composed = await Promise.all(requests.filter(r => !existing.has(r.eventId)).map(r => limit(() => this.composeSms(ctx, r))));
+      const stored = await this.storeSms(composed.filter((m): m is store.NewSmsMessage => m !== null));
+      return { queued: existing.size + stored.length };
+    },
+
+    /**
+     * One message: the pick-up SMS, or a reminder or expiry notice of the holding period; null when
+     * the recipient has no phone. The PIN goes in the pick-up text as sent, which is sealed; the
+     * stored plain copy has it masked.
+     */
+    async composeSms(this: NotificationsThis, ctx: Context, request: PickupRequest): Promise<store.NewSmsMessage | null> {
       const parcel = request.parcel;
       const contact = await recipientOf(ctx, parcel.id);
       if (!contact || !contact.phone) {
         this.logger.warn(`parcel ${parcel.id} reached AT_RELAY but has no recipient phone: no pick-up SMS`);
-        return { smsQueued: false, messageId: null };
+        return null;
       }
       const relay = await relayPointOf(ctx, parcel.destinationRelayCode);
       const kind = request.kind ?? "pickup";
@@ -220,7 +275,7 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
           pickupDeadline: parcel.pickupDeadline ?? null
         });
       const pin = kind === "pickup" ? (contact.pickupPin ?? null) : null;
-      const { message, created } = await store.insertMessage(this.db, {
+      return {
         eventId: request.eventId,
         parcelId: parcel.id,
         organizationId: request.organizationId,
@@ -229,12 +284,17 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
         body: text(pin === null ? null : MASKED_PIN),
         bodyEnc: pin === null ? null : encryptField(text(pin), this.encryptionKey),
         provider: this.provider.name
-      });
-      if (created) {
-        this.logger.info(`${kind} SMS ${message.id} queued for parcel ${parcel.id} to ${maskPhone(contact.phone)}`);
-        void this.worker.kick();
+      };
+    },
+
+    /** Stores messages (one insert) and wakes the worker when one is new. */
+    async storeSms(this: NotificationsThis, messages: store.NewSmsMessage[]) {
+      const stored = await store.insertMessages(this.db, messages);
+      for (const { message, created } of stored) {
+        if (created) this.logger.info(`${message.kind} SMS ${message.id} queued for parcel ${message.parcelId}`);
       }
-      return { smsQueued: true, messageId: message.id };
+      if (stored.some(s => s.created)) void this.worker.kick();
+      return stored;
     },
 
     async workerPass(this: NotificationsThis): Promise<WorkerPassResult> {

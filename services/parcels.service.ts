@@ -39,6 +39,8 @@ import { RelayPointWithSettings, setRelaySettings, withRelaySettings } from "./p
 import { HoldingMixin } from "./parcels/holding.mixin";
 import { ClosuresMixin } from "./parcels/relay/closures.mixin";
 import { assertRelayOpenForNewParcels, ClosureStatus, withClosureStatus } from "./parcels/relay/closures";
+import { ClaimsMixin } from "./parcels/claims/claims.mixin";
+import { CLAIMS_DOCS_TAGS } from "./parcels/claims/claims.params";
 import type { HoldingPassResult } from "./parcels/holding-pass";
 import { PinResetSchema, PinResetView, ResetPinParams, ResetPinSchema } from "./parcels/cod.params";
 import { createBatch } from "./parcels/create-batch";
@@ -171,8 +173,8 @@ function refuseProblems(problems: { field: string; message: string }[]): void {
 /** Parcels, their status history and events, the relay directory and the create-parcel saga. */
 const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMethods, ParcelsVars> = {
   name: "parcels",
-  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin, CodMixin, RelayMixin, HoldingMixin, ClosuresMixin],
-  settings: { openapi: detached({ ...PARCELS_DOCS, tags: [...PARCELS_DOCS.tags, ...RELAY_DOCS_TAGS] }) },
+  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin, CodMixin, RelayMixin, HoldingMixin, ClaimsMixin, ClosuresMixin],
+  settings: { openapi: detached({ ...PARCELS_DOCS, tags: [...PARCELS_DOCS.tags, ...RELAY_DOCS_TAGS, ...CLAIMS_DOCS_TAGS] }) },
 
   actions: {
     create: defineAction<CreateParcelInput, ParcelsThis, PartnerMeta & { idempotencyKey?: string }>({
@@ -801,7 +803,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
           db: this.db,
           logger: this.logger,
           holder: this.broker.nodeID,
-          deliver: (consumer, event: ParcelEvent) => call(this.broker, consumer, { event }),
+          handOver: (consumer, events: ParcelEvent[]) => call(this.broker, consumer, { events }),
           isAvailable: action => this.broker.registry.actions.isAvailable(action)
         }).finally(() => measureOutboxLag(this.db, this.broker).catch(() => undefined)),
       this.config.outboxIntervalMs,

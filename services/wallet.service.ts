@@ -32,6 +32,8 @@ import {
   MovementParams,
   MovementSchema,
   ReturnFeeParams,
+  ClaimCreditParams,
+  ClaimCreditSchema,
   ReturnFeeSchema,
   TopUpParams,
   TopUpResultView,
@@ -109,6 +111,7 @@ const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, Wall
             amountDzd: toDzd(e.amountCentimes),
             parcelId: e.parcelId,
             remittanceId: e.remittanceId,
+            claimId: e.claimId,
             balanceAfterDzd: toDzd(e.balanceAfterCentimes),
             reason: e.reason,
             createdAt: e.createdAt
@@ -165,6 +168,7 @@ const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, Wall
           balanceAfterDzd: toDzd(e.balanceAfterCentimes),
           parcelId: e.parcelId,
           remittanceId: e.remittanceId,
+          claimId: e.claimId,
           createdAt: e.createdAt
         }));
         return pageOf(items, page, size, total);
@@ -212,6 +216,16 @@ const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, Wall
         const { amountCentimes, ...movement } = ctx.params;
         const entry = await this.db.transaction(tx => store.chargeReturnFee(tx, movement, amountCentimes));
         return { chargedCentimes: entry.amountCentimes, balanceCentimes: entry.balanceAfterCentimes };
+      }
+    }),
+
+    // call wallet.creditClaimCompensation --claimId <uuid> --parcelId <uuid> --organizationId <uuid> --mode live --compensationCentimes 500000
+    creditClaimCompensation: defineAction<ClaimCreditParams, WalletThis>({
+      visibility: "public",
+      schema: ClaimCreditSchema,
+      async handler(ctx) {
+        const entry = await this.db.transaction(tx => store.creditClaimCompensation(tx, ctx.params));
+        return { creditedCentimes: entry.amountCentimes, balanceCentimes: entry.balanceAfterCentimes };
       }
     }),
 

@@ -2,8 +2,8 @@
  * The webhooks service. Owns merchants' webhook endpoints and their secrets, the stored events
  * feed and the deliveries (signing in services/webhooks/signing/, the retry schedule, the SSRF
  * guard) in the `webhooks` schema; its code is this file and services/webhooks/.
- * Others may call (types in webhooks/webhooks.contract.ts): `webhooks.enqueue` (parcels' outbox
- * relay). Everything else is reached over HTTP through the gateway.
+ * Others may call (types in webhooks/webhooks.contract.ts): `webhooks.enqueueBatch` (parcels' outbox
+ * relay) and `webhooks.enqueue` (one event). Everything else is reached over HTTP through the gateway.
  */
 import type { Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../lib/action";
@@ -31,6 +31,8 @@ import {
   EndpointIdSchema,
   EndpointListView,
   EndpointWithSecretView,
+  EnqueueBatchParams,
+  EnqueueBatchSchema,
   EnqueueParams,
   EnqueueSchema,
   EventIdParams,
@@ -38,6 +40,7 @@ import {
   EventPageView,
   IdParams,
   IdSchema,
+  IncomingParcelEvent,
   ListDeliveriesParams,
   ListDeliveriesSchema,
   ListEventsParams,
@@ -99,6 +102,7 @@ interface WebhooksMethods {
   /** The service's clock (see WebhooksContext.now); tests replace this method. */
   now(): Date;
   context(): WebhooksContext;
+  record(events: IncomingParcelEvent[]): Promise<store.RecordedEvent[]>;
 }
 
 type WebhooksThis = Service<WebhooksSettings> & WebhooksVars & WebhooksMethods;
@@ -114,7 +118,9 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
   settings: {
     openapi: detached(WEBHOOKS_DOCS),
     retryDelayScale: 1,
-    batchSize: 20,
+    // One claim and one record statement per batch: a larger batch spreads them over more POSTs
+    // (measured with events already committed: 64 delivered about a third faster than 20).
+    batchSize: 64,
     maxBatchesPerPass: 10,
     concurrency: 8,
     leaseMarginMs: 30_000
@@ -129,16 +135,26 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
       visibility: "public",
       schema: EnqueueSchema,
       async handler(ctx) {
-        const incoming = ctx.params.event;
-        const event: ParcelEvent = {
-          ...incoming,
-          occurredAt: incoming.occurredAt ?? incoming.createdAt,
-          sequence: incoming.sequence ?? 0
+        const [recorded] = await this.record([ctx.params.event]);
+        return recorded;
+      }
+    }),
+
+    /**
+     * The outbox relay's hand-off: a batch of events, oldest first, stored with their deliveries
+     * in one transaction (see store.recordEvents); the answer is the acknowledgement of them all.
+     * Idempotent per event id, so a batch handed over again after a crash adds nothing.
+     */
+    enqueueBatch: defineAction<EnqueueBatchParams, WebhooksThis>({
+      visibility: "public",
+      schema: EnqueueBatchSchema,
+      async handler(ctx) {
+        const recorded = await this.record(ctx.params.events);
+        return {
+          received: recorded.length,
+          created: recorded.filter(r => r.created).length,
+          deliveries: recorded.reduce((n, r) => n + (r.created ? r.deliveries.length : 0), 0)
         };
-        const { created, deliveries } = await store.recordEvent(this.db, event);
-        // Due now: a pass soon after keeps the first attempt close to the event.
-        if (deliveries.some(d => d.status === "pending")) void this.worker.kick();
-        return { eventId: event.id, created, deliveries };
       }
     }),
 
@@ -473,6 +489,19 @@ const WebhooksService: ServiceSchema<WebhooksSettings, WebhooksMethods, Webhooks
   methods: {
     now(): Date {
       return new Date();
+    },
+
+    /** Stores events handed over by parcels (older ones may lack occurredAt and sequence) and wakes the worker for the new deliveries. */
+    async record(this: WebhooksThis, incoming: IncomingParcelEvent[]): Promise<store.RecordedEvent[]> {
+      const events: ParcelEvent[] = incoming.map(event => ({
+        ...event,
+        occurredAt: event.occurredAt ?? event.createdAt,
+        sequence: event.sequence ?? 0
+      }));
+      const recorded = await store.recordEvents(this.db, events);
+      // Due now: a pass soon after keeps the first attempt close to the event.
+      if (recorded.some(r => r.created && r.deliveries.some(d => d.status === "pending"))) void this.worker.kick();
+      return recorded;
     },
 
     context(this: WebhooksThis): WebhooksContext {

@@ -4,8 +4,13 @@ import type { ParcelEvent } from "../../lib/events";
 
 declare module "../../lib/contract" {
   interface ActionContracts {
-    /** Every parcel event, from the parcels outbox relay: the answer is the acknowledgement (the SMS is stored). */
+    /** One parcel event: the answer is the acknowledgement (the SMS, if it calls for one, is stored). */
     "notifications.parcelEvent": { params: { event: ParcelEvent }; answer: { smsQueued: boolean; messageId: string | null } };
+    /**
+     * The parcels outbox relay's hand-off (the events that may message a recipient, oldest first):
+     * the answer is the acknowledgement of them all; `queued` counts the SMS stored, now or before.
+     */
+    "notifications.parcelEvents": { params: { events: ParcelEvent[] }; answer: { queued: number } };
     /** After an operator's PIN reset: one more pick-up SMS (with the new PIN); idempotent per requestId. */
     "notifications.sendPickupSms": {
       params: {

@@ -20,28 +20,35 @@ const onlyAtRelay = (schema: Schema) =>
  * this service ignores must never be refused (a refusal holds the parcel's outbox queue, and with
  * it the parcel's webhooks). What an AT_RELAY event must carry for the SMS is checked in full.
  */
-export const ParcelEventSchema = Joi.object<ParcelEventParams, true>({
-  event: Joi.object<ParcelEvent>({
-    id: uuid().required(),
-    type: Joi.string().max(100).required(),
-    organizationId: onlyAtRelay(uuid()),
-    sandbox: onlyAtRelay(Joi.boolean()),
-    data: onlyAtRelay(
-      Joi.object({
-        parcel: Joi.object({
-          id: uuid().required(),
-          trackingNumber: Joi.string().max(50).required(),
-          destinationRelayCode: Joi.string().max(50).required(),
-          codAmountDzd: Joi.number().min(0).allow(null).required(),
-          pickupDeadline: Joi.string().isoDate().allow(null)
-        })
-          .unknown(true)
-          .required()
-      }).unknown(true)
-    )
-  })
-    .unknown(true)
-    .required()
+const IncomingEventSchema = Joi.object<ParcelEvent>({
+  id: uuid().required(),
+  type: Joi.string().max(100).required(),
+  organizationId: onlyAtRelay(uuid()),
+  sandbox: onlyAtRelay(Joi.boolean()),
+  data: onlyAtRelay(
+    Joi.object({
+      parcel: Joi.object({
+        id: uuid().required(),
+        trackingNumber: Joi.string().max(50).required(),
+        destinationRelayCode: Joi.string().max(50).required(),
+        codAmountDzd: Joi.number().min(0).allow(null).required(),
+        pickupDeadline: Joi.string().isoDate().allow(null)
+      })
+        .unknown(true)
+        .required()
+    }).unknown(true)
+  )
+})
+  .unknown(true)
+  .required();
+export const ParcelEventSchema = Joi.object<ParcelEventParams, true>({ event: IncomingEventSchema });
+
+/** The outbox relay's hand-off: the events that may message a recipient, oldest first. */
+export interface ParcelEventsParams {
+  events: ParcelEvent[];
+}
+export const ParcelEventsSchema = Joi.object<ParcelEventsParams, true>({
+  events: Joi.array().items(IncomingEventSchema).min(1).max(500).required()
 });
 
 /** An operator's PIN reset: a new pick-up SMS for a parcel already at its relay point. */

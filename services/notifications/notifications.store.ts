@@ -87,18 +87,59 @@ export type NewSmsMessage = Pick<
 
 /** Idempotent on the event: a second call for one event returns the first message untouched. */
 export async function insertMessage(db: Queryable, m: NewSmsMessage): Promise<{ message: SmsMessage; created: boolean }> {
-  const [row] = await db.query<SmsRow>(
+  const [stored] = await insertMessages(db, [m]);
+  if (!stored) throw new Error(`sms message of event ${m.eventId} vanished`);
+  return stored;
+}
+
+/**
+ * Stores a batch of messages in one statement, idempotent on the event like insertMessage; answers
+ * every event's message, stored now or before.
+ */
+export async function insertMessages(db: Queryable, messages: NewSmsMessage[]): Promise<{ message: SmsMessage; created: boolean }[]> {
+  if (messages.length === 0) return [];
+  const rows = await db.query<SmsRow>(
     `INSERT INTO notifications.sms_messages
        (id, event_id, parcel_id, organization_id, kind, phone_enc, body, body_enc, provider, status, next_attempt_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', now())
+     SELECT m.id, m.event_id, m.parcel_id, m.organization_id, m.kind, m.phone_enc, m.body, m.body_enc, m.provider, 'pending', now()
+       FROM json_to_recordset($1::json) AS m(
+         id uuid, event_id uuid, parcel_id uuid, organization_id uuid, kind text, phone_enc text, body text, body_enc text, provider text)
      ON CONFLICT (event_id) DO NOTHING
      RETURNING *`,
-    [randomUUID(), m.eventId, m.parcelId, m.organizationId, m.kind, m.phoneEnc, m.body, m.bodyEnc, m.provider]
+    [
+      JSON.stringify(
+        messages.map(m => ({
+          id: randomUUID(),
+          event_id: m.eventId,
+          parcel_id: m.parcelId,
+          organization_id: m.organizationId,
+          kind: m.kind,
+          phone_enc: m.phoneEnc,
+          body: m.body,
+          body_enc: m.bodyEnc,
+          provider: m.provider
+        }))
+      )
+    ]
   );
-  if (row) return { message: toMessage(row), created: true };
-  const existing = await findByEventId(db, m.eventId);
-  if (!existing) throw new Error(`sms message of event ${m.eventId} vanished`);
-  return { message: existing, created: false };
+  const created = new Map(rows.map(row => [row.event_id, toMessage(row)]));
+  const earlier = await findByEventIds(
+    db,
+    messages.map(m => m.eventId).filter(id => !created.has(id))
+  );
+  return messages.flatMap((m): { message: SmsMessage; created: boolean }[] => {
+    const fresh = created.get(m.eventId);
+    if (fresh) return [{ message: fresh, created: true }];
+    const existing = earlier.get(m.eventId);
+    return existing ? [{ message: existing, created: false }] : [];
+  });
+}
+
+/** The messages already stored for these events, by event id. */
+export async function findByEventIds(db: Queryable, eventIds: string[]): Promise<Map<string, SmsMessage>> {
+  if (eventIds.length === 0) return new Map();
+  const rows = await db.query<SmsRow>("SELECT * FROM notifications.sms_messages WHERE event_id = ANY($1::uuid[])", [eventIds]);
+  return new Map(rows.map(row => [row.event_id, toMessage(row)]));
 }
 
 export async function findByEventId(db: Queryable, eventId: string): Promise<SmsMessage | null> {

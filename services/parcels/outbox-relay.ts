@@ -1,21 +1,28 @@
 import type { Logger } from "moleculer";
 import pLimit from "p-limit";
 import type { Database } from "../../lib/db/database";
-import type { ParcelEvent } from "../../lib/events";
+import { mayMessageRecipient, type ParcelEvent } from "../../lib/events";
 import * as store from "./parcels.store";
 
 export interface RelayDeps {
   db: Database;
   logger: Logger;
   holder: string;
-  /** Hands an event to one consumer; resolves once the consumer stored it. */
-  deliver: (consumer: (typeof EVENT_CONSUMERS)[number], event: ParcelEvent) => Promise<unknown>;
+  /** Hands events (oldest first) to one consumer; resolves once the consumer stored them all. */
+  handOver: (consumer: (typeof EVENT_CONSUMERS)[number], events: ParcelEvent[]) => Promise<unknown>;
   /** Whether a consumer action is reachable now; a pass waits (quietly) until all are. */
   isAvailable: (action: string) => boolean;
 }
 
-/** Every event goes to both; each answers only once the event is safely stored on its side. */
-export const EVENT_CONSUMERS = ["webhooks.enqueue", "notifications.parcelEvent"] as const;
+/**
+ * Each answers only once the events are safely stored on its side: `webhooks` gets every event
+ * (events API, deliveries), `notifications` only those that may message a recipient.
+ */
+export const EVENT_CONSUMERS = ["webhooks.enqueueBatch", "notifications.parcelEvents"] as const;
+const WANTS: Record<(typeof EVENT_CONSUMERS)[number], (event: ParcelEvent) => boolean> = {
+  "webhooks.enqueueBatch": () => true,
+  "notifications.parcelEvents": mayMessageRecipient
+};
 
 const LEASE_SECONDS = 15;
 /**
@@ -40,20 +47,36 @@ async function holdLease(db: Database, holder: string): Promise<boolean> {
   else leases.delete(holder);
   return held;
 }
+/** Outbox rows read, and handed to each consumer in one call, per pass step. */
 const BATCH = 200;
 const PARALLEL_PARCELS = 8;
 
-/** The events of one parcel, oldest first; stops at the first that is not acknowledged. */
+/** Hands events to every consumer (one acknowledged call each), then marks them dispatched in one statement. */
+async function handOver(deps: RelayDeps, records: store.OutboxRecord[]): Promise<void> {
+  for (const consumer of EVENT_CONSUMERS) {
+    const events = records.map(r => r.event).filter(WANTS[consumer]);
+    if (events.length > 0) await deps.handOver(consumer, events);
+  }
+  await store.markDispatched(
+    deps.db,
+    records.map(r => r.id)
+  );
+}
+
+/**
+ * After a batch was refused: the events of one parcel, oldest first, one at a time, stopping at
+ * the first that is not acknowledged, so that an event a consumer keeps refusing holds back its
+ * own parcel only.
+ */
 async function relayParcel(deps: RelayDeps, records: store.OutboxRecord[]): Promise<number> {
   let done = 0;
-  for (const { id, event } of records) {
+  for (const record of records) {
     try {
-      for (const consumer of EVENT_CONSUMERS) await deps.deliver(consumer, event);
+      await handOver(deps, [record]);
     } catch (err) {
-      deps.logger.warn(`outbox: event ${event.id} (${event.type}) kept for a later pass: ${(err as Error).message}`);
+      deps.logger.warn(`outbox: event ${record.event.id} (${record.event.type}) kept for a later pass: ${(err as Error).message}`);
       return done;
     }
-    await store.markDispatched(deps.db, id);
     done++;
   }
   return done;
@@ -67,16 +90,25 @@ export async function releaseLease(db: Database, holder: string): Promise<void> 
 /**
  * One pass of the transactional outbox relay (DESIGN §3): rows are marked dispatched only after
  * every consumer acknowledged them, so a consumer that is down delays events but never drops
- * them. Parcels are relayed in parallel, each parcel's events strictly in order.
+ * them, and a batch handed over again after a crash is stored once (consumers are idempotent per
+ * event id). A batch of up to BATCH events goes to each consumer in one call, oldest first, so
+ * each parcel's events stay in order; if a call fails, the batch is retried parcel by parcel
+ * (parcels in parallel, each parcel's events strictly in order).
  */
 export async function relayOutbox(deps: RelayDeps): Promise<number> {
   if (!EVENT_CONSUMERS.every(deps.isAvailable)) return 0;
   if (!(await holdLease(deps.db, deps.holder))) return 0;
-  const byParcel = new Map<string, store.OutboxRecord[]>();
-  for (const record of await store.undispatchedEvents(deps.db, BATCH)) {
-    byParcel.set(record.parcelId, [...(byParcel.get(record.parcelId) ?? []), record]);
+  const records = await store.undispatchedEvents(deps.db, BATCH);
+  if (records.length === 0) return 0;
+  try {
+    await handOver(deps, records);
+    return records.length;
+  } catch (err) {
+    deps.logger.warn(`outbox: a hand-off of ${records.length} events failed (${(err as Error).message}); retried parcel by parcel`);
   }
+  const byParcel = new Map<string, store.OutboxRecord[]>();
+  for (const record of records) byParcel.set(record.parcelId, [...(byParcel.get(record.parcelId) ?? []), record]);
   const limit = pLimit(PARALLEL_PARCELS);
-  const counts = await Promise.all([...byParcel.values()].map(records => limit(() => relayParcel(deps, records))));
+  const counts = await Promise.all([...byParcel.values()].map(parcel => limit(() => relayParcel(deps, parcel))));
   return counts.reduce((a, b) => a + b, 0);
 }

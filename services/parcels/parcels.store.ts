@@ -248,12 +248,16 @@ export async function recordHistory(
   return { sequence: await eventCount(tx, entry.parcelId), occurredAt: line.created_at };
 }
 
-/** The parcel's events so far: status changes, COD events (parcels/006) and deadline events (parcels/008), one sequence for all. */
-async function eventCount(tx: Queryable, parcelId: string): Promise<number> {
+/**
+ * The parcel's events so far: status changes, COD events (parcels/006), deadline events (parcels/008)
+ * and claim events (parcels/013), one sequence for all.
+ */
+export async function eventCount(tx: Queryable, parcelId: string): Promise<number> {
   const [{ n }] = await tx.query<{ n: number }>(
     `SELECT ((SELECT count(*) FROM parcels.status_history WHERE parcel_id = $1) +
              (SELECT count(*) FROM parcels.cod_history WHERE parcel_id = $1) +
-             (SELECT count(*) FROM parcels.pickup_history WHERE parcel_id = $1))::integer AS n`,
+             (SELECT count(*) FROM parcels.pickup_history WHERE parcel_id = $1) +
+             (SELECT count(*) FROM parcels.claim_history WHERE parcel_id = $1))::integer AS n`,
     [parcelId]
   );
   return Number(n);
@@ -451,8 +455,10 @@ export async function undispatchedEvents(db: Queryable, limit: number): Promise<
   }));
 }
 
-export async function markDispatched(db: Queryable, id: string): Promise<void> {
-  await db.query("UPDATE parcels.outbox SET dispatched_at = now() WHERE id = $1", [id]);
+/** One statement for a whole hand-off. */
+export async function markDispatched(db: Queryable, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query("UPDATE parcels.outbox SET dispatched_at = now() WHERE id = ANY($1::bigint[])", [ids]);
 }
 
 /** Dispatched rows older than the retention, a bounded batch at a time; answers how many went. */

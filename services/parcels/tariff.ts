@@ -133,6 +133,12 @@ function optionalAmountCentimes(value: number | null | undefined, field: string)
   return toCentimes(value);
 }
 
+/** The insurance part of a price: the rate on the declared value above the free allowance. */
+export function insuranceFeeOf(declaredCentimes: number | null, tariff: Tariff = defaultTariff): number {
+  const insuredExcess = Math.max(0, (declaredCentimes ?? 0) - tariff.insurance.freeAllowanceCentimes);
+  return percentOf(insuredExcess, tariff.insurance.rateBasisPoints);
+}
+
 export function quotePrice(input: PriceInput, tariff: Tariff = defaultTariff): PriceQuote {
   const { weightG } = input;
   const heaviest = tariff.tiers[tariff.tiers.length - 1].maxWeightG;
@@ -146,8 +152,7 @@ export function quotePrice(input: PriceInput, tariff: Tariff = defaultTariff): P
   const declaredCentimes = optionalAmountCentimes(input.declaredValueDzd, "declaredValueDzd");
   const codCentimes = optionalAmountCentimes(input.codAmountDzd, "codAmountDzd");
 
-  const insuredExcess = Math.max(0, (declaredCentimes ?? 0) - tariff.insurance.freeAllowanceCentimes);
-  const insuranceFeeCentimes = percentOf(insuredExcess, tariff.insurance.rateBasisPoints);
+  const insuranceFeeCentimes = insuranceFeeOf(declaredCentimes, tariff);
 
   // A COD of 0 collects nothing, so it costs nothing; the minimum fee applies to real collections only.
   const codFeeCentimes =

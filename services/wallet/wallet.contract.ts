@@ -32,6 +32,11 @@ declare module "../../lib/contract" {
       params: { remittanceId: string; organizationId: string; mode: KeyMode; amountCentimes: number; reference: string };
       answer: { creditedCentimes: number; balanceCentimes: number };
     };
+    /** An approved claim: the compensation plus the parcel's price (unless refunded), once per claim, whoever repeats it. */
+    "wallet.creditClaimCompensation": {
+      params: ParcelMovement & { claimId: string; compensationCentimes: number };
+      answer: { creditedCentimes: number; balanceCentimes: number };
+    };
     "wallet.balances": { params: { organizationId: string }; answer: Balances };
     "wallet.topUp": {
       params: { organizationId: string; mode?: KeyMode; amountDzd: number };

@@ -75,6 +75,21 @@ export const CodCreditSchema = Joi.object<CodCreditParams, true>({
   reference: Joi.string().min(1).max(100).required()
 });
 
+export interface ClaimCreditParams {
+  claimId: string;
+  parcelId: string;
+  organizationId: string;
+  mode: KeyMode;
+  compensationCentimes: number;
+}
+export const ClaimCreditSchema = Joi.object<ClaimCreditParams, true>({
+  claimId: uuid().required(),
+  parcelId: uuid().required(),
+  organizationId: uuid().required(),
+  mode: keyMode().required(),
+  compensationCentimes: Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER).required()
+});
+
 // --- answers ------------------------------------------------------------------------------------
 
 export interface WalletEntryView {
@@ -83,6 +98,7 @@ export interface WalletEntryView {
   amountDzd: number;
   parcelId: string | null;
   remittanceId: string | null;
+  claimId: string | null;
   balanceAfterDzd: number;
   reason: string | null;
   createdAt: string;
@@ -103,10 +119,11 @@ export const WalletView = component(
     entries: arrayOf(
       objectOf<WalletEntryView>({
         id: uuidSchema(),
-        kind: { type: "string", enum: ["top_up", "debit", "refund", "cod_credit", "return_fee"] },
+        kind: { type: "string", enum: ["top_up", "debit", "refund", "cod_credit", "return_fee", "claim_compensation"] },
         amountDzd: amountDzd("Amount of the movement."),
         parcelId: nullable(uuidSchema()),
         remittanceId: nullable(uuidSchema("The COD remittance credited (cod_credit); null otherwise.")),
+        claimId: nullable(uuidSchema("The claim paid (claim_compensation); null otherwise.")),
         balanceAfterDzd: amountDzd("Balance after the movement."),
         reason: { type: ["string", "null"] },
         createdAt: dateTime("When, UTC.")
@@ -131,14 +148,15 @@ export const MerchantWalletView = component(
   })
 );
 
-export const ENTRY_TYPES = ["TOP_UP", "DEBIT", "REFUND", "COD_REMITTANCE", "RETURN_FEE"] as const;
+export const ENTRY_TYPES = ["TOP_UP", "DEBIT", "REFUND", "COD_REMITTANCE", "RETURN_FEE", "CLAIM_COMPENSATION"] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 export const ENTRY_TYPE_OF: Readonly<Record<LedgerKind, EntryType>> = Object.freeze({
   top_up: "TOP_UP",
   debit: "DEBIT",
   refund: "REFUND",
   cod_credit: "COD_REMITTANCE",
-  return_fee: "RETURN_FEE"
+  return_fee: "RETURN_FEE",
+  claim_compensation: "CLAIM_COMPENSATION"
 });
 
 export interface MerchantEntry {
@@ -147,6 +165,7 @@ export interface MerchantEntry {
   balanceAfterDzd: number;
   parcelId: string | null;
   remittanceId: string | null;
+  claimId: string | null;
   createdAt: string;
 }
 
@@ -170,13 +189,14 @@ export const MerchantEntryPageView = pageSchema(
         description:
           "TOP_UP (money added), DEBIT (a parcel's price, at its creation), REFUND (a cancelled parcel's price given back), " +
           "COD_REMITTANCE (cash collected on delivery, remitted to the wallet as the organisation chose) or RETURN_FEE (a parcel " +
-          "that went back to you: not collected in time, or refused at the relay point). A return fee is taken even when the " +
+          "that went back to you: not collected in time, or refused at the relay point) or CLAIM_COMPENSATION (an approved claim: the compensation plus the parcel's price). A return fee is taken even when the " +
           "balance is too low, which may leave the balance below zero: creations then answer 402 until a top-up."
       },
       amountDzd: amountDzd("Amount of the movement, always positive: its type says which way it went."),
       balanceAfterDzd: amountDzd("Balance right after this movement."),
       parcelId: nullable(uuidSchema("The parcel paid, refunded or returned; null for a top-up or a COD remittance.")),
       remittanceId: nullable(uuidSchema("The COD remittance credited (COD_REMITTANCE); null otherwise.")),
+      claimId: nullable(uuidSchema("The claim paid (CLAIM_COMPENSATION; GET /claims/{id}); null otherwise.")),
       createdAt: dateTime("When, UTC.")
     })
   ),

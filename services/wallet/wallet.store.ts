@@ -6,7 +6,7 @@ import type { ParcelMovement } from "./wallet.contract";
 
 /** All SQL of the wallet service (schema `wallet`, migrations/wallet/), returning camelCase records. */
 
-export type LedgerKind = "top_up" | "debit" | "refund" | "cod_credit" | "return_fee";
+export type LedgerKind = "top_up" | "debit" | "refund" | "cod_credit" | "return_fee" | "claim_compensation";
 
 export interface LedgerEntry {
   id: string;
@@ -14,6 +14,7 @@ export interface LedgerEntry {
   amountCentimes: number;
   parcelId: string | null;
   remittanceId: string | null;
+  claimId: string | null;
   balanceAfterCentimes: number;
   reason: string | null;
   createdAt: string;
@@ -25,6 +26,7 @@ interface LedgerRow {
   amount_centimes: string | number;
   parcel_id: string | null;
   remittance_id: string | null;
+  claim_id: string | null;
   balance_after_centimes: string | number;
   reason: string | null;
   created_at: Date;
@@ -37,6 +39,7 @@ function toEntry(row: LedgerRow): LedgerEntry {
     amountCentimes: Number(row.amount_centimes),
     parcelId: row.parcel_id,
     remittanceId: row.remittance_id,
+    claimId: row.claim_id ?? null,
     balanceAfterCentimes: Number(row.balance_after_centimes),
     reason: row.reason,
     createdAt: row.created_at.toISOString()
@@ -62,13 +65,15 @@ async function insertEntry(
     amountCentimes: number;
     parcelId: string | null;
     remittanceId?: string;
+    claimId?: string;
     balanceAfter: number;
     reason: string | null;
   }
 ): Promise<LedgerEntry> {
   const [row] = await tx.query<LedgerRow>(
-    `INSERT INTO wallet.ledger (id, organization_id, mode, kind, amount_centimes, parcel_id, balance_after_centimes, reason, remittance_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+    `INSERT INTO wallet.ledger (id, organization_id, mode, kind, amount_centimes, parcel_id, balance_after_centimes, reason, remittance_id,
+                                claim_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
     [
       randomUUID(),
       entry.organizationId,
@@ -78,7 +83,8 @@ async function insertEntry(
       entry.parcelId,
       entry.balanceAfter,
       entry.reason,
-      entry.remittanceId ?? null
+      entry.remittanceId ?? null,
+      entry.claimId ?? null
     ]
   );
   return toEntry(row);
@@ -246,6 +252,33 @@ export async function chargeReturnFee(tx: Queryable, movement: ParcelMovement, a
     amountCentimes,
     balanceAfter: Number(row.balance_centimes),
     reason: "return fee"
+  });
+}
+
+/**
+ * Credits an approved claim, once: the compensation plus what the parcel cost (its debit, unless a
+ * refund already gave it back). Under the parcel's lock, like its debit and refund; a repeat
+ * answers the first credit (the unique index of migration wallet/007 backs this up).
+ */
+export async function creditClaimCompensation(
+  tx: Queryable,
+  credit: ParcelMovement & { claimId: string; compensationCentimes: number }
+): Promise<LedgerEntry> {
+  await lockParcel(tx, credit.parcelId);
+  const [existing] = await tx.query<LedgerRow>("SELECT * FROM wallet.ledger WHERE claim_id = $1", [credit.claimId]);
+  if (existing) return toEntry(existing);
+  const debit = await entryOf(tx, credit.parcelId, "debit");
+  const refunded = (await entryOf(tx, credit.parcelId, "refund")) !== null;
+  const amount = credit.compensationCentimes + (debit && !refunded ? debit.amountCentimes : 0);
+  const { claimId, compensationCentimes: _compensation, ...movement } = credit;
+  const balance = await addToAccount(tx, movement.organizationId, movement.mode, amount);
+  return insertEntry(tx, {
+    ...movement,
+    kind: "claim_compensation",
+    amountCentimes: amount,
+    claimId,
+    balanceAfter: balance,
+    reason: "claim compensation"
   });
 }
 

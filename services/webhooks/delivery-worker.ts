@@ -50,9 +50,19 @@ export async function workerPass(worker: Worker): Promise<number> {
   return attempts;
 }
 
+/** An attempt made, waiting to be recorded with the rest of its batch. */
+interface Sent {
+  delivery: store.ClaimedDelivery;
+  endpoint: store.Endpoint;
+  result: AttemptResult;
+  outcome: store.AttemptOutcome;
+}
+
 /**
- * The payload's parcel view gets a label URL valid from this attempt on (a stored one would have
- * expired by the later retries); null when the labels service cannot answer, as in the API.
+ * Sends a claimed batch (at most `concurrency` requests in flight), then records every outcome in
+ * one statement and follows each endpoint's health once per batch. The payload's parcel view gets
+ * a label URL valid from this attempt on (a stored one would have expired by the later retries);
+ * null when the labels service cannot answer, as in the API.
  */
 async function sendBatch(worker: Worker, batch: store.ClaimedDelivery[]): Promise<number> {
   const endpointIds = [...new Set(batch.map(d => d.endpointId))];
@@ -65,23 +75,50 @@ async function sendBatch(worker: Worker, batch: store.ClaimedDelivery[]): Promis
       batch.flatMap(d => parcelOf(d.event)?.id ?? [])
     )
   ]);
-  let attempts = 0;
   const limit = pLimit(worker.settings.concurrency);
-  await Promise.all(
+  const sent = await Promise.all(
     batch.map(delivery =>
-      limit(async () => {
+      limit(async (): Promise<Sent | null> => {
         try {
           const event: ParcelEvent = withFreshLabelUrl(delivery.event, labelUrls);
-          const endpoint = endpoints.get(delivery.endpointId);
-          attempts += await sendOne(worker, { ...delivery, event }, endpoint, secrets.get(delivery.endpointId) ?? []);
+          return await sendOne(worker, { ...delivery, event }, endpoints.get(delivery.endpointId), secrets.get(delivery.endpointId) ?? []);
         } catch (err) {
           // The lease runs out and the delivery is tried again: nothing is lost.
           worker.logger.error(`webhook delivery ${delivery.id}: ${(err as Error).message}`);
+          return null;
         }
       })
     )
   );
-  return attempts;
+  const attempts = sent.filter((s): s is Sent => s !== null);
+  if (attempts.length === 0) return 0;
+  const numbers = await store.recordAttempts(
+    worker.db,
+    attempts.map(({ delivery, result, outcome }) => ({
+      claim: { id: delivery.id, leaseToken: delivery.leaseToken as string },
+      attempt: { ...result, worker: worker.broker.nodeID },
+      outcome
+    }))
+  );
+  for (const { delivery, endpoint, result, outcome } of attempts)
+    logAttempt(worker, delivery, endpoint, result, outcome, numbers.get(delivery.id) ?? null);
+  const recorded = attempts.filter(a => (numbers.get(a.delivery.id) ?? null) !== null);
+  await Promise.all(
+    [...groupBy(recorded, a => a.endpoint.id).values()].map(group =>
+      followEndpointHealth(
+        worker,
+        group[0].endpoint,
+        group.map(a => a.result)
+      ).catch(err => worker.logger.error(`webhook endpoint ${group[0].endpoint.id}: ${(err as Error).message}`))
+    )
+  );
+  return attempts.length;
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
 }
 
 /** The delivery's state after an attempt, from the answer and the retry schedule. */
@@ -94,18 +131,18 @@ function outcomeOf(worker: Worker, delivery: store.Delivery, result: AttemptResu
   return delay === null ? { status: "failed" } : { status: "pending", delayMs: delay * worker.settings.retryDelayScale };
 }
 
-/** One attempt of one claimed delivery; answers 1 if an HTTP attempt was made, else 0. */
+/** One attempt of one claimed delivery: the attempt to record, or null when none was made (endpoint disabled or gone). */
 async function sendOne(
   worker: Worker,
   delivery: store.ClaimedDelivery,
   endpoint: store.Endpoint | undefined,
   secrets: EndpointSecret[]
-): Promise<number> {
+): Promise<Sent | null> {
   const claim = { id: delivery.id, leaseToken: delivery.leaseToken as string };
   if (!endpoint || endpoint.disabledAt) {
     // Disabled between enqueue and now: kept as skipped (a replay sends it), nothing sent.
     await store.markSkipped(worker.db, claim, endpoint ? disabledReason(endpoint) : "webhook endpoint deleted");
-    return 0;
+    return null;
   }
   const result = await sendWebhook({
     url: endpoint.url,
@@ -118,40 +155,52 @@ async function sendOne(
     allowPrivate: worker.config.webhookAllowPrivate
   });
   countWebhookAttempt(worker.broker, result.statusCode);
-  const outcome = outcomeOf(worker, delivery, result);
-  const attemptNo = await store.recordAttempt(worker.db, claim, { ...result, worker: worker.broker.nodeID }, outcome);
+  return { delivery, endpoint, result, outcome: outcomeOf(worker, delivery, result) };
+}
+
+function logAttempt(
+  worker: Worker,
+  delivery: store.Delivery,
+  endpoint: store.Endpoint,
+  result: AttemptResult,
+  outcome: store.AttemptOutcome,
+  attemptNo: number | null
+): void {
   const what = `webhook delivery ${delivery.id} (${delivery.eventType}, endpoint ${endpoint.id})`;
   if (attemptNo === null) {
     worker.logger.warn(`${what}: lease lost before the answer was recorded; another worker retries it`);
-    return 1;
-  }
-  await followEndpointHealth(worker, endpoint, result);
-  if (outcome.status === "failed") {
+  } else if (outcome.status === "failed") {
     worker.logger.warn(`${what}: failed after attempt ${attemptNo} (${result.error})`);
   } else if (outcome.status === "pending") {
     worker.logger.info(`${what}: attempt ${attemptNo} unsuccessful (${result.error}), next in ${Math.round(outcome.delayMs / 1000)} s`);
   } else {
     worker.logger.debug(`${what}: delivered on attempt ${attemptNo}`);
   }
-  return 1;
 }
 
 /**
- * The endpoint's failing streak after this attempt; 410 Gone disables it at once, 5 days of
+ * The endpoint's failing streak after a batch's attempts; 410 Gone disables it at once, 5 days of
  * failures disable it with a notice for the merchant (Standard Webhooks: tell them by another
- * channel). Its deliveries stay, for a replay once it is enabled again.
+ * channel). Its deliveries stay, for a replay once it is enabled again. The batch counts as its
+ * latest success, then its earliest failure after that success: the streak that recording every
+ * attempt one by one would leave, in two updates at most.
  */
-async function followEndpointHealth(worker: Worker, endpoint: store.Endpoint, result: AttemptResult): Promise<void> {
-  const code = result.statusCode;
-  const succeeded = code !== null && code >= 200 && code < 300;
-  const streak = await store.recordEndpointOutcome(worker.db, endpoint.id, succeeded, result.startedAt);
-  if (code === 410) {
+async function followEndpointHealth(worker: Worker, endpoint: store.Endpoint, results: AttemptResult[]): Promise<void> {
+  const succeededAt = (r: AttemptResult) => r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+  const successes = results.filter(succeededAt).map(r => r.startedAt.getTime());
+  const lastSuccess = successes.length > 0 ? Math.max(...successes) : null;
+  const failures = results.filter(r => !succeededAt(r) && (lastSuccess === null || r.startedAt.getTime() > lastSuccess));
+  const firstFailure = failures.reduce<AttemptResult | null>((a, r) => (a === null || r.startedAt < a.startedAt ? r : a), null);
+  let streak: Awaited<ReturnType<typeof store.recordEndpointOutcome>> = null;
+  if (lastSuccess !== null) streak = await store.recordEndpointOutcome(worker.db, endpoint.id, true, new Date(lastSuccess));
+  if (firstFailure) streak = await store.recordEndpointOutcome(worker.db, endpoint.id, false, firstFailure.startedAt);
+  if (results.some(r => r.statusCode === 410)) {
     if (await store.disableEndpoint(worker.db, endpoint.id, "410 Gone answered")) {
       worker.logger.warn(`webhook endpoint ${endpoint.id}: answered 410 Gone; disabled until it is enabled again`);
     }
     return;
   }
-  if (succeeded || !streak || !shouldDisableEndpoint(streak.firstFailureAt, streak.lastSuccessAt, worker.now())) return;
+  if (!firstFailure || !streak || !shouldDisableEndpoint(streak.firstFailureAt, streak.lastSuccessAt, worker.now())) return;
   if (!(await store.disableEndpoint(worker.db, endpoint.id, FAILING_FOR_DAYS))) return;
   worker.logger.warn(`webhook endpoint ${endpoint.id}: no success for 5 days; disabled, notice written`);
   const organizationName = await call(worker.broker, "auth.getOrganization", { organizationId: endpoint.organizationId }).then(
@@ -163,7 +212,7 @@ async function followEndpointHealth(worker: Worker, endpoint: store.Endpoint, re
     endpointUrl: endpoint.url,
     firstFailureAt: streak.firstFailureAt!,
     disabledAt: worker.now(),
-    lastError: result.error,
+    lastError: failures.reduce((a, r) => (r.startedAt > a.startedAt ? r : a)).error,
     undeliveredCount: await store.countUndelivered(worker.db, endpoint.id)
   });
   await store.insertNotice(worker.db, {

@@ -1,5 +1,8 @@
+import { ClaimViewSchema } from "../../lib/claim-view";
 import { COD_EVENT_TYPES } from "../../lib/cod";
 import {
+  CLAIM_EVENT_TYPES,
+  type ClaimEventData,
   type CodEventData,
   PICKUP_EVENT_TYPES,
   PING_EVENT_TYPE,
@@ -27,6 +30,7 @@ export const EVENT_TYPES: string[] = [
   ...PARCEL_STATUSES.map(eventTypeFor),
   ...COD_EVENT_TYPES,
   ...PICKUP_EVENT_TYPES,
+  ...CLAIM_EVENT_TYPES,
   ...RELAY_EVENT_TYPES
 ];
 
@@ -185,6 +189,19 @@ export const COD_EVENT_SCHEMA = eventSchema(
   ]
 );
 
+export const CLAIM_EVENT_SCHEMA = eventSchema(
+  "ClaimEvent",
+  CLAIM_EVENT_TYPES,
+  "claim.opened, claim.approved or claim.rejected; same as X-Relay-Event.",
+  objectOf<ClaimEventData>(
+    { claim: ClaimViewSchema, parcel: ParcelViewSchema },
+    { description: "claim.* events: the claim after the change (GET /claims/{id}), and its parcel." }
+  ),
+  "Body of the claims webhooks, and an item of the events API: the claim with its evidence and decision, and the parcel. " +
+    "`reason` is the operator's note on a decision, null on claim.opened.",
+  []
+);
+
 export const RELAY_EVENT_SCHEMA = eventSchema(
   "RelayEvent",
   RELAY_EVENT_TYPES,
@@ -232,8 +249,8 @@ export const RELAY_EVENT_SCHEMA = eventSchema(
   ]
 );
 
-/** An item of the events API: a status, COD or relay event (their `type` tells which). */
-export const ANY_EVENT_SCHEMA: JsonSchema = { oneOf: [PARCEL_EVENT_SCHEMA, COD_EVENT_SCHEMA, RELAY_EVENT_SCHEMA] };
+/** An item of the events API: a status, COD, claim or relay event (their `type` tells which). */
+export const ANY_EVENT_SCHEMA: JsonSchema = { oneOf: [PARCEL_EVENT_SCHEMA, COD_EVENT_SCHEMA, CLAIM_EVENT_SCHEMA, RELAY_EVENT_SCHEMA] };
 
 const PING_EVENT_SCHEMA = component(
   "PingEvent",
@@ -409,6 +426,28 @@ export function webhookDocs(): Record<string, PathItem> {
       )
     ]
   ];
+  const claimEvents: [string, PathItem][] = [
+    [
+      "claim.opened",
+      "Claim opened",
+      "Sent when you opened a claim (POST /parcels/{id}/claims): data.claim is the claim with its evidence."
+    ],
+    [
+      "claim.approved",
+      "Claim approved",
+      "Sent when an operator approved your claim: data.claim.compensationDzd is granted, and your wallet is credited with it " +
+        "plus the shipping price (a CLAIM_COMPENSATION movement; data.claim.paidDzd once credited)."
+    ],
+    ["claim.rejected", "Claim rejected", "Sent when an operator rejected your claim; reason (and data.claim.note) says why."]
+  ].map(([type, summary, text]): [string, PathItem] => [
+    type,
+    webhookEntry(
+      type,
+      summary,
+      `${text} The parcel's status does not change (except LOST, which has its own event). ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
+      CLAIM_EVENT_SCHEMA
+    )
+  ]);
   const ping = webhookEntry(
     PING_EVENT_TYPE,
     "Test event",
@@ -416,5 +455,5 @@ export function webhookDocs(): Record<string, PathItem> {
     PING_EVENT_SCHEMA,
     { default: { description: "Whatever the answer, it is only shown to whoever sent the test: nothing is retried or disabled." } }
   );
-  return Object.fromEntries([...parcelEvents, ...codEvents, ...pickupEvents, ...relayEvents, [PING_EVENT_TYPE, ping]]);
+  return Object.fromEntries([...parcelEvents, ...codEvents, ...pickupEvents, ...claimEvents, ...relayEvents, [PING_EVENT_TYPE, ping]]);
 }

@@ -14,42 +14,54 @@ import { AttemptLogEntry, DELIVERY_STATUSES, DeliveryStatus, ENDPOINT_MODES, End
 /** Events written to the outbox before `occurredAt` and `sequence` existed may still arrive once, without them. */
 export type IncomingParcelEvent = Omit<ParcelEvent, "occurredAt" | "sequence"> & Partial<Pick<ParcelEvent, "occurredAt" | "sequence">>;
 
-export interface EnqueueParams {
-  event: IncomingParcelEvent;
-}
-export const EnqueueSchema = Joi.object<EnqueueParams, true>({
-  event: Joi.object({
-    id: uuid().required(),
-    type: Joi.string()
-      .pattern(/^(parcel|cod|relay)\.[a-z_]{1,40}$/)
-      .required(),
-    createdAt: Joi.string().max(64).required(),
-    occurredAt: Joi.string().max(64),
-    sequence: Joi.number().integer().min(0).max(2_147_483_647),
-    organizationId: uuid().required(),
-    mode: keyMode().required(),
-    sandbox: Joi.boolean().required(),
-    reason: Joi.string().max(2000).allow(null).required(),
-    data: Joi.object({
-      // A status event says the status before; a COD event (cod.*) says the COD status before instead.
-      previousStatus: Joi.string()
-        .max(40)
-        .allow(null)
-        .when("...type", { is: Joi.string().pattern(/^parcel\./), then: Joi.required() }),
-      previousCodStatus: Joi.string().max(40),
-      // Parcel and COD events are about a parcel; a relay event (relay.*) names its closure instead.
-      parcel: Joi.object({ id: uuid().required() })
-        .unknown(true)
-        .when("...type", { is: Joi.string().pattern(/^relay\./), then: Joi.forbidden(), otherwise: Joi.required() }),
-      closure: Joi.object({ id: uuid().required() })
-        .unknown(true)
-        .when("...type", { is: Joi.string().pattern(/^relay\./), then: Joi.required(), otherwise: Joi.forbidden() })
-    })
+/** A parcel event as the outbox relay hands it over. */
+const IncomingEventSchema = Joi.object({
+  id: uuid().required(),
+  type: Joi.string()
+    .pattern(/^(parcel|cod|claim|relay)\.[a-z_]{1,40}$/)
+    .required(),
+  createdAt: Joi.string().max(64).required(),
+  occurredAt: Joi.string().max(64),
+  sequence: Joi.number().integer().min(0).max(2_147_483_647),
+  organizationId: uuid().required(),
+  mode: keyMode().required(),
+  sandbox: Joi.boolean().required(),
+  reason: Joi.string().max(2000).allow(null).required(),
+  data: Joi.object({
+    // A status event says the status before; a COD event (cod.*) says the COD status before instead.
+    previousStatus: Joi.string()
+      .max(40)
+      .allow(null)
+      .when("...type", { is: Joi.string().pattern(/^parcel\./), then: Joi.required() }),
+    previousCodStatus: Joi.string().max(40),
+    // Parcel, COD and claim events are about a parcel; a relay event (relay.*) names its closure instead.
+    parcel: Joi.object({ id: uuid().required() })
       .unknown(true)
-      .required()
+      .when("...type", { is: Joi.string().pattern(/^relay\./), then: Joi.forbidden(), otherwise: Joi.required() }),
+    closure: Joi.object({ id: uuid().required() })
+      .unknown(true)
+      .when("...type", { is: Joi.string().pattern(/^relay\./), then: Joi.required(), otherwise: Joi.forbidden() })
   })
     .unknown(true)
     .required()
+})
+  .unknown(true)
+  .required();
+
+export interface EnqueueParams {
+  event: IncomingParcelEvent;
+}
+export const EnqueueSchema = Joi.object<EnqueueParams, true>({ event: IncomingEventSchema });
+
+/** The most events one hand-off carries (the relay reads 200 outbox rows at a time). */
+export const MAX_EVENTS_PER_HANDOFF = 500;
+
+export interface EnqueueBatchParams {
+  /** Oldest first: a parcel's events in the order they happened. */
+  events: IncomingParcelEvent[];
+}
+export const EnqueueBatchSchema = Joi.object<EnqueueBatchParams, true>({
+  events: Joi.array().items(IncomingEventSchema).min(1).max(MAX_EVENTS_PER_HANDOFF).required()
 });
 
 const organizationId = () => uuid().description("Organisation id (uuid).");

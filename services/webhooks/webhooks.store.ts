@@ -1,6 +1,6 @@
 import type { KeyMode } from "../../lib/api-keys";
 import type { Database, Queryable } from "../../lib/db/database";
-import { ParcelEvent, subjectIdOf } from "../../lib/events";
+import type { ParcelEvent } from "../../lib/events";
 import { isoOrNull } from "../../lib/db/rows";
 
 /**
@@ -276,45 +276,93 @@ export interface NewDelivery {
   status: DeliveryStatus;
 }
 
+/** What storing one event did: whether it is new, and its deliveries (made now, or the first time). */
+export interface RecordedEvent {
+  eventId: string;
+  created: boolean;
+  deliveries: NewDelivery[];
+}
+
 /**
- * Stores an event and, in the same transaction, one delivery for each endpoint of its
- * organisation that takes it (mode and event type): pending, or skipped when the endpoint is
- * disabled (kept for a replay). Idempotent per event id: a second call adds nothing, even for an
- * endpoint created in between, and answers the deliveries made the first time. The organisation's
- * lock makes its events commit in feed order.
+ * Stores a batch of events and, in the same transaction, one delivery for each endpoint of the
+ * event's organisation that takes it (mode and event type): pending, or skipped when the endpoint
+ * is disabled (kept for a replay). Both inserts are one statement, whatever the batch's size, and
+ * an organisation without an endpoint costs only its events' rows (the events API and replays read
+ * them). The events take their feed positions in the batch's order, so a parcel's events keep the
+ * order the outbox gave them. Idempotent per event id: an event stored before (a redelivered batch)
+ * adds nothing, even for an endpoint created in between, and answers the deliveries made the first
+ * time. The organisations' locks, taken in one fixed order, make each organisation's events commit
+ * in feed order.
  */
-export async function recordEvent(db: Database, event: ParcelEvent): Promise<{ created: boolean; deliveries: NewDelivery[] }> {
+export async function recordEvents(db: Database, events: ParcelEvent[]): Promise<RecordedEvent[]> {
+  if (events.length === 0) return [];
   return db.transaction(async tx => {
-    await tx.query("SELECT pg_advisory_xact_lock($1::integer, hashtext($2))", [EVENT_FEED_LOCK, event.organizationId]);
-    const inserted = await tx.query<{ seq: string }>(
-      `INSERT INTO webhooks.events (id, organization_id, mode, parcel_id, type, payload)
-       VALUES ($1, $2, $3, $4, $5, $6::json)
-       ON CONFLICT (id) DO NOTHING
-       RETURNING seq::text AS seq`,
-      [event.id, event.organizationId, event.mode, subjectIdOf(event), event.type, JSON.stringify(event)]
+    const organizations = [...new Set(events.map(e => e.organizationId))].sort();
+    await tx.query("SELECT pg_advisory_xact_lock($1::integer, hashtext(o)) FROM unnest($2::text[]) WITH ORDINALITY AS t(o, n) ORDER BY n", [
+      EVENT_FEED_LOCK,
+      organizations
+    ]);
+    // json keeps each element's text: the stored payload is the event exactly as parcels wrote it.
+    const fresh = await tx.query<{ event_id: string; id: string | null; endpoint_id: string | null; status: DeliveryStatus | null }>(
+      `WITH incoming AS (
+         SELECT x, n FROM json_array_elements($1::json) WITH ORDINALITY AS t(x, n)
+       ), stored AS (
+         INSERT INTO webhooks.events (id, organization_id, mode, parcel_id, type, payload)
+         SELECT (x->>'id')::uuid, (x->>'organizationId')::uuid, x->>'mode', coalesce(x->'data'->'parcel'->>'id', x->'data'->'closure'->>'id')::uuid, x->>'type', x
+           FROM incoming ORDER BY n
+         ON CONFLICT (id) DO NOTHING
+         RETURNING id, seq, organization_id, mode, parcel_id, type
+       ), made AS (
+         INSERT INTO webhooks.deliveries
+           (id, event_id, event_seq, endpoint_id, organization_id, mode, parcel_id, event_type, status, next_attempt_at, last_error)
+         SELECT gen_random_uuid(), s.id, s.seq, e.id, e.organization_id, s.mode, s.parcel_id, s.type,
+                CASE WHEN e.disabled_at IS NULL THEN 'pending' ELSE 'skipped' END,
+                CASE WHEN e.disabled_at IS NULL THEN now() END,
+                CASE WHEN e.disabled_at IS NULL THEN NULL
+                     ELSE 'webhook endpoint disabled' || COALESCE(': ' || e.disabled_reason, '') END
+           FROM stored s
+           JOIN webhooks.endpoints e
+             ON e.organization_id = s.organization_id AND (e.mode = 'both' OR e.mode = s.mode)
+            AND (e.event_types IS NULL OR s.type = ANY (e.event_types))
+          ORDER BY s.seq, e.created_at, e.id
+         RETURNING id, event_id, endpoint_id, status, seq
+       )
+       SELECT s.id::text AS event_id, m.id, m.endpoint_id, m.status
+         FROM stored s LEFT JOIN made m ON m.event_id = s.id
+        ORDER BY s.seq, m.seq`,
+      [JSON.stringify(events)]
     );
-    if (inserted.length === 0) {
-      const existing = await tx.query<{ id: string; endpoint_id: string; status: DeliveryStatus }>(
-        "SELECT id, endpoint_id, status FROM webhooks.deliveries WHERE event_id = $1 ORDER BY seq",
-        [event.id]
-      );
-      return { created: false, deliveries: existing.map(d => ({ id: d.id, endpointId: d.endpoint_id, status: d.status })) };
+    const made = new Map<string, NewDelivery[]>();
+    for (const row of fresh) {
+      const list = made.get(row.event_id) ?? [];
+      if (row.id && row.endpoint_id && row.status) list.push({ id: row.id, endpointId: row.endpoint_id, status: row.status });
+      made.set(row.event_id, list);
     }
-    const deliveries = await tx.query<{ id: string; endpoint_id: string; status: DeliveryStatus }>(
-      `INSERT INTO webhooks.deliveries
-         (id, event_id, event_seq, endpoint_id, organization_id, mode, parcel_id, event_type, status, next_attempt_at, last_error)
-       SELECT gen_random_uuid(), $1::uuid, $2::bigint, e.id, e.organization_id, $3::text, $4::uuid, $5::text,
-              CASE WHEN e.disabled_at IS NULL THEN 'pending' ELSE 'skipped' END,
-              CASE WHEN e.disabled_at IS NULL THEN now() END,
-              CASE WHEN e.disabled_at IS NULL THEN NULL
-                   ELSE 'webhook endpoint disabled' || COALESCE(': ' || e.disabled_reason, '') END
-         FROM webhooks.endpoints e
-        WHERE e.organization_id = $6 AND (e.mode = 'both' OR e.mode = $3) AND (e.event_types IS NULL OR $5 = ANY (e.event_types))
-       RETURNING id, endpoint_id, status`,
-      [event.id, inserted[0].seq, event.mode, subjectIdOf(event), event.type, event.organizationId]
-    );
-    return { created: true, deliveries: deliveries.map(d => ({ id: d.id, endpointId: d.endpoint_id, status: d.status })) };
+    const before = events.map(e => e.id).filter(id => !made.has(id));
+    const earlier = new Map<string, NewDelivery[]>();
+    if (before.length > 0) {
+      const rows = await tx.query<{ id: string; event_id: string; endpoint_id: string; status: DeliveryStatus }>(
+        "SELECT id, event_id, endpoint_id, status FROM webhooks.deliveries WHERE event_id = ANY($1::uuid[]) ORDER BY seq",
+        [before]
+      );
+      for (const row of rows) {
+        earlier.set(row.event_id, [...(earlier.get(row.event_id) ?? []), { id: row.id, endpointId: row.endpoint_id, status: row.status }]);
+      }
+    }
+    const answered = new Set<string>();
+    return events.map(event => {
+      // The same event twice in one batch: stored once, the second answered as already stored.
+      const created = made.has(event.id) && !answered.has(event.id);
+      answered.add(event.id);
+      return { eventId: event.id, created, deliveries: made.get(event.id) ?? earlier.get(event.id) ?? [] };
+    });
   });
+}
+
+/** One event (see recordEvents). */
+export async function recordEvent(db: Database, event: ParcelEvent): Promise<{ created: boolean; deliveries: NewDelivery[] }> {
+  const [recorded] = await recordEvents(db, [event]);
+  return { created: recorded.created, deliveries: recorded.deliveries };
 }
 
 export interface FeedQuery {
@@ -455,31 +503,29 @@ export type ClaimedDelivery = Delivery & { event: ParcelEvent };
  *   in order; a later one waits while an earlier one is retried (until it is delivered, failed
  *   or skipped). Another endpoint's outage holds nothing back.
  */
-export async function claimDue(db: Database, options: { limit: number; leaseMs: number }): Promise<ClaimedDelivery[]> {
-  return db.transaction(async tx => {
-    const due = await tx.query<{ id: string }>(
-      `SELECT d.id FROM webhooks.deliveries d
+export async function claimDue(db: Queryable, options: { limit: number; leaseMs: number }): Promise<ClaimedDelivery[]> {
+  // One statement (its own transaction): the rows it locks are skipped by a concurrent claim, and
+  // it updates only the rows it locked.
+  const rows = await db.query<DeliveryRow & { payload: ParcelEvent | string }>(
+    `WITH due AS (
+       SELECT d.id FROM webhooks.deliveries d
         WHERE d.status = 'pending' AND d.next_attempt_at <= now()
           AND NOT EXISTS (
             SELECT 1 FROM webhooks.deliveries o
              WHERE o.endpoint_id = d.endpoint_id AND o.parcel_id = d.parcel_id AND o.status = 'pending' AND o.event_seq < d.event_seq)
         ORDER BY d.next_attempt_at, d.seq
         LIMIT $1
-        FOR UPDATE OF d SKIP LOCKED`,
-      [options.limit]
-    );
-    if (due.length === 0) return [];
-    const rows = await tx.query<DeliveryRow & { payload: ParcelEvent | string }>(
-      `UPDATE webhooks.deliveries d
-          SET next_attempt_at = now() + $2::integer * interval '1 millisecond',
-              lease_token = gen_random_uuid(), updated_at = now()
-         FROM webhooks.events ev
-        WHERE d.id = ANY($1::uuid[]) AND ev.id = d.event_id
-        RETURNING ${DELIVERY_COLUMNS}, ev.payload`,
-      [due.map(d => d.id), options.leaseMs]
-    );
-    return rows.map(row => ({ ...toDelivery(row), event: eventOf(row.payload) }));
-  });
+        FOR UPDATE OF d SKIP LOCKED
+     )
+     UPDATE webhooks.deliveries d
+        SET next_attempt_at = now() + $2::integer * interval '1 millisecond',
+            lease_token = gen_random_uuid(), updated_at = now()
+       FROM due, webhooks.events ev
+      WHERE d.id = due.id AND ev.id = d.event_id
+      RETURNING ${DELIVERY_COLUMNS}, ev.payload`,
+    [options.limit, options.leaseMs]
+  );
+  return rows.map(row => ({ ...toDelivery(row), event: eventOf(row.payload) }));
 }
 
 export type AttemptOutcome = { status: "delivered" } | { status: "failed" } | { status: "pending"; delayMs: number };
@@ -492,56 +538,73 @@ export interface AttemptRecord {
   worker: string;
 }
 
+/** One attempt of a claimed delivery, and the state it leaves the delivery in. */
+export interface AttemptReport {
+  claim: { id: string; leaseToken: string };
+  attempt: AttemptRecord;
+  outcome: AttemptOutcome;
+}
+
 /**
- * Records one attempt and the delivery's new state, only if the caller still holds the lease it
- * claimed (it may not, if it overran the lease and another worker took the delivery over; the
- * answer is then dropped). Returns the attempt number, or null when the lease was lost.
+ * Records a batch of attempts and each delivery's new state in one statement. Each is recorded
+ * only if its worker still holds the lease it claimed (it may not, if it overran the lease and
+ * another worker took the delivery over; that answer is then dropped). Answers, per delivery id,
+ * the attempt number, or null when the lease was lost.
  */
+export async function recordAttempts(db: Queryable, reports: AttemptReport[]): Promise<Map<string, number | null>> {
+  const numbers = new Map<string, number | null>(reports.map(r => [r.claim.id, null]));
+  if (reports.length === 0) return numbers;
+  const rows = await db.query<{ delivery_id: string; attempt_no: number }>(
+    `WITH report AS (
+       SELECT * FROM json_to_recordset($1::json) AS r(
+         id uuid, lease_token uuid, status text, delay_ms integer, status_code integer, error text,
+         started_at timestamptz, duration_ms integer, worker text)
+     ), recorded AS (
+       UPDATE webhooks.deliveries d
+          SET attempts = d.attempts + 1,
+              status = r.status,
+              next_attempt_at = CASE WHEN r.status = 'pending' THEN now() + r.delay_ms * interval '1 millisecond' END,
+              lease_token = NULL,
+              last_status_code = r.status_code,
+              last_error = r.error,
+              delivered_at = CASE WHEN r.status = 'delivered' THEN now() ELSE d.delivered_at END,
+              updated_at = now()
+         FROM report r
+        WHERE d.id = r.id AND d.lease_token = r.lease_token AND d.status = 'pending'
+        RETURNING d.id, d.attempts
+     )
+     INSERT INTO webhooks.attempts (delivery_id, attempt_no, started_at, duration_ms, status_code, error, worker)
+     SELECT c.id, c.attempts, r.started_at, r.duration_ms, r.status_code, r.error, r.worker
+       FROM recorded c JOIN report r ON r.id = c.id
+     RETURNING delivery_id, attempt_no`,
+    [
+      JSON.stringify(
+        reports.map(({ claim, attempt, outcome }) => ({
+          id: claim.id,
+          lease_token: claim.leaseToken,
+          status: outcome.status,
+          delay_ms: outcome.status === "pending" ? Math.max(0, Math.round(outcome.delayMs)) : 0,
+          status_code: attempt.statusCode,
+          error: attempt.error,
+          started_at: attempt.startedAt.toISOString(),
+          duration_ms: Math.max(0, Math.round(attempt.durationMs)),
+          worker: attempt.worker
+        }))
+      )
+    ]
+  );
+  for (const row of rows) numbers.set(row.delivery_id, Number(row.attempt_no));
+  return numbers;
+}
+
+/** One attempt (see recordAttempts): the attempt number, or null when the lease was lost. */
 export async function recordAttempt(
-  db: Database,
+  db: Queryable,
   claim: { id: string; leaseToken: string },
   attempt: AttemptRecord,
   outcome: AttemptOutcome
 ): Promise<number | null> {
-  return db.transaction(async tx => {
-    const [row] = await tx.query<{ attempts: number }>(
-      `UPDATE webhooks.deliveries
-          SET attempts = attempts + 1,
-              status = $3,
-              next_attempt_at = CASE WHEN $3 = 'pending' THEN now() + $4::integer * interval '1 millisecond' END,
-              lease_token = NULL,
-              last_status_code = $5,
-              last_error = $6,
-              delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END,
-              updated_at = now()
-        WHERE id = $1 AND lease_token = $2 AND status = 'pending'
-        RETURNING attempts`,
-      [
-        claim.id,
-        claim.leaseToken,
-        outcome.status,
-        outcome.status === "pending" ? Math.max(0, Math.round(outcome.delayMs)) : 0,
-        attempt.statusCode,
-        attempt.error
-      ]
-    );
-    if (!row) return null;
-    const attemptNo = Number(row.attempts);
-    await tx.query(
-      `INSERT INTO webhooks.attempts (delivery_id, attempt_no, started_at, duration_ms, status_code, error, worker)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [
-        claim.id,
-        attemptNo,
-        attempt.startedAt,
-        Math.max(0, Math.round(attempt.durationMs)),
-        attempt.statusCode,
-        attempt.error,
-        attempt.worker
-      ]
-    );
-    return attemptNo;
-  });
+  return (await recordAttempts(db, [{ claim, attempt, outcome }])).get(claim.id) ?? null;
 }
 
 /** A claimed delivery that cannot be sent (its endpoint is disabled): skipped, not attempted. */

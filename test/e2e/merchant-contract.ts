@@ -425,6 +425,7 @@ export function merchantContract(system: () => SystemUnderTest): void {
             balanceAfterDzd: 3_000,
             parcelId: parcel.id,
             remittanceId: null,
+            claimId: null,
             createdAt: expect.stringMatching(/Z$/)
           },
           {
@@ -433,6 +434,7 @@ export function merchantContract(system: () => SystemUnderTest): void {
             balanceAfterDzd: 2_500,
             parcelId: parcel.id,
             remittanceId: null,
+            claimId: null,
             createdAt: expect.stringMatching(/Z$/)
           },
           {
@@ -441,6 +443,7 @@ export function merchantContract(system: () => SystemUnderTest): void {
             balanceAfterDzd: 3_000,
             parcelId: null,
             remittanceId: null,
+            claimId: null,
             createdAt: expect.stringMatching(/Z$/)
           }
         ],

@@ -10,14 +10,19 @@ export interface InvariantReport {
   returnFeePending: number;
   /** Return fees charged. */
   returnFees: number;
+  /** Approved claims credited (claim_compensation entries). */
+  claimCompensations: number;
   violations: string[];
 }
 
 /**
- * DESIGN §3: for every organisation and mode, balance = top-ups − debits + refunds + COD credits − return fees, and every
+ * DESIGN §3: for every organisation and mode, balance = top-ups − debits + refunds + COD credits − return fees + claim
+ * compensations, and every
  * un-refunded debit has exactly one visible parcel (and every visible, uncancelled parcel was paid). A return fee is charged
  * once, for a parcel that went back (RETURN_PENDING), of the amount fixed on its return, to its own account; a balance is
- * below zero by return fees only; and every return has its fee charged once nothing is pending.
+ * below zero by return fees only; and every return has its fee charged once nothing is pending. A claim compensation is
+ * credited once, for an APPROVED claim of its own account, of its compensation plus the parcel's price (unless refunded), and
+ * every approved claim is credited once nothing is pending.
  */
 export async function checkMoneyInvariant(database: string | { pgliteDir: string }): Promise<InvariantReport> {
   const client = typeof database === "string" ? new Client({ connectionString: database }) : await PGlite.create(database.pgliteDir);
@@ -30,7 +35,7 @@ export async function checkMoneyInvariant(database: string | { pgliteDir: string
       -- Debits and return fees (the ELSE) take money out.
       SELECT a.organization_id, a.mode, a.balance_centimes::bigint AS balance,
              coalesce(sum(CASE l.kind WHEN 'top_up' THEN l.amount_centimes WHEN 'refund' THEN l.amount_centimes
-                                      WHEN 'cod_credit' THEN l.amount_centimes
+                                      WHEN 'cod_credit' THEN l.amount_centimes WHEN 'claim_compensation' THEN l.amount_centimes
                                       ELSE -l.amount_centimes END), 0)::bigint AS ledger
         FROM wallet.accounts a LEFT JOIN wallet.ledger l ON l.organization_id = a.organization_id AND l.mode = a.mode
        GROUP BY a.organization_id, a.mode, a.balance_centimes`);
@@ -97,6 +102,23 @@ export async function checkMoneyInvariant(database: string | { pgliteDir: string
       "SELECT organization_id, mode, balance_centimes, return_fees_centimes FROM wallet.accounts WHERE balance_centimes < -return_fees_centimes"
     );
     for (const a of negative) violations.push(`${a.organization_id}/${a.mode}: balance ${a.balance_centimes} below minus its return fees`);
+    const { rows: credits } = await query(`
+      SELECT l.claim_id, l.organization_id, l.mode, l.amount_centimes::bigint AS amount, c.status, c.organization_id AS claim_org,
+             c.mode AS claim_mode, (c.compensation_centimes + CASE WHEN r.id IS NULL THEN p.price_centimes ELSE 0 END)::bigint AS owed
+        FROM wallet.ledger l
+        LEFT JOIN parcels.claims c ON c.id = l.claim_id
+        LEFT JOIN parcels.parcels p ON p.id = c.parcel_id
+        LEFT JOIN wallet.ledger r ON r.parcel_id = c.parcel_id AND r.kind = 'refund'
+       WHERE l.kind = 'claim_compensation'`);
+    for (const c of credits) {
+      if (c.status !== "APPROVED") violations.push(`claim ${c.claim_id} credited without being approved`);
+      else if (c.claim_org !== c.organization_id || c.claim_mode !== c.mode)
+        violations.push(`claim ${c.claim_id} credited to the wrong account`);
+      else if (String(c.amount) !== String(c.owed)) violations.push(`claim ${c.claim_id}: ${c.amount} credited, ${c.owed} owed`);
+    }
+    const credited = new Set(credits.map(c => c.claim_id as string));
+    const { rows: approved } = await query("SELECT id FROM parcels.claims WHERE status = 'APPROVED' AND NOT credit_pending");
+    for (const c of approved) if (!credited.has(c.id)) violations.push(`claim ${c.id} approved but never credited`);
     const [{ pending }] = (await query("SELECT count(*)::int AS pending FROM parcels.parcels WHERE status = 'PENDING'")).rows;
     const [{ refunds }] = (await query("SELECT count(*)::int AS refunds FROM parcels.parcels WHERE refund_pending")).rows;
     const feesPending = returned.filter(p => p.pending).length;
@@ -107,6 +129,7 @@ export async function checkMoneyInvariant(database: string | { pgliteDir: string
       refundPending: refunds,
       returnFeePending: feesPending,
       returnFees: fees.length,
+      claimCompensations: credits.length,
       violations
     };
   } finally {

@@ -13,11 +13,11 @@ import { brokerOptions } from "../../moleculer.config";
 import AuthService from "../../services/auth.service";
 import WebhooksService, { WebhooksSettings } from "../../services/webhooks.service";
 import type { EndpointView, EndpointWithSecret, EventPage } from "../../services/webhooks/webhooks.params";
-import * as store from "../../services/webhooks/webhooks.store";
 import { makeParcelEvent, waitFor } from "../helpers/parcel-events";
 import { createTestDatabase } from "../helpers/postgres";
 import { ReceivedRequest, Receiver, startReceiver } from "../helpers/receivers";
 import { describeWithServers } from "../helpers/servers";
+import { storedFeed } from "../helpers/webhooks-store";
 
 /**
  * Issue 12 on the service itself, with a clock the test moves (the service's `now` method): secret
@@ -284,15 +284,7 @@ describeWithServers(["postgres"], "webhook endpoints, rotation and disabling, wi
     expect(new Set(read).size).toBe(300);
     expect(new Set(read)).toEqual(new Set(written));
     // The feed's order is the order the events were stored in.
-    const stored = await store.listEvents(db, {
-      organizationId: org,
-      mode: "live",
-      after: null,
-      type: null,
-      parcelId: null,
-      limit: 1000,
-      retentionDays: 30
-    });
+    const stored = await storedFeed(db, org);
     expect(read).toEqual(stored.map(s => s.event.id));
   });
 

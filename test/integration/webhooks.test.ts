@@ -22,6 +22,7 @@ import { makeParcelEvent, waitFor } from "../helpers/parcel-events";
 import { createTestDatabase } from "../helpers/postgres";
 import { maxInFlight, ReceivedRequest, Receiver, startReceiver } from "../helpers/receivers";
 import { describeWithServers } from "../helpers/servers";
+import { addTestEndpoint } from "../helpers/webhooks-store";
 
 const ENCRYPTION_KEY = randomBytes(32).toString("hex");
 const SECRET = "whsec_test_0123456789abcdef";
@@ -142,17 +143,7 @@ function storeContract(open: () => Promise<{ db: Database; close: () => Promise<
   /** An organisation with one endpoint taking everything: each event recorded makes one delivery. */
   async function organizationWithEndpoint(): Promise<string> {
     const organizationId = randomUUID();
-    await store.insertEndpoint(db, {
-      id: randomUUID(),
-      organizationId,
-      url: "http://127.0.0.1:9/",
-      description: null,
-      mode: "both",
-      eventTypes: null,
-      enabled: true,
-      secretEnc: "v1:x",
-      now: new Date()
-    });
+    await addTestEndpoint(db, organizationId);
     return organizationId;
   }
   const record = async (event: ParcelEvent) => (await store.recordEvent(db, event)).deliveries[0];

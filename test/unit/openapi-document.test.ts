@@ -370,19 +370,25 @@ describe("SPEC §5: authentication", () => {
       getCodRemittance: either("parcels:read"),
       getCodSummary: either("parcels:read"),
       downloadLabel: [],
-      downloadLabelDocument: []
+      downloadLabelDocument: [],
+      openClaim: either("parcels:write"),
+      listClaims: either("parcels:read"),
+      getClaim: either("parcels:read")
     });
   });
 });
 
 describe("SPEC §6: webhooks", () => {
-  test("one entry per event type, parcel.<status in lower case>, cod.collected and cod.remitted, the pick-up deadline events, and the ping test event, with the X-Relay-* and Standard Webhooks headers", () => {
+  test("one entry per event type, parcel.<status in lower case>, cod.collected and cod.remitted, the pick-up deadline events, the claim events, and the ping test event, with the X-Relay-* and Standard Webhooks headers", () => {
     expect(Object.keys(doc.webhooks!)).toEqual([
       ...STATUSES.map(s => `parcel.${s.toLowerCase()}`),
       "cod.collected",
       "cod.remitted",
       "parcel.pickup_reminder",
       "parcel.pickup_extended",
+      "claim.opened",
+      "claim.approved",
+      "claim.rejected",
       "relay.closure_announced",
       "ping"
     ]);

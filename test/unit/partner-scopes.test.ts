@@ -27,6 +27,7 @@ test("only the health ping is open to every key; writes need parcels:write; mone
     "parcels.create",
     "parcels.createBatch",
     "parcels.extendPickup",
+    "parcels.openClaim",
     "parcels.triggerSandboxEvent"
   ]);
   expect(byScope("parcels:read")).toEqual([
@@ -36,8 +37,10 @@ test("only the health ping is open to every key; writes need parcels:write; mone
     "parcels.events",
     "parcels.get",
     "parcels.getByTracking",
+    "parcels.getClaim",
     "parcels.getRemittance",
     "parcels.list",
+    "parcels.listClaims",
     "parcels.listRemittances",
     "parcels.quote",
     "parcels.searchRelayPoints",

@@ -123,6 +123,11 @@ const SAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   PARCEL_NOT_AT_RELAY:
     "The pick-up deadline of a parcel in status IN_TRANSIT cannot change: only while it waits at its relay point (AT_RELAY, RELAY_NOTIFIED)",
   EXTENSION_ALREADY_USED: "This parcel's pick-up deadline was already extended (by 3 days)",
+  CLAIM_NOT_FOUND: "Claim not found",
+  CLAIM_NOT_ALLOWED:
+    "Damage or missing content is claimed for a parcel that is DAMAGED, was delivered at most 7 days ago, or was refused at the relay point; this one is IN_TRANSIT",
+  CLAIM_ALREADY_OPEN: "This parcel already has an open claim: wait for its decision",
+  CLAIM_ALREADY_DECIDED: "This claim was already decided: APPROVED on 2026-03-02T10:15:00.000Z",
   RELAY_CLOSED:
     "Relay point DZ-16-ALGER-CENTRE is closed from 2026-12-01 to 2026-12-07 (holidays): send the parcel to an open relay point such as DZ-16-ALGER-BAB-EL-OUED (see details)"
 };
