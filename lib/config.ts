@@ -74,6 +74,8 @@ export interface AppConfig {
   /** A relay point closed today or within this many days refuses new parcels (409 RELAY_CLOSED). */
   closureNoticeDays: number;
   outboxIntervalMs: number;
+  /** Group commit on the create path (lib/group-commit.ts): items per flush, and items allowed to wait. */
+  groupCommit: { maxBatch: number; maxQueue: number };
   webhookWorkerIntervalMs: number;
   webhookTimeoutMs: number;
   webhookAllowPrivate: boolean;
@@ -239,6 +241,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     holdingIntervalMs: integer(env, "HOLDING_INTERVAL_MS", 2_000, 50, 60_000),
     closureNoticeDays: integer(env, "CLOSURE_NOTICE_DAYS", 2, 0, 30),
     outboxIntervalMs: integer(env, "OUTBOX_INTERVAL_MS", 500, 10, 60_000),
+    groupCommit: {
+      maxBatch: integer(env, "GROUP_COMMIT_MAX_BATCH", 64, 1, 1_000),
+      maxQueue: integer(env, "GROUP_COMMIT_MAX_QUEUE", 2_000, 1, 1_000_000)
+    },
     webhookWorkerIntervalMs: integer(env, "WEBHOOK_WORKER_INTERVAL_MS", 500, 10, 60_000),
     webhookTimeoutMs: integer(env, "WEBHOOK_TIMEOUT_MS", 15_000, 100, 60_000),
     // Off unless asked for, embedded too: `docker run` of the image is embedded mode, and a guard

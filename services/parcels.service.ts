@@ -46,6 +46,7 @@ import { PinResetSchema, PinResetView, ResetPinParams, ResetPinSchema } from "./
 import { createBatch } from "./parcels/create-batch";
 import { HandoverDeps, operatorTransition, resetPickupPin } from "./parcels/handover";
 import { createParcel, priceParcel, SagaDeps } from "./parcels/create-parcel";
+import { createGroups, CreateGroups } from "./parcels/create-groups";
 import { toLabelData } from "./parcels/label-data";
 import { relayOutbox, releaseLease } from "./parcels/outbox-relay";
 import { VisibleParcelCache } from "./parcels/visible-parcel-cache";
@@ -126,6 +127,8 @@ import { compensationCounter } from "../lib/metrics";
 
 interface ParcelsVars extends DbVars, ConfigVars {
   encryptionKey: string;
+  /** The create path's writes, committed in groups (docs/decisions/0025). */
+  createGroups: CreateGroups;
   relayLoop: BackgroundLoop<number>;
   sweepLoop: BackgroundLoop<SweepResult>;
   /** Made by HoldingMixin (holding.mixin.ts); started here, once the database is open. */
@@ -702,6 +705,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         encryptionKey: this.encryptionKey,
         logger: this.logger,
         caller: ctx,
+        groups: this.createGroups,
         onCompensation: compensationCounter(this.broker),
         closureNoticeDays: this.config.closureNoticeDays
       };
@@ -797,6 +801,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
 
   created(this: ParcelsThis) {
     this.encryptionKey = requireSecret(this.config, "encryptionKey");
+    this.createGroups = createGroups(() => this.db, this.config.groupCommit);
     this.relayLoop = new BackgroundLoop(
       () =>
         relayOutbox({

@@ -13,7 +13,10 @@ import { toCentimes, toDzd } from "../lib/money";
 import { Page, pageOf } from "../lib/parcel-view";
 import type { PartnerMeta } from "../lib/principal";
 import { NoParams, NoParamsSchema } from "../lib/schemas";
+import { GroupCommit } from "../lib/group-commit";
+import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
+import { debitGroup, DebitDone, DebitItem } from "./wallet/debit-group.store";
 import type { Balances } from "./wallet/wallet.contract";
 import {
   BalancesParams,
@@ -47,13 +50,29 @@ import * as store from "./wallet/wallet.store";
 
 const RECENT_ENTRIES = 50;
 
-type WalletThis = DbVars;
+interface WalletVars extends DbVars, ConfigVars {
+  /** Debits and refunds of parcels, committed in groups (lib/group-commit.ts, docs/decisions/0025). */
+  debits: GroupCommit<DebitItem, DebitDone>;
+  refunds: GroupCommit<store.RefundItem, store.LedgerEntry>;
+}
+
+type WalletThis = WalletVars;
 
 /** Balances (live and sandbox per organisation) and the ledger: debit, refund, top-up, COD credit, return fee. */
 const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, WalletThis> = {
   name: "wallet",
-  mixins: [DbMixin({ schema: "wallet" })],
+  mixins: [DbMixin({ schema: "wallet" }), ConfigMixin],
   settings: { openapi: detached(WALLET_DOCS) },
+
+  created(this: WalletThis) {
+    const { maxBatch, maxQueue } = this.config.groupCommit;
+    this.debits = new GroupCommit(items => this.db.transaction(tx => debitGroup(tx, items)), { name: "debits", maxBatch, maxQueue });
+    this.refunds = new GroupCommit(items => this.db.transaction(tx => store.refundGroup(tx, items)), {
+      name: "refunds",
+      maxBatch,
+      maxQueue
+    });
+  },
 
   actions: {
     // call wallet.topUp --organizationId <uuid> --amountDzd 5000 --mode live
@@ -192,9 +211,9 @@ const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, Wall
       visibility: "public",
       schema: DebitSchema,
       async handler(ctx) {
-        const { amountCentimes, ...movement } = ctx.params;
-        const entry = await this.db.transaction(tx => store.debitForParcel(tx, movement, amountCentimes));
-        return { debitedCentimes: entry.amountCentimes, balanceCentimes: entry.balanceAfterCentimes };
+        const { parcelId, organizationId, mode, amountCentimes } = ctx.params;
+        const done = await this.debits.submit({ parcelId, organizationId, mode, amountCentimes });
+        return { debitedCentimes: done.amountCentimes, balanceCentimes: done.balanceAfterCentimes };
       }
     }),
 
@@ -202,8 +221,8 @@ const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, Wall
       visibility: "public",
       schema: MovementSchema,
       async handler(ctx) {
-        const { reason, ...movement } = ctx.params;
-        const entry = await this.db.transaction(tx => store.refundForParcel(tx, movement, reason));
+        const { parcelId, organizationId, mode, reason } = ctx.params;
+        const entry = await this.refunds.submit({ parcelId, organizationId, mode, reason });
         return { refundedCentimes: entry.amountCentimes };
       }
     }),

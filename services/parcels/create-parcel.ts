@@ -6,11 +6,11 @@ import type { Database, Queryable } from "../../lib/db/database";
 import { AppError, errorCodeOf } from "../../lib/errors";
 import { toCentimes } from "../../lib/money";
 import { generateTrackingNumber } from "../../lib/s10";
+import type { CreateGroups } from "./create-groups";
 import { PriceQuote, quotePrice } from "./tariff";
 import type { RelayPoint } from "./parcels.contract";
 import type { CreateParcelInput } from "./parcels.params";
 import * as store from "./parcels.store";
-import { finishCreation } from "./status-change";
 import { assertRelayOpenForNewParcels } from "./relay/closures";
 
 export interface SagaDeps {
@@ -18,6 +18,13 @@ export interface SagaDeps {
   encryptionKey: string;
   logger: Logger;
   caller: Caller;
+  /** The create path's writes, committed in groups (create-groups.ts). */
+  groups: CreateGroups;
+  /**
+   * A batch's order of payment (create-batch.ts): the debit is sent once `wait` resolves, and
+   * `sent` says it went, so that items debit in the batch's order while the rest of them runs together.
+   */
+  debitTurn?: { wait: () => Promise<void>; sent: () => void };
   /** Counts a compensation (metrics): refunded at once, or left to the sweeper. */
   onCompensation?: (outcome: "refunded" | "deferred") => void;
   /** CLOSURE_NOTICE_DAYS: a destination closed today or within these days is refused (relay/closures.ts). */
@@ -53,15 +60,23 @@ function replay(existing: store.ParcelRecord, fingerprint: string): CreateOutcom
   return { parcel: existing, replayed: true };
 }
 
-async function insertWithFreshTrackingNumber(db: Database, parcel: Omit<store.NewParcel, "trackingNumber">) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await store.insertPending(db, { ...parcel, trackingNumber: generateTrackingNumber() });
-    } catch (err) {
-      // 10^8 numbers: a collision is rare, and a new draw fixes it.
-      if (!store.isUniqueViolation(err, "tracking_number") || attempt >= TRACKING_ATTEMPTS) throw err;
-    }
+/**
+ * The PENDING row, through the group commit. A taken unique key is either the Idempotency-Key
+ * (another request with it got there first: replay it) or the tracking number (10^8 numbers: rare,
+ * and a new draw fixes it).
+ */
+async function insertPending(
+  deps: SagaDeps,
+  parcel: Omit<store.NewParcel, "trackingNumber">,
+  replayOf: () => Promise<CreateOutcome | null>
+): Promise<store.ParcelRecord | CreateOutcome> {
+  for (let attempt = 1; attempt <= TRACKING_ATTEMPTS; attempt++) {
+    const row = await deps.groups.insertPending.submit({ ...parcel, trackingNumber: generateTrackingNumber() });
+    if (row) return row;
+    const replayed = await replayOf();
+    if (replayed) return replayed;
   }
+  throw new AppError("UNAVAILABLE", "No free tracking number could be drawn; please retry");
 }
 
 /**
@@ -123,9 +138,9 @@ export async function createParcel(
   // After the replay: a parcel created before the closure is answered again as it was.
   await assertRelayOpenForNewParcels({ db: deps.db, noticeDays: deps.closureNoticeDays }, relay.code);
 
-  let row: store.ParcelRecord;
-  try {
-    row = await insertWithFreshTrackingNumber(deps.db, {
+  const pending = await insertPending(
+    deps,
+    {
       id: randomUUID(),
       organizationId: owner.organizationId,
       mode: owner.mode,
@@ -141,23 +156,26 @@ export async function createParcel(
       priceCentimes: quote.totalCentimes,
       idempotencyKey,
       requestFingerprint: idempotencyKey ? fingerprint : null
-    });
-  } catch (err) {
+    },
     // Two requests with one key at the same moment: the loser replays the winner.
-    if (idempotencyKey && store.isUniqueViolation(err, "parcels_idempotency")) {
-      const existing = await store.findByIdempotencyKey(deps.db, owner, idempotencyKey);
-      if (existing) return replay(existing, fingerprint);
+    async () => {
+      const existing = idempotencyKey ? await store.findByIdempotencyKey(deps.db, owner, idempotencyKey) : null;
+      return existing ? replay(existing, fingerprint) : null;
     }
-    throw err;
-  }
+  );
+  if (!("id" in pending)) return pending;
+  const row = pending;
 
   try {
-    await call(deps.caller, "wallet.debit", {
+    await deps.debitTurn?.wait();
+    const debit = call(deps.caller, "wallet.debit", {
       parcelId: row.id,
       organizationId: owner.organizationId,
       mode: owner.mode,
       amountCentimes: quote.totalCentimes
     });
+    deps.debitTurn?.sent();
+    await debit;
   } catch (err) {
     const code = errorCodeOf(err);
     if (code === "INSUFFICIENT_BALANCE" || code === "CONFLICT") {
@@ -170,7 +188,7 @@ export async function createParcel(
   }
 
   try {
-    const created = await finishCreation(deps.db, row.id, "merchant");
+    const created = await deps.groups.finishCreation.submit({ parcelId: row.id, actor: "merchant" });
     if (created) return { parcel: created, replayed: false };
   } catch (err) {
     await compensate(deps, row, (err as Error).message);

@@ -294,7 +294,7 @@ export const CREATE_BATCH_DESCRIPTION =
   "parcels this request made and paid, `replayed` the items answered with the parcel an earlier request made for their " +
   "`idempotencyKey` (`replayed: true` on the item), `failed` the others. Give each item an `idempotencyKey` to make " +
   "retrying the whole batch safe: items already created come back as they were, without a second debit. The `Idempotency-Key` header is refused here: the keys go on the items. " +
-  "If the wallet cannot be reached, the remaining items are not attempted and answer 503.";
+  "If the wallet cannot be reached, the items it has not paid answer 503: retry them.";
 
 export const CREATE_DESCRIPTION =
   "Creates a parcel addressed to a relay point and debits its price from the wallet at once (the sandbox wallet for a " +

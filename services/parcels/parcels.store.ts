@@ -1,5 +1,5 @@
 import type { KeyMode } from "../../lib/api-keys";
-import { CodStatus, initialCodStatus } from "../../lib/cod";
+import type { CodStatus } from "../../lib/cod";
 import type { Queryable } from "../../lib/db/database";
 import type { ParcelEvent } from "../../lib/events";
 import { toDzd } from "../../lib/money";
@@ -145,36 +145,6 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 }
 
 // --- parcels ------------------------------------------------------------------------------------
-
-export async function insertPending(db: Queryable, p: NewParcel): Promise<ParcelRecord> {
-  const rows = await db.query<ParcelRow>(
-    `INSERT INTO parcels.parcels (id, organization_id, mode, tracking_number, status, destination_relay_code,
-       recipient_name_enc, recipient_phone_enc, weight_g, length_cm, width_cm, height_cm,
-       declared_value_centimes, cod_amount_centimes, price_centimes, idempotency_key, request_fingerprint, cod_status)
-     VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
-     RETURNING *`,
-    [
-      p.id,
-      p.organizationId,
-      p.mode,
-      p.trackingNumber,
-      p.destinationRelayCode,
-      p.recipientNameEnc,
-      p.recipientPhoneEnc,
-      p.weightG,
-      p.lengthCm,
-      p.widthCm,
-      p.heightCm,
-      p.declaredValueCentimes,
-      p.codAmountCentimes,
-      p.priceCentimes,
-      p.idempotencyKey,
-      p.requestFingerprint,
-      initialCodStatus(p.codAmountCentimes)
-    ]
-  );
-  return toParcel(rows[0]);
-}
 
 export async function deletePending(db: Queryable, id: string): Promise<void> {
   await db.query("DELETE FROM parcels.parcels WHERE id = $1 AND status = 'PENDING'", [id]);

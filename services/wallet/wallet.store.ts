@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { KeyMode } from "../../lib/api-keys";
 import type { Queryable } from "../../lib/db/database";
-import { AppError } from "../../lib/errors";
+import { eachInSavepoint, ItemOutcome } from "../../lib/group-commit";
 import type { ParcelMovement } from "./wallet.contract";
 
 /** All SQL of the wallet service (schema `wallet`, migrations/wallet/), returning camelCase records. */
@@ -48,8 +48,41 @@ function toEntry(row: LedgerRow): LedgerEntry {
 
 /** Debits and refunds of one parcel are serialised, whichever process asks. */
 async function lockParcel(tx: Queryable, parcelId: string): Promise<void> {
-  await tx.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`wallet-parcel:${parcelId}`]);
+  await lockParcels(tx, [parcelId]);
 }
+
+/**
+ * The locks of several parcels (a group, docs/decisions/0025), taken in one order so that two
+ * groups never wait on each other crosswise. The same lock as one parcel's.
+ */
+export async function lockParcels(tx: Queryable, parcelIds: readonly string[]): Promise<void> {
+  await tx.query(
+    `SELECT pg_advisory_xact_lock(h) FROM
+       (SELECT DISTINCT hashtext('wallet-parcel:' || id) AS h FROM unnest($1::text[]) AS id ORDER BY h) AS locks`,
+    [parcelIds]
+  );
+}
+
+/**
+ * The rows of the given accounts (organisation/mode keys), locked until the commit in one order,
+ * with their balances; an account never moved has no row.
+ */
+export async function lockAccounts(
+  tx: Queryable,
+  accounts: readonly { organizationId: string; mode: KeyMode }[]
+): Promise<Map<string, number>> {
+  const keys = [...new Set(accounts.map(a => accountKey(a.organizationId, a.mode)))].sort();
+  if (keys.length === 0) return new Map();
+  const rows = await tx.query<{ organization_id: string; mode: KeyMode; balance_centimes: string | number }>(
+    `SELECT organization_id, mode, balance_centimes FROM wallet.accounts
+      WHERE (organization_id, mode) IN (SELECT * FROM unnest($1::uuid[], $2::text[]))
+      ORDER BY organization_id, mode FOR UPDATE`,
+    [keys.map(k => k.split("/")[0]), keys.map(k => k.split("/")[1])]
+  );
+  return new Map(rows.map(r => [accountKey(r.organization_id, r.mode), Number(r.balance_centimes)]));
+}
+
+export const accountKey = (organizationId: string, mode: KeyMode): string => `${organizationId}/${mode}`;
 
 async function entryOf(tx: Queryable, parcelId: string, kind: LedgerKind): Promise<LedgerEntry | null> {
   const [row] = await tx.query<LedgerRow>("SELECT * FROM wallet.ledger WHERE parcel_id = $1 AND kind = $2", [parcelId, kind]);
@@ -187,34 +220,6 @@ export async function topUp(
 }
 
 /**
- * Debits the price of one parcel, once. A repeated call returns the first debit; a parcel that
- * was already refunded (or abandoned) is never debited; the conditional update keeps the balance
- * from ever going below zero, however many creates run at once.
- */
-export async function debitForParcel(tx: Queryable, movement: ParcelMovement, amountCentimes: number): Promise<LedgerEntry> {
-  await lockParcel(tx, movement.parcelId);
-  const existing = await entryOf(tx, movement.parcelId, "debit");
-  if (existing) return existing;
-  if (await entryOf(tx, movement.parcelId, "refund")) {
-    throw new AppError("CONFLICT", "This parcel was abandoned and can no longer be paid");
-  }
-  const [row] = await tx.query<{ balance_centimes: string | number }>(
-    `UPDATE wallet.accounts SET balance_centimes = balance_centimes - $3, updated_at = now()
-      WHERE organization_id = $1 AND mode = $2 AND balance_centimes >= $3
-      RETURNING balance_centimes`,
-    [movement.organizationId, movement.mode, amountCentimes]
-  );
-  if (!row) throw new AppError("INSUFFICIENT_BALANCE", "The wallet balance is insufficient for this parcel");
-  return insertEntry(tx, {
-    ...movement,
-    kind: "debit",
-    amountCentimes,
-    balanceAfter: Number(row.balance_centimes),
-    reason: null
-  });
-}
-
-/**
  * Gives back what was debited for a parcel, once. Without a debit it leaves a zero tombstone,
  * so that a debit still in flight (the saga timed out waiting for it) cannot land afterwards.
  */
@@ -226,6 +231,23 @@ export async function refundForParcel(tx: Queryable, movement: ParcelMovement, r
   const amount = debit ? debit.amountCentimes : 0;
   const balance = await addToAccount(tx, movement.organizationId, movement.mode, amount);
   return insertEntry(tx, { ...movement, kind: "refund", amountCentimes: amount, balanceAfter: balance, reason });
+}
+
+export interface RefundItem extends ParcelMovement {
+  reason: string | null;
+}
+
+/**
+ * The refunds of one group in one transaction (docs/decisions/0025): the parcels' and the
+ * accounts' locks first, in one order, then each refund behind its own savepoint.
+ */
+export async function refundGroup(tx: Queryable, items: readonly RefundItem[]): Promise<ItemOutcome<LedgerEntry>[]> {
+  await lockParcels(
+    tx,
+    items.map(i => i.parcelId)
+  );
+  await lockAccounts(tx, items);
+  return eachInSavepoint(tx, items, ({ reason, ...movement }) => refundForParcel(tx, movement, reason));
 }
 
 /**

@@ -4,6 +4,7 @@ import { loadConfig } from "../../lib/config";
 import { acquireDatabase, releaseDatabase } from "../../lib/db/connection";
 import type { Database } from "../../lib/db/database";
 import { createSystem } from "../../bin/system";
+import { insertPendingGroup } from "../../services/parcels/create-groups.store";
 import * as store from "../../services/parcels/parcels.store";
 import { settlePendingAtStart } from "../../services/parcels/sweeper";
 
@@ -38,24 +39,28 @@ describe("create-parcel saga: the sweeper settles what a crash left", () => {
   });
 
   async function pendingParcel(): Promise<store.ParcelRecord> {
-    return store.insertPending(db, {
-      id: randomUUID(),
-      organizationId: orgId,
-      mode: "live",
-      trackingNumber: `RP${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}DZ`,
-      destinationRelayCode: "DZ-16-ALGER-CENTRE",
-      recipientNameEnc: "v1:x",
-      recipientPhoneEnc: "v1:y",
-      weightG: 500,
-      lengthCm: null,
-      widthCm: null,
-      heightCm: null,
-      declaredValueCentimes: null,
-      codAmountCentimes: null,
-      priceCentimes: 35000,
-      idempotencyKey: null,
-      requestFingerprint: null
-    });
+    const [inserted] = await insertPendingGroup(db, [
+      {
+        id: randomUUID(),
+        organizationId: orgId,
+        mode: "live",
+        trackingNumber: `RP${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}DZ`,
+        destinationRelayCode: "DZ-16-ALGER-CENTRE",
+        recipientNameEnc: "v1:x",
+        recipientPhoneEnc: "v1:y",
+        weightG: 500,
+        lengthCm: null,
+        widthCm: null,
+        heightCm: null,
+        declaredValueCentimes: null,
+        codAmountCentimes: null,
+        priceCentimes: 35000,
+        idempotencyKey: null,
+        requestFingerprint: null
+      }
+    ]);
+    if (!inserted.ok || !inserted.value) throw new Error("the pending row was not inserted");
+    return inserted.value;
   }
   const balance = async () =>
     (await broker.call<{ balanceDzd: number }, object>("wallet.get", { organizationId: orgId, mode: "live" })).balanceDzd;

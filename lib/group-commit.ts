@@ -1,0 +1,127 @@
+import { AppError } from "./errors";
+
+/** What one item of a flushed group came to: its own value, or its own error. */
+export type ItemOutcome<O> = { ok: true; value: O } | { ok: false; error: unknown };
+
+export interface GroupCommitOptions {
+  /** The most items one flush takes (GROUP_COMMIT_MAX_BATCH). */
+  maxBatch: number;
+  /** The most items waiting for a flush; one more is refused with 503 (GROUP_COMMIT_MAX_QUEUE). */
+  maxQueue: number;
+  /** Said in the 503's Retry-After. */
+  retryAfterSeconds?: number;
+  /** Named in the 503's message. */
+  name: string;
+}
+
+/**
+ * Commits the items given to one flush together, answering each with its own outcome, in the
+ * order given. It must decide every item alone (a per-item check in the statement, or a savepoint
+ * per item); if it throws, every item of the group fails with that error.
+ */
+export type Flush<I, O> = (items: readonly I[]) => Promise<ItemOutcome<O>[]>;
+
+interface Waiting<I, O> {
+  item: I;
+  resolve: (value: O) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Group commit (docs/decisions/0025): callers submit one item each and await their own result.
+ * A flush starts at once when none is running (a lone request waits for nothing); items that
+ * arrive while one runs wait for it to end and then go together, up to `maxBatch` at a time. No
+ * timer: the group is whatever came during the previous commit. The queue is bounded: past
+ * `maxQueue` waiting items a submission is refused at once with UNAVAILABLE (503, Retry-After).
+ */
+export class GroupCommit<I, O> {
+  private readonly queue: Waiting<I, O>[] = [];
+  private flushing = false;
+
+  constructor(
+    private readonly flush: Flush<I, O>,
+    private readonly options: GroupCommitOptions
+  ) {}
+
+  /** Items waiting for a flush (not those of the flush running). */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  submit(item: I): Promise<O> {
+    if (this.queue.length >= this.options.maxQueue) {
+      return Promise.reject(
+        new AppError("UNAVAILABLE", `Too many ${this.options.name} waiting to be committed; retry shortly`, {
+          retryAfterSeconds: this.options.retryAfterSeconds ?? 1
+        })
+      );
+    }
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      if (!this.flushing) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.queue.length > 0) {
+        const group = this.queue.splice(0, this.options.maxBatch);
+        await this.run(group);
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  private async run(group: Waiting<I, O>[]): Promise<void> {
+    let outcomes: ItemOutcome<O>[];
+    try {
+      outcomes = await this.flush(group.map(w => w.item));
+    } catch (err) {
+      for (const w of group) w.reject(err);
+      return;
+    }
+    group.forEach((w, i) => {
+      const outcome = outcomes[i];
+      if (!outcome) w.reject(new Error(`${this.options.name}: the flush gave no outcome for item ${i}`));
+      else if (outcome.ok) w.resolve(outcome.value);
+      else w.reject(outcome.error);
+    });
+  }
+}
+
+/** Settles each item with `decide`, catching its error as its own outcome (for flushes that go item by item). */
+export async function eachOutcome<I, O>(items: readonly I[], decide: (item: I, index: number) => Promise<O>): Promise<ItemOutcome<O>[]> {
+  const outcomes: ItemOutcome<O>[] = [];
+  for (const [index, item] of items.entries()) {
+    try {
+      outcomes.push({ ok: true, value: await decide(item, index) });
+    } catch (error) {
+      outcomes.push({ ok: false, error });
+    }
+  }
+  return outcomes;
+}
+
+/**
+ * `eachOutcome` inside one transaction, each item behind its own savepoint: an item whose
+ * statements fail is rolled back alone, and the transaction goes on with the others.
+ */
+export async function eachInSavepoint<I, O>(
+  tx: { query: (sql: string) => Promise<unknown> },
+  items: readonly I[],
+  decide: (item: I, index: number) => Promise<O>
+): Promise<ItemOutcome<O>[]> {
+  return eachOutcome(items, async (item, index) => {
+    await tx.query("SAVEPOINT group_item");
+    try {
+      const value = await decide(item, index);
+      await tx.query("RELEASE SAVEPOINT group_item");
+      return value;
+    } catch (err) {
+      await tx.query("ROLLBACK TO SAVEPOINT group_item");
+      throw err;
+    }
+  });
+}

@@ -1,0 +1,136 @@
+import fc from "fast-check";
+import { AppError } from "../../lib/errors";
+import { eachOutcome, GroupCommit, ItemOutcome } from "../../lib/group-commit";
+
+/** A flush that records its groups and ends only when the test lets it. */
+function gatedFlush() {
+  const groups: number[][] = [];
+  const gates: (() => void)[] = [];
+  const flush = async (items: readonly number[]): Promise<ItemOutcome<number>[]> => {
+    groups.push([...items]);
+    await new Promise<void>(release => gates.push(release));
+    return items.map(n => (n < 0 ? { ok: false, error: new Error(`refused ${n}`) } : { ok: true, value: n * 10 }));
+  };
+  const releaseNext = async () => {
+    while (gates.length === 0) await new Promise(r => setImmediate(r));
+    gates.shift()!();
+  };
+  return { groups, flush, releaseNext };
+}
+
+describe("GroupCommit", () => {
+  test("a lone item is flushed at once, alone, with no timer", async () => {
+    const calls: number[][] = [];
+    const batcher = new GroupCommit<number, number>(async items => items.map(n => (calls.push([n]), { ok: true, value: n + 1 })), {
+      name: "items",
+      maxBatch: 10,
+      maxQueue: 10
+    });
+    // No fake timers and no wait: the flush starts in the same tick as the submission.
+    const answer = batcher.submit(4);
+    expect(calls).toEqual([[4]]);
+    expect(await answer).toBe(5);
+  });
+
+  test("items that arrive during a flush go together in the next one, each answered with its own result", async () => {
+    const { groups, flush, releaseNext } = gatedFlush();
+    const batcher = new GroupCommit(flush, { name: "items", maxBatch: 100, maxQueue: 100 });
+    const first = batcher.submit(1);
+    const later = [2, 3, 4, 5].map(n => batcher.submit(n));
+    expect(groups).toEqual([[1]]);
+    await releaseNext();
+    expect(await first).toBe(10);
+    await releaseNext();
+    expect(await Promise.all(later)).toEqual([20, 30, 40, 50]);
+    expect(groups).toEqual([[1], [2, 3, 4, 5]]);
+  });
+
+  test("a group is never larger than maxBatch; the rest goes in the next flush", async () => {
+    const { groups, flush, releaseNext } = gatedFlush();
+    const batcher = new GroupCommit(flush, { name: "items", maxBatch: 2, maxQueue: 100 });
+    const answers = [1, 2, 3, 4, 5].map(n => batcher.submit(n));
+    for (let i = 0; i < 3; i++) await releaseNext();
+    expect(await Promise.all(answers)).toEqual([10, 20, 30, 40, 50]);
+    expect(groups).toEqual([[1], [2, 3], [4, 5]]);
+  });
+
+  test("one item's failure fails that item only", async () => {
+    const { flush, releaseNext } = gatedFlush();
+    const batcher = new GroupCommit(flush, { name: "items", maxBatch: 100, maxQueue: 100 });
+    const answers = [0, 1, -2, 3].map(n =>
+      batcher.submit(n).then(
+        v => ({ v }),
+        (e: Error) => ({ e: e.message })
+      )
+    );
+    await releaseNext();
+    await releaseNext();
+    expect(await Promise.all(answers)).toEqual([{ v: 0 }, { v: 10 }, { e: "refused -2" }, { v: 30 }]);
+  });
+
+  test("a flush that throws fails its own group, and the next group still goes", async () => {
+    let calls = 0;
+    const batcher = new GroupCommit<number, number>(
+      async items => {
+        calls++;
+        if (calls === 1) throw new Error("database gone");
+        return items.map(n => ({ ok: true, value: n }));
+      },
+      { name: "items", maxBatch: 10, maxQueue: 10 }
+    );
+    await expect(batcher.submit(1)).rejects.toThrow("database gone");
+    expect(await batcher.submit(2)).toBe(2);
+  });
+
+  test("past the queue bound a submission is refused at once with 503 UNAVAILABLE and a Retry-After", async () => {
+    const { flush, releaseNext } = gatedFlush();
+    const batcher = new GroupCommit(flush, { name: "debits", maxBatch: 10, maxQueue: 2, retryAfterSeconds: 3 });
+    const running = batcher.submit(1);
+    const queued = [batcher.submit(2), batcher.submit(3)];
+    const refused = await batcher.submit(4).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ type: "UNAVAILABLE", code: 503, data: { retryAfterSeconds: 3 } });
+    expect(batcher.waiting).toBe(2);
+    await releaseNext();
+    await releaseNext();
+    expect(await Promise.all([running, ...queued])).toEqual([10, 20, 30]);
+  });
+
+  test("property: whatever the arrivals and sizes, every item gets exactly its own outcome, in groups of at most maxBatch", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: -50, max: 50 }), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.array(fc.nat({ max: 3 }), { minLength: 60, maxLength: 60 }),
+        async (values, maxBatch, pauses) => {
+          const sizes: number[] = [];
+          const batcher = new GroupCommit<number, number>(
+            async items => {
+              sizes.push(items.length);
+              await new Promise(r => setImmediate(r));
+              return eachOutcome(items, async n => {
+                if (n < 0) throw new Error(`no ${n}`);
+                return n * 2;
+              });
+            },
+            { name: "items", maxBatch, maxQueue: 1_000 }
+          );
+          const answers: Promise<string>[] = [];
+          for (const [i, n] of values.entries()) {
+            answers.push(
+              batcher.submit(n).then(
+                v => `ok ${v}`,
+                (e: Error) => e.message
+              )
+            );
+            for (let p = 0; p < pauses[i]; p++) await new Promise(r => setImmediate(r));
+          }
+          expect(await Promise.all(answers)).toEqual(values.map(n => (n < 0 ? `no ${n}` : `ok ${n * 2}`)));
+          expect(sizes.every(s => s >= 1 && s <= maxBatch)).toBe(true);
+          expect(sizes.reduce((a, b) => a + b, 0)).toBe(values.length);
+        }
+      ),
+      { numRuns: 50 }
+    );
+  });
+});
