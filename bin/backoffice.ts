@@ -44,6 +44,13 @@ Commands:
   relay:list                                the relay-point directory
   relay:add <CODE> <name> <city> [--address A] [--wilaya W] [--inactive] [--capacity N] [--holding-days N]
                                             add or update a relay point
+  relay:close <CODE> <from> <to> [--reason R]
+                                            close a relay point from one day to another (YYYY-MM-DD, Algiers time):
+                                            no new parcels, later deadlines on its shelf, merchants told
+  relay:closures <CODE>                     its current and future closures
+  relay:reopen <CODE> <closureId>           remove a closure
+  relay:affected <CODE> [--page N] [--size N]
+                                            parcels on their way to the relay point
   agent:create <CODE> [--name N]            create a relay agent key for the counter app (shown only now)
   agent:list <CODE>                         list a relay point's agent keys (no secrets)
   agent:revoke <CODE> <keyId>               revoke an agent key at once
@@ -206,6 +213,18 @@ const COMMANDS: Record<string, Command> = {
         ...(o["holding-days"] !== undefined ? { holdingDays: Number(o["holding-days"]) } : {})
       }
     })
+  },
+  "relay:close": {
+    need: 3,
+    operation: "addRelayClosure",
+    build: ([code, from, to], o) => ({ params: { code }, body: { from, to, reason: o.reason ?? null } })
+  },
+  "relay:closures": { need: 1, operation: "listRelayClosures", build: p => ({ params: { code: p[0] } }) },
+  "relay:reopen": { need: 2, operation: "removeRelayClosure", build: p => ({ params: { code: p[0], id: p[1] } }) },
+  "relay:affected": {
+    need: 1,
+    operation: "listRelayAffectedParcels",
+    build: (p, o) => ({ params: { code: p[0], ...(o.page ? { page: o.page } : {}), ...(o.size ? { size: o.size } : {}) } })
   },
   "agent:create": { need: 1, operation: "createAgentKey", build: (p, o) => ({ params: { code: p[0] }, body: { name: o.name ?? null } }) },
   "agent:list": { need: 1, operation: "listAgentKeys", build: p => ({ params: { code: p[0] } }) },

@@ -75,6 +75,8 @@ export interface AppConfig {
   claimCapDzd: number;
   /** Pause between two passes over deadlines (reminders, expiries) and return fees; an expiry is acted on within this. */
   holdingIntervalMs: number;
+  /** A relay point closed today or within this many days refuses new parcels (409 RELAY_CLOSED). */
+  closureNoticeDays: number;
   outboxIntervalMs: number;
   /** Group commit on the create path (lib/group-commit.ts): items per flush, and items allowed to wait. */
   groupCommit: { maxBatch: number; maxQueue: number };
@@ -243,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     returnCodeDays: integer(env, "RETURN_CODE_DAYS", 14, 1, 90),
     // Deadlines are acted on within 10 s (issue 18): a pass every 2 s leaves room for a slow one.
     holdingIntervalMs: integer(env, "HOLDING_INTERVAL_MS", 2_000, 50, 60_000),
+    closureNoticeDays: integer(env, "CLOSURE_NOTICE_DAYS", 2, 0, 30),
     outboxIntervalMs: integer(env, "OUTBOX_INTERVAL_MS", 500, 10, 60_000),
     groupCommit: {
       maxBatch: integer(env, "GROUP_COMMIT_MAX_BATCH", 64, 1, 1_000),

@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   REMITTANCE_NOT_FOUND: 404,
   RELAY_POINT_NOT_FOUND: 404,
   AGENT_KEY_NOT_FOUND: 404,
+  CLOSURE_NOT_FOUND: 404,
   CLAIM_NOT_FOUND: 404,
   RETURN_NOT_FOUND: 404,
   RETURN_CODE_NOT_FOUND: 404,
@@ -43,6 +44,7 @@ export const ERROR_STATUS = {
   EXTENSION_ALREADY_USED: 409,
   PARCEL_ALREADY_AT_RELAY: 409,
   REDIRECT_LIMIT: 409,
+  RELAY_CLOSED: 409,
   CLAIM_NOT_ALLOWED: 409,
   CLAIM_ALREADY_OPEN: 409,
   CLAIM_ALREADY_DECIDED: 409,
@@ -67,6 +69,9 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export interface FieldProblem {
   field: string;
   message: string;
+  /** A relay point suggested instead (RELAY_CLOSED): its code, and how far it is from the one refused. */
+  relayCode?: string;
+  distanceKm?: number;
 }
 
 export interface AppErrorData {

@@ -30,6 +30,21 @@ export interface RedirectEventData extends StatusEventData {
 }
 
 /**
+ * Events about a relay point rather than one parcel (issue 22): a closure was announced while some
+ * of the organisation's parcels were on their way to the point. One event per organisation and
+ * mode, naming its parcels; `sequence` is 0 (it is no parcel's event).
+ */
+export const RELAY_EVENT_TYPES = ["relay.closure_announced"] as const;
+export type RelayEventType = (typeof RELAY_EVENT_TYPES)[number];
+
+/** `relay.closure_announced`: the point, the closure, and the organisation's parcels on their way there. */
+export interface RelayClosureEventData {
+  relay: { code: string; name: string };
+  closure: { id: string; from: string; to: string; reason: string | null };
+  parcels: { id: string; trackingNumber: string; status: ParcelStatus }[];
+}
+
+/**
  * One status change of a parcel, as written to the outbox in the same transaction as the change
  * and handed (in batches) to `webhooks.enqueueBatch` and `notifications.parcelEvents`. The webhook body is
  * `{id, type, createdAt, occurredAt, sequence, sandbox, reason, data}` of it (DESIGN §3);
@@ -37,7 +52,7 @@ export interface RedirectEventData extends StatusEventData {
  */
 export interface ParcelEvent {
   id: string;
-  type: ParcelEventType | CodEventType | PickupEventType | RedirectEventType | ClaimEventType | ReturnEventType;
+  type: ParcelEventType | CodEventType | PickupEventType | RedirectEventType | ClaimEventType | ReturnEventType | RelayEventType;
   createdAt: string;
   /** When the status changed (the status history's time of the change). */
   occurredAt: string;
@@ -51,7 +66,27 @@ export interface ParcelEvent {
   mode: KeyMode;
   sandbox: boolean;
   reason: string | null;
-  data: StatusEventData | CodEventData | RedirectEventData | ClaimEventData | ReturnEventData;
+  data: StatusEventData | CodEventData | RedirectEventData | ClaimEventData | ReturnEventData | RelayClosureEventData;
+}
+
+/** The parcel an event is about; null for a relay event. */
+export function parcelOf(event: Pick<ParcelEvent, "data">): ParcelView | null {
+  return "parcel" in event.data ? event.data.parcel : null;
+}
+
+/**
+ * What an event is about, for ordering (outbox, deliveries) and the events feed's `parcelId`
+ * column: its parcel, or for a relay event its closure.
+ */
+export function subjectIdOf(event: Pick<ParcelEvent, "data">): string {
+  return "parcel" in event.data ? event.data.parcel.id : event.data.closure.id;
+}
+
+/** The event with its parcel's label URL replaced by a fresh one (a relay event has none). */
+export function withFreshLabelUrl<T extends Pick<ParcelEvent, "data">>(event: T, labelUrls: Record<string, string | null>): T {
+  const parcel = parcelOf(event);
+  if (!parcel) return event;
+  return { ...event, data: { ...event.data, parcel: { ...parcel, labelUrl: labelUrls[parcel.id] ?? null } } };
 }
 
 /** `parcel.<status>`: the status before the change, and the parcel after it. */

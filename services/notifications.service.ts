@@ -11,7 +11,7 @@ import { call } from "../lib/contract";
 import { decryptField, encryptField } from "../lib/crypto";
 import { errorCodeOf } from "../lib/errors";
 import { requestLogger } from "../lib/request-context";
-import { mayMessageRecipient } from "../lib/events";
+import { mayMessageRecipient, parcelOf } from "../lib/events";
 import pLimit from "p-limit";
 import { countMetric, RELAY_METRICS } from "../lib/metrics";
 import { MASKED_PIN } from "../lib/pickup-pin";
@@ -100,11 +100,12 @@ function smsRequestOf(event: ParcelEventParams["event"]): PickupRequest | null {
   if (event.type === AT_RELAY && isReturnParcelEvent(event)) return null;
   const returnCode = event.type === RETURN_CREATED ? returnCodeOf(event) : null;
   const kind: ParcelSmsKind | null = event.type === AT_RELAY ? "pickup" : returnCode !== null ? "return_code" : holdingSmsKindOf(event);
-  if (kind === null || !event.data?.parcel?.id) return null;
+  const parcel = event.data ? parcelOf(event) : null;
+  if (kind === null || !parcel?.id) return null;
   return {
     eventId: event.id,
     organizationId: event.organizationId,
-    parcel: event.data.parcel,
+    parcel,
     kind,
     secret: returnCode?.code,
     deadline: returnCode?.expiresAt

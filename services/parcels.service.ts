@@ -40,6 +40,8 @@ import { RelayPointWithSettings, setRelaySettings, withRelaySettings } from "./p
 import { HoldingMixin } from "./parcels/holding.mixin";
 import { RedirectMixin } from "./parcels/redirect/redirect.mixin";
 import { redirectsOf } from "./parcels/redirect/redirect.store";
+import { ClosuresMixin } from "./parcels/relay/closures.mixin";
+import { assertRelayOpenForNewParcels, ClosureStatus, withClosureStatus } from "./parcels/relay/closures";
 import { ClaimsMixin } from "./parcels/claims/claims.mixin";
 import { CLAIMS_DOCS_TAGS } from "./parcels/claims/claims.params";
 import { ReturnsMixin } from "./parcels/returns/returns.mixin";
@@ -182,7 +184,17 @@ function refuseProblems(problems: { field: string; message: string }[]): void {
 /** Parcels, their status history and events, the relay directory and the create-parcel saga. */
 const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMethods, ParcelsVars> = {
   name: "parcels",
-  mixins: [DbMixin({ schema: "parcels" }), ConfigMixin, CodMixin, RelayMixin, HoldingMixin, ClaimsMixin, ReturnsMixin, RedirectMixin],
+  mixins: [
+    DbMixin({ schema: "parcels" }),
+    ConfigMixin,
+    CodMixin,
+    RelayMixin,
+    HoldingMixin,
+    ClaimsMixin,
+    ReturnsMixin,
+    RedirectMixin,
+    ClosuresMixin
+  ],
   settings: {
     openapi: detached({ ...PARCELS_DOCS, tags: [...PARCELS_DOCS.tags, ...RELAY_DOCS_TAGS, ...CLAIMS_DOCS_TAGS, ...RETURNS_DOCS_TAGS] })
   },
@@ -202,7 +214,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         location: { action: "parcels.get", params: { id: "response.id" } },
         response: ParcelViewSchema,
         responseDescription: "Created and paid. Location points to the parcel.",
-        errors: ["RELAY_NOT_FOUND", "INVALID_TARIFF", "INSUFFICIENT_BALANCE", "CONFLICT", "IDEMPOTENCY_KEY_REUSED"],
+        errors: ["RELAY_NOT_FOUND", "RELAY_CLOSED", "INVALID_TARIFF", "INSUFFICIENT_BALANCE", "CONFLICT", "IDEMPOTENCY_KEY_REUSED"],
         parameters: [IDEMPOTENCY_KEY_HEADER],
         body: { name: "ParcelCreateRequest", description: "A parcel to create. Unknown fields are refused.", examples: CREATE_EXAMPLES }
       },
@@ -231,7 +243,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         tag: "Parcels",
         response: ParcelQuoteView,
         responseDescription: "The price, and what it is made of.",
-        errors: ["RELAY_NOT_FOUND", "INVALID_TARIFF"],
+        errors: ["RELAY_NOT_FOUND", "RELAY_CLOSED", "INVALID_TARIFF"],
         body: {
           name: "ParcelQuoteRequest",
           description: "The fields of a creation; the recipient may be left out.",
@@ -239,7 +251,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         }
       },
       async handler(ctx): Promise<ParcelQuote> {
-        const { quote } = await priceParcel(this.db, ctx.params);
+        const { relay, quote } = await priceParcel(this.db, ctx.params);
+        await assertRelayOpenForNewParcels({ db: this.db, noticeDays: this.config.closureNoticeDays }, relay.code);
         return { ...priceBreakdown(quote), returnFeeDzd: toDzd(returnFeeCentimes(quote.totalCentimes)) };
       }
     }),
@@ -577,10 +590,11 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         response: RelayPointPageView,
         responseDescription: "A page of active relay points."
       },
-      async handler(ctx): Promise<Page<RelayPointWithSettings<RelayPointResult>>> {
+      async handler(ctx): Promise<Page<RelayPointWithSettings<RelayPointResult> & ClosureStatus>> {
         refuseProblems(relaySearchProblems(ctx.params));
         const found = await store.searchRelayPoints(this.db, ctx.params);
-        return { ...found, items: await withRelaySettings(this.db, found.items, this.config.holdingDays) };
+        const items = await withRelaySettings(this.db, found.items, this.config.holdingDays);
+        return { ...found, items: await withClosureStatus(this.db, items) };
       }
     }),
 
@@ -720,7 +734,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         logger: requestLogger(ctx, this.logger),
         caller: ctx,
         groups: this.createGroups,
-        onCompensation: compensationCounter(this.broker)
+        onCompensation: compensationCounter(this.broker),
+        closureNoticeDays: this.config.closureNoticeDays
       };
     },
 

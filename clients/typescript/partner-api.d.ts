@@ -222,6 +222,8 @@ export interface paths {
          * @description Creates a parcel addressed to a relay point and debits its price from the wallet at once (the sandbox wallet for a sandbox key). The price is the weight tier of the tariff plus, with cash on delivery, a COD fee. A tracking number and a label URL come back; the recipient gets a pick-up SMS when the parcel reaches the relay point.
          *
          *     Always send an `Idempotency-Key`, and retry with the same one: for 24 hours, a request with the same key and the same body returns the first parcel without a second debit; the same key with another body is refused (422). Without a key, a request whose answer was lost (a reset connection, a time-out, a restart of the platform) may still have created and paid its parcel, and a retry creates and pays a second one.
+         *
+         *     A relay point closed today or within the next CLOSURE_NOTICE_DAYS days (2) is refused with 409 RELAY_CLOSED before anything is debited: its `details` name up to three nearest open relay points (`relayCode`, `distanceKm`).
          */
         post: operations["createParcel"];
         delete?: never;
@@ -283,7 +285,7 @@ export interface paths {
         put?: never;
         /**
          * Quote a parcel's price
-         * @description The price a parcel with these fields would cost, before creating it: the same fields as a creation (the recipient is not needed; if sent, it is checked and ignored), the same validation and errors, the same tariff. Nothing is debited or stored, and the price equals what creating the parcel with the same fields debits.
+         * @description The price a parcel with these fields would cost, before creating it: the same fields as a creation (the recipient is not needed; if sent, it is checked and ignored), the same validation and errors, the same tariff. Nothing is debited or stored, and the price equals what creating the parcel with the same fields debits. A relay point closed today or within CLOSURE_NOTICE_DAYS days is 409 RELAY_CLOSED, as for a creation.
          */
         post: operations["quoteParcel"];
         delete?: never;
@@ -441,7 +443,7 @@ export interface paths {
         };
         /**
          * Search relay points
-         * @description Active relay points for your checkout: by wilaya, by city (Latin or Arabic script; accents, case and spaces do not matter), by text, and around a position (`near=LAT,LNG`, within `radiusKm`, 20 by default, at most 500), nearest first with `distanceKm`; otherwise by code. Filters combine. Unknown query parameters are refused (400, named), so a typo never silently widens the search.
+         * @description Active relay points for your checkout: by wilaya, by city (Latin or Arabic script; accents, case and spaces do not matter), by text, and around a position (`near=LAT,LNG`, within `radiusKm`, 20 by default, at most 500), nearest first with `distanceKm`; otherwise by code; `openOn=YYYY-MM-DD` keeps the points open that day (no closure, open that weekday). Each point carries its `closures` (current and future) and `openNow`. Filters combine. Unknown query parameters are refused (400, named), so a typo never silently widens the search.
          */
         get: operations["searchRelayPoints"];
         put?: never;
@@ -1029,7 +1031,7 @@ export interface webhooks {
         put?: never;
         /**
          * Pick-up deadline extended
-         * @description Sent when you extended a parcel's pick-up deadline (POST /parcels/{id}/pickup-extension): data.parcel.pickupDeadline is the new deadline. The status does not change. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         * @description Sent when you extended a parcel's pick-up deadline (POST /parcels/{id}/pickup-extension), or when its relay point announced a closure while it waited there (pushed by the closure's days; reason names the closure): data.parcel.pickupDeadline is the new deadline. The status does not change. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
          */
         post: operations["webhook_parcel_pickup_extended"];
         delete?: never;
@@ -1218,6 +1220,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "relay.closure_announced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A relay point your parcels are heading to will close
+         * @description Sent when a closure is added to a relay point while some of your parcels are on their way to it (CREATED to IN_TRANSIT): one event per organisation and mode, naming those parcels, so that you can redirect them. Parcels already waiting there get a later pickupDeadline instead (parcel.pickup_extended). Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_relay_closure_announced"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -1244,7 +1266,7 @@ export interface components {
         /** @description The normalised error body of every failed call. */
         ApiError: {
             /**
-             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, VERIFICATION_CODE_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
+             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, VERIFICATION_CODE_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLOSURE_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, RELAY_CLOSED, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
              * @example VALIDATION_FAILED
              * @example RELAY_NOT_FOUND
              * @example INVALID_TARIFF
@@ -1267,6 +1289,7 @@ export interface components {
              * @example REMITTANCE_NOT_FOUND
              * @example RELAY_POINT_NOT_FOUND
              * @example AGENT_KEY_NOT_FOUND
+             * @example CLOSURE_NOT_FOUND
              * @example CLAIM_NOT_FOUND
              * @example RETURN_NOT_FOUND
              * @example RETURN_CODE_NOT_FOUND
@@ -1286,6 +1309,7 @@ export interface components {
              * @example EXTENSION_ALREADY_USED
              * @example PARCEL_ALREADY_AT_RELAY
              * @example REDIRECT_LIMIT
+             * @example RELAY_CLOSED
              * @example CLAIM_NOT_ALLOWED
              * @example CLAIM_ALREADY_OPEN
              * @example CLAIM_ALREADY_DECIDED
@@ -1309,7 +1333,7 @@ export interface components {
             message: string;
             /** @description The HTTP status, repeated. */
             status: number;
-            /** @description Field-by-field problems, on validation errors. */
+            /** @description Field-by-field problems, on validation errors; the open relay points suggested, on RELAY_CLOSED. */
             details?: components["schemas"]["FieldProblem"][];
             /** @description Same value as the X-Request-Id header; quote it to support. */
             requestId?: string;
@@ -1751,7 +1775,7 @@ export interface components {
         /** @description One page of the organisation's events (of the key's mode), oldest first. */
         EventPage: {
             /** @description Events, oldest first. */
-            items: (components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"] | components["schemas"]["RedirectEvent"])[];
+            items: (components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"] | components["schemas"]["RedirectEvent"] | components["schemas"]["RelayEvent"])[];
             /** @description Pass it as `after` for the next page; keep it when hasMore is false, to ask later for what happened since. null only when nothing was listed from the start. */
             next: string | null;
             /** @description More events are waiting now: ask again at once with `after=next`. */
@@ -1762,6 +1786,13 @@ export interface components {
             field: string;
             /** @description What is wrong with it. */
             message: string;
+            /**
+             * @description RELAY_CLOSED only: an open relay point suggested instead, to send as destinationRelayCode.
+             * @example DZ-16-ALGER-BAB-EL-OUED
+             */
+            relayCode?: string;
+            /** @description RELAY_CLOSED only: how far the suggested point is from the closed one, in km. */
+            distanceKm?: number;
         };
         HealthResponse: {
             /**
@@ -2572,6 +2603,122 @@ export interface components {
              */
             codeValidSeconds: 600;
         };
+        /** @description Whole days the relay point is closed (Algiers time), first and last included. */
+        RelayClosureDays: {
+            /**
+             * Format: date
+             * @description The first day closed, Algiers time.
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The last day closed, included.
+             */
+            to: string;
+            /** @description Why, when given. */
+            reason: string | null;
+        };
+        /**
+         * @description Body of relay.closure_announced, and an item of the events API: one per organisation and mode, naming its parcels. `sequence` is 0: the event is about a relay point, not one parcel.
+         * @example {
+         *       "id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "type": "relay.closure_announced",
+         *       "createdAt": "2026-11-26T08:00:00.000Z",
+         *       "occurredAt": "2026-11-26T08:00:00.000Z",
+         *       "sequence": 0,
+         *       "sandbox": false,
+         *       "reason": "holidays",
+         *       "data": {
+         *         "relay": {
+         *           "code": "DZ-16-ALGER-CENTRE",
+         *           "name": "Librairie Didouche"
+         *         },
+         *         "closure": {
+         *           "id": "1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+         *           "from": "2026-12-01",
+         *           "to": "2026-12-07",
+         *           "reason": "holidays"
+         *         },
+         *         "parcels": [
+         *           {
+         *             "id": "3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70",
+         *             "trackingNumber": "RP123456785DZ",
+         *             "status": "IN_TRANSIT"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        RelayEvent: {
+            /**
+             * Format: uuid
+             * @description Event identifier: the same in every delivery, replay and events API answer of this event.
+             */
+            id: string;
+            /**
+             * @description relay.closure_announced; same as X-Relay-Event.
+             * @enum {string}
+             */
+            type: "relay.closure_announced";
+            /**
+             * Format: date-time
+             * @description When the change happened, UTC.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the change happened, UTC (the parcel's history); order a parcel's events by `sequence`.
+             */
+            occurredAt: string;
+            /**
+             * Format: int32
+             * @description The parcel's event number: 1 for parcel.created, one more with each event (cod.* events included). Keep the highest applied per parcel and ignore an event whose sequence is not higher: it is a late retry or a replay. (0 only on events recorded before sequences existed.)
+             */
+            sequence: number;
+            /** @description true for sandbox parcels (including every sandbox trigger-event). */
+            sandbox: boolean;
+            /** @description Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none. */
+            reason: string | null;
+            data: {
+                relay: {
+                    /**
+                     * @description The relay point that will be closed.
+                     * @example DZ-16-ALGER-CENTRE
+                     */
+                    code: string;
+                    name: string;
+                };
+                closure: {
+                    /**
+                     * Format: uuid
+                     * @description The closure.
+                     */
+                    id: string;
+                    /**
+                     * Format: date
+                     * @description The first day closed, Algiers time.
+                     */
+                    from: string;
+                    /**
+                     * Format: date
+                     * @description The last day closed, included.
+                     */
+                    to: string;
+                    /** @description Why, when given. */
+                    reason: string | null;
+                };
+                /** @description Your parcels (of this mode) on their way to the point when the closure was announced. */
+                parcels: {
+                    /**
+                     * Format: uuid
+                     * @description The parcel.
+                     */
+                    id: string;
+                    trackingNumber: string;
+                    status: components["schemas"]["ParcelStatus"];
+                }[];
+            };
+        };
         /** @description One page of relay points. */
         RelayPointPage: {
             /** @description The points of this page: nearest first with near, otherwise by code. */
@@ -2623,6 +2770,10 @@ export interface components {
             capacity: number;
             /** @description Days a parcel waits on the shelf before it goes back to its sender. */
             holdingDays: number;
+            /** @description Its current and future closures, by first day: whole days in Algiers time when it takes no parcel. A parcel to a point closed today or within CLOSURE_NOTICE_DAYS days (2) is refused with 409 RELAY_CLOSED. */
+            closures: components["schemas"]["RelayClosureDays"][];
+            /** @description Open at this moment: not closed today, and within today's opening hours (when they are known). */
+            openNow: boolean;
         };
         /**
          * @description A customer's return of a delivered parcel.
@@ -3291,6 +3442,8 @@ export type PublicTracking = components['schemas']['PublicTracking'];
 export type RecipientRedirectRequest = components['schemas']['RecipientRedirectRequest'];
 export type RedirectEvent = components['schemas']['RedirectEvent'];
 export type RedirectVerification = components['schemas']['RedirectVerification'];
+export type RelayClosureDays = components['schemas']['RelayClosureDays'];
+export type RelayEvent = components['schemas']['RelayEvent'];
 export type RelayPointPage = components['schemas']['RelayPointPage'];
 export type RelayPointSearchResult = components['schemas']['RelayPointSearchResult'];
 export type Return = components['schemas']['Return'];
@@ -3545,7 +3698,7 @@ export interface operations {
                 /** @description The `next` cursor of the previous page; leave it out to start 30 days back. */
                 after?: string;
                 /** @description Only events of this type. */
-                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "claim.opened" | "claim.approved" | "claim.rejected" | "return.created" | "return.dropped_off" | "return.ready_for_collection" | "return.expired" | "return.cancelled" | "parcel.redirected";
+                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "claim.opened" | "claim.approved" | "claim.rejected" | "return.created" | "return.dropped_off" | "return.ready_for_collection" | "return.expired" | "return.cancelled" | "parcel.redirected" | "relay.closure_announced";
                 /** @description Only the events of this parcel. */
                 parcelId?: string;
                 /** @description Events per page, 1 to 100. */
@@ -3603,7 +3756,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"] | components["schemas"]["RedirectEvent"];
+                    "application/json": components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"] | components["schemas"]["RedirectEvent"] | components["schemas"]["RelayEvent"];
                 };
             };
             400: components["responses"]["ValidationFailed"];
@@ -3857,7 +4010,8 @@ export interface operations {
                         /** @constant */
                         status?: 409;
                         /**
-                         * @description One of CONFLICT.
+                         * @description One of RELAY_CLOSED, CONFLICT.
+                         * @example RELAY_CLOSED
                          * @example CONFLICT
                          */
                         code?: string;
@@ -3998,6 +4152,29 @@ export interface operations {
             400: components["responses"]["ValidationFailedOrRelayNotFoundOrInvalidTariff"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["ScopeMissing"];
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 409;
+                        /**
+                         * @description One of RELAY_CLOSED.
+                         * @example RELAY_CLOSED
+                         */
+                        code?: string;
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -4325,10 +4502,11 @@ export interface operations {
                         /** @constant */
                         status?: 409;
                         /**
-                         * @description One of PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, RELAY_FULL, INVALID_TRANSITION.
+                         * @description One of PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, RELAY_FULL, RELAY_CLOSED, INVALID_TRANSITION.
                          * @example PARCEL_ALREADY_AT_RELAY
                          * @example REDIRECT_LIMIT
                          * @example RELAY_FULL
+                         * @example RELAY_CLOSED
                          * @example INVALID_TRANSITION
                          */
                         code?: string;
@@ -4422,6 +4600,8 @@ export interface operations {
                 near?: string;
                 /** @description Only with near: the search radius in km, more than 0 and at most 500 (20 when omitted). */
                 radiusKm?: number;
+                /** @description YYYY-MM-DD (Algiers time): only points open that day, neither closed (see closures) nor shut that weekday by their opening hours. */
+                openOn?: string;
                 /** @description Zero-based page number, at most 10000. */
                 page?: number;
                 /** @description Page size, 1 to 100. */
@@ -5121,10 +5301,11 @@ export interface operations {
                         /** @constant */
                         status?: 409;
                         /**
-                         * @description One of PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, RELAY_FULL, INVALID_TRANSITION.
+                         * @description One of PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, RELAY_FULL, RELAY_CLOSED, INVALID_TRANSITION.
                          * @example PARCEL_ALREADY_AT_RELAY
                          * @example REDIRECT_LIMIT
                          * @example RELAY_FULL
+                         * @example RELAY_CLOSED
                          * @example INVALID_TRANSITION
                          */
                         code?: string;
@@ -6917,6 +7098,60 @@ export interface operations {
                 "application/json": components["schemas"]["RedirectEvent"] & {
                     /** @constant */
                     type?: "parcel.redirected";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_relay_closure_announced: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "relay.closure_announced";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RelayEvent"] & {
+                    /** @constant */
+                    type?: "relay.closure_announced";
                 };
             };
         };

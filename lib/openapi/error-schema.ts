@@ -1,4 +1,4 @@
-import { ERROR_STATUS } from "../errors";
+import { ERROR_STATUS, FieldProblem } from "../errors";
 import type { ErrorBody } from "../http-errors";
 import { REQUEST_ID_PATTERN } from "../request-id";
 import { arrayOf, component, objectOf } from "./json-schema";
@@ -10,10 +10,23 @@ import { arrayOf, component, objectOf } from "./json-schema";
 
 const FIELD_PROBLEM = component(
   "FieldProblem",
-  objectOf<{ field: string; message: string }>({
-    field: { type: "string", description: "The request field at fault (dotted path; a header name for headers)." },
-    message: { type: "string", description: "What is wrong with it." }
-  })
+  objectOf<FieldProblem>(
+    {
+      field: { type: "string", description: "The request field at fault (dotted path; a header name for headers)." },
+      message: { type: "string", description: "What is wrong with it." },
+      relayCode: {
+        type: "string",
+        description: "RELAY_CLOSED only: an open relay point suggested instead, to send as destinationRelayCode.",
+        examples: ["DZ-16-ALGER-BAB-EL-OUED"]
+      },
+      distanceKm: {
+        type: "number",
+        minimum: 0,
+        description: "RELAY_CLOSED only: how far the suggested point is from the closed one, in km."
+      }
+    },
+    { optional: ["relayCode", "distanceKm"] }
+  )
 );
 
 const KNOWN_CODES = Object.keys(ERROR_STATUS);
@@ -32,7 +45,10 @@ export const API_ERROR = component(
       },
       message: { type: "string", minLength: 1, description: "Human-readable explanation (English)." },
       status: { type: "integer", minimum: 400, maximum: 599, description: "The HTTP status, repeated." },
-      details: { ...arrayOf(FIELD_PROBLEM, "Field-by-field problems, on validation errors."), minItems: 1 },
+      details: {
+        ...arrayOf(FIELD_PROBLEM, "Field-by-field problems, on validation errors; the open relay points suggested, on RELAY_CLOSED."),
+        minItems: 1
+      },
       requestId: {
         type: "string",
         pattern: REQUEST_ID_PATTERN.source,

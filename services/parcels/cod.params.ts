@@ -5,17 +5,11 @@ import { amountDzd, arrayOf, component, dateTime, objectOf, uuidSchema } from ".
 import { pageSchema, TRACKING_NUMBER_PATTERN } from "../../lib/parcel-view";
 import { PIN_PATTERN } from "../../lib/pickup-pin";
 import { keyMode, queryInteger, uuid } from "../../lib/schemas";
+import { calendarDate } from "./calendar-date";
 
 /** The params and answers of the cash-on-delivery and pick-up PIN actions of `parcels`. */
 
 export const MAX_PARCELS_PER_REMITTANCE_LIST = 1000;
-const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A calendar day that exists ("2026-02-30" does not). */
-function isCalendarDate(value: string): boolean {
-  const at = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === value;
-}
 
 const organizationId = () => uuid().description("Organisation id (uuid).");
 
@@ -46,17 +40,7 @@ export const CreateRemittanceSchema = Joi.object<CreateRemittanceParams, true>({
     .required()
     .description("The payout's reference (bank transfer, cash receipt), 1 to 100 characters.")
     .example("VIR-2026-03-0042"),
-  paidOn: Joi.string()
-    .pattern(DATE_PATTERN)
-    .custom((value: string, helpers) => (isCalendarDate(value) ? value : helpers.error("date.base")))
-    .meta({ openapi: { description: "A day of the calendar." } })
-    .allow(null)
-    .default(null)
-    .messages({
-      "string.pattern.base": "{{#label}} must be a date such as 2026-03-14",
-      "date.base": "{{#label}} must be a day that exists"
-    })
-    .description("The payout's date (YYYY-MM-DD); today in Algiers when left out.")
+  paidOn: calendarDate().allow(null).default(null).description("The payout's date (YYYY-MM-DD); today in Algiers when left out.")
 });
 
 export interface OrganizationParams {

@@ -1,6 +1,6 @@
 import { initialCodStatus } from "../../lib/cod";
 import type { Queryable } from "../../lib/db/database";
-import type { ParcelEvent } from "../../lib/events";
+import { type ParcelEvent, subjectIdOf } from "../../lib/events";
 import type { ItemOutcome } from "../../lib/group-commit";
 import * as store from "./parcels.store";
 
@@ -105,7 +105,7 @@ export async function appendEvents(tx: Queryable, events: readonly ParcelEvent[]
      SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[])`,
     [
       events.map(e => e.id),
-      events.map(e => e.data.parcel.id),
+      events.map(e => subjectIdOf(e)),
       events.map(e => e.organizationId),
       events.map(e => e.mode),
       events.map(e => e.type),

@@ -11,6 +11,7 @@ import { PriceQuote, quotePrice } from "./tariff";
 import type { RelayPoint } from "./parcels.contract";
 import type { CreateParcelInput } from "./parcels.params";
 import * as store from "./parcels.store";
+import { assertRelayOpenForNewParcels } from "./relay/closures";
 
 export interface SagaDeps {
   db: Database;
@@ -26,6 +27,8 @@ export interface SagaDeps {
   debitTurn?: { wait: () => Promise<void>; sent: () => void };
   /** Counts a compensation (metrics): refunded at once, or left to the sweeper. */
   onCompensation?: (outcome: "refunded" | "deferred") => void;
+  /** CLOSURE_NOTICE_DAYS: a destination closed today or within these days is refused (relay/closures.ts). */
+  closureNoticeDays: number;
 }
 
 const IDEMPOTENCY_HOURS = 24;
@@ -132,6 +135,8 @@ export async function createParcel(
     const existing = await store.findByIdempotencyKey(deps.db, owner, idempotencyKey);
     if (existing) return replay(existing, fingerprint);
   }
+  // After the replay: a parcel created before the closure is answered again as it was.
+  await assertRelayOpenForNewParcels({ db: deps.db, noticeDays: deps.closureNoticeDays }, relay.code);
 
   const pending = await insertPending(
     deps,

@@ -120,7 +120,8 @@ export const QuoteSchema = Joi.object<QuoteInput, true>({
 export const QUOTE_DESCRIPTION =
   "The price a parcel with these fields would cost, before creating it: the same fields as a creation (the recipient is " +
   "not needed; if sent, it is checked and ignored), the same validation and errors, the same tariff. Nothing is debited " +
-  "or stored, and the price equals what creating the parcel with the same fields debits.";
+  "or stored, and the price equals what creating the parcel with the same fields debits. A relay point closed today or " +
+  "within CLOSURE_NOTICE_DAYS days is 409 RELAY_CLOSED, as for a creation.";
 
 export interface ListParams {
   status: ParcelStatus | null;
@@ -315,7 +316,9 @@ export const CREATE_DESCRIPTION =
   "Always send an `Idempotency-Key`, and retry with the same one: for 24 hours, a request with the same key and the same " +
   "body returns the first parcel without a second debit; the same key with another body is refused (422). Without a key, " +
   "a request whose answer was lost (a reset connection, a time-out, a restart of the platform) may still have created " +
-  "and paid its parcel, and a retry creates and pays a second one.";
+  "and paid its parcel, and a retry creates and pays a second one.\n\n" +
+  "A relay point closed today or within the next CLOSURE_NOTICE_DAYS days (2) is refused with 409 RELAY_CLOSED before " +
+  "anything is debited: its `details` name up to three nearest open relay points (`relayCode`, `distanceKm`).";
 
 export const CREATE_EXAMPLES = {
   minimal: {

@@ -253,7 +253,7 @@ export async function eventCount(tx: Queryable, parcelId: string): Promise<numbe
 /** One deadline event of the parcel (a reminder, an extension), under the parcel's row lock like recordHistory. */
 export async function recordPickupHistory(
   tx: Queryable,
-  entry: { parcelId: string; kind: "reminder" | "extension"; deadline: Date; actor: string }
+  entry: { parcelId: string; kind: "reminder" | "extension" | "closure"; deadline: Date; actor: string }
 ): Promise<{ sequence: number; occurredAt: Date }> {
   const [line] = await tx.query<{ created_at: Date }>(
     "INSERT INTO parcels.pickup_history (parcel_id, kind, pickup_deadline, actor) VALUES ($1, $2, $3, $4) RETURNING created_at",

@@ -7,6 +7,8 @@ import { relayPointDirectoryKeys, RelayPointEntry } from "../../lib/relay-points
 import type { RelayPointResult } from "./relay-search";
 import { relayCode } from "../../lib/schemas";
 import { wilayaCodeSchema } from "./wilayas";
+import type { ClosureStatus } from "./relay/closures";
+import { ClosureRefSchema } from "./relay/closures.params";
 import { RELAY_SETTINGS_FIELDS, relaySettingsKeys } from "./relay/relay.params";
 import type { RelayPointWithSettings } from "./relay/relay-settings";
 
@@ -115,7 +117,7 @@ export const RelayPointListView = arrayOf(RelayPointView);
 
 export const RelayPointResultView = component(
   "RelayPointSearchResult",
-  objectOf<RelayPointWithSettings<RelayPointResult>>(
+  objectOf<RelayPointWithSettings<RelayPointResult> & ClosureStatus>(
     {
       code: { type: "string", description: "The code to send as destinationRelayCode.", examples: ["DZ-16-ALGER-CENTRE"] },
       name: { type: "string" },
@@ -130,7 +132,16 @@ export const RelayPointResultView = component(
         minimum: 0,
         description: "Great-circle distance from near, in km to the 10 m; only when near was given."
       },
-      ...RELAY_SETTINGS_FIELDS
+      ...RELAY_SETTINGS_FIELDS,
+      closures: arrayOf(
+        ClosureRefSchema,
+        "Its current and future closures, by first day: whole days in Algiers time when it takes no parcel. A parcel to a point " +
+          "closed today or within CLOSURE_NOTICE_DAYS days (2) is refused with 409 RELAY_CLOSED."
+      ),
+      openNow: {
+        type: "boolean",
+        description: "Open at this moment: not closed today, and within today's opening hours (when they are known)."
+      }
     },
     { optional: ["distanceKm"], description: "An active relay point." }
   )
@@ -146,5 +157,6 @@ export const RelayPointPageView = pageSchema(
 export const RELAY_SEARCH_DESCRIPTION =
   "Active relay points for your checkout: by wilaya, by city (Latin or Arabic script; accents, case and spaces do not " +
   "matter), by text, and around a position (`near=LAT,LNG`, within `radiusKm`, 20 by default, at most 500), nearest first " +
-  "with `distanceKm`; otherwise by code. Filters combine. Unknown query parameters are refused (400, named), so a typo " +
+  "with `distanceKm`; otherwise by code; `openOn=YYYY-MM-DD` keeps the points open that day (no closure, open that weekday). " +
+  "Each point carries its `closures` (current and future) and `openNow`. Filters combine. Unknown query parameters are refused (400, named), so a typo " +
   "never silently widens the search.";

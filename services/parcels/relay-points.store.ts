@@ -124,20 +124,25 @@ export async function listRelayPoints(db: Queryable): Promise<RelayPointEntry[]>
   );
 }
 
+/** $4/$5: openOn's day and weekday; a closure (migration 014) or shut weekday leaves the point out. */
 const SEARCH_FILTERS = `active
   AND ($1::text IS NULL OR wilaya = $1)
   AND ($2::text IS NULL OR city_key = $2 OR city_ar_key = $2)
-  AND ($3::text IS NULL OR strpos(search_key, $3) > 0)`;
+  AND ($3::text IS NULL OR strpos(search_key, $3) > 0)
+  AND ($4::date IS NULL OR (
+    NOT EXISTS (SELECT 1 FROM parcels.relay_closures c
+                 WHERE c.relay_code = relay_points.code AND c.from_date <= $4::date AND c.to_date >= $4::date)
+    AND (opening_hours IS NULL OR jsonb_array_length(opening_hours -> $5::text) > 0)))`;
 
 /** The partner search: active points, filtered; by code, or within a radius nearest first. */
 export async function searchRelayPoints(db: Queryable, query: RelayPointSearchQuery): Promise<RelayPointPage> {
   const plan = planRelayPointSearch(query);
-  const filters = [plan.wilaya, plan.cityKey, plan.textKey];
+  const filters = [plan.wilaya, plan.cityKey, plan.textKey, plan.openOn?.day ?? null, plan.openOn?.weekday ?? null];
   if (plan.near) {
     const { box } = plan.near;
     const rows = await db.query<RelayPointRow>(
       `SELECT ${RELAY_POINT_COLUMNS} FROM parcels.relay_points WHERE ${SEARCH_FILTERS}
-         AND latitude BETWEEN $4 AND $5 AND longitude BETWEEN $6 AND $7`,
+         AND latitude BETWEEN $6 AND $7 AND longitude BETWEEN $8 AND $9`,
       [...filters, box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude]
     );
     const ranked = rankByDistance(rows.map(toRelayPointEntry), plan.near.center, plan.near.radiusKm);
@@ -149,7 +154,7 @@ export async function searchRelayPoints(db: Queryable, query: RelayPointSearchQu
   }
   const rows = await db.query<RelayPointRow & { total: number }>(
     `SELECT ${RELAY_POINT_COLUMNS}, count(*) OVER ()::int AS total FROM parcels.relay_points WHERE ${SEARCH_FILTERS}
-     ORDER BY code COLLATE "C" LIMIT $4 OFFSET $5`,
+     ORDER BY code COLLATE "C" LIMIT $6 OFFSET $7`,
     [...filters, plan.size, plan.offset]
   );
   // A page past the end has no row to carry the total: count apart.

@@ -1,15 +1,16 @@
 import type { FieldProblem } from "../../lib/errors";
 import { Joi } from "../../lib/joi";
 import { BoundingBox, boundingBox, DEFAULT_RADIUS_KM, distanceKm, LatLng, nearSchema, radiusKmSchema, roundKm } from "../../lib/geo";
-import type { OpeningHours } from "../../lib/opening-hours";
+import type { OpeningHours, Weekday } from "../../lib/opening-hours";
 import { positionOf, RelayPointEntry } from "../../lib/relay-points";
 import { queryInteger } from "../../lib/schemas";
+import { calendarDay, isClosedOn, weekdayOf } from "./calendar-date";
 import { foldSearchText } from "./search-text";
 import { wilayaCodeSchema } from "./wilayas";
 
 /**
- * The relay-point search of the partner API (query wilaya, city, q, near=LAT,LNG, radiusKm, page, size):
- * only active points; with `near`, those within `radiusKm` (default 20), nearest first, with
+ * The relay-point search of the partner API (query wilaya, city, q, near=LAT,LNG, radiusKm, openOn, page, size):
+ * only active points (with openOn, only those open that day); with `near`, those within `radiusKm` (default 20), nearest first, with
  * `distanceKm`; otherwise by code. `searchRelayPoints` is the reference: the SQL of the store
  * must answer the same (test/integration/relay-points-directory.test.ts compares them).
  */
@@ -20,6 +21,8 @@ export interface RelayPointSearchQuery {
   q?: string;
   near?: LatLng;
   radiusKm?: number;
+  /** YYYY-MM-DD: only points open that day (no closure, and opening hours for its weekday when known). */
+  openOn?: string;
   page: number;
   size: number;
 }
@@ -38,6 +41,12 @@ export const RelayPointSearchSchema = Joi.object<RelayPointSearchQuery, true>({
     .empty("")
     .description(`Only with near: the search radius in km, more than 0 and at most 500 (${DEFAULT_RADIUS_KM} when omitted).`)
     .example(5),
+  openOn: calendarDay()
+    .empty("")
+    .description(
+      "YYYY-MM-DD (Algiers time): only points open that day, neither closed (see closures) nor shut that weekday by their opening hours."
+    )
+    .example("2026-12-03"),
   page: queryInteger().min(0).max(10_000).default(0).description("Zero-based page number, at most 10000."),
   size: queryInteger().min(1).max(100).default(20).description("Page size, 1 to 100.")
 });
@@ -57,6 +66,8 @@ export interface RelayPointSearchPlan {
   /** Folded `q`, a substring of `search_key`; null: no filter. */
   textKey: string | null;
   near: { center: LatLng; radiusKm: number; box: BoundingBox } | null;
+  /** The day a point must be open, and its weekday; null: no filter. */
+  openOn: { day: string; weekday: Weekday } | null;
   page: number;
   size: number;
   offset: number;
@@ -81,6 +92,7 @@ export function planRelayPointSearch(query: RelayPointSearchQuery): RelayPointSe
     cityKey: keyOrNull(query.city),
     textKey: keyOrNull(query.q),
     near,
+    openOn: query.openOn === undefined ? null : { day: query.openOn, weekday: weekdayOf(query.openOn) },
     page: query.page,
     size: query.size,
     offset: query.page * query.size
@@ -92,8 +104,16 @@ export function searchKeyOf(entry: Pick<RelayPointEntry, "code" | "name" | "name
   return [entry.code, entry.name, entry.nameAr, entry.city, entry.cityAr, entry.address].map(v => foldSearchText(v ?? "")).join(" ");
 }
 
-export function matchesFilters(entry: RelayPointEntry, plan: RelayPointSearchPlan): boolean {
+/** A point's closures (current and future), by code: what `openOn` looks at. */
+export type ClosedDays = ReadonlyMap<string, readonly { from: string; to: string }[]>;
+const NO_CLOSURES: ClosedDays = new Map();
+
+export function matchesFilters(entry: RelayPointEntry, plan: RelayPointSearchPlan, closed: ClosedDays = NO_CLOSURES): boolean {
   if (!entry.active) return false;
+  if (plan.openOn !== null) {
+    if (isClosedOn(closed.get(entry.code) ?? [], plan.openOn.day)) return false;
+    if (entry.openingHours !== null && entry.openingHours[plan.openOn.weekday].length === 0) return false;
+  }
   if (plan.wilaya !== null && entry.wilaya !== plan.wilaya) return false;
   if (plan.cityKey !== null && foldSearchText(entry.city) !== plan.cityKey && foldSearchText(entry.cityAr ?? "") !== plan.cityKey)
     return false;
@@ -171,9 +191,13 @@ export function pageOf(
 }
 
 /** The whole search over entries in memory: the reference semantics (and enough for a small directory). */
-export function searchRelayPoints(entries: readonly RelayPointEntry[], query: RelayPointSearchQuery): RelayPointPage {
+export function searchRelayPoints(
+  entries: readonly RelayPointEntry[],
+  query: RelayPointSearchQuery,
+  closed: ClosedDays = NO_CLOSURES
+): RelayPointPage {
   const plan = planRelayPointSearch(query);
-  const matching = entries.filter(e => matchesFilters(e, plan));
+  const matching = entries.filter(e => matchesFilters(e, plan, closed));
   const results = plan.near
     ? rankByDistance(matching, plan.near.center, plan.near.radiusKm).map(r => toRelayPointResult(r.entry, r.distanceKm))
     : [...matching].sort((a, b) => compareCodes(a.code, b.code)).map(e => toRelayPointResult(e));

@@ -1,5 +1,5 @@
 import type { Database, Queryable } from "../../lib/db/database";
-import type { PickupEventType } from "../../lib/events";
+import { parcelOf, PickupEventType } from "../../lib/events";
 import type { ParcelStatus } from "../../lib/parcel-status";
 import * as holding from "./holding.store";
 import * as store from "./parcels.store";
@@ -15,7 +15,7 @@ const BATCH = 100;
 export async function recordPickupEvent(
   tx: Queryable,
   parcel: store.ParcelRecord,
-  event: { type: PickupEventType; kind: "reminder" | "extension"; actor: string; reason: string | null }
+  event: { type: PickupEventType; kind: "reminder" | "extension" | "closure"; actor: string; reason: string | null }
 ): Promise<void> {
   const { sequence, occurredAt } = await store.recordPickupHistory(tx, {
     parcelId: parcel.id,
@@ -24,7 +24,7 @@ export async function recordPickupEvent(
     actor: event.actor
   });
   const outgoing = eventOf(parcel, { type: event.type, sequence, occurredAt, reason: event.reason });
-  outgoing.data = { previousStatus: parcel.status as ParcelStatus, parcel: outgoing.data.parcel };
+  outgoing.data = { previousStatus: parcel.status as ParcelStatus, parcel: parcelOf(outgoing)! };
   await appendEvent(tx, outgoing);
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { CodEventType, codStatusAfter, CodStatus } from "../../lib/cod";
 import type { Queryable } from "../../lib/db/database";
-import type { ParcelEvent, RemittanceRef } from "../../lib/events";
+import { ParcelEvent, parcelOf, RemittanceRef, subjectIdOf } from "../../lib/events";
 import { eventTypeFor, ParcelStatus } from "../../lib/parcel-status";
 import { generatePickupPin } from "../../lib/pickup-pin";
 import { holdingDaysFor, returnFeeCentimes } from "./holding-period";
@@ -56,7 +56,7 @@ export async function applyStatusChange(
     actor: change.actor
   });
   const event = eventOf(updated, { type: eventTypeFor(change.to), sequence, occurredAt, reason: change.reason });
-  event.data = { previousStatus: previous, parcel: event.data.parcel };
+  event.data = { previousStatus: previous, parcel: parcelOf(event)! };
   await appendEvent(tx, event);
   if (row.codStatus === "PENDING" && codStatus === "COLLECTED") {
     await recordCodEvent(tx, updated, { type: "cod.collected", from: "PENDING", remittance: null });
@@ -77,7 +77,7 @@ export async function recordCodEvent(
     remittanceId: cod.remittance?.id ?? null
   });
   const event = eventOf(parcel, { type: cod.type, sequence, occurredAt, reason: null });
-  event.data = { previousCodStatus: cod.from, parcel: event.data.parcel, remittance: cod.remittance };
+  event.data = { previousCodStatus: cod.from, parcel: parcelOf(event)!, remittance: cod.remittance };
   await appendEvent(tx, event);
   return event;
 }
@@ -103,7 +103,7 @@ export function eventOf(
 export async function appendEvent(tx: Queryable, event: ParcelEvent): Promise<void> {
   await store.appendOutbox(tx, {
     eventId: event.id,
-    parcelId: event.data.parcel.id,
+    parcelId: subjectIdOf(event),
     owner: { organizationId: event.organizationId, mode: event.mode },
     type: event.type,
     payload: event

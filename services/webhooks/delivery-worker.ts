@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import pLimit from "p-limit";
 import { call } from "../../lib/contract";
-import { ParcelEvent, webhookBodyOf } from "../../lib/events";
+import { ParcelEvent, parcelOf, webhookBodyOf, withFreshLabelUrl } from "../../lib/events";
 import { countWebhookAttempt } from "../../lib/metrics";
 import { delayAfterResponse, shouldDisableEndpoint } from "./retry-schedule";
 import { endpointDisabledNotice, type EndpointSecret } from "./signing";
@@ -72,7 +72,7 @@ async function sendBatch(worker: Worker, batch: store.ClaimedDelivery[]): Promis
     freshLabelUrls(
       worker.broker,
       worker.broker,
-      batch.map(d => d.event.data.parcel.id)
+      batch.flatMap(d => parcelOf(d.event)?.id ?? [])
     )
   ]);
   const limit = pLimit(worker.settings.concurrency);
@@ -80,11 +80,7 @@ async function sendBatch(worker: Worker, batch: store.ClaimedDelivery[]): Promis
     batch.map(delivery =>
       limit(async (): Promise<Sent | null> => {
         try {
-          const parcel = delivery.event.data.parcel;
-          const event: ParcelEvent = {
-            ...delivery.event,
-            data: { ...delivery.event.data, parcel: { ...parcel, labelUrl: labelUrls[parcel.id] ?? null } }
-          };
+          const event: ParcelEvent = withFreshLabelUrl(delivery.event, labelUrls);
           return await sendOne(worker, { ...delivery, event }, endpoints.get(delivery.endpointId), secrets.get(delivery.endpointId) ?? []);
         } catch (err) {
           // The lease runs out and the delivery is tried again: nothing is lost.

@@ -9,14 +9,16 @@ import {
   type PingBody,
   REDIRECT_EVENT_TYPE,
   type RedirectEventData,
+  type RelayClosureEventData,
+  RELAY_EVENT_TYPES,
   type RemittanceRef,
   type StatusEventData,
   type WebhookBody
 } from "../../lib/events";
-import { component, dateTime, nullable, objectOf, uuidSchema } from "../../lib/openapi/json-schema";
+import { arrayOf, component, dateTime, nullable, objectOf, uuidSchema } from "../../lib/openapi/json-schema";
 import type { JsonSchema, Parameter, PathItem, Response } from "../../lib/openapi/types";
 import { eventTypeFor, PARCEL_STATUSES } from "../../lib/parcel-status";
-import { CodStatusSchema, ParcelStatusSchema, ParcelViewSchema, SAMPLE_PARCEL } from "../../lib/parcel-view";
+import { CodStatusSchema, ParcelStatusSchema, ParcelViewSchema, SAMPLE_PARCEL, TRACKING_NUMBER_PATTERN } from "../../lib/parcel-view";
 import { RETURN_EVENT_TYPES, type ReturnEventData, ReturnViewSchema, SAMPLE_RETURN } from "../../lib/returns";
 import { DISABLE_ENDPOINT_AFTER_MS, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "./retry-schedule";
 import { DEFAULT_ROTATION_OVERLAP_MS } from "./signing";
@@ -33,7 +35,8 @@ export const EVENT_TYPES: string[] = [
   ...PICKUP_EVENT_TYPES,
   ...CLAIM_EVENT_TYPES,
   ...RETURN_EVENT_TYPES,
-  REDIRECT_EVENT_TYPE
+  REDIRECT_EVENT_TYPE,
+  ...RELAY_EVENT_TYPES
 ];
 
 function humanDelay(seconds: number): string {
@@ -277,9 +280,56 @@ export const RETURN_EVENT_SCHEMA = eventSchema(
   ]
 );
 
-/** An item of the events API: a status, COD, claim, return or redirect event (their `type` tells which). */
+export const RELAY_EVENT_SCHEMA = eventSchema(
+  "RelayEvent",
+  RELAY_EVENT_TYPES,
+  "relay.closure_announced; same as X-Relay-Event.",
+  objectOf<RelayClosureEventData>({
+    relay: objectOf<RelayClosureEventData["relay"]>({
+      code: { type: "string", description: "The relay point that will be closed.", examples: ["DZ-16-ALGER-CENTRE"] },
+      name: { type: "string" }
+    }),
+    closure: objectOf<RelayClosureEventData["closure"]>({
+      id: uuidSchema("The closure."),
+      from: { type: "string", format: "date", description: "The first day closed, Algiers time." },
+      to: { type: "string", format: "date", description: "The last day closed, included." },
+      reason: { type: ["string", "null"], description: "Why, when given." }
+    }),
+    parcels: {
+      ...arrayOf(
+        objectOf<RelayClosureEventData["parcels"][number]>({
+          id: uuidSchema("The parcel."),
+          trackingNumber: { type: "string", pattern: TRACKING_NUMBER_PATTERN },
+          status: ParcelStatusSchema
+        }),
+        "Your parcels (of this mode) on their way to the point when the closure was announced."
+      ),
+      minItems: 1
+    }
+  }),
+  "Body of relay.closure_announced, and an item of the events API: one per organisation and mode, naming its parcels. " +
+    "`sequence` is 0: the event is about a relay point, not one parcel.",
+  [
+    {
+      id: "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+      type: "relay.closure_announced",
+      createdAt: "2026-11-26T08:00:00.000Z",
+      occurredAt: "2026-11-26T08:00:00.000Z",
+      sequence: 0,
+      sandbox: false,
+      reason: "holidays",
+      data: {
+        relay: { code: "DZ-16-ALGER-CENTRE", name: "Librairie Didouche" },
+        closure: { id: "1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e", from: "2026-12-01", to: "2026-12-07", reason: "holidays" },
+        parcels: [{ id: SAMPLE_PARCEL.id, trackingNumber: SAMPLE_PARCEL.trackingNumber, status: "IN_TRANSIT" }]
+      }
+    }
+  ]
+);
+
+/** An item of the events API: a status, COD, claim, return, redirect or relay event (their `type` tells which). */
 export const ANY_EVENT_SCHEMA: JsonSchema = {
-  oneOf: [PARCEL_EVENT_SCHEMA, COD_EVENT_SCHEMA, CLAIM_EVENT_SCHEMA, RETURN_EVENT_SCHEMA, REDIRECT_EVENT_SCHEMA]
+  oneOf: [PARCEL_EVENT_SCHEMA, COD_EVENT_SCHEMA, CLAIM_EVENT_SCHEMA, RETURN_EVENT_SCHEMA, REDIRECT_EVENT_SCHEMA, RELAY_EVENT_SCHEMA]
 };
 
 const PING_EVENT_SCHEMA = component(
@@ -435,8 +485,9 @@ export function webhookDocs(): Record<string, PathItem> {
       webhookEntry(
         "parcel.pickup_extended",
         "Pick-up deadline extended",
-        "Sent when you extended a parcel's pick-up deadline (POST /parcels/{id}/pickup-extension): data.parcel.pickupDeadline " +
-          `is the new deadline. The status does not change. ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
+        "Sent when you extended a parcel's pick-up deadline (POST /parcels/{id}/pickup-extension), or when its relay point " +
+          "announced a closure while it waited there (pushed by the closure's days; reason names the closure): " +
+          `data.parcel.pickupDeadline is the new deadline. The status does not change. ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
         PARCEL_EVENT_SCHEMA
       )
     ]
@@ -451,6 +502,20 @@ export function webhookDocs(): Record<string, PathItem> {
         `The status and the price do not change. ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
       REDIRECT_EVENT_SCHEMA
     )
+  ];
+  const relayEvents: [string, PathItem][] = [
+    [
+      "relay.closure_announced",
+      webhookEntry(
+        "relay.closure_announced",
+        "A relay point your parcels are heading to will close",
+        "Sent when a closure is added to a relay point while some of your parcels are on their way to it (CREATED to " +
+          "IN_TRANSIT): one event per organisation and mode, naming those parcels, so that you can redirect them. Parcels " +
+          "already waiting there get a later pickupDeadline instead (parcel.pickup_extended). " +
+          `${DELIVERY_RULES} ${SIGNATURE_RULES}`,
+        RELAY_EVENT_SCHEMA
+      )
+    ]
   ];
   const claimEvents: [string, PathItem][] = [
     [
@@ -514,6 +579,7 @@ export function webhookDocs(): Record<string, PathItem> {
     ...claimEvents,
     ...returnEvents,
     redirected,
+    ...relayEvents,
     [PING_EVENT_TYPE, ping]
   ]);
 }

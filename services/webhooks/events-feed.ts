@@ -1,6 +1,6 @@
 import { decodeEventCursor, encodeEventCursor } from "./event-cursor";
 import { AppError } from "../../lib/errors";
-import { EVENT_RETENTION_DAYS, ParcelEvent, WebhookBody, webhookBodyOf } from "../../lib/events";
+import { EVENT_RETENTION_DAYS, ParcelEvent, parcelOf, WebhookBody, webhookBodyOf, withFreshLabelUrl } from "../../lib/events";
 import type { Principal } from "../../lib/principal";
 import { freshLabelUrls } from "../../mixins/label-urls";
 import type { WebhooksContext } from "./webhook-context";
@@ -17,12 +17,9 @@ async function bodiesOf(context: WebhooksContext, events: ParcelEvent[]): Promis
   const labelUrls = await freshLabelUrls(
     context.broker,
     context.broker,
-    events.map(e => e.data.parcel.id)
+    events.flatMap(e => parcelOf(e)?.id ?? [])
   );
-  return events.map(event => {
-    const parcel = event.data.parcel;
-    return webhookBodyOf({ ...event, data: { ...event.data, parcel: { ...parcel, labelUrl: labelUrls[parcel.id] ?? null } } });
-  });
+  return events.map(event => webhookBodyOf(withFreshLabelUrl(event, labelUrls)));
 }
 
 export async function listEvents(context: WebhooksContext, auth: Principal, params: ListEventsParams): Promise<EventPage> {

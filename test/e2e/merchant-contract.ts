@@ -1,5 +1,7 @@
+import { algiersDate } from "../../lib/cod";
 import { distanceKm, LatLng } from "../../lib/geo";
 import type { RelayPointEntry } from "../../lib/relay-points";
+import { addDays } from "../../services/parcels/calendar-date";
 import { RelayPointSearchQuery, searchRelayPoints } from "../../services/parcels/relay-search";
 import type { SystemUnderTest } from "./gateway-contract";
 import { eventually, expectError, Merchant, merchants, PARCEL } from "./merchant-helpers";
@@ -213,7 +215,20 @@ export function merchantContract(system: () => SystemUnderTest): void {
       thu: [{ open: "09:00", close: "12:00" }],
       fri: []
     };
-    const search = (query: string) => shop.live("GET", `/relay-points${query}`);
+    /**
+     * The search's answer without what closures add (issue 22: each point's closures and openNow, which
+     * the integration suite checks against the reference), so that it compares with the reference.
+     */
+    const search = async (query: string) => {
+      const res = await shop.live("GET", `/relay-points${query}`);
+      if (res.status !== 200) return res;
+      const items = (res.body.items as Array<{ closures: unknown; openNow: unknown }>).map(({ closures, openNow, ...item }) => {
+        expect(Array.isArray(closures)).toBe(true);
+        expect(typeof openNow).toBe("boolean");
+        return item;
+      });
+      return { ...res, body: { ...res.body, items } };
+    };
     /** The reference search (services/parcels/relay-search.ts) over the directory as the back-office lists it now. */
     const reference = async (query: Partial<RelayPointSearchQuery>) =>
       searchRelayPoints((await m.bo().call("GET", "/relay-points")).body as RelayPointEntry[], { page: 0, size: 20, ...query });
@@ -477,6 +492,46 @@ export function merchantContract(system: () => SystemUnderTest): void {
       const mine = (await shop.live("GET", "/wallet/entries?size=100")).body.items.map((e: { parcelId: string | null }) => e.parcelId);
       const theirs = (await walletOnly("GET", "/wallet/entries?size=100")).body.items.map((e: { parcelId: string | null }) => e.parcelId);
       expect(theirs.filter((id: string | null) => id !== null && mine.includes(id))).toEqual([]);
+    });
+  });
+  describe("relay closures (issue 22): RELAY_CLOSED with open suggestions, the search's closures and openOn", () => {
+    const CODE = "DZ-47-TEST-FERMETURE";
+    const today = algiersDate(new Date());
+    let closureId: string;
+
+    beforeAll(async () => {
+      const point = { code: CODE, name: "Point fermé", city: "Ghardaïa", wilaya: "47", latitude: 32.4909, longitude: 3.6734 };
+      expect((await m.bo().call("POST", "/relay-points", point)).status).toBe(201);
+      const res = await m.bo().call("POST", `/relay-points/${CODE}/closures`, { from: today, to: addDays(today, 1), reason: "inventaire" });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ relayCode: CODE, from: today, days: 2, announcedBy: "backoffice" });
+      closureId = res.body.id;
+    });
+
+    test("a create and a quote to the closed point: 409 RELAY_CLOSED naming open points by code; nothing debited", async () => {
+      const before = (await shop.live("GET", "/wallet")).body.balanceDzd;
+      const res = await shop.live("POST", "/parcels", { ...PARCEL, destinationRelayCode: CODE });
+      expectError(res, 409, "RELAY_CLOSED");
+      expect(res.body.details[0]).toMatchObject({ field: "destinationRelayCode", relayCode: "DZ-47-GHARDAIA" });
+      expect(res.body.details.length).toBeLessThanOrEqual(3);
+      expect((await shop.live("GET", "/wallet")).body.balanceDzd).toBe(before);
+      expectError(await shop.live("POST", "/parcels/quote", { weightG: 800, destinationRelayCode: CODE }), 409, "RELAY_CLOSED");
+    });
+
+    test("the search shows the closure, and openOn leaves the point out while it lasts", async () => {
+      const found = (await shop.live("GET", "/relay-points?wilaya=47&size=100")).body.items.find((p: { code: string }) => p.code === CODE);
+      expect(found).toMatchObject({ closures: [{ from: today, to: addDays(today, 1), reason: "inventaire" }], openNow: false });
+      const codesOn = async (day: string) =>
+        (await shop.live("GET", `/relay-points?wilaya=47&size=100&openOn=${day}`)).body.items.map((p: { code: string }) => p.code);
+      expect(await codesOn(today)).not.toContain(CODE);
+      expect(await codesOn(addDays(today, 2))).toContain(CODE);
+      expectError(await shop.live("GET", "/relay-points?openOn=2026-02-30"), 400, "VALIDATION_FAILED", "openOn");
+    });
+
+    test("removed in the back-office (204), the point takes parcels again", async () => {
+      expect((await m.bo().call("DELETE", `/relay-points/${CODE}/closures/${closureId}`)).status).toBe(204);
+      expect((await m.bo().call("DELETE", `/relay-points/${CODE}/closures/${closureId}`)).status).toBe(404);
+      expect((await shop.live("POST", "/parcels/quote", { weightG: 800, destinationRelayCode: CODE })).status).toBe(200);
     });
   });
 }

@@ -8,8 +8,7 @@ import type { KeyMode } from "../../lib/api-keys";
 import type { ParcelView } from "../../lib/parcel-view";
 import type { PublicTracking } from "../../lib/public-tracking";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
-import { createTestDatabase } from "../helpers/postgres";
-import { availableServers } from "../helpers/servers";
+import { TestEngine, testEngines } from "../helpers/engines";
 
 /**
  * The holding period on both engines: a parcel that reaches its relay point gets a deadline by
@@ -20,34 +19,11 @@ import { availableServers } from "../helpers/servers";
 const HOLDING_DAYS = 5;
 const DAY_MS = 24 * 3600 * 1000;
 
-interface Engine {
-  env: Record<string, string>;
-  /** For the money invariant (PostgreSQL only: it reads the database from outside). */
-  url: string | null;
-  drop: () => Promise<void>;
-}
-
-function engines(): [string, () => Promise<Engine>][] {
-  const list: [string, () => Promise<Engine>][] = [
-    ["PGlite", async () => ({ env: { DATA_DIR: `memory://${randomUUID()}` }, url: null, drop: async () => undefined })]
-  ];
-  if (availableServers().has("postgres")) {
-    list.push([
-      "PostgreSQL",
-      async () => {
-        const database = await createTestDatabase();
-        return { env: { DATABASE_URL: database.url, DATABASE_POOL_SIZE: "8" }, url: database.url, drop: database.drop };
-      }
-    ]);
-  } else process.stderr.write("\n[notice] holding period: PostgreSQL not reachable, PGlite only\n");
-  return list;
-}
-
-describe.each(engines())("holding period on %s", (_engine, open) => {
+describe.each(testEngines("holding period"))("holding period on %s", (_engine, open) => {
   let broker: ServiceBroker;
   let db: Database;
   let config: ReturnType<typeof loadConfig>;
-  let database: Engine;
+  let database: TestEngine;
   let orgId: string;
 
   beforeAll(async () => {

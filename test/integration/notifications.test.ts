@@ -5,7 +5,7 @@ import { loadConfig } from "../../lib/config";
 import type { Database } from "../../lib/db/database";
 import { openPostgres } from "../../lib/db/postgres";
 import { AppError } from "../../lib/errors";
-import type { ParcelEvent } from "../../lib/events";
+import { ParcelEvent, parcelOf } from "../../lib/events";
 import type { ParcelEventType } from "../../lib/parcel-status";
 import type { ParcelView } from "../../lib/parcel-view";
 import { attachConfig } from "../../mixins/config.mixin";
@@ -295,7 +295,7 @@ describeWithServers(["postgres"], "notifications service (pick-up SMS) on Postgr
 
   test("an AT_RELAY event without what the SMS needs is refused (VALIDATION_FAILED), so the relay keeps it", async () => {
     const { event } = atRelay("RP110000008DZ");
-    const broken = { ...event, data: { ...event.data, parcel: { ...event.data.parcel, trackingNumber: undefined } } };
+    const broken = { ...event, data: { ...event.data, parcel: { ...parcelOf(event)!, trackingNumber: undefined } } };
     // (Wrapped: the validation middleware throws synchronously on a local call.)
     await expect((async () => enqueue(broken as unknown as ParcelEvent))()).rejects.toMatchObject({ type: "VALIDATION_FAILED" });
   });

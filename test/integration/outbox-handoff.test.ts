@@ -3,7 +3,7 @@ import type { Logger } from "moleculer";
 import type { Database } from "../../lib/db/database";
 import { migrateSchema } from "../../lib/db/migrate";
 import { openPostgres } from "../../lib/db/postgres";
-import { mayMessageRecipient, type ParcelEvent } from "../../lib/events";
+import { mayMessageRecipient, type ParcelEvent, subjectIdOf } from "../../lib/events";
 import { relayOutbox, releaseLease, type RelayDeps } from "../../services/parcels/outbox-relay";
 import * as parcels from "../../services/parcels/parcels.store";
 import * as webhooks from "../../services/webhooks/webhooks.store";
@@ -98,7 +98,7 @@ function handOffContract(open: () => Promise<ThrowAwayDatabase>) {
       for (const event of events) {
         await parcels.appendOutbox(tx, {
           eventId: event.id,
-          parcelId: event.data.parcel.id,
+          parcelId: subjectIdOf(event),
           owner: { organizationId, mode: "live" },
           type: event.type,
           payload: event

@@ -407,6 +407,7 @@ describe("SPEC §6: webhooks", () => {
       "return.ready_for_collection",
       "return.expired",
       "return.cancelled",
+      "relay.closure_announced",
       "ping"
     ]);
     for (const [type, item] of Object.entries(doc.webhooks!)) {

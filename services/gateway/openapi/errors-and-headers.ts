@@ -115,6 +115,7 @@ const SAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   COD_NOT_REMITTABLE: "Some parcels cannot be remitted: see details",
   RELAY_POINT_NOT_FOUND: "Relay point DZ-99-NOWHERE does not exist",
   AGENT_KEY_NOT_FOUND: "Agent key not found",
+  CLOSURE_NOT_FOUND: "Closure not found",
   WRONG_RELAY: "Parcel RP123456785DZ is addressed to relay point DZ-31-ORAN-CENTRE, not to this one",
   RELAY_FULL: "The shelf is full: 150 parcels for a capacity of 150",
   RETURN_NOT_DISPATCHABLE: "Some parcels cannot leave with the courier: see details; none left",
@@ -130,7 +131,9 @@ const SAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   CLAIM_NOT_ALLOWED:
     "Damage or missing content is claimed for a parcel that is DAMAGED, was delivered at most 7 days ago, or was refused at the relay point; this one is IN_TRANSIT",
   CLAIM_ALREADY_OPEN: "This parcel already has an open claim: wait for its decision",
-  CLAIM_ALREADY_DECIDED: "This claim was already decided: APPROVED on 2026-03-02T10:15:00.000Z"
+  CLAIM_ALREADY_DECIDED: "This claim was already decided: APPROVED on 2026-03-02T10:15:00.000Z",
+  RELAY_CLOSED:
+    "Relay point DZ-16-ALGER-CENTRE is closed from 2026-12-01 to 2026-12-07 (holidays): send the parcel to an open relay point such as DZ-16-ALGER-BAB-EL-OUED (see details)"
 };
 
 const SAMPLE_REQUEST_ID = "5b0d6c1e-8a8f-4a53-9d0e-2f7c6a1b9e44";

@@ -27,7 +27,7 @@ export interface ChangeMessages {
   problems: Record<ChangeProblem, string>;
 }
 
-export const CHANGE_PROBLEMS = ["code", "relay", "full", "limit", "arrived", "form", "other"] as const;
+export const CHANGE_PROBLEMS = ["code", "relay", "full", "closed", "limit", "arrived", "form", "other"] as const;
 export type ChangeProblem = (typeof CHANGE_PROBLEMS)[number];
 
 const fr: ChangeMessages = {
@@ -58,6 +58,7 @@ const fr: ChangeMessages = {
     code: "Le code n’est pas bon, a expiré ou a été essayé trop de fois. Demandez un nouveau code.",
     relay: "Choisissez un point relais dans la liste.",
     full: "Ce point relais est complet : choisissez-en un autre.",
+    closed: "Ce point relais est fermé ces jours-ci : choisissez-en un autre.",
     limit: "Ce colis ne peut plus changer de point relais.",
     arrived: "Le colis est déjà arrivé à son point relais : il ne peut plus changer.",
     form: "Saisissez le code à 6 chiffres et choisissez un point relais.",
@@ -92,6 +93,7 @@ const ar: ChangeMessages = {
     code: "الرمز غير صحيح أو انتهت صلاحيته أو جُرّب مرات كثيرة. اطلب رمزًا جديدًا.",
     relay: "اختر نقطة استلام من القائمة.",
     full: "نقطة الاستلام هذه ممتلئة: اختر نقطة أخرى.",
+    closed: "نقطة الاستلام هذه مغلقة هذه الأيام: اختر نقطة أخرى.",
     limit: "لم يعد من الممكن تغيير نقطة استلام هذا الطرد.",
     arrived: "وصل الطرد إلى نقطة الاستلام: لم يعد من الممكن تغييرها.",
     form: "أدخل الرمز المكوّن من 6 أرقام واختر نقطة استلام.",
@@ -126,6 +128,7 @@ const en: ChangeMessages = {
     code: "The code is wrong, has expired or was tried too many times. Ask for a new code.",
     relay: "Choose a relay point from the list.",
     full: "This relay point is full: choose another one.",
+    closed: "This relay point is closed these days: choose another one.",
     limit: "This parcel’s relay point can no longer be changed.",
     arrived: "The parcel has already reached its relay point: it can no longer change.",
     form: "Enter the 6-digit code and choose a relay point.",
@@ -144,6 +147,8 @@ export function changeProblemOf(code: string | undefined): ChangeProblem {
       return "relay";
     case "RELAY_FULL":
       return "full";
+    case "RELAY_CLOSED":
+      return "closed";
     case "REDIRECT_LIMIT":
     case "INVALID_TRANSITION":
       return "limit";

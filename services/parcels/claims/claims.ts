@@ -4,6 +4,7 @@ import type { ClaimType, ClaimView } from "../../../lib/claim-view";
 import { call, Caller } from "../../../lib/contract";
 import type { Database, Queryable } from "../../../lib/db/database";
 import { AppError } from "../../../lib/errors";
+import { parcelOf } from "../../../lib/events";
 import { toCentimes, toDzd } from "../../../lib/money";
 import type { ParcelStatus } from "../../../lib/parcel-status";
 import * as store from "../parcels.store";
@@ -83,7 +84,7 @@ async function recordClaimEvent(
 ): Promise<void> {
   const { sequence, occurredAt } = await claims.recordClaimHistory(tx, { claimId: claim.id, parcelId: parcel.id, kind });
   const event = eventOf(parcel, { type: `claim.${kind}`, sequence, occurredAt, reason: claim.decisionNote });
-  event.data = { claim: toClaimView(claim), parcel: event.data.parcel };
+  event.data = { claim: toClaimView(claim), parcel: parcelOf(event)! };
   await appendEvent(tx, event);
 }
 

@@ -2,6 +2,7 @@ import type { Queryable } from "../../../lib/db/database";
 import { AppError } from "../../../lib/errors";
 import type { ParcelStatus } from "../../../lib/parcel-status";
 import { findRelayPoint } from "../relay-points.store";
+import { assertRelayOpenForNewParcels } from "../relay/closures";
 import { countOnShelf, relaySettingsOf } from "../relay/relay.store";
 import type { ParcelRecord } from "../parcels.store";
 import type { RedirectBy, RedirectRecord } from "./redirect.store";
@@ -53,10 +54,16 @@ const refuseRelay = (code: string) =>
 /**
  * Whether the parcel may go to `relayCode`: the one place a destination is judged for a redirect,
  * so that a rule added later (a closed relay point, say) holds for the merchant and the recipient
- * alike. 400 for the parcel's own destination or an unknown or inactive point, 409 RELAY_FULL for
- * a point whose shelf holds its capacity.
+ * alike. 400 for the parcel's own destination or an unknown or inactive point, 409 RELAY_CLOSED
+ * (with open points nearby) for one closed now or within CLOSURE_NOTICE_DAYS, 409 RELAY_FULL for a
+ * point whose shelf holds its capacity.
  */
-export async function checkRedirectDestination(db: Queryable, parcel: ParcelRecord, relayCode: string): Promise<void> {
+export async function checkRedirectDestination(
+  db: Queryable,
+  parcel: ParcelRecord,
+  relayCode: string,
+  closureNoticeDays: number
+): Promise<void> {
   if (relayCode === parcel.destinationRelayCode) {
     throw new AppError("VALIDATION_FAILED", "The request is not valid", {
       details: [{ field: "destinationRelayCode", message: "is already the parcel's destination" }]
@@ -64,6 +71,7 @@ export async function checkRedirectDestination(db: Queryable, parcel: ParcelReco
   }
   const relay = await findRelayPoint(db, relayCode);
   if (!relay || !relay.active) throw refuseRelay(relayCode);
+  await assertRelayOpenForNewParcels({ db, noticeDays: closureNoticeDays }, relayCode);
   const capacity = (await relaySettingsOf(db, [relayCode])).get(relayCode)?.capacity ?? 150;
   const onShelf = await countOnShelf(db, relayCode);
   if (onShelf >= capacity) {

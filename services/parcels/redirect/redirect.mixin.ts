@@ -26,6 +26,7 @@ import { CODE_VALID_SECONDS } from "./redirect";
 
 interface RedirectThis {
   db: Database;
+  config: { closureNoticeDays: number };
   encryptionKey: string;
   logger: import("moleculer").Logger;
   broker: import("moleculer").ServiceBroker;
@@ -45,7 +46,8 @@ const deps = (self: RedirectThis): RedirectDeps => ({
   db: self.db,
   encryptionKey: self.encryptionKey,
   logger: self.logger,
-  caller: self.broker
+  caller: self.broker,
+  closureNoticeDays: self.config.closureNoticeDays
 });
 
 /**
@@ -67,12 +69,20 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RedirectThis>> 
         tag: "Parcels",
         response: ParcelViewSchema,
         responseDescription: "Redirected: the parcel with its new destinationRelayCode.",
-        errors: ["PARCEL_NOT_FOUND", "RELAY_NOT_FOUND", "PARCEL_ALREADY_AT_RELAY", "REDIRECT_LIMIT", "RELAY_FULL", "INVALID_TRANSITION"],
+        errors: [
+          "PARCEL_NOT_FOUND",
+          "RELAY_NOT_FOUND",
+          "PARCEL_ALREADY_AT_RELAY",
+          "REDIRECT_LIMIT",
+          "RELAY_FULL",
+          "RELAY_CLOSED",
+          "INVALID_TRANSITION"
+        ],
         body: { name: "ParcelRedirectRequest", description: "The new relay point." }
       },
       async handler(ctx) {
         const { id, destinationRelayCode } = ctx.params;
-        const parcel = await redirectByMerchant(this.db, this.owner(ctx), id, destinationRelayCode).finally(() => void this.runRelay());
+        const parcel = await redirectByMerchant(deps(this), this.owner(ctx), id, destinationRelayCode).finally(() => void this.runRelay());
         return (await this.viewsOf(ctx, [parcel]))[0];
       }
     }),
@@ -128,6 +138,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RedirectThis>> 
           "PARCEL_ALREADY_AT_RELAY",
           "REDIRECT_LIMIT",
           "RELAY_FULL",
+          "RELAY_CLOSED",
           "INVALID_TRANSITION"
         ],
         body: { name: "RecipientRedirectRequest", description: "The code of the SMS and the new relay point." }

@@ -4,7 +4,7 @@ import { call, Caller } from "../../../lib/contract";
 import { hmacSha256Hex, safeEqualHex } from "../../../lib/crypto";
 import type { Database, Queryable } from "../../../lib/db/database";
 import { AppError } from "../../../lib/errors";
-import { REDIRECT_EVENT_TYPE } from "../../../lib/events";
+import { REDIRECT_EVENT_TYPE, type StatusEventData } from "../../../lib/events";
 import { generatePickupPin } from "../../../lib/pickup-pin";
 import { parseTrackingInput } from "../../../lib/tracking-number";
 import { redirectReason } from "../parcel-events";
@@ -31,6 +31,8 @@ export interface RedirectDeps {
   encryptionKey: string;
   logger: Logger;
   caller: Caller;
+  /** CLOSURE_NOTICE_DAYS: a relay point closing within them takes no redirected parcel either (issue 22). */
+  closureNoticeDays: number;
 }
 
 const PARCEL_NOT_FOUND = () => new AppError("PARCEL_NOT_FOUND", "Parcel not found");
@@ -47,16 +49,17 @@ async function redirect(
   tx: Queryable,
   parcel: parcels.ParcelRecord,
   relayCode: string,
-  by: store.RedirectBy
+  by: store.RedirectBy,
+  closureNoticeDays: number
 ): Promise<parcels.ParcelRecord> {
   assertRedirectable(parcel, await store.redirectsOf(tx, parcel.id), by);
-  await checkRedirectDestination(tx, parcel, relayCode);
+  await checkRedirectDestination(tx, parcel, relayCode, closureNoticeDays);
   const { row, occurredAt } = await store.redirectParcel(tx, parcel, { relayCode, by });
   const reason = redirectReason(parcel.destinationRelayCode, relayCode, by);
   const event = eventOf(row, { type: REDIRECT_EVENT_TYPE, sequence: await parcels.eventCount(tx, row.id), occurredAt, reason });
   event.data = {
     previousStatus: parcel.status as Exclude<parcels.StoredStatus, "PENDING">,
-    parcel: event.data.parcel,
+    parcel: (event.data as StatusEventData).parcel,
     redirect: { fromRelayCode: parcel.destinationRelayCode, toRelayCode: relayCode, by }
   };
   await appendEvent(tx, event);
@@ -64,13 +67,19 @@ async function redirect(
 }
 
 /** The merchant's redirect: another organisation's parcel, or one of the other mode, is not found. */
-export async function redirectByMerchant(db: Database, owner: parcels.Owner, id: string, relayCode: string): Promise<parcels.ParcelRecord> {
+export async function redirectByMerchant(
+  deps: Pick<RedirectDeps, "db" | "closureNoticeDays">,
+  owner: parcels.Owner,
+  id: string,
+  relayCode: string
+): Promise<parcels.ParcelRecord> {
+  const { db } = deps;
   return db.transaction(async tx => {
     const parcel = await parcels.lockParcel(tx, id);
     if (!parcel || parcel.status === "PENDING" || parcel.organizationId !== owner.organizationId || parcel.mode !== owner.mode) {
       throw PARCEL_NOT_FOUND();
     }
-    return redirect(tx, parcel, relayCode, "merchant");
+    return redirect(tx, parcel, relayCode, "merchant", deps.closureNoticeDays);
   });
 }
 
@@ -137,7 +146,7 @@ export async function redirectByRecipient(
       await store.recordCodeFailure(tx, open.id);
       return null;
     }
-    const row = await redirect(tx, parcel, request.destinationRelayCode, "recipient");
+    const row = await redirect(tx, parcel, request.destinationRelayCode, "recipient", deps.closureNoticeDays);
     await store.markCodeUsed(tx, open.id);
     return row;
   });
