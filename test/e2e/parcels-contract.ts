@@ -139,16 +139,20 @@ export function parcelsContract(system: () => SystemUnderTest & { databaseUrl?: 
       "codStatus",
       "createdAt",
       "destinationRelayCode",
+      "direction",
       "id",
       "labelUrl",
       "pickupDeadline",
       "pricePaidDzd",
       "returnFeeDzd",
+      "returnOf",
       "status",
       "trackingNumber",
       "updatedAt"
     ]);
     expect(res.body).toMatchObject({ status: "CREATED", destinationRelayCode: VALID.destinationRelayCode, codAmountDzd: 1500 });
+    // A merchant's own parcel goes out; a customer's return (issue 21) would say RETURN and name its parcel.
+    expect(res.body).toMatchObject({ direction: "OUTBOUND", returnOf: null });
     // Not at a relay point yet, never returned.
     expect(res.body).toMatchObject({ pickupDeadline: null, returnFeeDzd: null });
     expect(res.body.trackingNumber).toMatch(/^RP\d{9}DZ$/);

@@ -44,7 +44,9 @@ export function publicTrackingContract(system: () => SystemUnderTest): void {
         openingHours: expect.objectContaining({ fri: [], sat: [expect.objectContaining({ open: "08:30" }), expect.anything()] })
       },
       codToPayDzd: 1500,
-      pickupDeadline: null
+      pickupDeadline: null,
+      // No return opened for it: the date the customer got a return code by SMS, never the code.
+      returnCodeSentAt: null
     });
     expect(res.headers.get("x-ratelimit-limit")).toBe("30");
     expect(res.headers.get("x-ratelimit-remaining")).toBe("29");

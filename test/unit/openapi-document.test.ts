@@ -401,12 +401,12 @@ describe("SPEC §6: webhooks", () => {
       "claim.opened",
       "claim.approved",
       "claim.rejected",
-      "parcel.redirected",
       "return.created",
       "return.dropped_off",
       "return.ready_for_collection",
       "return.expired",
       "return.cancelled",
+      "parcel.redirected",
       "relay.closure_announced",
       "ping"
     ]);

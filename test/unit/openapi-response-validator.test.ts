@@ -16,6 +16,8 @@ const PARCEL = {
   codStatus: null,
   pickupDeadline: null,
   returnFeeDzd: null,
+  direction: "OUTBOUND",
+  returnOf: null,
   createdAt: "2026-01-15T09:30:00.000Z",
   updatedAt: "2026-01-15T09:30:00.000Z"
 };

@@ -31,8 +31,8 @@ test("only the health ping is open to every key; writes need parcels:write; mone
     "parcels.openClaim",
     "parcels.openReturn",
     "parcels.putReturnSettings",
-    "parcels.sandboxDropOff",
     "parcels.redirect",
+    "parcels.sandboxDropOff",
     "parcels.triggerSandboxEvent"
   ]);
   expect(byScope("parcels:read")).toEqual([
