@@ -79,7 +79,7 @@ export interface AppConfig {
   closureNoticeDays: number;
   outboxIntervalMs: number;
   /** Group commit on the create path (lib/group-commit.ts): items per flush, and items allowed to wait. */
-  groupCommit: { maxBatch: number; maxQueue: number };
+  groupCommit: { maxBatch: number; maxQueue: number; gatherOneTurn: boolean };
   webhookWorkerIntervalMs: number;
   webhookTimeoutMs: number;
   webhookAllowPrivate: boolean;
@@ -249,7 +249,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     outboxIntervalMs: integer(env, "OUTBOX_INTERVAL_MS", 500, 10, 60_000),
     groupCommit: {
       maxBatch: integer(env, "GROUP_COMMIT_MAX_BATCH", 64, 1, 1_000),
-      maxQueue: integer(env, "GROUP_COMMIT_MAX_QUEUE", 2_000, 1, 1_000_000)
+      maxQueue: integer(env, "GROUP_COMMIT_MAX_QUEUE", 2_000, 1, 1_000_000),
+      // Embedded, the database runs on this thread: see GroupCommitOptions.gatherOneTurn.
+      gatherOneTurn: databaseUrl === null
     },
     webhookWorkerIntervalMs: integer(env, "WEBHOOK_WORKER_INTERVAL_MS", 500, 10, 60_000),
     webhookTimeoutMs: integer(env, "WEBHOOK_TIMEOUT_MS", 15_000, 100, 60_000),

@@ -12,6 +12,13 @@ export interface GroupCommitOptions {
   retryAfterSeconds?: number;
   /** Named in the 503's message. */
   name: string;
+  /**
+   * Wait one turn of the event loop (setImmediate, no timer) before a flush that starts from idle.
+   * For a database in this very process (embedded PGlite): its statements run on this thread, so
+   * nothing can arrive while a flush runs and every group would be one item; one turn lets the
+   * requests already read from their sockets join. A separate server needs none of it.
+   */
+  gatherOneTurn?: boolean;
 }
 
 /**
@@ -65,6 +72,7 @@ export class GroupCommit<I, O> {
   private async drain(): Promise<void> {
     this.flushing = true;
     try {
+      if (this.options.gatherOneTurn) await new Promise<void>(resolve => setImmediate(resolve));
       while (this.queue.length > 0) {
         const group = this.queue.splice(0, this.options.maxBatch);
         await this.run(group);

@@ -65,13 +65,9 @@ const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, Wall
   settings: { openapi: detached(WALLET_DOCS) },
 
   created(this: WalletThis) {
-    const { maxBatch, maxQueue } = this.config.groupCommit;
-    this.debits = new GroupCommit(items => this.db.transaction(tx => debitGroup(tx, items)), { name: "debits", maxBatch, maxQueue });
-    this.refunds = new GroupCommit(items => this.db.transaction(tx => store.refundGroup(tx, items)), {
-      name: "refunds",
-      maxBatch,
-      maxQueue
-    });
+    const options = this.config.groupCommit;
+    this.debits = new GroupCommit(items => this.db.transaction(tx => debitGroup(tx, items)), { ...options, name: "debits" });
+    this.refunds = new GroupCommit(items => this.db.transaction(tx => store.refundGroup(tx, items)), { ...options, name: "refunds" });
   },
 
   actions: {

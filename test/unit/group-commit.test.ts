@@ -32,6 +32,20 @@ describe("GroupCommit", () => {
     expect(await answer).toBe(5);
   });
 
+  test("with gatherOneTurn (a database on this thread), the items of one turn go together from idle; a lone one still goes alone", async () => {
+    const groups: number[][] = [];
+    const batcher = new GroupCommit<number, number>(
+      async items => (groups.push([...items]), items.map(n => ({ ok: true as const, value: n * 2 }))),
+      { name: "items", maxBatch: 10, maxQueue: 10, gatherOneTurn: true }
+    );
+    // Submitted in one turn, as the requests read in one poll of the event loop are.
+    const answers = [1, 2, 3].map(n => batcher.submit(n));
+    expect(groups).toEqual([]);
+    expect(await Promise.all(answers)).toEqual([2, 4, 6]);
+    expect(await batcher.submit(7)).toBe(14);
+    expect(groups).toEqual([[1, 2, 3], [7]]);
+  });
+
   test("items that arrive during a flush go together in the next one, each answered with its own result", async () => {
     const { groups, flush, releaseNext } = gatedFlush();
     const batcher = new GroupCommit(flush, { name: "items", maxBatch: 100, maxQueue: 100 });
