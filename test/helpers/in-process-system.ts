@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { ServiceBroker } from "moleculer";
 import { createSystem } from "../../bin/system";
-import { loadConfig } from "../../lib/config";
+import { AppConfig, loadConfig } from "../../lib/config";
 import type { SystemUnderTest } from "../e2e/gateway-contract";
 import { freePort } from "./processes";
 import { SmsInbox, startSmsInbox } from "./sms-inbox";
@@ -21,8 +21,9 @@ export interface EngineDatabase {
 export function inProcessSystem(
   databaseEnv: () => Promise<EngineDatabase>,
   beforeStop: (broker: ServiceBroker, url: string | undefined) => Promise<void> = async () => undefined
-): { broker: () => ServiceBroker; system: () => SystemUnderTest } {
+): { broker: () => ServiceBroker; system: () => SystemUnderTest; config: () => AppConfig; databaseUrl: () => string | null } {
   let broker: ServiceBroker;
+  let config: AppConfig;
   let sms: SmsInbox;
   let database: EngineDatabase;
   let baseUrl: string;
@@ -33,7 +34,7 @@ export function inProcessSystem(
     database = await databaseEnv();
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    const config = loadConfig({
+    config = loadConfig({
       ...database.env,
       ...sms.env,
       PORT: String(port),
@@ -55,5 +56,10 @@ export function inProcessSystem(
     await database?.drop();
   });
 
-  return { broker: () => broker, system: () => ({ baseUrl, backofficeToken, logs: () => "", sms }) };
+  return {
+    broker: () => broker,
+    system: () => ({ baseUrl, backofficeToken, logs: () => "", sms }),
+    config: () => config,
+    databaseUrl: () => database.url ?? null
+  };
 }

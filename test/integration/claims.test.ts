@@ -1,17 +1,14 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
-import type { ServiceBroker } from "moleculer";
-import { createSystem } from "../../bin/system";
-import { loadConfig } from "../../lib/config";
 import { acquireDatabase, releaseDatabase } from "../../lib/db/connection";
 import type { Database } from "../../lib/db/database";
 import { relayAgent } from "../e2e/relay-contract";
 import { eventually, expectError, Merchant, merchants, PARCEL } from "../e2e/merchant-helpers";
-import type { SystemUnderTest } from "../e2e/gateway-contract";
 import type { HttpResult } from "../helpers/http";
+import { EngineDatabase, inProcessSystem } from "../helpers/in-process-system";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
 import { createTestDatabase } from "../helpers/postgres";
-import { freePort, ROOT, startProcess } from "../helpers/processes";
+import { ROOT, startProcess } from "../helpers/processes";
 import { describeWithServers } from "../helpers/servers";
 
 /**
@@ -21,44 +18,19 @@ import { describeWithServers } from "../helpers/servers";
  * silent for 10 days, a hand-over 8 days ago) and, on the PostgreSQL server, for the money invariant.
  */
 
-function onEngine(databaseEnv: () => Promise<{ env: Record<string, string>; url: string | null; drop: () => Promise<void> }>): void {
-  let broker: ServiceBroker;
+function onEngine(databaseEnv: () => Promise<EngineDatabase>): void {
+  const sut = inProcessSystem(databaseEnv);
+  const m = merchants(sut.system);
   let db: Database;
-  let config: ReturnType<typeof loadConfig>;
-  let url: string | null;
-  let drop: () => Promise<void>;
-  let baseUrl: string;
-  const backofficeToken = `bo_${randomBytes(12).toString("hex")}`;
-  const system = (): SystemUnderTest => ({ baseUrl, backofficeToken, logs: () => "" }) as SystemUnderTest;
-  const m = merchants(system);
   let merchant: Merchant;
 
   beforeAll(async () => {
-    const database = await databaseEnv();
-    drop = database.drop;
-    url = database.url;
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    config = loadConfig({
-      ...database.env,
-      PORT: String(port),
-      PUBLIC_BASE_URL: baseUrl,
-      BACKOFFICE_TOKEN: backofficeToken,
-      ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-      LABEL_URL_SECRET: randomBytes(32).toString("hex"),
-      LOG_LEVEL: "warn",
-      OUTBOX_INTERVAL_MS: "100"
-    });
-    broker = await createSystem(config, { logger: false });
-    await broker.start();
-    db = await acquireDatabase(config);
+    db = await acquireDatabase(sut.config());
     merchant = await m.create("Claims SARL", 200_000, 100_000);
   }, 60_000);
 
   afterAll(async () => {
-    await broker?.stop();
-    if (config) await releaseDatabase(config);
-    await drop?.();
+    await releaseDatabase(sut.config());
   });
 
   const bo = () => m.bo();
@@ -94,7 +66,10 @@ function onEngine(databaseEnv: () => Promise<{ env: Record<string, string>; url:
   test("refused as damaged at the relay → claim with the network's evidence → approved → wallet credited once with compensation + price", async () => {
     const code = `DZ-99-C${randomBytes(4).toString("hex").toUpperCase()}`;
     expect((await bo().call("POST", "/relay-points", { code, name: `Counter ${code}`, city: "Alger" })).status).toBe(201);
-    const agent = relayAgent(baseUrl, (await bo().call("POST", `/relay-points/${code}/agent-keys`, { name: "tablet" })).body.key);
+    const agent = relayAgent(
+      sut.system().baseUrl,
+      (await bo().call("POST", `/relay-points/${code}/agent-keys`, { name: "tablet" })).body.key
+    );
     const parcel = await create(merchant.live, { destinationRelayCode: code, declaredValueDzd: 20_000 });
     await m.move(parcel.id, "READY_FOR_PICKUP", "PICKED_UP", "IN_TRANSIT");
     expect((await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber })).status).toBe(200);
@@ -103,7 +78,7 @@ function onEngine(databaseEnv: () => Promise<{ env: Record<string, string>; url:
 
     const opened = await claim(merchant.live, parcel.id, { type: "DAMAGED", description: "Écran cassé", amountClaimedDzd: 12_000 });
     expect(opened.status).toBe(201);
-    expect(opened.headers.get("location")).toBe(`${baseUrl}/api/partner/v1/claims/${opened.body.id}`);
+    expect(opened.headers.get("location")).toBe(`${sut.system().baseUrl}/api/partner/v1/claims/${opened.body.id}`);
     expect(opened.body).toMatchObject({
       parcelId: parcel.id,
       trackingNumber: parcel.trackingNumber,
@@ -315,8 +290,8 @@ function onEngine(databaseEnv: () => Promise<{ env: Record<string, string>; url:
   test("the back-office CLI lists the claims to decide, approves one and rejects another (dist/bin/backoffice.js)", async () => {
     const cli = async (...args: string[]) => {
       const run = startProcess(process.execPath, [path.join(ROOT, "dist", "bin", "backoffice.js"), ...args], {
-        BACKOFFICE_URL: baseUrl,
-        BACKOFFICE_TOKEN: backofficeToken
+        BACKOFFICE_URL: sut.system().baseUrl,
+        BACKOFFICE_TOKEN: sut.system().backofficeToken
       });
       await new Promise(resolve => run.child.once("exit", resolve));
       expect({ args, code: run.child.exitCode }).toEqual({ args, code: 0 });
@@ -346,7 +321,7 @@ function onEngine(databaseEnv: () => Promise<{ env: Record<string, string>; url:
     // As if the wallet's answer had been lost: the claim is flagged again, though the wallet credited it.
     await db.query("UPDATE parcels.claims SET credit_pending = true, paid_centimes = NULL WHERE id = $1", [opened.id]);
     expect((await merchant.sandbox("GET", `/claims/${opened.id}`)).body.paidDzd).toBeNull();
-    const pass = await broker.call<{ claimsCredited: number }, object>("parcels.runHoldingPass", {});
+    const pass = await sut.broker().call<{ claimsCredited: number }, object>("parcels.runHoldingPass", {});
     expect(pass.claimsCredited).toBeGreaterThanOrEqual(1);
     expect((await merchant.sandbox("GET", `/claims/${opened.id}`)).body.paidDzd).toBe(approved.paidDzd);
     expect((await compensations(merchant.sandbox)).filter(e => e.claimId === opened.id)).toHaveLength(1);
@@ -355,6 +330,7 @@ function onEngine(databaseEnv: () => Promise<{ env: Record<string, string>; url:
   test("the money invariant holds with claim compensations (PostgreSQL server)", async () => {
     // The holding pass retries any credit the wallet did not acknowledge; none is left behind.
     expect((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM parcels.claims WHERE credit_pending"))[0].n).toBe(0);
+    const url = sut.databaseUrl();
     if (url === null) return;
     const report = await checkMoneyInvariant(url);
     expect(report.violations).toEqual([]);
@@ -363,7 +339,7 @@ function onEngine(databaseEnv: () => Promise<{ env: Record<string, string>; url:
 }
 
 describe("claims on PGlite", () =>
-  onEngine(async () => ({ env: { DATA_DIR: `memory://claims-${randomUUID()}` }, url: null, drop: async () => undefined })));
+  onEngine(async () => ({ env: { DATA_DIR: `memory://claims-${randomUUID()}` }, drop: async () => undefined })));
 
 describeWithServers(["postgres"], "claims on the PostgreSQL server", () =>
   onEngine(async () => {
