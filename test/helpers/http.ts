@@ -7,6 +7,22 @@ export interface HttpResult<T = any> {
   text: string;
 }
 
+/**
+ * A kept-alive connection the server closed (its keep-alive timeout) as the client reused it is
+ * "other side closed" before any answer; HTTP lets a client send an idempotent request again on a
+ * new connection (RFC 9112 §9.3.1), as browsers do. Anything else, and any non-idempotent request,
+ * fails as it came.
+ */
+async function fetchRetryingStaleSocket(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause;
+    if (!["GET", "HEAD"].includes(init.method ?? "GET") || cause?.code !== "UND_ERR_SOCKET") throw err;
+    return fetch(url, init);
+  }
+}
+
 export async function http<T = any>(
   baseUrl: string,
   method: string,
@@ -19,7 +35,7 @@ export async function http<T = any>(
     body = JSON.stringify(options.body);
     headers["Content-Type"] = "application/json";
   }
-  const res = await fetch(baseUrl + path, { method, headers, body });
+  const res = await fetchRetryingStaleSocket(baseUrl + path, { method, headers, body });
   const text = await res.text();
   let parsed: unknown = text;
   if ((res.headers.get("content-type") ?? "").includes("application/json") && text) parsed = JSON.parse(text);
