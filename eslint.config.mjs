@@ -51,5 +51,10 @@ export default tseslint.config(
     files: ["test/**", "bench/**"],
     rules: { "no-console": "off", "@typescript-eslint/no-explicit-any": "off" }
   },
+  {
+    // The browser apps (counter app, checkout picker): browser globals, no Node.
+    files: ["web/**"],
+    languageOptions: { globals: { ...globals.browser, ...globals.serviceworker } }
+  },
   prettier
 );

@@ -1,0 +1,37 @@
+// Bundles the browser apps (the counter app, the checkout picker) with esbuild into dist/web/<app>/.
+// esbuild because it is one small binary with no plugins to configure: TypeScript in, one minified
+// ES module out, in milliseconds. The gateway serves dist/web; nothing here runs on the server.
+import { build } from "esbuild";
+import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = dirname(fileURLToPath(import.meta.url));
+const out = join(root, "..", "dist", "web");
+
+/**
+ * One line per app: its entry points (relative to web/) and an optional folder of static files
+ * (manifest, icons, HTML) copied as they are.
+ * @type {{ name: string, entryPoints: string[], staticDir?: string }[]}
+ */
+const apps = [];
+
+for (const app of apps) {
+  const outdir = join(out, app.name);
+  mkdirSync(outdir, { recursive: true });
+  await build({
+    entryPoints: app.entryPoints.map(entry => join(root, entry)),
+    outdir,
+    bundle: true,
+    format: "esm",
+    splitting: true,
+    minify: true,
+    target: ["es2022", "chrome100", "safari15"],
+    legalComments: "none",
+    loader: { ".css": "text" },
+    logLevel: "warning"
+  });
+  if (app.staticDir && existsSync(join(root, app.staticDir))) {
+    cpSync(join(root, app.staticDir), outdir, { recursive: true });
+  }
+}
