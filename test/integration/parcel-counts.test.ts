@@ -8,7 +8,7 @@ import { createTestDatabase } from "../helpers/postgres";
 import { describeWithServers } from "../helpers/servers";
 
 /**
- * A list page's totalElements comes from parcels.parcel_counts (migration parcels/005), kept by a
+ * A list page's totalElements comes from parcels.parcel_counts (migrations parcels/005, 015), kept by a
  * trigger: after any sequence of inserts, status changes and deletes — concurrent ones included —
  * its sums must equal a count over the table, on both engines.
  */
