@@ -80,6 +80,8 @@ export interface AppConfig {
   outboxIntervalMs: number;
   /** Group commit on the create path (lib/group-commit.ts): items per flush, and items allowed to wait. */
   groupCommit: { maxBatch: number; maxQueue: number; gatherOneTurn: boolean };
+  /** Test systems only (lib/fault-points.ts): while this file exists, the wallet holds its debits' answers. Null: inert. */
+  testHoldDebitsFile: string | null;
   webhookWorkerIntervalMs: number;
   webhookTimeoutMs: number;
   webhookAllowPrivate: boolean;
@@ -253,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       // Embedded, the database runs on this thread: see GroupCommitOptions.gatherOneTurn.
       gatherOneTurn: databaseUrl === null
     },
+    testHoldDebitsFile: optional(env, "TEST_HOLD_DEBITS_FILE"),
     webhookWorkerIntervalMs: integer(env, "WEBHOOK_WORKER_INTERVAL_MS", 500, 10, 60_000),
     webhookTimeoutMs: integer(env, "WEBHOOK_TIMEOUT_MS", 15_000, 100, 60_000),
     // Off unless asked for, embedded too: `docker run` of the image is embedded mode, and a guard

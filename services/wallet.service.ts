@@ -5,7 +5,7 @@
  * `wallet.settlePending`, `wallet.creditCodRemittance` (parcels), `wallet.balances` (auth);
  * bin/demo.ts uses `wallet.topUp`. Everything else is reached over HTTP through the gateway.
  */
-import type { ServiceSchema } from "moleculer";
+import type { Logger, ServiceSchema } from "moleculer";
 import { defineAction } from "../lib/action";
 import { detached } from "../lib/endpoint";
 import { call } from "../lib/contract";
@@ -13,6 +13,7 @@ import { toCentimes, toDzd } from "../lib/money";
 import { Page, pageOf } from "../lib/parcel-view";
 import type { PartnerMeta } from "../lib/principal";
 import { NoParams, NoParamsSchema } from "../lib/schemas";
+import { holdAfterCommit } from "../lib/fault-points";
 import { GroupCommit } from "../lib/group-commit";
 import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
@@ -56,7 +57,7 @@ interface WalletVars extends DbVars, ConfigVars {
   refunds: GroupCommit<store.RefundItem, store.LedgerEntry>;
 }
 
-type WalletThis = WalletVars;
+type WalletThis = WalletVars & { logger: Logger };
 
 /** Balances (live and sandbox per organisation) and the ledger: debit, refund, top-up, COD credit, return fee. */
 const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, WalletThis> = {
@@ -66,7 +67,16 @@ const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, Wall
 
   created(this: WalletThis) {
     const options = this.config.groupCommit;
-    this.debits = new GroupCommit(items => this.db.transaction(tx => debitGroup(tx, items)), { ...options, name: "debits" });
+    // Null outside crash tests (TEST_HOLD_DEBITS_FILE): the group answers as soon as it committed.
+    const hold = holdAfterCommit(this.config.testHoldDebitsFile, message => this.logger.warn(message));
+    this.debits = new GroupCommit(
+      async items => {
+        const outcomes = await this.db.transaction(tx => debitGroup(tx, items));
+        if (hold) await hold(outcomes.filter(o => o.ok).length);
+        return outcomes;
+      },
+      { ...options, name: "debits" }
+    );
     this.refunds = new GroupCommit(items => this.db.transaction(tx => store.refundGroup(tx, items)), { ...options, name: "refunds" });
   },
 
