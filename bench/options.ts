@@ -2,6 +2,8 @@
 export interface BenchOptions {
   command: "run" | "compare" | "profile" | "help";
   short: boolean;
+  /** Only the load rows (scenarios/load-rows.ts): fixed counts of creates, 5xx, deadlocks, money invariant. */
+  load: boolean;
   reps: number;
   /** Length of one measured load, in seconds. */
   seconds: number;
@@ -21,6 +23,8 @@ export const USAGE = `npm run bench [-- options]
 
   (no option)          full run: 3 repetitions of 10 s per figure, growth at 1k/10k/100k parcels (about 25 minutes)
   --short              1 repetition of 2 s per figure, growth at 1k/100k (under 2 minutes): checks the tool, not the code
+  --load               only the load rows: 10,000 creates at c64 on start:cluster and 3,000 embedded, each
+                       reporting its 5xx, the deadlocks in the system's log and the money invariant (a few minutes)
   --only embedded|distributed
   --reps N             repetitions per figure (the median is printed)
   --seconds S          length of one measured load
@@ -43,6 +47,7 @@ export function parseOptions(args: string[]): BenchOptions {
   const options: BenchOptions = {
     command: "run",
     short,
+    load: args.includes("--load"),
     reps: short ? 1 : 3,
     seconds: short ? 2 : 10,
     warmupSeconds: short ? 1 : 3,
@@ -59,6 +64,7 @@ export function parseOptions(args: string[]): BenchOptions {
     const arg = args[i];
     switch (arg) {
       case "--short":
+      case "--load":
         break;
       case "--help":
       case "-h":

@@ -13,6 +13,7 @@ import { defaultResultsPath, gitInfo, writeResults } from "./report/results-file
 import { cpuLines, LEGEND, notes, resultsTable, summaryHeader } from "./report/table";
 import { distributedPhase } from "./scenarios/distributed-phase";
 import { embeddedPhase } from "./scenarios/embedded-phase";
+import { LoadCheck, loadRows, loadTable } from "./scenarios/load-rows";
 import { distributedServersMissing } from "./systems/distributed";
 import { postgresReachable } from "./systems/postgres";
 import { wrkAvailable } from "./wrk";
@@ -30,7 +31,8 @@ then run npm run bench again.`;
 async function preflight(options: BenchOptions): Promise<{ pgbench: boolean; skipped: string[] }> {
   if (!fs.existsSync(path.join(ROOT, "dist", "bin", "start.js")))
     throw new Error("dist/ is missing: run npm run build (npm run bench does it)");
-  if (!(await wrkAvailable())) {
+  // The load rows send their creates from a Node script (load/fixed-count.ts): no wrk needed.
+  if (!options.load && !(await wrkAvailable())) {
     process.stderr.write(`${WRK_MISSING}\n`);
     process.exit(2);
   }
@@ -49,6 +51,7 @@ async function preflight(options: BenchOptions): Promise<{ pgbench: boolean; ski
 
 /** Rough count of progress steps, so that the progress line can say how far along it is. */
 function plannedSteps(options: BenchOptions): number {
+  if (options.load) return 2 + 2 * options.modes.length;
   const per = (contenders: number) => contenders * (options.reps + 1);
   const embedded = 2 + per(3) + per(2) + 1 + per(2) + per(2) + per(1) + 1 + per(1) + 3 + per(2) + 3 * options.reps + 1;
   const sizes = options.growthSizes.length;
@@ -77,9 +80,13 @@ async function run(options: BenchOptions): Promise<void> {
     `relay-parcels bench (${options.short ? "short" : "full"}): median of ${options.reps} × ${options.seconds} s, ${options.connections} connections; logs in ${logDir}\n`
   );
   let failure: unknown = null;
+  let loadChecks: LoadCheck[] = [];
   try {
-    if (options.modes.includes("embedded")) await embeddedPhase(bench);
-    if (options.modes.includes("distributed")) await distributedPhase(bench);
+    if (options.load) loadChecks = await loadRows(bench);
+    else {
+      if (options.modes.includes("embedded")) await embeddedPhase(bench);
+      if (options.modes.includes("distributed")) await distributedPhase(bench);
+    }
   } catch (err) {
     failure = err;
   } finally {
@@ -107,6 +114,7 @@ async function run(options: BenchOptions): Promise<void> {
       logLevel: options.logLevel
     },
     rows: bench.rows,
+    ...(options.load ? { loadChecks } : {}),
     skipped: bench.skipped
   };
   const file = options.out ?? defaultResultsPath(results);
@@ -114,8 +122,9 @@ async function run(options: BenchOptions): Promise<void> {
   const explained = notes(results.rows);
   const cpu = cpuLines(results.rows, results.machine.cpus);
   process.stdout.write(
-    `\n${summaryHeader(results)}\n\n${resultsTable(results.rows)}\n\n${LEGEND}\n${explained ? `\n${explained}\n` : ""}${cpu ? `\n${cpu}\n` : ""}${results.skipped.length ? `\nSkipped: ${results.skipped.join("; ")}\n` : ""}\nResults: ${path.relative(process.cwd(), file)}\n`
+    `\n${summaryHeader(results)}\n\n${resultsTable(results.rows)}\n\n${LEGEND}\n${explained ? `\n${explained}\n` : ""}${cpu ? `\n${cpu}\n` : ""}${loadChecks.length ? `\n${loadTable(loadChecks)}\n` : ""}${results.skipped.length ? `\nSkipped: ${results.skipped.join("; ")}\n` : ""}\nResults: ${path.relative(process.cwd(), file)}\n`
   );
+  if (loadChecks.some(c => !c.pass)) failure ??= new Error("a load row failed (see above)");
   if (failure) {
     process.stderr.write(`\nbench failed: ${failure instanceof Error ? failure.stack : String(failure)}\nlogs kept in ${logDir}\n`);
     process.exit(1);

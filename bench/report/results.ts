@@ -42,6 +42,8 @@ export interface Results {
   machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; loadAverageBefore: number[]; loadAverageAfter: number[] };
   options: { short: boolean; reps: number; seconds: number; connections: number; logLevel: string };
   rows: Row[];
+  /** `--load` runs: the load rows' checks (scenarios/load-rows.ts). */
+  loadChecks?: import("../scenarios/load-rows").LoadCheck[];
   skipped: string[];
 }
 

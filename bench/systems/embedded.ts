@@ -9,6 +9,8 @@ export interface StartOptions {
   logDir: string;
   /** Extra arguments for node itself (the profiler's --inspect). */
   nodeArgs?: string[];
+  /** Keep DATA_DIR after stop (the load rows read the stopped system's database); the caller removes it. */
+  keepData?: boolean;
 }
 
 /** `node dist/bin/start.js` on a throw-away DATA_DIR: every service in one process, PGlite on disk. */
@@ -48,9 +50,10 @@ export async function startEmbedded(options: StartOptions): Promise<RunningSyste
     databaseUrl: null,
     encryptionKey: null,
     cpuWatches: [{ label: "embedded", pids: () => [service.pid] }],
+    dataDir,
     async stop() {
       await service.stop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!options.keepData) fs.rmSync(dataDir, { recursive: true, force: true });
     }
   };
 }

@@ -13,6 +13,8 @@ export interface RunningSystem {
   /** The PostgreSQL database of the distributed system (null when embedded). */
   databaseUrl: string | null;
   encryptionKey: string | null;
+  /** The embedded system's DATA_DIR (its PGlite database is under pgdata/). */
+  dataDir?: string;
   /** Its processes, and the servers it uses, for the CPU meter. */
   cpuWatches: CpuWatch[];
   stop(): Promise<void>;
