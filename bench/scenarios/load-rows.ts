@@ -180,8 +180,16 @@ async function embeddedLoad(bench: Bench): Promise<LoadCheck> {
 /** The load rows of the modes asked for (`--only`), distributed first: the heavier one on a fresh machine. */
 export async function loadRows(bench: Bench): Promise<LoadCheck[]> {
   const checks: LoadCheck[] = [];
-  if (bench.options.modes.includes("distributed")) checks.push(await distributedLoad(bench));
-  if (bench.options.modes.includes("embedded")) checks.push(await embeddedLoad(bench));
+  const runs = [
+    ...(bench.options.modes.includes("distributed") ? [distributedLoad] : []),
+    ...(bench.options.modes.includes("embedded") ? [embeddedLoad] : [])
+  ];
+  for (const run of runs) {
+    const done = await run(bench);
+    // Printed at once: a later row that cannot start must not lose this one.
+    bench.progress.print(loadTable([done]));
+    checks.push(done);
+  }
   return checks;
 }
 

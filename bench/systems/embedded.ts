@@ -37,7 +37,8 @@ export async function startEmbedded(options: StartOptions): Promise<RunningSyste
   );
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
-    await waitForHttpOk(`${baseUrl}/readyz`, 60_000, [service]);
+    // A wait, not a measure: a fresh PGlite cluster on a loaded two-core machine has taken over a minute.
+    await waitForHttpOk(`${baseUrl}/readyz`, 180_000, [service]);
   } catch (err) {
     await service.stop();
     throw err;
