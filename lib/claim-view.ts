@@ -34,6 +34,8 @@ export interface ClaimEvidence {
   refusal: { reason: string | null; occurredAt: string; relayCode: string } | null;
   handover: { occurredAt: string; relayCode: string; codCollectedDzd: number | null } | null;
   declaredValueDzd: number | null;
+  /** What the insurance covers: the declared value (or the free allowance), at most the claim cap; the claim's maxCompensationDzd. */
+  insuredValueDzd: number;
   insurancePaidDzd: number;
   pricePaidDzd: number;
 }
@@ -106,7 +108,11 @@ const EvidenceSchema = component(
         )
       ),
       declaredValueDzd: { type: ["number", "null"], description: "The value declared at creation; null if none was." },
-      insurancePaidDzd: amountDzd("The insurance part of the price paid."),
+      insuredValueDzd: amountDzd(
+        "The value the insurance covers: the declared value (the free allowance when none was), at most the claim cap. The " +
+          "claim's maxCompensationDzd."
+      ),
+      insurancePaidDzd: amountDzd("The insurance part of the price paid (on the insured value above the free allowance)."),
       pricePaidDzd: amountDzd("The price paid for the parcel (given back with an approved claim).")
     },
     { description: "Filled in by the network when the claim is opened, from its own records." }

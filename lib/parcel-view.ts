@@ -12,6 +12,8 @@ export interface ParcelView {
   labelUrl: string | null;
   pricePaidDzd: number;
   codAmountDzd: number | null;
+  /** What the insurance covers and a claim can pay at most (issue 26). */
+  insuredValueDzd: number;
   codStatus: CodStatus | null;
   /** When the parcel must be collected by; null until it reaches its relay point. */
   pickupDeadline: string | null;
@@ -54,6 +56,7 @@ export const SAMPLE_PARCEL: ParcelView = {
     "https://api.example.dz/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=9f2c5e6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80",
   pricePaidDzd: 500,
   codAmountDzd: 1500,
+  insuredValueDzd: 5000,
   codStatus: "PENDING",
   pickupDeadline: null,
   returnFeeDzd: null,
@@ -110,6 +113,10 @@ export const ParcelViewSchema = component(
         maximum: 10_000_000,
         description: "Cash to collect at hand-over, in DZD, at most two decimals; null when there is no cash on delivery."
       }),
+      insuredValueDzd: amountDzd(
+        "The value the insurance covers, and the most a claim can pay: the declared value (the free allowance, 5 000, when " +
+          "none was declared), at most the claim cap (150 000)."
+      ),
       codStatus: { ...nullable(CodStatusSchema), description: "What became of the cash on delivery; null when there is none." },
       pickupDeadline: {
         type: ["string", "null"],

@@ -253,7 +253,11 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       async handler(ctx): Promise<ParcelQuote> {
         const { relay, quote } = await priceParcel(this.db, ctx.params);
         await assertRelayOpenForNewParcels({ db: this.db, noticeDays: this.config.closureNoticeDays }, relay.code);
-        return { ...priceBreakdown(quote), returnFeeDzd: toDzd(returnFeeCentimes(quote.totalCentimes)) };
+        return {
+          ...priceBreakdown(quote),
+          returnFeeDzd: toDzd(returnFeeCentimes(quote.basePriceCentimes)),
+          insuredValueDzd: toDzd(quote.insuredValueCentimes)
+        };
       }
     }),
 

@@ -4,6 +4,7 @@ import { isOnShelf } from "./holding-period";
 import * as holding from "./holding.store";
 import * as store from "./parcels.store";
 import { recordPickupEvent } from "./reminders";
+import { refreshParcelClosures } from "./relay/closure-effects";
 
 const DAY_MS = 86_400_000;
 
@@ -42,13 +43,18 @@ export async function extendPickup(db: Database, owner: store.Owner, id: string,
       extendedDays: days
     });
     await recordPickupEvent(tx, extended, { type: "parcel.pickup_extended", kind: "extension", actor: "merchant", reason: null });
-    return extended;
+    // A longer window may take in more closed days of the relay point (decision 0029).
+    const withClosures = await refreshParcelClosures(tx, row.id, {
+      actor: "merchant",
+      reason: "relay point closed on days of the extension"
+    });
+    return withClosures ?? extended;
   });
 }
 
 /**
- * An operator's correction (a relay point closed for a holiday, say): the deadline becomes
- * `deadline`, whatever it was. One already past is acted on by the next holding pass, which the
+ * An operator's correction: the deadline becomes `deadline`, whatever it was, closures included
+ * (it becomes the base that later closure changes start from, decision 0029). One already past is acted on by the next holding pass, which the
  * caller runs at once.
  */
 export async function correctPickupDeadline(db: Database, id: string, deadline: Date): Promise<store.ParcelRecord> {
@@ -56,6 +62,6 @@ export async function correctPickupDeadline(db: Database, id: string, deadline: 
     const row = await store.lockParcel(tx, id);
     if (!row || row.status === "PENDING") throw PARCEL_NOT_FOUND();
     assertOnShelf(row);
-    return holding.setPickupDeadline(tx, row.id, { deadline });
+    return holding.setPickupDeadline(tx, row.id, { deadline, closureDays: 0 });
   });
 }

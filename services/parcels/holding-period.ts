@@ -1,6 +1,7 @@
 import type { AppConfig } from "../../lib/config";
 import type { Queryable } from "../../lib/db/database";
 import type { ParcelStatus } from "../../lib/parcel-status";
+import { shippingPriceOf } from "./tariff";
 
 /**
  * The rules of a parcel's stay at its relay point (issue 18): how long it waits, when the
@@ -49,7 +50,15 @@ export async function holdingDaysFor(db: Queryable, relayCode: string): Promise<
   return rows[0]?.holding_days ?? policy.holdingDays;
 }
 
-/** The fee of a return, to the centime (half-centimes round up). */
+/**
+ * What a return fee is a share of: the parcel's shipping price (its weight tier), never its insurance
+ * or COD fee (issue 26). The price paid bounds it, should the tariff have risen since.
+ */
+export function shippingPaidOf(parcel: { weightG: number; priceCentimes: number }): number {
+  return Math.min(shippingPriceOf(parcel.weightG) ?? parcel.priceCentimes, parcel.priceCentimes);
+}
+
+/** The fee of a return, to the centime (half-centimes round up): a share of the shipping price. */
 export function returnFeeCentimes(priceCentimes: number, percent: number = policy.returnFeePercent): number {
   return Math.round((priceCentimes * percent) / 100);
 }

@@ -8,6 +8,7 @@ import type { PartnerMeta } from "../../lib/principal";
 import { configOf } from "../../mixins/config.mixin";
 import { correctPickupDeadline, extendPickup } from "./deadline-changes";
 import { useHoldingPolicy } from "./holding-period";
+import { useClaimCap } from "./insurance";
 import { holdingPass, HoldingPassResult } from "./holding-pass";
 import { PickupDeadlineParams, PickupDeadlineSchema, PickupExtensionParams, PickupExtensionSchema } from "./holding.params";
 import type { ParcelRecord } from "./parcels.store";
@@ -92,6 +93,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, HoldingThis>> =
   created(this: HoldingThis) {
     const config = configOf(this.broker);
     useHoldingPolicy(config);
+    useClaimCap(config);
     this.holdingLoop = new BackgroundLoop(
       () =>
         holdingPass({ db: this.db, logger: this.logger, caller: this.broker }).then(result => {

@@ -40,12 +40,13 @@ export async function claimDueReminders(tx: Queryable, hours: number, limit: num
 export async function setPickupDeadline(
   tx: Queryable,
   id: string,
-  change: { deadline: Date; extendedDays?: number }
+  change: { deadline: Date; extendedDays?: number; closureDays?: number }
 ): Promise<ParcelRecord> {
   const rows = await tx.query<ParcelRow>(
-    `UPDATE parcels.parcels SET pickup_deadline = $2, pickup_extended_days = coalesce($3::int, pickup_extended_days), updated_at = now()
+    `UPDATE parcels.parcels SET pickup_deadline = $2, pickup_extended_days = coalesce($3::int, pickup_extended_days),
+            pickup_closure_days = coalesce($4::int, pickup_closure_days), updated_at = now()
       WHERE id = $1 RETURNING *`,
-    [id, change.deadline, change.extendedDays ?? null]
+    [id, change.deadline, change.extendedDays ?? null, change.closureDays ?? null]
   );
   return toParcel(rows[0]);
 }

@@ -2,6 +2,7 @@ import { toDzd } from "../../lib/money";
 import type { ParcelStatus } from "../../lib/parcel-status";
 import type { ParcelView } from "../../lib/parcel-view";
 import type { ParcelRecord } from "./parcels.store";
+import { insuredValueOf } from "./tariff";
 
 export function toParcelView(parcel: ParcelRecord, labelUrl: string | null): ParcelView {
   return {
@@ -12,6 +13,7 @@ export function toParcelView(parcel: ParcelRecord, labelUrl: string | null): Par
     labelUrl,
     pricePaidDzd: toDzd(parcel.priceCentimes),
     codAmountDzd: parcel.codAmountCentimes === null ? null : toDzd(parcel.codAmountCentimes),
+    insuredValueDzd: toDzd(insuredValueOf(parcel.declaredValueCentimes)),
     codStatus: parcel.codStatus,
     pickupDeadline: parcel.pickupDeadline === null ? null : parcel.pickupDeadline.toISOString(),
     // Shown once the wallet took it: until then the merchant's ledger does not have it either.

@@ -471,7 +471,7 @@ export const ParcelEventsView = component(
 );
 
 /** The price and what it is made of, and what a return of the parcel would cost (issue 18). */
-export type ParcelQuote = PriceBreakdown & { returnFeeDzd: number };
+export type ParcelQuote = PriceBreakdown & { returnFeeDzd: number; insuredValueDzd: number };
 
 export const ParcelQuoteView = component(
   "ParcelQuote",
@@ -480,7 +480,13 @@ export const ParcelQuoteView = component(
       priceDzd: amountDzd("What a creation with these fields debits."),
       returnFeeDzd: amountDzd(
         "What a return of this parcel would cost on top (not collected in time, or refused at the relay point): a share of " +
-          "the price, charged to the wallet when the parcel goes back. Nothing is charged while it does not."
+          "the shipping price (the weight tier; never of the insurance or the COD fee), charged to the wallet when the parcel " +
+          "goes back. Nothing is charged while it does not."
+      ),
+      insuredValueDzd: amountDzd(
+        "The value the insurance covers, and the most a claim can pay: declaredValueDzd (the free allowance, 5 000, when none " +
+          "is declared), at most the claim cap (CLAIM_CAP_DZD, 150 000). Insurance is charged on it above the free allowance, " +
+          "never on declared value above the cap."
       ),
       currency: { type: "string", const: "DZD" },
       breakdown: arrayOf(
@@ -488,7 +494,7 @@ export const ParcelQuoteView = component(
           item: {
             type: "string",
             enum: [...PRICE_ITEMS],
-            description: "shipping (the weight tier), insurance (declared value above the free allowance), cod (the cash-on-delivery fee)."
+            description: "shipping (the weight tier), insurance (insured value above the free allowance), cod (the cash-on-delivery fee)."
           },
           amountDzd: amountDzd("This part of the price.")
         }),
@@ -499,7 +505,8 @@ export const ParcelQuoteView = component(
       examples: [
         {
           priceDzd: 500,
-          returnFeeDzd: 250,
+          returnFeeDzd: 225,
+          insuredValueDzd: 5000,
           currency: "DZD",
           breakdown: [
             { item: "shipping", amountDzd: 450 },

@@ -195,6 +195,7 @@ export async function setStatus(
     `UPDATE parcels.parcels SET status = $2, updated_at = now(), refund_pending = refund_pending OR $3, cod_status = $4,
             pickup_pin_enc = $5,
             pickup_deadline = CASE WHEN $6::int IS NULL THEN pickup_deadline ELSE now() + make_interval(days => $6::int) END,
+            pickup_closure_days = CASE WHEN $6::int IS NULL THEN pickup_closure_days ELSE 0 END,
             return_fee_centimes = coalesce(return_fee_centimes, $7::bigint),
             return_fee_pending = return_fee_pending OR (return_fee_centimes IS NULL AND coalesce($7::bigint, 0) > 0)
       WHERE id = $1 RETURNING *`,

@@ -4,7 +4,7 @@ import type { Queryable } from "../../lib/db/database";
 import { ParcelEvent, parcelOf, RemittanceRef, subjectIdOf } from "../../lib/events";
 import { eventTypeFor, ParcelStatus } from "../../lib/parcel-status";
 import { generatePickupPin } from "../../lib/pickup-pin";
-import { holdingDaysFor, returnFeeCentimes } from "./holding-period";
+import { holdingDaysFor, returnFeeCentimes, shippingPaidOf } from "./holding-period";
 import { toParcelView } from "./parcel-view";
 import * as store from "./parcels.store";
 import { returnParcelArrived } from "./returns/return-events";
@@ -46,7 +46,7 @@ export async function applyStatusChange(
     codStatus,
     pickupPinEnc: newPin !== null ? change.sealPin!(newPin) : row.pickupPinEnc,
     holdingDays: change.to === "AT_RELAY" && !isReturnParcel ? await holdingDaysFor(tx, row.destinationRelayCode) : null,
-    returnFeeCentimes: change.to === "RETURN_PENDING" ? returnFeeCentimes(row.priceCentimes) : null
+    returnFeeCentimes: change.to === "RETURN_PENDING" ? returnFeeCentimes(shippingPaidOf(row)) : null
   });
   const { sequence, occurredAt } = await store.recordHistory(tx, {
     parcelId: row.id,

@@ -1,6 +1,7 @@
 import tariffJson from "../../resources/tariff.json";
 import { AppError } from "../../lib/errors";
 import { MAX_MONEY_DZD, hasAtMostTwoDecimals, toCentimes, toDzd } from "../../lib/money";
+import { claimCapCentimes, insuredValueCentimes } from "./insurance";
 
 /**
  * Parcel price by weight tier plus optional insurance and cash-on-delivery fees. Prices and fee
@@ -36,6 +37,8 @@ export interface PriceInput {
 
 export interface PriceQuote {
   basePriceCentimes: number;
+  /** The value the insurance covers (and a claim can pay): the declared value or free allowance, at most the claim cap. */
+  insuredValueCentimes: number;
   insuranceFeeCentimes: number;
   codFeeCentimes: number;
   totalCentimes: number;
@@ -133,10 +136,24 @@ function optionalAmountCentimes(value: number | null | undefined, field: string)
   return toCentimes(value);
 }
 
-/** The insurance part of a price: the rate on the declared value above the free allowance. */
-export function insuranceFeeOf(declaredCentimes: number | null, tariff: Tariff = defaultTariff): number {
-  const insuredExcess = Math.max(0, (declaredCentimes ?? 0) - tariff.insurance.freeAllowanceCentimes);
+/**
+ * The insurance part of a price: the rate on the insured value (the declared value, at most the
+ * claim cap) above the free allowance. Value above the cap is not charged: no claim could pay it.
+ */
+export function insuranceFeeOf(declaredCentimes: number | null, tariff: Tariff = defaultTariff, capCentimes = claimCapCentimes()): number {
+  const insured = declaredCentimes === null ? 0 : Math.min(declaredCentimes, capCentimes);
+  const insuredExcess = Math.max(0, insured - tariff.insurance.freeAllowanceCentimes);
   return percentOf(insuredExcess, tariff.insurance.rateBasisPoints);
+}
+
+/** The value a claim can pay for the parcel (insurance.ts), with this tariff's free allowance. */
+export function insuredValueOf(declaredCentimes: number | null, tariff: Tariff = defaultTariff, capCentimes = claimCapCentimes()): number {
+  return insuredValueCentimes(declaredCentimes, tariff.insurance.freeAllowanceCentimes, capCentimes);
+}
+
+/** The shipping part of a price: the weight tier alone, without insurance or the COD fee; null for a weight off the tariff. */
+export function shippingPriceOf(weightG: number, tariff: Tariff = defaultTariff): number | null {
+  return tariff.tiers.find(t => weightG <= t.maxWeightG)?.priceCentimes ?? null;
 }
 
 export function quotePrice(input: PriceInput, tariff: Tariff = defaultTariff): PriceQuote {
@@ -162,6 +179,7 @@ export function quotePrice(input: PriceInput, tariff: Tariff = defaultTariff): P
 
   return {
     basePriceCentimes: tier.priceCentimes,
+    insuredValueCentimes: insuredValueOf(declaredCentimes, tariff),
     insuranceFeeCentimes,
     codFeeCentimes,
     totalCentimes: tier.priceCentimes + insuranceFeeCentimes + codFeeCentimes

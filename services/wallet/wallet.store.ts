@@ -286,7 +286,7 @@ export async function chargeBelowZero(
 
 /**
  * Credits an approved claim, once: the compensation plus what the parcel cost (its debit, unless a
- * refund already gave it back). Under the parcel's lock, like its debit and refund; a repeat
+ * refund already gave it back; a return parcel's return shipment). Under the parcel's lock, like its debit and refund; a repeat
  * answers the first credit (the unique index of migration wallet/007 backs this up).
  */
 export async function creditClaimCompensation(
@@ -296,9 +296,10 @@ export async function creditClaimCompensation(
   await lockParcel(tx, credit.parcelId);
   const [existing] = await tx.query<LedgerRow>("SELECT * FROM wallet.ledger WHERE claim_id = $1", [credit.claimId]);
   if (existing) return toEntry(existing);
-  const debit = await entryOf(tx, credit.parcelId, "debit");
+  // What the parcel cost: its debit, or for a customer's return parcel the return shipment charged at drop-off.
+  const paid = (await entryOf(tx, credit.parcelId, "debit")) ?? (await entryOf(tx, credit.parcelId, "return_shipment"));
   const refunded = (await entryOf(tx, credit.parcelId, "refund")) !== null;
-  const amount = credit.compensationCentimes + (debit && !refunded ? debit.amountCentimes : 0);
+  const amount = credit.compensationCentimes + (paid && !refunded ? paid.amountCentimes : 0);
   const { claimId, compensationCentimes: _compensation, ...movement } = credit;
   const balance = await addToAccount(tx, movement.organizationId, movement.mode, amount);
   return insertEntry(tx, {

@@ -486,7 +486,9 @@ export function webhookDocs(): Record<string, PathItem> {
         "parcel.pickup_extended",
         "Pick-up deadline extended",
         "Sent when you extended a parcel's pick-up deadline (POST /parcels/{id}/pickup-extension), or when its relay point " +
-          "announced a closure while it waited there (pushed by the closure's days; reason names the closure): " +
+          "announced or removed a closure while it waited there (the closed days inside its holding window, each day once, " +
+          "at most its holding period; a removed closure takes its days back, so the deadline may then be earlier; reason " +
+          "names the closure): " +
           `data.parcel.pickupDeadline is the new deadline. The status does not change. ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
         PARCEL_EVENT_SCHEMA
       )

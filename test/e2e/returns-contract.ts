@@ -192,6 +192,25 @@ export function returnJourneyContract(system: () => ReturnsSystem): void {
       "return.ready_for_collection"
     ]);
     expect(await h.shipments(merchant)).toHaveLength(1);
+
+    // Damaged on its way back: a claim on the return parcel pays the compensation plus the return
+    // shipment it cost (its pricePaidDzd), as claims.md says (issue 26).
+    const claim = await merchant.live("POST", `/parcels/${returnParcel.id}/claims`, {
+      type: "DAMAGED",
+      description: "Robe déchirée au retour",
+      amountClaimedDzd: 5000
+    });
+    expect(claim.status).toBe(201);
+    expect(claim.body).toMatchObject({ maxCompensationDzd: 5000 });
+    expect(claim.body.evidence).toMatchObject({ insuredValueDzd: 5000, insurancePaidDzd: 0, pricePaidDzd: afterDrop.feeDzd });
+    const beforeClaim = (await merchant.live("GET", "/wallet")).body.balanceDzd;
+    expect((await h.m.bo().call("POST", `/claims/${claim.body.id}/decision`, { approved: true, note: "photos" })).status).toBe(200);
+    const paid = await eventually(
+      () => merchant.live("GET", `/claims/${claim.body.id}`).then(r => r.body),
+      c => c.paidDzd !== null
+    );
+    expect(paid).toMatchObject({ status: "APPROVED", compensationDzd: 5000, paidDzd: 5000 + afterDrop.feeDzd });
+    expect((await merchant.live("GET", "/wallet")).body.balanceDzd).toBeCloseTo(beforeClaim + 5000 + afterDrop.feeDzd, 2);
   });
 }
 

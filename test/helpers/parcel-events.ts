@@ -28,6 +28,7 @@ export function makeParcelEvent(
         labelUrl: null,
         pricePaidDzd: 450,
         codAmountDzd: 2500,
+        insuredValueDzd: 5000,
         codStatus: "PENDING",
         pickupDeadline: null,
         returnFeeDzd: null,

@@ -45,7 +45,7 @@ function onEngine(databaseEnv: () => Promise<EngineDatabase>): void {
   const create = async (who: Merchant["live"], extra: object = {}) => {
     const res = await who("POST", "/parcels", { ...PARCEL, ...extra });
     expect(res.status).toBe(201);
-    return res.body as { id: string; trackingNumber: string; pricePaidDzd: number };
+    return res.body as { id: string; trackingNumber: string; pricePaidDzd: number; insuredValueDzd: number };
   };
   const sandboxTo = async (parcelId: string, ...statuses: string[]) => {
     for (const toStatus of statuses) {
@@ -149,6 +149,35 @@ function onEngine(databaseEnv: () => Promise<EngineDatabase>): void {
       409,
       "CLAIM_NOT_ALLOWED"
     );
+  });
+
+  test("declared 10,000,000: quote, parcel and claim evidence insure 150,000 (the claim cap) and price insurance on it; the return fee is half the shipping price", async () => {
+    const fields = { declaredValueDzd: 10_000_000, codAmountDzd: 3000 };
+    const quote = await merchant.sandbox("POST", "/parcels/quote", { ...PARCEL, ...fields });
+    expect(quote.status).toBe(200);
+    const shipping = (quote.body.breakdown as { item: string; amountDzd: number }[]).find(i => i.item === "shipping")!.amountDzd;
+    // (150,000 − 5,000 free) × 1 % = 1,450 DZD, where the whole 10 M declared used to cost 99,950.
+    expect(quote.body.breakdown).toContainEqual({ item: "insurance", amountDzd: 1450 });
+    expect(quote.body).toMatchObject({ insuredValueDzd: 150_000, returnFeeDzd: shipping / 2 });
+    expect(quote.body.priceDzd).toBeGreaterThan(shipping + 1450); // the COD fee too, which the return fee leaves out
+
+    const parcel = await create(merchant.sandbox, fields);
+    expect(parcel).toMatchObject({ pricePaidDzd: quote.body.priceDzd, insuredValueDzd: 150_000 });
+    await sandboxTo(parcel.id, "READY_FOR_PICKUP", "PICKED_UP", "DAMAGED");
+    expectError(
+      await claim(merchant.sandbox, parcel.id, { type: "DAMAGED", description: "Écrasé", amountClaimedDzd: 150_000.01 }),
+      400,
+      "VALIDATION_FAILED"
+    );
+    const opened = await claim(merchant.sandbox, parcel.id, { type: "DAMAGED", description: "Écrasé", amountClaimedDzd: 150_000 });
+    expect(opened.status).toBe(201);
+    expect(opened.body).toMatchObject({ maxCompensationDzd: 150_000 });
+    expect(opened.body.evidence).toMatchObject({
+      declaredValueDzd: 10_000_000,
+      insuredValueDzd: 150_000,
+      insurancePaidDzd: 1450,
+      pricePaidDzd: parcel.pricePaidDzd
+    });
   });
 
   test("LOST: refused while the parcel moved recently (the reason says when); after LOST_AFTER_DAYS silent, approval moves it to LOST", async () => {

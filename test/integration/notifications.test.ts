@@ -73,6 +73,7 @@ function parcelView(parcelId: string, trackingNumber: string, codAmountDzd: numb
     destinationRelayCode: RELAY.code,
     labelUrl: null,
     pricePaidDzd: 400,
+    insuredValueDzd: 5000,
     codStatus: codAmountDzd ? "PENDING" : null,
     codAmountDzd,
     pickupDeadline: null,

@@ -146,7 +146,8 @@ describe.each(testEngines("relay closures"))("relay closures on %s", (_engine, o
     test.each([
       ["to before from", 5, 4, "to"],
       ["more than 60 days", 1, 61, "to"],
-      ["already over", -5, -1, "to"]
+      ["already over", -5, -1, "to"],
+      ["beginning more than 60 days ahead", 61, 61, "from"]
     ])("400 naming the field: %s", async (_label, fromOffset, toOffset, field) => {
       const err = await failure(() => close("DZ-16-KOUBA", addDays(today, fromOffset), addDays(today, toOffset)));
       expect(err).toMatchObject({ type: "VALIDATION_FAILED", code: 400 });
@@ -154,7 +155,7 @@ describe.each(testEngines("relay closures"))("relay closures on %s", (_engine, o
     });
 
     test("exactly 60 days, and a closure that began yesterday and goes on, are accepted", async () => {
-      const long = await close("DZ-16-KOUBA", addDays(today, 100), addDays(today, 159));
+      const long = await close("DZ-16-KOUBA", addDays(today, 60), addDays(today, 119));
       expect(long.days).toBe(60);
       const ongoing = await close("DZ-16-KOUBA", addDays(today, -1), addDays(today, 1));
       expect(ongoing.days).toBe(3);
@@ -345,20 +346,20 @@ describe.each(testEngines("relay closures"))("relay closures on %s", (_engine, o
       const justCreated = await create("DZ-16-CHERAGA");
       const otherOrgs = await create("DZ-16-CHERAGA", otherOrgId);
       onTheWay = [inTransit, justCreated, otherOrgs];
-      created = await close("DZ-16-CHERAGA", addDays(today, 10), addDays(today, 14), "travaux");
+      created = await close("DZ-16-CHERAGA", addDays(today, 3), addDays(today, 5), "travaux");
     });
 
-    test("those on the shelf get their pickupDeadline pushed by the closure's days, with parcel.pickup_extended", async () => {
+    test("those on the shelf get the closure's days inside their holding window, with parcel.pickup_extended", async () => {
       expect(created).toMatchObject({ shelfParcelsExtended: 1, parcelsOnTheWay: 3, merchantsNotified: 2 });
       const after = await broker.call<ParcelView, object>("parcels.get", { id: onShelf.id }, { meta: meta() });
-      expect(Date.parse(after.pickupDeadline!)).toBe(Date.parse(onShelf.pickupDeadline!) + 5 * DAY_MS);
+      expect(Date.parse(after.pickupDeadline!)).toBe(Date.parse(onShelf.pickupDeadline!) + 3 * DAY_MS);
       const events = await db.query<{ type: string; payload: { reason: string; data: { parcel: ParcelView } } }>(
         "SELECT type, payload FROM parcels.outbox WHERE parcel_id = $1 ORDER BY id",
         [onShelf.id]
       );
       const extended = events.at(-1)!;
       expect(extended.type).toBe("parcel.pickup_extended");
-      expect(extended.payload.reason).toContain(`${addDays(today, 10)} to ${addDays(today, 14)}`);
+      expect(extended.payload.reason).toContain(`${addDays(today, 3)} to ${addDays(today, 5)}`);
       expect(extended.payload.data.parcel.pickupDeadline).toBe(after.pickupDeadline);
     });
 
@@ -400,7 +401,7 @@ describe.each(testEngines("relay closures"))("relay closures on %s", (_engine, o
         sequence: 0,
         data: {
           relay: { code: "DZ-16-CHERAGA" },
-          closure: { id: created.id, from: addDays(today, 10), to: addDays(today, 14), reason: "travaux" },
+          closure: { id: created.id, from: addDays(today, 3), to: addDays(today, 5), reason: "travaux" },
           parcels: [
             { id: onTheWay[0].id, trackingNumber: onTheWay[0].trackingNumber, status: "IN_TRANSIT" },
             { id: onTheWay[1].id, trackingNumber: onTheWay[1].trackingNumber, status: "CREATED" }
@@ -408,6 +409,99 @@ describe.each(testEngines("relay closures"))("relay closures on %s", (_engine, o
         }
       });
       expect(theirs[0]).toMatchObject({ data: { parcels: [{ id: onTheWay[2].id }] } });
+    });
+  });
+
+  describe("closures extend only what they close (issue 26)", () => {
+    const POINT = "DZ-31-ORAN-CENTRE";
+    const agent = { agent: { keyId: randomUUID(), keyPrefix: "ra_test", relayCode: POINT } };
+    let parcel: ParcelView;
+    let arrivalDeadline: number;
+
+    const announce = (from: string, to: string) =>
+      broker.call<Record<string, unknown>, object>("parcels.relayAnnounceClosure", { from, to, reason: "congé" }, { meta: agent });
+    const remove = (id: unknown) => broker.call("parcels.removeRelayClosure", { code: POINT, id });
+    const deadlineOf = async (id = parcel.id) =>
+      Date.parse((await broker.call<ParcelView, object>("parcels.get", { id }, { meta: meta() })).pickupDeadline!);
+    const closureLines = (id = parcel.id) =>
+      db.query<{ pickup_deadline: Date; actor: string }>(
+        "SELECT pickup_deadline, actor FROM parcels.pickup_history WHERE parcel_id = $1 AND kind = 'closure' ORDER BY id",
+        [id]
+      );
+
+    beforeAll(async () => {
+      parcel = await moveTo((await create(POINT)).id, "AT_RELAY");
+      arrivalDeadline = Date.parse(parcel.pickupDeadline!);
+    });
+
+    test("the audit's repro: five identical far-future closures by one agent move nothing; 2099 is refused on from", async () => {
+      const refused = await failure(() => announce("2099-01-01", "2099-01-30"));
+      expect(refused).toMatchObject({ type: "VALIDATION_FAILED", code: 400 });
+      expect(refused.data?.details?.[0]).toMatchObject({ field: "from", message: expect.stringContaining("60 days ahead") });
+      const far = [];
+      for (let i = 0; i < 5; i++) far.push(await announce(addDays(today, 50), addDays(today, 59)));
+      expect(far.map(c => c.shelfParcelsExtended)).toEqual([0, 0, 0, 0, 0]);
+      expect(await deadlineOf()).toBe(arrivalDeadline);
+      for (const closure of far) await remove(closure.id);
+      expect(await deadlineOf()).toBe(arrivalDeadline);
+      expect(await closureLines()).toEqual([]);
+    });
+
+    test("five identical closures inside the window move the deadline by their days once, and back when the last goes", async () => {
+      const same = [];
+      for (let i = 0; i < 5; i++) same.push(await announce(addDays(today, 2), addDays(today, 4)));
+      expect(same.map(c => c.shelfParcelsExtended)).toEqual([1, 0, 0, 0, 0]);
+      expect(await deadlineOf()).toBe(arrivalDeadline + 3 * DAY_MS);
+      for (const closure of same.slice(0, 4)) await remove(closure.id);
+      expect(await deadlineOf()).toBe(arrivalDeadline + 3 * DAY_MS);
+      await remove(same[4].id);
+      expect(await deadlineOf()).toBe(arrivalDeadline);
+      // One history line per change of the deadline, with who made it.
+      expect((await closureLines()).map(l => [l.pickup_deadline.getTime(), l.actor])).toEqual([
+        [arrivalDeadline + 3 * DAY_MS, "relay-agent"],
+        [arrivalDeadline, "backoffice"]
+      ]);
+    });
+
+    test("announce/remove cycles: the closed days while it exists, the arrival deadline after each removal", async () => {
+      for (let cycle = 0; cycle < 8; cycle++) {
+        const closure = await announce(addDays(today, 1), addDays(today, 6));
+        expect(await deadlineOf()).toBe(arrivalDeadline + 6 * DAY_MS);
+        await remove(closure.id);
+        expect(await deadlineOf()).toBe(arrivalDeadline);
+      }
+    });
+
+    test("overlapping closures count each day once; removing one keeps the days the other closes", async () => {
+      const first = await close(POINT, addDays(today, 2), addDays(today, 4));
+      const second = await close(POINT, addDays(today, 3), addDays(today, 6));
+      expect(await deadlineOf()).toBe(arrivalDeadline + 5 * DAY_MS);
+      await remove(first.id);
+      expect(await deadlineOf()).toBe(arrivalDeadline + 4 * DAY_MS);
+      await remove(second.id);
+      expect(await deadlineOf()).toBe(arrivalDeadline);
+    });
+
+    test("the extension from closures is at most the holding period (7 days here), however long they are", async () => {
+      const long = await close(POINT, today, addDays(today, 59));
+      expect(await deadlineOf()).toBe(arrivalDeadline + 7 * DAY_MS);
+      await remove(long.id);
+      expect(await deadlineOf()).toBe(arrivalDeadline);
+    });
+
+    test("a removal never brings the deadline before now + 1 day", async () => {
+      const soon = await moveTo((await create(POINT)).id, "AT_RELAY");
+      const base = Date.now() + 2 * 3_600_000;
+      await broker.call("parcels.setPickupDeadline", { id: soon.id, pickupDeadline: new Date(base).toISOString() });
+      const closure = await close(POINT, today, addDays(today, 2));
+      expect(await deadlineOf(soon.id)).toBeGreaterThan(base + 2 * DAY_MS);
+      const before = Date.now();
+      await remove(closure.id);
+      const after = Date.now();
+      const deadline = await deadlineOf(soon.id);
+      expect(deadline).toBeGreaterThanOrEqual(before + DAY_MS);
+      expect(deadline).toBeLessThanOrEqual(after + DAY_MS);
+      expect(await deadlineOf()).toBe(arrivalDeadline);
     });
   });
 

@@ -218,6 +218,7 @@ describe("SPEC §2 and §3: responses and the status enum", () => {
       "destinationRelayCode",
       "direction",
       "id",
+      "insuredValueDzd",
       "labelUrl",
       "pickupDeadline",
       "pricePaidDzd",

@@ -12,6 +12,7 @@ const PARCEL = {
   destinationRelayCode: "DZ-16-ALGER-CENTRE",
   labelUrl: "http://127.0.0.1:3000/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=ab",
   pricePaidDzd: 450,
+  insuredValueDzd: 5000,
   codAmountDzd: null,
   codStatus: null,
   pickupDeadline: null,

@@ -1,5 +1,6 @@
 import type { ClaimEvidence, ClaimType } from "../../../lib/claim-view";
 import type { ParcelStatus } from "../../../lib/parcel-status";
+import { insuredValueCentimes } from "../insurance";
 
 /**
  * When a merchant may claim (issue 22), as pure functions of what the network recorded: a loss
@@ -57,7 +58,5 @@ export function claimRefusal(type: ClaimType, facts: ClaimFacts, now: Date, poli
   );
 }
 
-/** The most a claim pays: the declared value, or the insurance's free allowance when none was declared, capped. */
-export function maxCompensationCentimes(declaredCentimes: number | null, freeAllowanceCentimes: number, capCentimes: number): number {
-  return Math.min(declaredCentimes ?? freeAllowanceCentimes, capCentimes);
-}
+/** The most a claim pays: the parcel's insured value (the declared value, or the free allowance when none was declared, capped). */
+export const maxCompensationCentimes = insuredValueCentimes;

@@ -114,7 +114,8 @@ export async function openClaim(deps: ClaimDeps, owner: store.Owner, parcelId: s
         parcel,
         history,
         tillCentimes: await claims.tillCentimesOf(tx, parcel.id),
-        insuranceCentimes: insuranceFeeOf(parcel.declaredValueCentimes)
+        insuranceCentimes: insuranceFeeOf(parcel.declaredValueCentimes, defaultTariff, deps.policy.capCentimes),
+        insuredValueCentimes: maxCentimes
       },
       now
     );

@@ -22,6 +22,7 @@ export interface EvidenceSource {
   /** The cash the agent put in the till at the hand-over (parcels/007), null when none. */
   tillCentimes: number | null;
   insuranceCentimes: number;
+  insuredValueCentimes: number;
 }
 
 const HOUR_MS = 3_600_000;
@@ -73,6 +74,7 @@ export function buildEvidence(source: EvidenceSource, now: Date): ClaimEvidence 
       codCollectedDzd: collected === null ? null : toDzd(collected)
     },
     declaredValueDzd: source.parcel.declaredValueCentimes === null ? null : toDzd(source.parcel.declaredValueCentimes),
+    insuredValueDzd: toDzd(source.insuredValueCentimes),
     insurancePaidDzd: toDzd(source.insuranceCentimes),
     pricePaidDzd: toDzd(source.parcel.priceCentimes)
   };

@@ -6,14 +6,16 @@ import * as holding from "../holding.store";
 import type { ParcelRecord } from "../parcels.store";
 import { recordPickupEvent } from "../reminders";
 import { appendEvent } from "../status-change";
-import { closureLength } from "./closures";
+import { algiersDate } from "../../../lib/cod";
+import { holdingDaysFor } from "../holding-period";
+import { closureExtensionDays, deadlineWithClosures } from "./closure-extension";
 import * as closures from "./closures.store";
 
 const DAY_MS = 86_400_000;
 
 /** What a new closure did to the parcels already addressed to its relay point. */
 export interface ClosureEffects {
-  /** Parcels on the shelf whose pickupDeadline moved by the closure's length (parcel.pickup_extended each). */
+  /** Parcels on the shelf whose pickupDeadline moved later (parcel.pickup_extended each). */
   shelfParcelsExtended: number;
   /** Parcels on their way to the point (GET …/affected-parcels lists them). */
   parcelsOnTheWay: number;
@@ -21,11 +23,20 @@ export interface ClosureEffects {
   merchantsNotified: number;
 }
 
+/** Who changed the closures, and why, for the history lines and the webhooks' reason. */
+export interface ClosureChange {
+  actor: "relay-agent" | "backoffice" | "merchant";
+  reason: string;
+}
+
+const closureDaysText = (closure: closures.ClosureRecord) =>
+  `from ${closure.from} to ${closure.to}${closure.reason ? ` (${closure.reason})` : ""}`;
+
 /**
- * In the transaction that stores the closure: every parcel waiting on the point's shelf gets its
- * deadline pushed by the closure's length (under its row lock, with its parcel.pickup_extended
- * event; the merchant's own extension stays unused), and each organisation with parcels on the
- * way gets one relay.closure_announced event naming them, so that it can redirect them.
+ * In the transaction that stores the closure: every parcel waiting on the point's shelf gets the
+ * closed days inside its holding window (parcel.pickup_extended each; the merchant's own extension
+ * stays unused), and each organisation with parcels on the way gets one relay.closure_announced
+ * event naming them, so that it can redirect them.
  */
 export async function applyClosure(
   tx: Queryable,
@@ -33,19 +44,75 @@ export async function applyClosure(
   closure: closures.ClosureRecord,
   now: Date = new Date()
 ): Promise<ClosureEffects> {
-  const days = closureLength(closure);
-  const reason = `relay point closed from ${closure.from} to ${closure.to}${closure.reason ? ` (${closure.reason})` : ""}`;
   const actor = closure.announcedBy === "agent" ? "relay-agent" : "backoffice";
-  const onShelf = await closures.lockParcelsOnShelf(tx, relay.code);
-  for (const parcel of onShelf) {
-    const from = parcel.pickupDeadline ?? now;
-    const pushed = await holding.setPickupDeadline(tx, parcel.id, { deadline: new Date(from.getTime() + days * DAY_MS) });
-    await recordPickupEvent(tx, pushed, { type: "parcel.pickup_extended", kind: "closure", actor, reason });
-  }
+  const moved = await refreshShelf(tx, relay.code, { actor, reason: `relay point closed ${closureDaysText(closure)}` }, now);
   const { records: onTheWay } = await closures.parcelsOnTheWay(tx, relay.code, null);
   const groups = groupByOwner(onTheWay);
   for (const parcels of groups.values()) await appendEvent(tx, announcement(relay, closure, parcels, now));
-  return { shelfParcelsExtended: onShelf.length, parcelsOnTheWay: onTheWay.length, merchantsNotified: groups.size };
+  return { shelfParcelsExtended: moved, parcelsOnTheWay: onTheWay.length, merchantsNotified: groups.size };
+}
+
+/** In the transaction that deleted the closure: the parcels on the shelf lose the days it gave them. */
+export async function withdrawClosure(tx: Queryable, closure: closures.ClosureRecord, now: Date = new Date()): Promise<number> {
+  return refreshShelf(tx, closure.relayCode, { actor: "backoffice", reason: `closure ${closureDaysText(closure)} removed` }, now);
+}
+
+/**
+ * Recomputes the closure extension of every parcel on the point's shelf from the closures that
+ * exist now (lock the parcels first, then read the closures: a closure committed meanwhile is
+ * seen). Answers how many deadlines moved later.
+ */
+async function refreshShelf(tx: Queryable, relayCode: string, change: ClosureChange, now: Date): Promise<number> {
+  const onShelf = await closures.lockParcelsOnShelf(tx, relayCode);
+  if (onShelf.length === 0) return 0;
+  const since = onShelf.map(p => algiersDate(p.arrivedAt ?? now)).reduce((a, b) => (a < b ? a : b));
+  const spans = await closures.currentAndFutureClosures(tx, relayCode, since);
+  const maxDays = await holdingDaysFor(tx, relayCode);
+  let later = 0;
+  for (const shelf of onShelf) {
+    const before = shelf.parcel.pickupDeadline!;
+    const after = await refreshParcel(tx, shelf, { spans, maxDays }, change, now);
+    if (after && after.pickupDeadline!.getTime() > before.getTime()) later += 1;
+  }
+  return later;
+}
+
+/**
+ * A parcel's closure extension after its own deadline changed (the merchant's extension makes its
+ * window longer, which may take in more closed days). The caller holds its row lock.
+ */
+export async function refreshParcelClosures(tx: Queryable, id: string, change: ClosureChange, now: Date = new Date()) {
+  const shelf = await closures.shelfParcel(tx, id);
+  if (shelf.parcel.pickupDeadline === null) return null;
+  const relayCode = shelf.parcel.destinationRelayCode;
+  const spans = await closures.currentAndFutureClosures(tx, relayCode, algiersDate(shelf.arrivedAt ?? now));
+  return refreshParcel(tx, shelf, { spans, maxDays: await holdingDaysFor(tx, relayCode) }, change, now);
+}
+
+/**
+ * The deadline is its base (the deadline without closures) plus the closed days of its window;
+ * a change writes the parcel's pickup-history line and parcel.pickup_extended. Answers the parcel
+ * when its deadline moved, null when it did not.
+ */
+async function refreshParcel(
+  tx: Queryable,
+  shelf: closures.ShelfParcel,
+  point: { spans: readonly closures.ClosureRecord[]; maxDays: number },
+  change: ClosureChange,
+  now: Date
+): Promise<ParcelRecord | null> {
+  const current = shelf.parcel.pickupDeadline!;
+  const base = new Date(current.getTime() - shelf.closureDays * DAY_MS);
+  const window = { firstDay: algiersDate(shelf.arrivedAt ?? now), baseLastDay: algiersDate(base), maxDays: point.maxDays };
+  const days = closureExtensionDays(point.spans, window);
+  const deadline = deadlineWithClosures({ base, days, current, now });
+  if (deadline.getTime() === current.getTime()) {
+    if (days !== shelf.closureDays) await holding.setPickupDeadline(tx, shelf.parcel.id, { deadline, closureDays: days });
+    return null;
+  }
+  const moved = await holding.setPickupDeadline(tx, shelf.parcel.id, { deadline, closureDays: days });
+  await recordPickupEvent(tx, moved, { type: "parcel.pickup_extended", kind: "closure", actor: change.actor, reason: change.reason });
+  return moved;
 }
 
 function groupByOwner(parcels: readonly ParcelRecord[]): Map<string, ParcelRecord[]> {

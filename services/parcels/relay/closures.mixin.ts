@@ -9,7 +9,7 @@ import { pageOf } from "../../../lib/parcel-view";
 import type { RelayPointEntry } from "../../../lib/relay-points";
 import { NoParams, NoParamsSchema } from "../../../lib/schemas";
 import { findRelayPoint } from "../relay-points.store";
-import { applyClosure } from "./closure-effects";
+import { applyClosure, withdrawClosure } from "./closure-effects";
 import { algiersToday, closureLength, closureProblems } from "./closures";
 import {
   AffectedParcelPage,
@@ -155,8 +155,9 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ClosuresThis>> 
         operationId: "removeRelayClosure",
         summary: "Remove a relay point's closure",
         description:
-          "The point takes new parcels again on those days, at once in every instance. Deadlines the closure pushed stay as they " +
-          "are (recipients were told); correct one with PUT /parcels/{id}/pickup-deadline if need be.",
+          "The point takes new parcels again on those days, at once in every instance. Parcels on its shelf lose the days the " +
+          "closure gave their pickupDeadline (days another closure also closes stay given), never to a deadline before now + 1 day; " +
+          "each moved deadline is a parcel.pickup_extended webhook whose reason names the removed closure.",
         tag: "Relay points",
         status: 204,
         responseDescription: "Removed.",
@@ -164,9 +165,13 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ClosuresThis>> 
       },
       async handler(ctx) {
         await relayOrNotFound(this.db, ctx.params.code);
-        if (!(await store.deleteClosure(this.db, ctx.params.code, ctx.params.id))) {
-          throw new AppError("CLOSURE_NOT_FOUND", "Closure not found");
-        }
+        await this.db
+          .transaction(async tx => {
+            const removed = await store.deleteClosure(tx, ctx.params.code, ctx.params.id);
+            if (!removed) throw new AppError("CLOSURE_NOT_FOUND", "Closure not found");
+            await withdrawClosure(tx, removed);
+          })
+          .finally(() => void this.runRelay());
         return null;
       }
     }),

@@ -5,7 +5,7 @@ import { Page, pageSchema, TRACKING_NUMBER_PATTERN } from "../../../lib/parcel-v
 import { queryInteger, relayCode, uuid } from "../../../lib/schemas";
 import type { KeyMode } from "../../../lib/api-keys";
 import { calendarDate } from "../calendar-date";
-import { ClosureRef, MAX_CLOSURE_DAYS } from "./closures";
+import { ClosureRef, MAX_CLOSURE_DAYS, MAX_CLOSURE_LEAD_DAYS } from "./closures";
 import type { ClosureEffects } from "./closure-effects";
 import type { ClosureAuthor } from "./closures.store";
 
@@ -17,7 +17,10 @@ export interface ClosureBody {
   reason: string | null;
 }
 const closureKeys = {
-  from: calendarDate().required().description("The first day closed (YYYY-MM-DD, Algiers time).").example("2026-12-01"),
+  from: calendarDate()
+    .required()
+    .description(`The first day closed (YYYY-MM-DD, Algiers time), at most ${MAX_CLOSURE_LEAD_DAYS} days after today.`)
+    .example("2026-12-01"),
   to: calendarDate()
     .required()
     .description(`The last day closed, included: on or after from, at most ${MAX_CLOSURE_DAYS} days in all, not in the past.`)
@@ -106,7 +109,9 @@ export const ClosureCreatedSchema = component(
       shelfParcelsExtended: {
         type: "integer",
         minimum: 0,
-        description: "Parcels waiting on the shelf whose pickupDeadline moved later by the closure's days (parcel.pickup_extended each)."
+        description:
+          "Parcels waiting on the shelf whose pickupDeadline moved later: by the closed days inside their holding window not " +
+          "already given by another closure (parcel.pickup_extended each)."
       },
       parcelsOnTheWay: {
         type: "integer",
@@ -154,8 +159,10 @@ export type AffectedParcelPage = Page<AffectedParcelView>;
 
 export const CLOSURE_DESCRIPTION =
   `Closes the relay point for whole days, Algiers time (from and to included, to on or after from, at most ${MAX_CLOSURE_DAYS} ` +
-  "days, not already over; otherwise 400 naming the field). While the closure is current or begins within CLOSURE_NOTICE_DAYS " +
+  `days, not already over, from at most ${MAX_CLOSURE_LEAD_DAYS} days ahead; otherwise 400 naming the field). ` +
+  "While the closure is current or begins within CLOSURE_NOTICE_DAYS " +
   "days (2), new parcels to the point are refused with 409 RELAY_CLOSED, and the partner search shows it (closures, openNow, " +
-  "?openOn=). Parcels already on its shelf get their pickupDeadline pushed by the closure's days (a parcel.pickup_extended " +
-  "webhook each); the merchants of parcels on their way get one relay.closure_announced webhook per organisation naming " +
+  "?openOn=). Parcels already on its shelf get the closed days that fall inside their holding window (arrival to deadline, " +
+  "the window growing with them; overlapping closures count a day once; at most the holding period in all) added to their " +
+  "pickupDeadline (a parcel.pickup_extended webhook each whose deadline moved); the merchants of parcels on their way get one relay.closure_announced webhook per organisation naming " +
   "them, and the operator lists them at GET …/affected-parcels. Applies in every parcels instance at once (the closure is in the database).";

@@ -91,22 +91,47 @@ export async function relayCodesClosedBetween(db: Queryable, from: string, to: s
   return new Set(rows.map(r => r.relay_code));
 }
 
-export async function deleteClosure(db: Queryable, relayCode: string, id: string): Promise<boolean> {
-  const rows = await db.query<{ id: string }>("DELETE FROM parcels.relay_closures WHERE relay_code = $1 AND id = $2 RETURNING id", [
+/** Deletes the closure; answers it as it was, or null when the point has no such closure. */
+export async function deleteClosure(db: Queryable, relayCode: string, id: string): Promise<ClosureRecord | null> {
+  const rows = await db.query<ClosureRow>(`DELETE FROM parcels.relay_closures WHERE relay_code = $1 AND id = $2 RETURNING ${COLUMNS}`, [
     relayCode,
     id
   ]);
-  return rows.length > 0;
+  return rows[0] ? toClosure(rows[0]) : null;
 }
 
-/** Parcels waiting on the point's shelf (both modes), locked for their deadline's change. */
-export async function lockParcelsOnShelf(tx: Queryable, relayCode: string): Promise<ParcelRecord[]> {
-  const rows = await tx.query<ParcelRow>(
+/** A parcel on a shelf, with what the closure extension is computed from. */
+export interface ShelfParcel {
+  parcel: ParcelRecord;
+  /** When it reached the shelf (null: before migration 007 knew; counted from now). */
+  arrivedAt: Date | null;
+  /** Days of its pickupDeadline that closures gave (migration 016). */
+  closureDays: number;
+}
+
+type ShelfParcelRow = ParcelRow & { arrived_at: Date | null; pickup_closure_days: number };
+
+const toShelfParcel = (row: ShelfParcelRow): ShelfParcel => ({
+  parcel: toParcel(row),
+  arrivedAt: row.arrived_at,
+  closureDays: row.pickup_closure_days
+});
+
+/** Parcels waiting on the point's shelf with a deadline (both modes), locked for their deadline's change. */
+export async function lockParcelsOnShelf(tx: Queryable, relayCode: string): Promise<ShelfParcel[]> {
+  const rows = await tx.query<ShelfParcelRow>(
     `SELECT * FROM parcels.parcels WHERE destination_relay_code = $1 AND status IN ('AT_RELAY', 'RELAY_NOTIFIED')
+        AND pickup_deadline IS NOT NULL
       ORDER BY id FOR UPDATE`,
     [relayCode]
   );
-  return rows.map(toParcel);
+  return rows.map(toShelfParcel);
+}
+
+/** One parcel as lockParcelsOnShelf answers it; the caller already holds its row lock. */
+export async function shelfParcel(tx: Queryable, id: string): Promise<ShelfParcel> {
+  const [row] = await tx.query<ShelfParcelRow>("SELECT * FROM parcels.parcels WHERE id = $1", [id]);
+  return toShelfParcel(row);
 }
 
 /** Statuses of a parcel on its way to its relay point: created, not yet on the shelf. */

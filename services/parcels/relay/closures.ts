@@ -24,6 +24,8 @@ export interface ClosureRef {
 
 /** A closure lasts at most this many days, its first and last included. */
 export const MAX_CLOSURE_DAYS = 60;
+/** A closure begins at most this many days after today: plans further ahead are announced later. */
+export const MAX_CLOSURE_LEAD_DAYS = 60;
 /** How many open relay points a RELAY_CLOSED refusal suggests. */
 export const SUGGESTIONS = 3;
 
@@ -45,6 +47,10 @@ export function closureProblems(days: { from: string; to: string }, today: strin
     ];
   }
   if (days.to < today) return [{ field: "to", message: `the closure is over: to must be today (${today}) or later` }];
+  const latest = addDays(today, MAX_CLOSURE_LEAD_DAYS);
+  if (days.from > latest) {
+    return [{ field: "from", message: `a closure begins at most ${MAX_CLOSURE_LEAD_DAYS} days ahead: from must be ${latest} or earlier` }];
+  }
   return [];
 }
 

@@ -77,7 +77,8 @@ describe("the evidence", () => {
           line("RELAY_NOTIFIED", "RETURN_PENDING", "operator", 1.5, "abîmé")
         ],
         tillCentimes: null,
-        insuranceCentimes: 15_000
+        insuranceCentimes: 15_000,
+        insuredValueCentimes: 2_000_000
       },
       NOW
     );
@@ -92,7 +93,13 @@ describe("the evidence", () => {
     expect(evidence.statusHistory[0].previousStatus).toBeNull();
     expect(evidence.lastScan).toEqual({ status: "RETURN_PENDING", occurredAt: ago(1.5).toISOString(), ageHours: 36, relayCode: "DZ-16-X" });
     expect(evidence.refusal).toEqual({ reason: "abîmé", occurredAt: ago(1.5).toISOString(), relayCode: "DZ-16-X" });
-    expect(evidence).toMatchObject({ handover: null, declaredValueDzd: 20_000, insurancePaidDzd: 150, pricePaidDzd: 450 });
+    expect(evidence).toMatchObject({
+      handover: null,
+      declaredValueDzd: 20_000,
+      insuredValueDzd: 20_000,
+      insurancePaidDzd: 150,
+      pricePaidDzd: 450
+    });
   });
 
   test("an expiry is no refusal; a hand-over shows the cash the agent took", () => {
@@ -101,7 +108,8 @@ describe("the evidence", () => {
         parcel,
         history: [line("RELAY_NOTIFIED", "RETURN_PENDING", "holding-period", 1, "PICKUP_EXPIRED")],
         tillCentimes: null,
-        insuranceCentimes: 0
+        insuranceCentimes: 0,
+        insuredValueCentimes: 2_000_000
       },
       NOW
     );
@@ -112,7 +120,8 @@ describe("the evidence", () => {
         parcel: { ...parcel, codStatus: "COLLECTED" },
         history: [line("RELAY_NOTIFIED", "DELIVERED", "operator", 1)],
         tillCentimes: 150_000,
-        insuranceCentimes: 0
+        insuranceCentimes: 0,
+        insuredValueCentimes: 2_000_000
       },
       NOW
     );

@@ -43,6 +43,14 @@ describe("a new closure's days", () => {
     expect(closureProblems({ from: "2026-11-20", to: "2026-11-25" }, today)[0].message).toContain("over");
     expect(closureProblems({ from: "2026-11-20", to: today }, today)).toEqual([]);
   });
+
+  test("a closure begins at most 60 days ahead, refused on from", () => {
+    expect(closureProblems({ from: addDays(today, 60), to: addDays(today, 60) }, today)).toEqual([]);
+    expect(closureProblems({ from: addDays(today, 61), to: addDays(today, 61) }, today)).toEqual([
+      { field: "from", message: expect.stringContaining("at most 60 days ahead") }
+    ]);
+    expect(closureProblems({ from: "2099-01-01", to: "2099-01-30" }, today)[0].field).toBe("from");
+  });
 });
 
 describe("what the search says", () => {

@@ -38,6 +38,7 @@ describe("quotePrice: weight tiers", () => {
   it("totals the base price alone when there is no insurance or COD", () => {
     expect(quotePrice({ weightG: 750 })).toEqual({
       basePriceCentimes: 40_000,
+      insuredValueCentimes: 500_000,
       insuranceFeeCentimes: 0,
       codFeeCentimes: 0,
       totalCentimes: 40_000
@@ -70,11 +71,22 @@ describe("quotePrice: insurance", () => {
     [6000, 1000], // 1 000 DZD over → 10 DZD
     [12_345.67, 7346], // 7 345.67 DZD over → 73.4567 → 73.46 DZD
     [5000.5, 1], // 0.50 DZD over → 0.5 centime → rounds half up to 1
-    [10_000_000, 9_995_000] // (10 M − 5 000) × 1 % = 99 950 DZD
+    [150_000, 145_000], // (150 000 − 5 000) × 1 % = 1 450 DZD
+    [150_000.01, 145_000], // above the claim cap: nothing more is insured, nothing more charged
+    [10_000_000, 145_000] // 10 M declared: insured on 150 000 only, the most a claim pays (issue 26)
   ])("declared %p DZD → insurance fee %p centimes", (declaredValueDzd, fee) => {
     const quote = quotePrice({ weightG: 400, declaredValueDzd });
     expect(quote.insuranceFeeCentimes).toBe(fee);
     expect(quote.totalCentimes).toBe(35_000 + fee);
+  });
+
+  it.each([
+    [null, 500_000],
+    [3000, 300_000],
+    [150_000, 15_000_000],
+    [10_000_000, 15_000_000]
+  ])("declared %p DZD → insured value %p centimes (the free allowance when none, at most the claim cap)", (declaredValueDzd, insured) => {
+    expect(quotePrice({ weightG: 400, declaredValueDzd }).insuredValueCentimes).toBe(insured);
   });
 
   it.each([-1, 10_000_000.01, 100.001, NaN])("rejects declaredValueDzd=%p", declaredValueDzd => {
@@ -103,6 +115,7 @@ describe("quotePrice: cash on delivery", () => {
   it("adds base, insurance and COD fee into the total", () => {
     expect(quotePrice({ weightG: 2500, declaredValueDzd: 25_000, codAmountDzd: 8_000 })).toEqual({
       basePriceCentimes: 60_000,
+      insuredValueCentimes: 2_500_000,
       insuranceFeeCentimes: 20_000,
       codFeeCentimes: 8_000,
       totalCentimes: 88_000
@@ -128,6 +141,7 @@ describe("loadTariff", () => {
     const tariff = loadTariff(json);
     expect(quotePrice({ weightG: 100, codAmountDzd: 1000 }, tariff)).toEqual({
       basePriceCentimes: 9_999,
+      insuredValueCentimes: 500_000,
       insuranceFeeCentimes: 0,
       codFeeCentimes: 2_500,
       totalCentimes: 12_499
