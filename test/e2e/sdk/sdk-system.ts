@@ -29,6 +29,8 @@ export const PARCEL = {
  */
 export function startedSystem(): {
   base: () => string;
+  /** The back-office token. */
+  token: () => string;
   bo: () => ReturnType<typeof backoffice>;
   merchant: (name: string, options?: { liveDzd?: number; sandboxDzd?: number; baseUrl?: string }) => Promise<SdkMerchant>;
 } {
@@ -59,6 +61,7 @@ export function startedSystem(): {
   const bo = () => backoffice(base, token);
   return {
     base: () => base,
+    token: () => token,
     bo,
     async merchant(name, options = {}) {
       const org = await bo().createOrganization(name);

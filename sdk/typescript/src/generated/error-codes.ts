@@ -69,5 +69,4 @@ export const ERROR_STATUS = {
 export type KnownErrorCode = keyof typeof ERROR_STATUS;
 
 /** A code of an error answer: one of today's, or a newer one, kept as it came (never thrown away). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export type ErrorCode = KnownErrorCode | (string & {});
