@@ -226,6 +226,13 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
         return null;
       }
 
+      const origin = req.headers.origin;
+      const forBrowsers = api === "public" && this.forBrowsers(found);
+      if (origin && forBrowsers) {
+        // Any page may read it, its refusals (429, 400) included; `*` lets one cached answer serve every origin.
+        for (const [name, value] of Object.entries(corsResponseHeaders("*"))) if (name !== "Vary") res.setHeader(name, value);
+      }
+
       if (api === "partner") {
         const principal = await this.authenticatePartner(ctx, req);
         const decision = await this.consumeKeyLimit(principal);
@@ -244,7 +251,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
         const decision = await this.consumeLabelLimit(clientAddress(req, this.config.http.trustProxyHops));
         setRateHeaders(res, decision);
         refuseIfLimited(decision, "label downloads");
-      } else if (api === "public" && this.forBrowsers(found)) {
+      } else if (forBrowsers) {
         const decision = await this.consumePublicSearchLimit(clientAddress(req, this.config.http.trustProxyHops));
         setRateHeaders(res, decision);
         refuseIfLimited(decision, "searches");
@@ -254,11 +261,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
         refuseIfLimited(decision, "tracking lookups");
       }
 
-      const origin = req.headers.origin;
-      if (origin && api !== "open" && this.forBrowsers(found)) {
-        // Any page may read it, and `*` lets one cached answer serve every origin.
-        for (const [name, value] of Object.entries(corsResponseHeaders("*"))) if (name !== "Vary") res.setHeader(name, value);
-      } else if (origin && api !== "open" && isOriginAllowed(this.config.cors, origin)) {
+      if (origin && api !== "open" && !forBrowsers && isOriginAllowed(this.config.cors, origin)) {
         for (const [name, value] of Object.entries(corsResponseHeaders(origin))) res.setHeader(name, value);
       }
 

@@ -37,6 +37,9 @@ function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, 
   return el;
 }
 
+/** Times and codes read left to right, also inside Arabic text. */
+const ltr = (text: string) => h("bdi", { dir: "ltr" }, text);
+
 export class RelayPointPicker extends HTMLElement {
   static formAssociated = true;
   static observedAttributes = ["lang", "value", "wilaya", "arrival-date", "transit-days", "disabled", "required", "tiles"];
@@ -344,7 +347,7 @@ export class RelayPointPicker extends HTMLElement {
       const badges = h("span", { class: "badges" });
       badges.append(h("span", { class: point.openNow ? "badge open" : "badge", part: "badge" }, point.openNow ? t.openNow : t.closedNow));
       if (hours)
-        badges.append(h("span", { class: "badge", part: "badge" }, `${t.today} : ${hours.length ? hoursText(hours) : t.closedToday}`));
+        badges.append(h("span", { class: "badge", part: "badge" }, t.today, " ", hours.length ? ltr(hoursText(hours)) : t.closedToday));
       for (const c of point.closures) {
         badges.append(h("span", { class: "badge", part: "badge" }, t.closedOn(shortDate(c.from, this.#lang), shortDate(c.to, this.#lang))));
       }
@@ -360,13 +363,13 @@ export class RelayPointPicker extends HTMLElement {
           tabindex: "-1",
           "data-code": point.code
         },
-        h("span", { class: "name" }, point.name),
+        h("span", { class: "name", dir: "auto" }, point.name),
         h(
           "span",
           { class: "distance" },
           point.distanceKm === undefined ? "" : t.km(point.distanceKm.toLocaleString(`${this.#lang}-u-nu-latn`))
         ),
-        h("span", { class: "meta" }, [point.address, point.city].filter(Boolean).join(" — ")),
+        h("span", { class: "meta", dir: "auto" }, [point.address, point.city].filter(Boolean).join(" — ")),
         badges
       );
       if (refusal) option.setAttribute("aria-disabled", "true");
@@ -443,7 +446,7 @@ export class RelayPointPicker extends HTMLElement {
     const t = this.#t;
     const point = this.#chosen;
     if (!point || point.code !== this.#value) {
-      this.#summary.replaceChildren(this.#value ? h("strong", {}, `${t.chosen} : ${this.#value}`) : t.nothingChosen);
+      this.#summary.replaceChildren(this.#value ? h("strong", {}, t.chosen, " ", h("bdi", {}, this.#value)) : t.nothingChosen);
       return;
     }
     const week = h("ul", { class: "week" });
@@ -451,12 +454,12 @@ export class RelayPointPicker extends HTMLElement {
       // Saturday first, as the Algerian week runs.
       for (const i of [6, 0, 1, 2, 3, 4, 5]) {
         const ranges = point.openingHours[WEEKDAY_KEYS[i]];
-        week.append(h("li", {}, `${t.weekdays[i]} ${ranges.length ? hoursText(ranges) : t.closedToday}`));
+        week.append(h("li", {}, `${t.weekdays[i]} `, ranges.length ? ltr(hoursText(ranges)) : t.closedToday));
       }
     }
     this.#summary.replaceChildren(
-      h("strong", {}, `${t.chosen} : ${point.name}`),
-      h("span", {}, [point.address, point.city, point.code].filter(Boolean).join(" — ")),
+      h("strong", {}, t.chosen, " ", h("bdi", {}, point.name)),
+      h("span", { dir: "auto" }, [point.address, point.city, point.code].filter(Boolean).join(" — ")),
       week
     );
   }

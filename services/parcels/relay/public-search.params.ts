@@ -1,3 +1,4 @@
+import { API_BASE_PATH, RELAY_POINTS_PATH } from "../../../lib/endpoint";
 import { arrayOf, component, nullable, objectOf } from "../../../lib/openapi/json-schema";
 import { pageSchema } from "../../../lib/parcel-view";
 import { latitude, longitude, OpeningHoursSchema, wilaya } from "../relay-points.params";
@@ -55,7 +56,7 @@ export const PublicRelayPointPageView = pageSchema(
 );
 
 export const PUBLIC_RELAY_SEARCH_DESCRIPTION =
-  "The relay-point search of the partner API (`GET /relay-points`: the same filters, the same order, unknown parameters refused) " +
+  `The relay-point search of the partner API (GET ${API_BASE_PATH.partner}${RELAY_POINTS_PATH}: the same filters, the same order, unknown parameters refused) ` +
   "for web pages: no key, callable from a browser on any origin (CORS), so a shop's checkout can let its customer choose a point " +
   "(the relay-point picker, `/widget/v1/relay-point-picker.js`, calls it). Each point carries only what a customer sees: where it " +
   "is, its opening hours, `openNow`, its closures, and whether it takes a new parcel today (`takesNewParcels`, else " +
