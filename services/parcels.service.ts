@@ -216,7 +216,14 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         location: { action: "parcels.get", params: { id: "response.id" } },
         response: ParcelViewSchema,
         responseDescription: "Created and paid. Location points to the parcel.",
-        errors: ["RELAY_NOT_FOUND", "RELAY_CLOSED", "INVALID_TARIFF", "INSUFFICIENT_BALANCE", "IDEMPOTENCY_KEY_IN_USE", "IDEMPOTENCY_KEY_REUSED"],
+        errors: [
+          "RELAY_NOT_FOUND",
+          "RELAY_CLOSED",
+          "INVALID_TARIFF",
+          "INSUFFICIENT_BALANCE",
+          "IDEMPOTENCY_KEY_IN_USE",
+          "IDEMPOTENCY_KEY_REUSED"
+        ],
         parameters: [IDEMPOTENCY_KEY_HEADER],
         body: { name: "ParcelCreateRequest", description: "A parcel to create. Unknown fields are refused.", examples: CREATE_EXAMPLES }
       },
