@@ -13,6 +13,8 @@ export default tseslint.config(
       "coverage/",
       ".ci-artifacts/",
       "clients/typescript/partner-api.d.ts",
+      "sdk/typescript/src/generated/",
+      "sdk/typescript/dist/",
       "clients/python/",
       "clients/php/"
     ]

@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
+  // The SDK's sources import each other as "./x.js" (what its ES module build needs); here they are .ts.
+  moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
   transform: {
     "^.+\\.ts$": ["ts-jest", { diagnostics: false }]
   },

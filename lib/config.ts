@@ -31,6 +31,8 @@ export interface AppConfig {
   labelDownloadsPerMinute: number;
   /** Public tracking lookups (API and /track pages) per minute and client address: nobody holds a key there. */
   publicTrackingPerMinute: number;
+  /** Public relay-point searches (the checkout picker's) per minute per client address. */
+  publicSearchPerMinute: number;
   /** Per-address limits count an IPv6 client by this prefix (its /64 by default), an IPv4 client by its address. */
   addressLimitIpv6Prefix: number;
   /** Relay-API requests per minute and agent key (a counter scans in bursts: more than a merchant's default). */
@@ -225,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     principalCacheTtlMs: integer(env, "PRINCIPAL_CACHE_TTL_MS", 60_000, 0, 3_600_000),
     labelDownloadsPerMinute: integer(env, "LABEL_DOWNLOADS_PER_MINUTE", 120, 1, 1_000_000),
     publicTrackingPerMinute: integer(env, "PUBLIC_TRACKING_PER_MINUTE", 30, 1, 1_000_000),
+    publicSearchPerMinute: integer(env, "PUBLIC_SEARCH_PER_MINUTE", 120, 1, 1_000_000),
     addressLimitIpv6Prefix: integer(env, "RATE_LIMIT_IPV6_PREFIX", 64, 32, 128),
     relayRateLimitPerMinute: integer(env, "RELAY_RATE_LIMIT_PER_MINUTE", 120, 1, 1_000_000),
     cors: corsOrigins(optional(env, "CORS_ORIGINS")),

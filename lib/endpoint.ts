@@ -95,6 +95,13 @@ export interface EndpointDocs {
   hidden?: boolean;
   /** Largest request body this endpoint accepts, when it is not the gateway's default. */
   maxBodyBytes?: number;
+  /**
+   * A keyless read that web pages of any origin call from the browser (the checkout picker's
+   * relay-point search): CORS for every origin whatever CORS_ORIGINS says (there is no credential
+   * to steal), `Cache-Control: public, max-age` and an `ETag` (304 on `If-None-Match`), and its own
+   * per-address budget on the public API.
+   */
+  forBrowsers?: { maxAgeSeconds: number };
 }
 
 /** What travels in the registry: the docs, and the request already turned into JSON Schema. */

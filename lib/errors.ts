@@ -53,6 +53,8 @@ export const ERROR_STATUS = {
   RETURN_CODE_USED: 409,
   RETURN_CODE_EXPIRED: 409,
   RETURN_NOT_CANCELLABLE: 409,
+  /** A create with this Idempotency-Key is still being processed: the one 409 a client may retry. */
+  IDEMPOTENCY_KEY_IN_USE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,

@@ -34,6 +34,7 @@ import { EdgeMethods, EdgeMixin, EdgeRequest } from "./gateway/edge.mixin";
 import type { RoutedEndpoint } from "./gateway/endpoints";
 import { ForgetApiKeySchema, GATEWAY_DOCS, PROBE_DOCS } from "./gateway/gateway.params";
 import { LabelDownloadsMixin } from "./gateway/label-downloads.mixin";
+import { WidgetMixin } from "./gateway/widget.mixin";
 import { countHttpRequests } from "./gateway/http-metrics";
 import { ACCESS_LOG_SETTINGS } from "./gateway/access-log";
 
@@ -82,16 +83,21 @@ function locationOf(this: GatewayThis, rule: LocationRule, params: Record<string
   return this.config.publicBaseUrl + path;
 }
 
-/** The declared success status and Location of the endpoint that answered. */
+/** The declared success status and Location of the endpoint that answered, and its caching when it is `forBrowsers`. */
 function applyDeclaredSuccess(
   this: GatewayThis,
   ctx: Context<unknown, Record<string, unknown>>,
   _route: unknown,
   req: GatewayRequest,
-  _res: ServerResponse,
+  res: ServerResponse,
   data: unknown
 ) {
   const endpoint = req.$endpoint?.action.endpoint;
+  if (endpoint?.forBrowsers) {
+    // moleculer-web answers 304 by itself when If-None-Match matches the ETag set here (the body it is about to send).
+    res.setHeader("Cache-Control", `public, max-age=${endpoint.forBrowsers.maxAgeSeconds}`);
+    res.setHeader("ETag", `"${createHash("sha256").update(JSON.stringify(data)).digest("base64url").slice(0, 27)}"`);
+  }
   if (endpoint?.status && !ctx.meta.$statusCode) ctx.meta.$statusCode = endpoint.status;
   if (endpoint?.location && data && typeof data === "object") {
     // The called action's params (path, query and body merged by moleculer-web), not the gateway's own.
@@ -110,7 +116,7 @@ function applyDeclaredSuccess(
 const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars> = {
   name: "gateway",
   // EdgeMixin first: its routing methods take precedence over moleculer-web's.
-  mixins: [EdgeMixin, ApiGateway, ApiDocsMixin, TrackingPageMixin, LabelDownloadsMixin, ConfigMixin],
+  mixins: [EdgeMixin, ApiGateway, ApiDocsMixin, TrackingPageMixin, LabelDownloadsMixin, WidgetMixin, ConfigMixin],
 
   settings: {
     port: 3000,
@@ -226,6 +232,11 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
     consumePublicLimit(this: GatewayVars, address: string): Promise<RateDecision> {
       const bucket = addressBucket(address, this.config.addressLimitIpv6Prefix);
       return this.addressLimiter.consume(`public:${bucket}`, this.config.publicTrackingPerMinute);
+    },
+
+    consumePublicSearchLimit(this: GatewayVars, address: string): Promise<RateDecision> {
+      const bucket = addressBucket(address, this.config.addressLimitIpv6Prefix);
+      return this.addressLimiter.consume(`public-search:${bucket}`, this.config.publicSearchPerMinute);
     },
 
     authenticateOperator(this: GatewayVars, req: GatewayRequest) {

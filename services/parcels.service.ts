@@ -41,6 +41,7 @@ import { HoldingMixin } from "./parcels/holding.mixin";
 import { RedirectMixin } from "./parcels/redirect/redirect.mixin";
 import { redirectsOf } from "./parcels/redirect/redirect.store";
 import { ClosuresMixin } from "./parcels/relay/closures.mixin";
+import { PublicRelaySearchMixin } from "./parcels/relay/public-search.mixin";
 import { assertRelayOpenForNewParcels, ClosureStatus, withClosureStatus } from "./parcels/relay/closures";
 import { ClaimsMixin } from "./parcels/claims/claims.mixin";
 import { CLAIMS_DOCS_TAGS } from "./parcels/claims/claims.params";
@@ -193,7 +194,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     ClaimsMixin,
     ReturnsMixin,
     RedirectMixin,
-    ClosuresMixin
+    ClosuresMixin,
+    PublicRelaySearchMixin
   ],
   settings: {
     openapi: detached({ ...PARCELS_DOCS, tags: [...PARCELS_DOCS.tags, ...RELAY_DOCS_TAGS, ...CLAIMS_DOCS_TAGS, ...RETURNS_DOCS_TAGS] })
@@ -214,7 +216,14 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         location: { action: "parcels.get", params: { id: "response.id" } },
         response: ParcelViewSchema,
         responseDescription: "Created and paid. Location points to the parcel.",
-        errors: ["RELAY_NOT_FOUND", "RELAY_CLOSED", "INVALID_TARIFF", "INSUFFICIENT_BALANCE", "CONFLICT", "IDEMPOTENCY_KEY_REUSED"],
+        errors: [
+          "RELAY_NOT_FOUND",
+          "RELAY_CLOSED",
+          "INVALID_TARIFF",
+          "INSUFFICIENT_BALANCE",
+          "IDEMPOTENCY_KEY_IN_USE",
+          "IDEMPOTENCY_KEY_REUSED"
+        ],
         parameters: [IDEMPOTENCY_KEY_HEADER],
         body: { name: "ParcelCreateRequest", description: "A parcel to create. Unknown fields are refused.", examples: CREATE_EXAMPLES }
       },

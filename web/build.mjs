@@ -14,7 +14,11 @@ const out = join(root, "..", "dist", "web");
  * (manifest, icons, HTML) copied as they are.
  * @type {{ name: string, entryPoints: string[], staticDir?: string }[]}
  */
-const apps = [];
+const apps = [
+  // The checkout's relay-point picker: one self-contained module (no dynamic import of our own code,
+  // so no chunk); the gateway serves it at /widget/v1/relay-point-picker.js.
+  { name: "picker", entryPoints: ["picker/relay-point-picker.ts"] }
+];
 
 for (const app of apps) {
   const outdir = join(out, app.name);

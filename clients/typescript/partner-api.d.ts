@@ -618,6 +618,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v1/relay-points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search relay points (public, no key, for web pages)
+         * @description The relay-point search of the partner API (GET /api/partner/v1/relay-points: the same filters, the same order, unknown parameters refused) for web pages: no key, callable from a browser on any origin (CORS), so a shop's checkout can let its customer choose a point (the relay-point picker, `/widget/v1/relay-point-picker.js`, calls it). Each point carries only what a customer sees: where it is, its opening hours, `openNow`, its closures, and whether it takes a new parcel today (`takesNewParcels`, else `notTakingReason`). Answers carry `Cache-Control: public, max-age=60` and an `ETag`: a repeated search with `If-None-Match` is a 304 without a body. Limited per client address (PUBLIC_SEARCH_PER_MINUTE, 120 a minute), with the rate-limit headers.
+         */
+        get: operations["searchRelayPointsPublic"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/v1/tracking/{trackingNumber}": {
         parameters: {
             query?: never;
@@ -1266,7 +1286,7 @@ export interface components {
         /** @description The normalised error body of every failed call. */
         ApiError: {
             /**
-             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, VERIFICATION_CODE_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLOSURE_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, RELAY_CLOSED, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
+             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, VERIFICATION_CODE_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLOSURE_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, RELAY_CLOSED, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, IDEMPOTENCY_KEY_IN_USE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
              * @example VALIDATION_FAILED
              * @example RELAY_NOT_FOUND
              * @example INVALID_TARIFF
@@ -1318,6 +1338,7 @@ export interface components {
              * @example RETURN_CODE_USED
              * @example RETURN_CODE_EXPIRED
              * @example RETURN_NOT_CANCELLABLE
+             * @example IDEMPOTENCY_KEY_IN_USE
              * @example PAYLOAD_TOO_LARGE
              * @example UNSUPPORTED_MEDIA_TYPE
              * @example IDEMPOTENCY_KEY_REUSED
@@ -2449,6 +2470,65 @@ export interface components {
                 message: string;
             };
         };
+        /** @description An active relay point, as a shop's customer may see it. */
+        PublicRelayPoint: {
+            /**
+             * @description The code the shop sends as destinationRelayCode.
+             * @example DZ-16-ALGER-CENTRE
+             */
+            code: string;
+            name: string;
+            address: string | null;
+            city: string;
+            /**
+             * @description Wilaya number on two digits.
+             * @example 16
+             */
+            wilaya: string | null;
+            /** @description Decimal degrees (WGS 84); null when unknown. */
+            latitude: number | null;
+            /** @description Decimal degrees (WGS 84); null when unknown. */
+            longitude: number | null;
+            openingHours: components["schemas"]["OpeningHours"] | null;
+            /** @description Open at this moment: not closed today, and within today's opening hours (when they are known). */
+            openNow: boolean;
+            /** @description Its current and future closures, by first day (whole days, Algiers time). */
+            closures: components["schemas"]["RelayClosureDays"][];
+            /** @description A parcel created now may be addressed to it: it is neither closed today or within the notice days (CLOSURE_NOTICE_DAYS, 2) nor full. */
+            takesNewParcels: boolean;
+            /**
+             * @description Why it takes no new parcel today: CLOSED (a closure meets today or the notice days) or FULL (its shelf is full); null when it does.
+             * @enum {string|null}
+             */
+            notTakingReason: "FULL" | "CLOSED" | null;
+            /** @description Great-circle distance from near, in km to the 10 m; only when near was given. */
+            distanceKm?: number;
+        };
+        /** @description One page of relay points. */
+        PublicRelayPointPage: {
+            /** @description The points of this page: nearest first with near, otherwise by code. */
+            items: components["schemas"]["PublicRelayPoint"][];
+            /**
+             * Format: int32
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size asked for.
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching items in all pages.
+             */
+            totalElements: number;
+            /**
+             * Format: int32
+             * @description Number of pages at this size.
+             */
+            totalPages: number;
+        };
         /** @description What anyone with the tracking number may see. Nothing personal, no price, no internal id. */
         PublicTracking: {
             /** @example RP123456785DZ */
@@ -3438,6 +3518,8 @@ export type ParcelStatus = components['schemas']['ParcelStatus'];
 export type ParcelView = components['schemas']['ParcelView'];
 export type PickupExtensionRequest = components['schemas']['PickupExtensionRequest'];
 export type PingEvent = components['schemas']['PingEvent'];
+export type PublicRelayPoint = components['schemas']['PublicRelayPoint'];
+export type PublicRelayPointPage = components['schemas']['PublicRelayPointPage'];
 export type PublicTracking = components['schemas']['PublicTracking'];
 export type RecipientRedirectRequest = components['schemas']['RecipientRedirectRequest'];
 export type RedirectEvent = components['schemas']['RedirectEvent'];
@@ -4010,9 +4092,9 @@ export interface operations {
                         /** @constant */
                         status?: 409;
                         /**
-                         * @description One of RELAY_CLOSED, CONFLICT.
+                         * @description One of RELAY_CLOSED, IDEMPOTENCY_KEY_IN_USE.
                          * @example RELAY_CLOSED
-                         * @example CONFLICT
+                         * @example IDEMPOTENCY_KEY_IN_USE
                          */
                         code?: string;
                     };
@@ -5081,6 +5163,138 @@ export interface operations {
             403: components["responses"]["ScopeMissing"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    searchRelayPointsPublic: {
+        parameters: {
+            query?: {
+                /** @description Wilaya number, 1 to 58 (one or two digits). */
+                wilaya?: string;
+                /** @description City, in Latin or Arabic script; accents, case, spaces and punctuation do not matter. */
+                city?: string;
+                /** @description Text found in the code, name, city or address of the point (in Latin or Arabic script). */
+                q?: string;
+                /** @description LAT,LNG in decimal degrees: only points within radiusKm, nearest first, each with its distanceKm. */
+                near?: string;
+                /** @description Only with near: the search radius in km, more than 0 and at most 500 (20 when omitted). */
+                radiusKm?: number;
+                /** @description YYYY-MM-DD (Algiers time): only points open that day, neither closed (see closures) nor shut that weekday by their opening hours. */
+                openOn?: string;
+                /** @description Zero-based page number, at most 10000. */
+                page?: number;
+                /** @description Page size, 1 to 100. */
+                size?: number;
+            };
+            header?: {
+                /** @description The ETag of an answer already held: 304 without a body when it is still current. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of active relay points. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Validator of this answer: send it back as If-None-Match to get 304 while the answer is the same. */
+                    ETag: string;
+                    /** @description public, max-age=60: browsers and shared caches may keep the answer that many seconds. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicRelayPointPage"];
+                };
+            };
+            /** @description Not modified: the answer whose ETag was sent in If-None-Match is still current. */
+            304: {
+                headers: {
+                    /** @description Validator of this answer: send it back as If-None-Match to get 304 while the answer is the same. */
+                    ETag: string;
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 400;
+                        /**
+                         * @description One of VALIDATION_FAILED.
+                         * @example VALIDATION_FAILED
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds to wait before the next request is accepted. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 429;
+                        /**
+                         * @description One of RATE_LIMITED.
+                         * @example RATE_LIMITED
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            /** @description Temporarily unavailable; retry later */
+            503: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 503;
+                        /**
+                         * @description One of UNAVAILABLE.
+                         * @example UNAVAILABLE
+                         */
+                        code?: string;
+                    };
+                };
+            };
         };
     };
     trackParcel: {

@@ -17,10 +17,10 @@ import { compareRoutes, endpointsOf, RegistryService, RoutedEndpoint } from "./e
  * The gateway's edge: what every request goes through, in this order, before any action runs.
  *
  * 1. OPTIONS runs nothing: a CORS preflight is answered from the policy (204, or 403 for an
- *    origin not allowed), any other OPTIONS with the path's Allow list.
+ *    origin not allowed; any origin for an endpoint declared `forBrowsers`), any other OPTIONS with the path's Allow list.
  * 2. Credentials and the rate limit of the API the path belongs to: an API key and its per-key
  *    limit on the partner API, a relay-agent key and its own limit on the relay API, the bearer token on the back-office API, a per-address limit on
- *    label downloads and on the public tracking API. So a request that fails later (unknown route, bad body) is still counted
+ *    label downloads and on the public tracking API, and another on the public searches declared `forBrowsers`. So a request that fails later (unknown route, bad body) is still counted
  *    and carries its X-RateLimit-* headers, and a request without a key is a 401 first.
  * 3. The route: 404 for an unknown path, 405 with Allow for a known path and another method,
  *    400 for a path parameter that is not validly percent-encoded.
@@ -89,6 +89,8 @@ export interface EdgeVars {
   consumeLabelLimit(address: string): Promise<RateDecision>;
   /** Public tracking lookups of one client address: the API and the /track pages share one budget. */
   consumePublicLimit(address: string): Promise<RateDecision>;
+  /** Searches of one client address on the public endpoints declared `forBrowsers` (a checkout's picker). */
+  consumePublicSearchLimit(address: string): Promise<RateDecision>;
 }
 
 type EdgeThis = EdgeVars & EdgeMethods;
@@ -98,6 +100,7 @@ export interface EdgeMethods {
   admit(ctx: Context, route: RouteLike, req: EdgeRequest, res: ServerResponse, found: FoundAlias | false): Promise<FoundAlias | null>;
   allowedMethods(url: string): string[];
   answerOptions(route: RouteLike, req: EdgeRequest, res: ServerResponse): void;
+  forBrowsers(found: FoundAlias | false): boolean;
 }
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -223,6 +226,13 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
         return null;
       }
 
+      const origin = req.headers.origin;
+      const forBrowsers = api === "public" && this.forBrowsers(found);
+      if (origin && forBrowsers) {
+        // Any page may read it, its refusals (429, 400) included; `*` lets one cached answer serve every origin.
+        for (const [name, value] of Object.entries(corsResponseHeaders("*"))) if (name !== "Vary") res.setHeader(name, value);
+      }
+
       if (api === "partner") {
         const principal = await this.authenticatePartner(ctx, req);
         const decision = await this.consumeKeyLimit(principal);
@@ -241,14 +251,17 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
         const decision = await this.consumeLabelLimit(clientAddress(req, this.config.http.trustProxyHops));
         setRateHeaders(res, decision);
         refuseIfLimited(decision, "label downloads");
+      } else if (forBrowsers) {
+        const decision = await this.consumePublicSearchLimit(clientAddress(req, this.config.http.trustProxyHops));
+        setRateHeaders(res, decision);
+        refuseIfLimited(decision, "searches");
       } else if (api === "public") {
         const decision = await this.consumePublicLimit(clientAddress(req, this.config.http.trustProxyHops));
         setRateHeaders(res, decision);
         refuseIfLimited(decision, "tracking lookups");
       }
 
-      const origin = req.headers.origin;
-      if (origin && api !== "open" && isOriginAllowed(this.config.cors, origin)) {
+      if (origin && api !== "open" && !forBrowsers && isOriginAllowed(this.config.cors, origin)) {
         for (const [name, value] of Object.entries(corsResponseHeaders(origin))) res.setHeader(name, value);
       }
 
@@ -304,19 +317,27 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
       return [...methods].sort();
     },
 
+    /** The endpoint found was declared `forBrowsers` (lib/endpoint.ts): any origin, cached, its own budget. */
+    forBrowsers(this: EdgeThis, found: FoundAlias | false): boolean {
+      const action = found ? found.alias.action : null;
+      return !!action && !!this.knownEndpoints.get(action)?.endpoint.forBrowsers;
+    },
+
     answerOptions(this: EdgeThis, _route: RouteLike, req: EdgeRequest, res: ServerResponse) {
-      const methods = this.allowedMethods(req.parsedUrl ?? "/");
+      const url = req.parsedUrl ?? "/";
+      const methods = this.allowedMethods(url);
       if (methods.length === 0) throw new AppError("NOT_FOUND", "No such route");
       const origin = req.headers.origin;
       const requested = req.headers["access-control-request-method"];
       if (origin && typeof requested === "string") {
-        if (!isOriginAllowed(this.config.cors, origin)) {
+        const anyOrigin = this.forBrowsers(this.resolveAlias(url, requested.toUpperCase()));
+        if (!anyOrigin && !isOriginAllowed(this.config.cors, origin)) {
           throw new AppError("FORBIDDEN", "Cross-origin requests from this origin are not allowed (see CORS_ORIGINS)");
         }
         if (!methods.includes(requested.toUpperCase())) {
           throw new AppError("METHOD_NOT_ALLOWED", `${requested} is not allowed here`, { allow: methods });
         }
-        res.writeHead(204, preflightHeaders(origin, methods));
+        res.writeHead(204, preflightHeaders(anyOrigin ? "*" : origin, methods));
       } else {
         res.writeHead(204, { Allow: [...methods, "OPTIONS"].join(", ") });
       }

@@ -55,7 +55,7 @@ function replay(existing: store.ParcelRecord, fingerprint: string): CreateOutcom
     throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request body");
   }
   if (existing.status === "PENDING") {
-    throw new AppError("CONFLICT", "A request with this Idempotency-Key is still being processed; retry shortly");
+    throw new AppError("IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is still being processed; retry shortly");
   }
   return { parcel: existing, replayed: true };
 }

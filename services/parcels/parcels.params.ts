@@ -524,6 +524,10 @@ export const PARCELS_DOCS = {
     { name: "Sandbox", description: "Simulate status changes with a sandbox key." },
     { name: "Relay points", description: "The directory of relay points (pick-up points)." },
     { name: "Public tracking", description: "Where a parcel is, for anyone with its tracking number: no key, nothing personal." },
+    {
+      name: "Public relay points",
+      description: "The relay-point search for a shop's checkout page, called from the customer's browser: no key, any origin, cached."
+    },
     ...COD_DOCS_TAGS
   ]
 };

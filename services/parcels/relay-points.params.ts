@@ -76,19 +76,19 @@ export const OpeningHoursSchema = component(
   )
 );
 
-const latitude: JsonSchema = {
+export const latitude: JsonSchema = {
   type: ["number", "null"],
   minimum: -90,
   maximum: 90,
   description: "Decimal degrees (WGS 84); null when unknown."
 };
-const longitude: JsonSchema = {
+export const longitude: JsonSchema = {
   type: ["number", "null"],
   minimum: -180,
   maximum: 180,
   description: "Decimal degrees (WGS 84); null when unknown."
 };
-const wilaya: JsonSchema = {
+export const wilaya: JsonSchema = {
   type: ["string", "null"],
   pattern: "^[0-9]{2}$",
   description: "Wilaya number on two digits.",

@@ -5,6 +5,7 @@ import { hostileInputContract } from "./hostile-input-contract";
 import { merchantContract } from "./merchant-contract";
 import { parcelsContract } from "./parcels-contract";
 import { printingContract } from "./printing-contract";
+import { publicRelayPointsContract } from "./public-relay-points-contract";
 import { publicTrackingContract } from "./public-tracking-contract";
 import { dayAtTheCounterContract } from "./relay-contract";
 import { webhooksContract } from "./webhooks-contract";
@@ -18,6 +19,7 @@ export function everyContract(system: () => SystemUnderTest): void {
   describe("parcels and wallet contract", () => parcelsContract(system));
   describe("merchant surface: events, quotes, relay search, wallet", () => merchantContract(system));
   describe("public tracking", () => publicTrackingContract(system));
+  describe("public relay-point search", () => publicRelayPointsContract(system));
   describe("labels and batches", () => printingContract(system));
   describe("hostile input", () => hostileInputContract(system));
   describe("webhooks and events", () => webhooksContract(system));

@@ -242,7 +242,7 @@ export function parcelsContract(system: () => SystemUnderTest & { databaseUrl?: 
       const created = results.filter(r => r.status === 201);
       expect(created.length).toBeGreaterThan(0);
       expect(new Set(created.map(r => r.body.id)).size).toBe(1);
-      for (const r of results.filter(r => r.status !== 201)) expectError(r, 409, "CONFLICT");
+      for (const r of results.filter(r => r.status !== 201)) expectError(r, 409, "IDEMPOTENCY_KEY_IN_USE");
       expect(await balance(m.orgId)).toBe(before - VALID_PRICE);
     });
   });

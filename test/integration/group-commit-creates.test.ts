@@ -134,7 +134,7 @@ function onEngine(
     const outcomes = await Promise.all(Array.from({ length: 20 }, () => create(auth, PARCEL, key)));
     const ids = new Set(outcomes.filter(o => o.ok).map(o => o.id));
     expect(ids.size).toBe(1);
-    expect(outcomes.filter(o => !o.ok).every(o => o.code === "CONFLICT")).toBe(true);
+    expect(outcomes.filter(o => !o.ok).every(o => o.code === "IDEMPOTENCY_KEY_IN_USE")).toBe(true);
     expect(await balanceOf(auth)).toBe(9 * PRICE_DZD);
     // Once finished, every retry answers the first parcel, without a second debit; another body is 422.
     const retries = await Promise.all(Array.from({ length: 10 }, () => create(auth, PARCEL, key)));

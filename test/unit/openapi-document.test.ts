@@ -365,6 +365,7 @@ describe("SPEC §5: authentication", () => {
       getMyWallet: either("wallet:read"),
       listMyWalletEntries: either("wallet:read"),
       trackParcel: [],
+      searchRelayPointsPublic: [],
       requestRedirectCode: [],
       redirectParcelAsRecipient: [],
       listEvents: either("parcels:read"),

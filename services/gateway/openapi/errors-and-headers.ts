@@ -101,7 +101,8 @@ const SAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   PARCEL_NOT_CANCELLABLE:
     "a parcel in status IN_TRANSIT can no longer be cancelled; only CREATED and READY_FOR_PICKUP parcels can (contact support after pick-up)",
   INVALID_TRANSITION: "a parcel cannot move from CREATED to DELIVERED",
-  CONFLICT: "A request with this Idempotency-Key is still being processed; retry shortly",
+  CONFLICT: "The request conflicts with the current state; see the message",
+  IDEMPOTENCY_KEY_IN_USE: "A request with this Idempotency-Key is still being processed; retry shortly",
   PAYLOAD_TOO_LARGE: "The request body must be at most 65536 bytes",
   UNSUPPORTED_MEDIA_TYPE: "Content-Type text/plain is not supported; send application/json",
   IDEMPOTENCY_KEY_REUSED: "This Idempotency-Key was already used with a different request body",

@@ -1,8 +1,8 @@
 import { ERROR_STATUS, ErrorCode } from "../../../lib/errors";
 import { component } from "../../../lib/openapi/json-schema";
-import type { Operation, Response, SecurityRequirement } from "../../../lib/openapi/types";
+import type { Header, Operation, Parameter, Response, SecurityRequirement } from "../../../lib/openapi/types";
 import type { RoutedEndpoint } from "../endpoints";
-import { errorResponse, HeaderSet, responseHeaders } from "./errors-and-headers";
+import { errorResponse, HeaderSet, REQUEST_ID_HEADER, responseHeaders } from "./errors-and-headers";
 
 /**
  * One documented operation from one endpoint declaration, plus what the gateway itself does to
@@ -70,11 +70,42 @@ function groupByStatus(codes: ErrorCode[]): Map<number, ErrorCode[]> {
   return new Map([...byStatus].sort(([a], [b]) => a - b));
 }
 
+/** What the gateway adds to an endpoint declared `forBrowsers`: its caching headers, If-None-Match and the 304. */
+function browserCaching(maxAgeSeconds: number): { headers: Record<string, Header>; parameter: Parameter; notModified: Response } {
+  const etag: Header = {
+    description: "Validator of this answer: send it back as If-None-Match to get 304 while the answer is the same.",
+    required: true,
+    schema: { type: "string" }
+  };
+  return {
+    headers: {
+      ETag: etag,
+      "Cache-Control": {
+        description: `public, max-age=${maxAgeSeconds}: browsers and shared caches may keep the answer that many seconds.`,
+        required: true,
+        schema: { type: "string", examples: [`public, max-age=${maxAgeSeconds}`] }
+      }
+    },
+    parameter: {
+      name: "If-None-Match",
+      in: "header",
+      required: false,
+      description: "The ETag of an answer already held: 304 without a body when it is still current.",
+      schema: { type: "string" }
+    },
+    notModified: {
+      description: "Not modified: the answer whose ETag was sent in If-None-Match is still current.",
+      headers: { ETag: etag, "X-Request-Id": REQUEST_ID_HEADER }
+    }
+  };
+}
+
 export function operationOf(routed: RoutedEndpoint): Operation {
   const { endpoint } = routed;
   const style = API_STYLES[routed.api as keyof typeof API_STYLES];
   if (!style) throw new Error(`OpenAPI: endpoint ${routed.action} of API ${routed.api} is not documented`);
   const status = endpoint.status ?? (endpoint.response ? 200 : 204);
+  const caching = endpoint.forBrowsers ? browserCaching(endpoint.forBrowsers.maxAgeSeconds) : null;
   const responses: Record<string, Response> = {
     [String(status)]: {
       description: endpoint.responseDescription,
@@ -82,7 +113,7 @@ export function operationOf(routed: RoutedEndpoint): Operation {
         rate: style.rate.success,
         rateSubject: style.rate.subject,
         location: !!endpoint.location,
-        extra: endpoint.responseHeaders
+        extra: { ...endpoint.responseHeaders, ...caching?.headers }
       }),
       ...(endpoint.response
         ? {
@@ -94,14 +125,15 @@ export function operationOf(routed: RoutedEndpoint): Operation {
             )
           }
         : {})
-    }
+    },
+    ...(caching ? { "304": caching.notModified } : {})
   };
   for (const [errorStatus, codes] of groupByStatus([...style.errors(routed), ...(endpoint.errors ?? [])])) {
     responses[String(errorStatus)] = errorResponse(errorStatus, codes, style.rate.errors, style.rate.subject);
   }
 
   const { body } = endpoint.request;
-  const parameters = [...endpoint.request.parameters, ...(endpoint.parameters ?? [])];
+  const parameters = [...endpoint.request.parameters, ...(endpoint.parameters ?? []), ...(caching ? [caching.parameter] : [])];
   if (body && !endpoint.body) throw new Error(`OpenAPI: ${endpoint.operationId} has body fields but no body documentation`);
   return {
     operationId: endpoint.operationId,

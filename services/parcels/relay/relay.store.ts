@@ -122,6 +122,17 @@ export async function countOnShelf(db: Queryable, code: string): Promise<number>
   return Number(n);
 }
 
+/** Live parcels on each point's shelf, by code (a point with none is absent): one query for a page of points. */
+export async function countsOnShelf(db: Queryable, codes: readonly string[]): Promise<Map<string, number>> {
+  if (codes.length === 0) return new Map();
+  const rows = await db.query<{ code: string; n: number }>(
+    `SELECT destination_relay_code AS code, count(*)::integer AS n FROM parcels.parcels
+      WHERE mode = 'live' AND destination_relay_code = ANY($1::text[]) AND ${ON_SHELF} GROUP BY destination_relay_code`,
+    [codes]
+  );
+  return new Map(rows.map(r => [r.code, Number(r.n)]));
+}
+
 export async function listAtCounter(
   db: Queryable,
   code: string,

@@ -1,0 +1,15 @@
+export { RelayParcels } from "./client.js";
+export { RelayParcels as default } from "./client.js";
+export * from "./errors.js";
+export type { ClientOptions, RequestOptions } from "./core/options.js";
+export type { ResponseInfo, WithResponse } from "./core/response-info.js";
+export type { RateLimit } from "./core/rate-limit.js";
+export { PageList, DEFAULT_MAX_ITEMS, type Page, type ListOptions } from "./core/pagination.js";
+export { DEFAULT_TIMEOUT_MS, RETRY_COUNT_HEADER } from "./core/http.js";
+export { DEFAULT_MAX_RETRIES } from "./core/retry.js";
+export { ERROR_STATUS, type ErrorCode, type KnownErrorCode } from "./generated/error-codes.js";
+export * from "./types.js";
+export { webhooks, verify as verifyWebhook, testHeaders as webhookTestHeaders, DEFAULT_TOLERANCE_SECONDS } from "./webhooks.js";
+export type { HeadersLike, VerifiedWebhook, VerifyOptions, TestHeadersParams, WebhookEvent } from "./webhooks.js";
+export type { LabelFormat } from "./resources/parcels.js";
+export { SDK_VERSION } from "./version.js";
