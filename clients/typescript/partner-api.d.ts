@@ -1051,7 +1051,7 @@ export interface webhooks {
         put?: never;
         /**
          * Pick-up deadline extended
-         * @description Sent when you extended a parcel's pick-up deadline (POST /parcels/{id}/pickup-extension), or when its relay point announced a closure while it waited there (pushed by the closure's days; reason names the closure): data.parcel.pickupDeadline is the new deadline. The status does not change. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         * @description Sent when you extended a parcel's pick-up deadline (POST /parcels/{id}/pickup-extension), or when its relay point announced or removed a closure while it waited there (the closed days inside its holding window, each day once, at most its holding period; a removed closure takes its days back, so the deadline may then be earlier; reason names the closure): data.parcel.pickupDeadline is the new deadline. The status does not change. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
          */
         post: operations["webhook_parcel_pickup_extended"];
         delete?: never;
@@ -1507,7 +1507,9 @@ export interface components {
             } | null;
             /** @description The value declared at creation; null if none was. */
             declaredValueDzd: number | null;
-            /** @description The insurance part of the price paid. In DZD, at most two decimals. */
+            /** @description The value the insurance covers: the declared value (the free allowance when none was), at most the claim cap. The claim's maxCompensationDzd. In DZD, at most two decimals. */
+            insuredValueDzd: number;
+            /** @description The insurance part of the price paid (on the insured value above the free allowance). In DZD, at most two decimals. */
             insurancePaidDzd: number;
             /** @description The price paid for the parcel (given back with an approved claim). In DZD, at most two decimals. */
             pricePaidDzd: number;
@@ -1576,6 +1578,7 @@ export interface components {
          *           "labelUrl": "https://api.example.dz/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=9f2c5e6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80",
          *           "pricePaidDzd": 500,
          *           "codAmountDzd": 1500,
+         *           "insuredValueDzd": 5000,
          *           "codStatus": "REMITTED",
          *           "pickupDeadline": null,
          *           "returnFeeDzd": null,
@@ -2161,6 +2164,7 @@ export interface components {
          *           "labelUrl": "https://api.example.dz/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=9f2c5e6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80",
          *           "pricePaidDzd": 500,
          *           "codAmountDzd": 1500,
+         *           "insuredValueDzd": 5000,
          *           "codStatus": "COLLECTED",
          *           "pickupDeadline": null,
          *           "returnFeeDzd": null,
@@ -2256,7 +2260,8 @@ export interface components {
         /**
          * @example {
          *       "priceDzd": 500,
-         *       "returnFeeDzd": 250,
+         *       "returnFeeDzd": 225,
+         *       "insuredValueDzd": 5000,
          *       "currency": "DZD",
          *       "breakdown": [
          *         {
@@ -2273,14 +2278,16 @@ export interface components {
         ParcelQuote: {
             /** @description What a creation with these fields debits. In DZD, at most two decimals. */
             priceDzd: number;
-            /** @description What a return of this parcel would cost on top (not collected in time, or refused at the relay point): a share of the price, charged to the wallet when the parcel goes back. Nothing is charged while it does not. In DZD, at most two decimals. */
+            /** @description What a return of this parcel would cost on top (not collected in time, or refused at the relay point): a share of the shipping price (the weight tier; never of the insurance or the COD fee), charged to the wallet when the parcel goes back. Nothing is charged while it does not. In DZD, at most two decimals. */
             returnFeeDzd: number;
+            /** @description The value the insurance covers, and the most a claim can pay: declaredValueDzd (the free allowance, 5 000, when none is declared), at most the claim cap (CLAIM_CAP_DZD, 150 000). Insurance is charged on it above the free allowance, never on declared value above the cap. In DZD, at most two decimals. */
+            insuredValueDzd: number;
             /** @constant */
             currency: "DZD";
             /** @description The shipping tier, then each fee that applies; the amounts add up to priceDzd. */
             breakdown: {
                 /**
-                 * @description shipping (the weight tier), insurance (declared value above the free allowance), cod (the cash-on-delivery fee).
+                 * @description shipping (the weight tier), insurance (insured value above the free allowance), cod (the cash-on-delivery fee).
                  * @enum {string}
                  */
                 item: "shipping" | "insurance" | "cod";
@@ -2365,6 +2372,7 @@ export interface components {
          *       "labelUrl": "https://api.example.dz/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=9f2c5e6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80",
          *       "pricePaidDzd": 500,
          *       "codAmountDzd": 1500,
+         *       "insuredValueDzd": 5000,
          *       "codStatus": "PENDING",
          *       "pickupDeadline": null,
          *       "returnFeeDzd": null,
@@ -2400,6 +2408,8 @@ export interface components {
             pricePaidDzd: number;
             /** @description Cash to collect at hand-over, in DZD, at most two decimals; null when there is no cash on delivery. */
             codAmountDzd: number | null;
+            /** @description The value the insurance covers, and the most a claim can pay: the declared value (the free allowance, 5 000, when none was declared), at most the claim cap (150 000). In DZD, at most two decimals. */
+            insuredValueDzd: number;
             /** @description What became of the cash on delivery; null when there is none. */
             codStatus: components["schemas"]["CodStatus"] | null;
             /**
@@ -2603,6 +2613,7 @@ export interface components {
          *           "labelUrl": "https://api.example.dz/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=9f2c5e6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80",
          *           "pricePaidDzd": 500,
          *           "codAmountDzd": 1500,
+         *           "insuredValueDzd": 5000,
          *           "codStatus": "PENDING",
          *           "pickupDeadline": null,
          *           "returnFeeDzd": null,
@@ -2982,6 +2993,7 @@ export interface components {
          *           "labelUrl": "https://api.example.dz/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=9f2c5e6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80",
          *           "pricePaidDzd": 500,
          *           "codAmountDzd": 1500,
+         *           "insuredValueDzd": 5000,
          *           "codStatus": "COLLECTED",
          *           "pickupDeadline": null,
          *           "returnFeeDzd": null,
