@@ -31,6 +31,8 @@ const ARTIFACTS = path.join(ROOT, ".ci-artifacts", "picker");
 const MOBILE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 };
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
 const BUDGET_GZIP_BYTES = 25 * 1024;
+/** A 1×1 PNG: every tile of the shop's tile server. */
+const TILE = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
 
 /** The points of wilaya 16 the picker lists first, by code (the shipped directory). */
 const FIRST = "DZ-16-ALGER-CENTRE";
@@ -69,6 +71,8 @@ const describeBrowser = hasChromium || process.env.CI === "true" ? describe : de
 /** The shop's checkout page: its own form, its own CSS (hostile when asked), the picker in one line. */
 function shopPage(base: string, query: URLSearchParams, arrival: string): string {
   const lang = query.get("lang") === "ar" ? "ar" : "fr";
+  // The shop's own tile server (this test's), when it asks for a map.
+  const tiles = query.has("map") ? ` tiles="/tiles/{z}/{x}/{y}.png" tiles-attribution="Tuiles de la boutique"` : "";
   const hostile = query.has("hostile")
     ? "<style>* { all: unset } div { display: none } ul, li, button { color: red !important }</style>"
     : "";
@@ -82,7 +86,7 @@ function shopPage(base: string, query: URLSearchParams, arrival: string): string
 <form id="checkout" method="get" action="/submitted">
   <label for="name">${lang === "ar" ? "الاسم" : "Nom"}</label>
   <input id="name" name="name" value="Amina">
-  <relay-point-picker name="relay_code" lang="${lang}" wilaya="16" arrival-date="${arrival}" required></relay-point-picker>
+  <relay-point-picker name="relay_code" lang="${lang}" wilaya="16" arrival-date="${arrival}" required${tiles}></relay-point-picker>
   <button type="submit">${lang === "ar" ? "تأكيد" : "Valider"}</button>
 </form>
 </main>
@@ -123,6 +127,9 @@ describeBrowser("the relay-point picker in a shop's checkout, in headless Chromi
         res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
         const json = JSON.stringify(Object.fromEntries(url.searchParams)).replace(/</g, "\\u003c");
         res.end(`<!doctype html><html lang="fr"><head><title>Reçu</title></head><body><pre id="received">${json}</pre></body></html>`);
+      } else if (url.pathname.startsWith("/tiles/")) {
+        res.writeHead(200, { "Content-Type": "image/png", "Access-Control-Allow-Origin": "*" });
+        res.end(TILE);
       } else {
         res.writeHead(204);
         res.end();
@@ -289,6 +296,38 @@ describeBrowser("the relay-point picker in a shop's checkout, in headless Chromi
     }
   });
 
+  test("a map only when the shop names a tile server: Leaflet loaded then, from our server; a marker chooses", async () => {
+    const leafletRequests: string[] = [];
+    const plain = await open(DESKTOP, "lang=fr");
+    plain.page.on("request", r => {
+      if (r.url().includes("leaflet")) leafletRequests.push(r.url());
+    });
+    try {
+      await expect(plain.page.locator("relay-point-picker [part=map]").isHidden()).resolves.toBe(true);
+      expect(leafletRequests).toEqual([]);
+    } finally {
+      await plain.close();
+    }
+    const { page, problems, close } = await open(DESKTOP, "lang=fr&map=1");
+    try {
+      await page.locator("relay-point-picker .leaflet-container").waitFor();
+      const markers = page.locator("relay-point-picker path.leaflet-interactive");
+      await markers.nth(6).waitFor();
+      expect(await markers.count()).toBe(7);
+      // Choosable points are drawn in the accent; the one closed on arrival in grey, and deaf to clicks.
+      const choosable = page.locator('relay-point-picker path.leaflet-interactive[stroke="#1f4e8c"]');
+      expect(await choosable.count()).toBe(6);
+      await choosable.last().click({ force: true });
+      const value = await picker(page).evaluate(el => (el as unknown as PickerElement).value);
+      expect(value).toMatch(/^DZ-16-/);
+      expect(value).not.toBe(CLOSED_ON_ARRIVAL);
+      await shoot(page, "map-fr-1280");
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   test("axe-core: no serious or critical issue, in French and in Arabic, with a point chosen", async () => {
     const axeSource = fs.readFileSync(path.join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
     for (const lang of ["fr", "ar"]) {
@@ -325,5 +364,13 @@ describeBrowser("the relay-point picker in a shop's checkout, in headless Chromi
     expect(leaflet.status).toBe(200);
     expect(leaflet.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect((await fetch(`${base}/widget/v1/nothing.js`)).status).toBe(404);
+
+    // The example checkout: the one-line embed, in a form, on the system's own origin.
+    const example = await fetch(`${base}/widget/v1/example?lang=ar&relay_code=DZ-16-HYDRA`);
+    expect(example.status).toBe(200);
+    const html = await example.text();
+    expect(html).toContain('<script type="module" src="/widget/v1/relay-point-picker.js"></script>');
+    expect(html).toMatch(/<relay-point-picker name="relay_code" lang="ar" wilaya="16" required/);
+    expect(html).toContain("relay_code=DZ-16-HYDRA");
   });
 });
