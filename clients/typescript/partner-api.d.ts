@@ -627,7 +627,7 @@ export interface paths {
         };
         /**
          * Search relay points (public, no key, for web pages)
-         * @description The relay-point search of the partner API (`GET /relay-points`: the same filters, the same order, unknown parameters refused) for web pages: no key, callable from a browser on any origin (CORS), so a shop's checkout can let its customer choose a point (the relay-point picker, `/widget/v1/relay-point-picker.js`, calls it). Each point carries only what a customer sees: where it is, its opening hours, `openNow`, its closures, and whether it takes a new parcel today (`takesNewParcels`, else `notTakingReason`). Answers carry `Cache-Control: public, max-age=60` and an `ETag`: a repeated search with `If-None-Match` is a 304 without a body. Limited per client address (PUBLIC_SEARCH_PER_MINUTE, 120 a minute), with the rate-limit headers.
+         * @description The relay-point search of the partner API (GET /api/partner/v1/relay-points: the same filters, the same order, unknown parameters refused) for web pages: no key, callable from a browser on any origin (CORS), so a shop's checkout can let its customer choose a point (the relay-point picker, `/widget/v1/relay-point-picker.js`, calls it). Each point carries only what a customer sees: where it is, its opening hours, `openNow`, its closures, and whether it takes a new parcel today (`takesNewParcels`, else `notTakingReason`). Answers carry `Cache-Control: public, max-age=60` and an `ETag`: a repeated search with `If-None-Match` is a 304 without a body. Limited per client address (PUBLIC_SEARCH_PER_MINUTE, 120 a minute), with the rate-limit headers.
          */
         get: operations["searchRelayPointsPublic"];
         put?: never;
