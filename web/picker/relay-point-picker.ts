@@ -434,7 +434,10 @@ export class RelayPointPicker extends HTMLElement {
     const hadFocus = !!focused?.dataset.code;
     this.#showPoints();
     this.#renderSummary();
-    if (hadFocus) this.#root.getElementById(`rpp-opt-${code}`)?.focus();
+    const option = this.#root.getElementById(`rpp-opt-${code}`);
+    if (hadFocus) option?.focus();
+    // Chosen on the map: the list shows it too.
+    else if (byUser) option?.scrollIntoView({ block: "nearest" });
     if (byUser && this.#chosen) {
       this.#status.textContent = this.#t.selected(this.#chosen.name);
       this.dispatchEvent(new CustomEvent("relaypointselect", { detail: { point: this.#chosen }, bubbles: true, composed: true }));
