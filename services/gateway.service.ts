@@ -20,6 +20,8 @@ import { AppError } from "../lib/errors";
 import { toErrorResponse } from "../lib/http-errors";
 import { addressBucket } from "./gateway/http/client-address";
 import { answerClientError } from "./gateway/http/client-error";
+import { holdExpectContinue } from "./gateway/http/expect-continue";
+import { lingerAfterAnswer } from "./gateway/http/lingering-close";
 import type { Principal } from "../lib/principal";
 import { PrincipalCache } from "./gateway/principal-cache";
 import { KeyRateLimiter, RateDecision } from "./gateway/rate-limit";
@@ -55,8 +57,12 @@ type GatewayThis = GatewayVars & { broker: ServiceBroker; logger: import("molecu
 
 function sendErrorJson(this: { logger: Logger }, req: GatewayRequest, res: ServerResponse, err: unknown) {
   const requestId = req.$ctx?.requestID ?? undefined;
-  // What is left of a body the edge refused to read is not waited for.
-  if (!req.complete) res.setHeader("Connection", "close");
+  // What is left of a body the edge refused to read is not waited for: the connection closes,
+  // lingering so that the client reads this answer instead of a reset.
+  if (!req.complete && !res.headersSent) {
+    res.setHeader("Connection", "close");
+    lingerAfterAnswer(req);
+  }
   const { body, headers, unexpected } = toErrorResponse(err, requestId ?? undefined);
   if (unexpected) requestLogger(req.$ctx, this.logger).error("Unexpected error", { requestId, error: err });
   if (res.headersSent) {
@@ -251,6 +257,7 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
     // Node checks those time-outs every 30 s by default; read when the server starts listening.
     this.server.connectionsCheckingInterval = 1_000;
     this.server.on("clientError", answerClientError);
+    holdExpectContinue(this.server);
     // From SIGTERM on (broker no longer started), answers close their connection: a kept-alive
     // client opens its next one elsewhere instead of racing the server's close.
     this.server.on("request", (_req: IncomingMessage, res: ServerResponse) => {

@@ -6,6 +6,7 @@ import { HEALTH_ACTION, healthOf } from "../../lib/health";
 import { clientAddress } from "./http/client-address";
 import { corsResponseHeaders, isOriginAllowed, preflightHeaders } from "../../lib/http/cors";
 import { hasBody, readFormBody, readJsonBody } from "./http/json-body";
+import { continueIfExpected } from "./http/expect-continue";
 import type { AppConfig } from "../../lib/config";
 import type { ApiKind } from "../../lib/endpoint";
 import type { RateDecision } from "./rate-limit";
@@ -26,6 +27,8 @@ import { compareRoutes, endpointsOf, RegistryService, RoutedEndpoint } from "./e
  *    400 for a path parameter that is not validly percent-encoded.
  * 4. The scope the action declares; 503 if no node runs it.
  * 5. The JSON body (services/gateway/http/json-body.ts): every failure a 4xx in the error shape.
+ *    `100 Continue` is sent only here, once the body is going to be read; a request refused
+ *    before is answered without it, and its connection closes lingering (http/lingering-close.ts).
  *
  * Then moleculer-web's own route handler takes over (params merge, call, response).
  *
@@ -218,6 +221,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
       const api = route.opts.api ?? "open";
       if (req.method === "OPTIONS") {
         // A body nobody reads would be left on a kept-alive connection and reset the next request.
+        continueIfExpected(req, res);
         req.resume();
         this.answerOptions(route, req, res);
         return null;
@@ -280,10 +284,13 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
       }
 
       if (BODY_METHODS.has(req.method ?? "")) {
-        // The root's pages take HTML forms; every API takes JSON.
-        req.body = (api === "open" ? await readFormBody(req, maxBodyBytes) : await readJsonBody(req, maxBodyBytes)) ?? {};
+        // The root's pages take HTML forms; every API takes JSON. `100 Continue` only now, when
+        // every check the headers allow has passed (services/gateway/http/expect-continue.ts).
+        const accept = () => continueIfExpected(req, res);
+        req.body = (api === "open" ? await readFormBody(req, maxBodyBytes, accept) : await readJsonBody(req, maxBodyBytes, accept)) ?? {};
       } else if (hasBody(req)) {
         // A body where none is expected is read and dropped, so the connection stays usable.
+        continueIfExpected(req, res);
         req.resume();
         req.body = {};
       }
