@@ -32,6 +32,7 @@ import { requireSecret } from "../lib/secrets";
 import { ConfigMixin } from "../mixins/config.mixin";
 import { ApiDocsMixin } from "./gateway/api-docs.mixin";
 import { clientOf, TrackingPageMixin } from "./gateway/tracking-page.mixin";
+import { FormTokens } from "./gateway/tracking-page/form-guard";
 import { EdgeMethods, EdgeMixin, EdgeRequest } from "./gateway/edge.mixin";
 import type { RoutedEndpoint } from "./gateway/endpoints";
 import { ForgetApiKeySchema, GATEWAY_DOCS, PROBE_DOCS } from "./gateway/gateway.params";
@@ -51,6 +52,7 @@ interface GatewayVars {
   server: import("node:http").Server;
   knownEndpoints: Map<string, RoutedEndpoint>;
   principals: PrincipalCache;
+  formTokens: FormTokens;
 }
 
 type GatewayThis = GatewayVars & { broker: ServiceBroker; logger: import("moleculer").Logger };
@@ -266,6 +268,8 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
     const edge = this as unknown as Pick<EdgeMethods, "resolveAlias">;
     countHttpRequests(this.server, this.broker, (url, method) => (edge.resolveAlias(url, method) || undefined)?.alias);
     this.backofficeTokenDigest = createHash("sha256").update(requireSecret(config, "backofficeToken")).digest();
+    // The forms' tokens are keyed from a secret every gateway node has: a page served by one is posted to any.
+    this.formTokens = new FormTokens(requireSecret(config, "backofficeToken"));
     this.redis = config.redisUrl
       ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
       : null;
