@@ -60,14 +60,35 @@ Commands:
                                             approve: the wallet gets the compensation (default: the amount claimed) + the price
   claim:reject <claimId> <note>             reject, saying why (the merchant reads the note)
 
-Environment: BACKOFFICE_URL (default http://localhost:$PORT), BACKOFFICE_TOKEN
-(default: the token kept in DATA_DIR by an embedded start).`;
+Where the running system is (before the command, or from the environment):
+  --server <url>      its base URL; else BACKOFFICE_URL, else http://localhost:$PORT (PORT as npm start had it, default 3000)
+  --data-dir <dir>    the DATA_DIR npm start used, for its back-office token; else DATA_DIR, else ./data
+  BACKOFFICE_TOKEN    the token itself (a distributed system keeps none in a data dir)`;
+
+/** Where the system runs, from the global options before the command, then the environment. */
+const where: { server?: string; dataDir?: string } = {};
+
+/** Takes `--server <url>` and `--data-dir <dir>` off the front of the arguments. */
+function globalOptions(argv: string[]): string[] {
+  const rest = [...argv];
+  while (rest[0] === "--server" || rest[0] === "--data-dir") {
+    const [flag, value] = rest.splice(0, 2);
+    if (!value) throw new Error(`${flag} needs a value\n\n${USAGE}`);
+    if (flag === "--server") where.server = value.replace(/\/+$/, "");
+    else where.dataDir = value;
+  }
+  return rest;
+}
 
 function token(): string {
   if (process.env.BACKOFFICE_TOKEN) return process.env.BACKOFFICE_TOKEN;
-  const file = path.join(loadConfig().dataDir, "secrets.json");
+  const dataDir = where.dataDir ?? loadConfig().dataDir;
+  const file = path.join(dataDir, "secrets.json");
   if (fs.existsSync(file)) return (JSON.parse(fs.readFileSync(file, "utf8")) as { backofficeToken: string }).backofficeToken;
-  throw new Error("BACKOFFICE_TOKEN is not set and no embedded secrets file was found");
+  throw new Error(
+    `No back-office token: BACKOFFICE_TOKEN is not set and ${file} does not exist.\n` +
+      "If npm start ran with another DATA_DIR, give it: npm run backoffice -- --data-dir <dir> <command> (or set DATA_DIR)."
+  );
 }
 
 /** Flags that take no value. */
@@ -85,7 +106,16 @@ function flags(args: string[]): { positional: string[]; options: Record<string, 
 }
 
 function baseUrl(): string {
-  return process.env.BACKOFFICE_URL ?? `http://localhost:${loadConfig().port}`;
+  return where.server ?? process.env.BACKOFFICE_URL ?? `http://localhost:${loadConfig().port}`;
+}
+
+/** A system that does not answer is said plainly, with how to point the CLI at the right one. */
+function unreachable(url: string, err: unknown): Error {
+  const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
+  return new Error(
+    `No relay-parcels answers at ${url} (${cause}).\n` +
+      "Start it (npm start), or say where it runs: npm run backoffice -- --server http://localhost:<PORT> <command> (or set PORT or BACKOFFICE_URL)."
+  );
 }
 
 /** `--events a,b` as a list, `--events all` as null (every type); absent: not given. */
@@ -250,7 +280,7 @@ const COMMANDS: Record<string, Command> = {
 };
 
 async function main(argv: string[]): Promise<void> {
-  const [name, ...rest] = argv;
+  const [name, ...rest] = globalOptions(argv);
   const command = name ? COMMANDS[name] : undefined;
   if (!command) {
     process.stdout.write(USAGE + "\n");
@@ -258,8 +288,16 @@ async function main(argv: string[]): Promise<void> {
   }
   const { positional, options } = flags(rest);
   if (positional.length < command.need) throw new Error(`${name} needs ${command.need} argument(s)\n\n${USAGE}`);
-  const client = await backofficeClient(baseUrl(), token());
-  const result = await client.call(command.operation, command.build(positional, options));
+  const url = baseUrl();
+  const auth = token();
+  let result: Awaited<ReturnType<Awaited<ReturnType<typeof backofficeClient>>["call"]>>;
+  try {
+    const client = await backofficeClient(url, auth);
+    result = await client.call(command.operation, command.build(positional, options));
+  } catch (err) {
+    if ((err as Error).name === "TypeError" && /fetch failed/.test((err as Error).message)) throw unreachable(url, err);
+    throw err;
+  }
   if (result.status >= 300) {
     process.stderr.write(JSON.stringify(result.body, null, 2) + "\n");
     process.exit(1);

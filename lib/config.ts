@@ -66,6 +66,8 @@ export interface AppConfig {
   returnWindowDays: number;
   /** Issue 21: a return code is valid this many days (expiresAt). */
   returnCodeDays: number;
+  /** Issue 26: code SMS a visitor can ask for (redirect codes), per phone number over any 24 hours, across its parcels. */
+  smsCodesPerPhonePerDay: number;
   holdingDays: number;
   /** How long before the pick-up deadline the recipient is reminded (SMS) and the merchant told (webhook). */
   pickupReminderHours: number;
@@ -248,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     claimCapDzd: integer(env, "CLAIM_CAP_DZD", 150_000, 0, 10_000_000),
     returnWindowDays: integer(env, "RETURN_WINDOW_DAYS", 14, 1, 365),
     returnCodeDays: integer(env, "RETURN_CODE_DAYS", 14, 1, 90),
+    smsCodesPerPhonePerDay: integer(env, "SMS_CODES_PER_PHONE_PER_DAY", 10, 1, 1000),
     // Deadlines are acted on within 10 s (issue 18): a pass every 2 s leaves room for a slow one.
     holdingIntervalMs: integer(env, "HOLDING_INTERVAL_MS", 2_000, 50, 60_000),
     closureNoticeDays: integer(env, "CLOSURE_NOTICE_DAYS", 2, 0, 30),

@@ -20,6 +20,8 @@ import { AppError } from "../lib/errors";
 import { toErrorResponse } from "../lib/http-errors";
 import { addressBucket } from "./gateway/http/client-address";
 import { answerClientError } from "./gateway/http/client-error";
+import { holdExpectContinue } from "./gateway/http/expect-continue";
+import { lingerAfterAnswer } from "./gateway/http/lingering-close";
 import type { Principal } from "../lib/principal";
 import { PrincipalCache } from "./gateway/principal-cache";
 import { KeyRateLimiter, RateDecision } from "./gateway/rate-limit";
@@ -30,6 +32,7 @@ import { requireSecret } from "../lib/secrets";
 import { ConfigMixin } from "../mixins/config.mixin";
 import { ApiDocsMixin } from "./gateway/api-docs.mixin";
 import { clientOf, TrackingPageMixin } from "./gateway/tracking-page.mixin";
+import { FormTokens } from "./gateway/tracking-page/form-guard";
 import { EdgeMethods, EdgeMixin, EdgeRequest } from "./gateway/edge.mixin";
 import type { RoutedEndpoint } from "./gateway/endpoints";
 import { ForgetApiKeySchema, GATEWAY_DOCS, PROBE_DOCS } from "./gateway/gateway.params";
@@ -50,14 +53,19 @@ interface GatewayVars {
   server: import("node:http").Server;
   knownEndpoints: Map<string, RoutedEndpoint>;
   principals: PrincipalCache;
+  formTokens: FormTokens;
 }
 
 type GatewayThis = GatewayVars & { broker: ServiceBroker; logger: import("moleculer").Logger };
 
 function sendErrorJson(this: { logger: Logger }, req: GatewayRequest, res: ServerResponse, err: unknown) {
   const requestId = req.$ctx?.requestID ?? undefined;
-  // What is left of a body the edge refused to read is not waited for.
-  if (!req.complete) res.setHeader("Connection", "close");
+  // What is left of a body the edge refused to read is not waited for: the connection closes,
+  // lingering so that the client reads this answer instead of a reset.
+  if (!req.complete && !res.headersSent) {
+    res.setHeader("Connection", "close");
+    lingerAfterAnswer(req);
+  }
   const { body, headers, unexpected } = toErrorResponse(err, requestId ?? undefined);
   if (unexpected) requestLogger(req.$ctx, this.logger).error("Unexpected error", { requestId, error: err });
   if (res.headersSent) {
@@ -262,6 +270,7 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
     // Node checks those time-outs every 30 s by default; read when the server starts listening.
     this.server.connectionsCheckingInterval = 1_000;
     this.server.on("clientError", answerClientError);
+    holdExpectContinue(this.server);
     // From SIGTERM on (broker no longer started), answers close their connection: a kept-alive
     // client opens its next one elsewhere instead of racing the server's close.
     this.server.on("request", (_req: IncomingMessage, res: ServerResponse) => {
@@ -270,6 +279,8 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
     const edge = this as unknown as Pick<EdgeMethods, "resolveAlias">;
     countHttpRequests(this.server, this.broker, (url, method) => (edge.resolveAlias(url, method) || undefined)?.alias);
     this.backofficeTokenDigest = createHash("sha256").update(requireSecret(config, "backofficeToken")).digest();
+    // The forms' tokens are keyed from a secret every gateway node has: a page served by one is posted to any.
+    this.formTokens = new FormTokens(requireSecret(config, "backofficeToken"));
     this.redis = config.redisUrl
       ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
       : null;

@@ -37,6 +37,7 @@ import {
 } from "./notifications/notifications.params";
 import { composeRedirectCodeSms, maskedRedirectCodeSms } from "./notifications/code-sms";
 import * as store from "./notifications/notifications.store";
+import { insertCappedMessage, phoneDigest } from "./notifications/phone-cap";
 import { composeSms, ParcelSmsKind } from "./notifications/holding-sms";
 import { notifyRetryDelayMs, RelayPointInfo, SMS_RETRY_DELAYS_MS, smsRetryDelayMs } from "./notifications/pickup-sms";
 import { isReturnParcelEvent, returnCodeOf } from "./notifications/return-sms";
@@ -230,17 +231,27 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
         if (await store.findByEventId(this.db, requestId)) return { smsQueued: true };
         const contact = await recipientOf(ctx, parcelId);
         if (!contact?.phone) return { smsQueued: false };
-        const { created } = await store.insertMessage(this.db, {
-          eventId: requestId,
-          parcelId,
-          organizationId,
-          kind: "redirect_code",
-          phoneEnc: encryptField(contact.phone, this.encryptionKey),
-          body: maskedRedirectCodeSms({ trackingNumber, validMinutes }),
-          bodyEnc: encryptField(composeRedirectCodeSms({ trackingNumber, code, validMinutes }), this.encryptionKey),
-          provider: this.provider.name
-        });
-        if (created) void this.worker.kick();
+        const stored = await insertCappedMessage(
+          this.db,
+          {
+            eventId: requestId,
+            parcelId,
+            organizationId,
+            kind: "redirect_code",
+            phoneEnc: encryptField(contact.phone, this.encryptionKey),
+            phoneDigest: phoneDigest(contact.phone, this.encryptionKey),
+            body: maskedRedirectCodeSms({ trackingNumber, validMinutes }),
+            bodyEnc: encryptField(composeRedirectCodeSms({ trackingNumber, code, validMinutes }), this.encryptionKey),
+            provider: this.provider.name
+          },
+          this.config.smsCodesPerPhonePerDay
+        );
+        if (!stored) {
+          // Said to the operator, never to the visitor (the answer does not tell whether a number exists).
+          this.logger.warn(`parcel ${parcelId}: redirect code not sent, its phone number had its daily quota of code SMS`);
+          return { smsQueued: false };
+        }
+        if (stored.created) void this.worker.kick();
         return { smsQueued: true };
       }
     }),

@@ -1,6 +1,6 @@
 import type { ServiceBroker, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../../lib/action";
-import type { AppConfig } from "../../lib/config";
+import { ALL_SERVICES, AppConfig } from "../../lib/config";
 import { AppError } from "../../lib/errors";
 import type { OpenApiDocument } from "../../lib/openapi/types";
 import { RegistryService, RoutedEndpoint, serviceDocsOf } from "./endpoints";
@@ -21,10 +21,14 @@ interface ApiDocsVars {
   knownEndpoints: Map<string, RoutedEndpoint>;
   /** Built on first read after the endpoints changed. */
   documents: ApiDocuments | null;
+  /** Every service seen on the bus with its actions so far: the documents are whole once all are. */
+  servicesSeen: Set<string>;
 }
 
 interface ApiDocsMethods {
   apiDocuments(): ApiDocuments;
+  /** 503 with Retry-After while some service has not yet registered its actions (start-up). */
+  requireWholeDocuments(): void;
   onEndpointsChanged(): void;
   refreshEndpoints(): void;
 }
@@ -47,6 +51,7 @@ const openDocument = (which: "partner" | "relay", path: string, operationId: str
     api: "open",
     endpoint: hidden(operationId, summary),
     handler(ctx): OpenApiDocument {
+      this.requireWholeDocuments();
       ctx.meta.$responseHeaders = { "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*" };
       return this.apiDocuments()[which];
     }
@@ -68,6 +73,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, ApiDocsMethods, ApiDocs
       api: "operator",
       endpoint: hidden("getBackofficeApiDocument", "The back-office API's OpenAPI 3.1 document"),
       handler(ctx): OpenApiDocument {
+        this.requireWholeDocuments();
         ctx.meta.$responseHeaders = { "Cache-Control": "no-store" };
         return this.apiDocuments().backoffice;
       }
@@ -103,6 +109,25 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, ApiDocsMethods, ApiDocs
   },
 
   methods: {
+    requireWholeDocuments(this: ApiDocsThis): void {
+      this.servicesSeen ??= new Set();
+      // Distributed, every service runs somewhere; embedded, those SERVICES names run here.
+      const expected = this.config.transporter ? ALL_SERVICES : this.config.services;
+      if (this.servicesSeen.size < expected.length) {
+        for (const service of this.broker.registry.getServiceList({ withActions: true, skipInternal: true })) {
+          this.servicesSeen.add(service.name);
+        }
+      }
+      // A document missing a service's endpoints would be cached and generated from as if whole.
+      // Once seen, a service's endpoints stay in the documents (knownEndpoints) while it restarts.
+      const missing = expected.filter(name => !this.servicesSeen.has(name));
+      if (missing.length > 0) {
+        throw new AppError("UNAVAILABLE", `The API documents are not complete yet (starting: ${missing.join(", ")}); retry shortly`, {
+          retryAfterSeconds: 2
+        });
+      }
+    },
+
     apiDocuments(this: ApiDocsThis): ApiDocuments {
       this.refreshEndpoints();
       if (!this.documents) {

@@ -6,6 +6,8 @@ import { HEALTH_ACTION, healthOf } from "../../lib/health";
 import { clientAddress } from "./http/client-address";
 import { corsResponseHeaders, isOriginAllowed, preflightHeaders } from "../../lib/http/cors";
 import { hasBody, readFormBody, readJsonBody } from "./http/json-body";
+import { continueIfExpected } from "./http/expect-continue";
+import { checkPageFormToken, checkPagePostOrigin, FormTokens } from "./tracking-page/form-guard";
 import type { AppConfig } from "../../lib/config";
 import type { ApiKind } from "../../lib/endpoint";
 import type { RateDecision } from "./rate-limit";
@@ -26,6 +28,10 @@ import { compareRoutes, endpointsOf, RegistryService, RoutedEndpoint } from "./e
  *    400 for a path parameter that is not validly percent-encoded.
  * 4. The scope the action declares; 503 if no node runs it.
  * 5. The JSON body (services/gateway/http/json-body.ts): every failure a 4xx in the error shape.
+ *    A form posted to the root's pages must come from this site's own page, with its token
+ *    (tracking-page/form-guard.ts): 403 otherwise.
+ *    `100 Continue` is sent only here, once the body is going to be read; a request refused
+ *    before is answered without it, and its connection closes lingering (http/lingering-close.ts).
  *
  * Then moleculer-web's own route handler takes over (params merge, call, response).
  *
@@ -70,6 +76,8 @@ export interface EdgeVars {
   config: AppConfig;
   aliases: AliasLike[];
   broker: ServiceBroker;
+  /** The tracking pages' form tokens (tracking-page/form-guard.ts). */
+  formTokens: FormTokens;
   /** Every endpoint this gateway has seen in the registry, by action name. */
   knownEndpoints: Map<string, RoutedEndpoint>;
   /** moleculer-web's debounced alias rebuild (lodash debounce: it has flush()). */
@@ -221,6 +229,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
       const api = route.opts.api ?? "open";
       if (req.method === "OPTIONS") {
         // A body nobody reads would be left on a kept-alive connection and reset the next request.
+        continueIfExpected(req, res);
         req.resume();
         this.answerOptions(route, req, res);
         return null;
@@ -293,10 +302,19 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
       }
 
       if (BODY_METHODS.has(req.method ?? "")) {
-        // The root's pages take HTML forms; every API takes JSON.
-        req.body = (api === "open" ? await readFormBody(req, maxBodyBytes) : await readJsonBody(req, maxBodyBytes)) ?? {};
+        // The root's pages take HTML forms; every API takes JSON. `100 Continue` only now, when
+        // every check the headers allow has passed (services/gateway/http/expect-continue.ts).
+        const accept = () => continueIfExpected(req, res);
+        if (api === "open") {
+          // Every form of the pages: from this site's own page, with its token (tracking-page/form-guard.ts).
+          checkPagePostOrigin(req, this.config.publicBaseUrl);
+          const fields = (await readFormBody(req, maxBodyBytes, accept)) ?? {};
+          checkPageFormToken(req, fields, this.formTokens);
+          req.body = fields;
+        } else req.body = (await readJsonBody(req, maxBodyBytes, accept)) ?? {};
       } else if (hasBody(req)) {
         // A body where none is expected is read and dropped, so the connection stays usable.
+        continueIfExpected(req, res);
         req.resume();
         req.body = {};
       }

@@ -8,6 +8,7 @@ import type { RateDecision } from "./rate-limit";
 import {
   ChangeDeps,
   ChangeRequest,
+  FormTokens,
   QueryValue,
   respondToChange,
   respondToChangePage,
@@ -46,6 +47,8 @@ type PageMeta = {
 
 interface TrackingPageVars {
   consumePublicLimit(address: string): Promise<RateDecision>;
+  /** Signs and checks the forms' tokens (tracking-page/form-guard.ts); made by the gateway at start. */
+  formTokens: FormTokens;
 }
 
 interface TrackingPageMethods {
@@ -150,7 +153,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, TrackingPageMethods, Tr
           typed: typeof typed === "string" ? typed : "",
           fields: queryOf(fields),
           acceptLanguage: client.acceptLanguage,
-          limit: () => this.consumePublicLimit(client.address)
+          limit: () => this.consumePublicLimit(client.address),
+          formToken: action => this.formTokens.issue(action)
         },
         {
           lookup: trackingNumber => call(ctx, "parcels.trackingPage", { trackingNumber }),

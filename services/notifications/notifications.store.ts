@@ -83,7 +83,10 @@ function toMessage(row: SmsRow): SmsMessage {
 export type NewSmsMessage = Pick<
   SmsMessage,
   "eventId" | "parcelId" | "organizationId" | "kind" | "phoneEnc" | "body" | "bodyEnc" | "provider"
->;
+> & {
+  /** The keyed digest of the number, on the kinds capped per phone (notifications/phone-cap.ts). */
+  phoneDigest?: string | null;
+};
 
 /** Idempotent on the event: a second call for one event returns the first message untouched. */
 export async function insertMessage(db: Queryable, m: NewSmsMessage): Promise<{ message: SmsMessage; created: boolean }> {
@@ -100,10 +103,11 @@ export async function insertMessages(db: Queryable, messages: NewSmsMessage[]): 
   if (messages.length === 0) return [];
   const rows = await db.query<SmsRow>(
     `INSERT INTO notifications.sms_messages
-       (id, event_id, parcel_id, organization_id, kind, phone_enc, body, body_enc, provider, status, next_attempt_at)
-     SELECT m.id, m.event_id, m.parcel_id, m.organization_id, m.kind, m.phone_enc, m.body, m.body_enc, m.provider, 'pending', now()
+       (id, event_id, parcel_id, organization_id, kind, phone_enc, phone_digest, body, body_enc, provider, status, next_attempt_at)
+     SELECT m.id, m.event_id, m.parcel_id, m.organization_id, m.kind, m.phone_enc, m.phone_digest, m.body, m.body_enc, m.provider, 'pending', now()
        FROM json_to_recordset($1::json) AS m(
-         id uuid, event_id uuid, parcel_id uuid, organization_id uuid, kind text, phone_enc text, body text, body_enc text, provider text)
+         id uuid, event_id uuid, parcel_id uuid, organization_id uuid, kind text, phone_enc text, phone_digest text, body text, body_enc text,
+         provider text)
      ON CONFLICT (event_id) DO NOTHING
      RETURNING *`,
     [
@@ -115,6 +119,7 @@ export async function insertMessages(db: Queryable, messages: NewSmsMessage[]): 
           organization_id: m.organizationId,
           kind: m.kind,
           phone_enc: m.phoneEnc,
+          phone_digest: m.phoneDigest ?? null,
           body: m.body,
           body_enc: m.bodyEnc,
           provider: m.provider

@@ -89,12 +89,21 @@ async function decode(raw: Buffer, encodingHeader: string | undefined, limit: nu
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
+/** Called once the headers have passed, just before the body is read (the gateway sends `100 Continue` then). */
+export type BeforeRead = () => void;
+
 /** The body as text (its size checked as sent and decoded, its type by `checkType`); undefined when there is none. */
-async function readBodyText(req: IncomingMessage, limit: number, checkType: (req: IncomingMessage) => void): Promise<string | undefined> {
+async function readBodyText(
+  req: IncomingMessage,
+  limit: number,
+  checkType: (req: IncomingMessage) => void,
+  beforeRead: BeforeRead
+): Promise<string | undefined> {
   if (!hasBody(req)) return undefined;
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   checkType(req);
+  beforeRead();
   const bytes = await decode(await readRaw(req, limit), req.headers["content-encoding"], limit);
   try {
     return utf8.decode(bytes);
@@ -107,8 +116,12 @@ async function readBodyText(req: IncomingMessage, limit: number, checkType: (req
  * The parsed body, or undefined when the request has none. `limit` bounds the body both as sent
  * and once decompressed (a few kilobytes of gzip must not become gigabytes).
  */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<Record<string, unknown> | undefined> {
-  const text = await readBodyText(req, limit, checkContentType);
+export async function readJsonBody(
+  req: IncomingMessage,
+  limit: number,
+  beforeRead: BeforeRead = () => undefined
+): Promise<Record<string, unknown> | undefined> {
+  const text = await readBodyText(req, limit, checkContentType, beforeRead);
   if (text === undefined || text.trim() === "") return undefined;
   let value: unknown;
   try {
@@ -136,8 +149,12 @@ function checkFormType(req: IncomingMessage): void {
  * The body of an HTML form (the tracking pages work without JavaScript): the same limits and text
  * safety as a JSON body; each field's first value, as text. Undefined when the request has none.
  */
-export async function readFormBody(req: IncomingMessage, limit: number): Promise<Record<string, string> | undefined> {
-  const text = await readBodyText(req, limit, checkFormType);
+export async function readFormBody(
+  req: IncomingMessage,
+  limit: number,
+  beforeRead: BeforeRead = () => undefined
+): Promise<Record<string, string> | undefined> {
+  const text = await readBodyText(req, limit, checkFormType, beforeRead);
   if (text === undefined) return undefined;
   const fields: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(text)) if (!(name in fields)) fields[name] = value;

@@ -3,7 +3,9 @@ import path from "node:path";
 
 /**
  * The human reference at /docs: Swagger UI from the swagger-ui-dist package, served by the gateway
- * itself (no CDN), rendering /v3/api-docs/partner, or /v3/api-docs/relay as /docs?api=relay. The page's Content-Security-Policy allows our
+ * itself (no CDN), rendering /v3/api-docs/partner, /v3/api-docs/relay as /docs?api=relay, and the
+ * back-office document (behind the back-office token, asked for on the page) as /docs?api=backoffice;
+ * a bar at the top links the three. The page's Content-Security-Policy allows our
  * own origin only, so a browser would refuse any outside load if one ever crept in.
  */
 
@@ -34,7 +36,17 @@ export function docsPageHtml(): string {
   <link rel="icon" type="image/png" href="${DOCS_PATH}/favicon-32x32.png" sizes="32x32">
 </head>
 <body>
-  <noscript>This reference needs JavaScript. The raw OpenAPI document is at <a href="${PARTNER_DOCUMENT_PATH}">${PARTNER_DOCUMENT_PATH}</a>.</noscript>
+  <nav aria-label="API documents" style="font-family:sans-serif;padding:8px 20px;background:#1b1b1b;display:flex;gap:20px;flex-wrap:wrap;align-items:center">
+    <a href="${DOCS_PATH}" style="color:#fff">Partner API</a>
+    <a href="${DOCS_PATH}?api=relay" style="color:#fff">Relay API (counter app)</a>
+    <a href="${DOCS_PATH}?api=backoffice" style="color:#fff">Back-office API</a>
+  </nav>
+  <noscript>This reference needs JavaScript. The raw OpenAPI documents are at <a href="${PARTNER_DOCUMENT_PATH}">${PARTNER_DOCUMENT_PATH}</a>, <a href="${RELAY_DOCUMENT_PATH}">${RELAY_DOCUMENT_PATH}</a> and ${BACKOFFICE_DOCUMENT_PATH} (with the back-office token).</noscript>
+  <form id="backoffice-token" hidden style="font-family:sans-serif;padding:12px 20px">
+    <label for="bo-token">Back-office token (sent as Authorization: Bearer, kept in this tab only)</label>
+    <input id="bo-token" type="password" autocomplete="off" size="40">
+    <button type="submit">Show</button>
+  </form>
   <div id="swagger-ui"></div>
   <script src="${DOCS_PATH}/swagger-ui-bundle.js"></script>
   <script src="${DOCS_PATH}/init.js"></script>
@@ -53,10 +65,28 @@ const INIT_SCRIPT = `const sameOrigin = request => {
   if (url.origin !== window.location.origin) request.url = window.location.origin + url.pathname + url.search;
   return request;
 };
-window.ui = SwaggerUIBundle({
-  url: new URLSearchParams(window.location.search).get("api") === "relay"
-    ? ${JSON.stringify(RELAY_DOCUMENT_PATH)}
-    : ${JSON.stringify(PARTNER_DOCUMENT_PATH)},
+const api = new URLSearchParams(window.location.search).get("api");
+for (const link of document.querySelectorAll("nav a")) {
+  const linked = new URL(link.href).searchParams.get("api");
+  if (linked === api || (!linked && api !== "relay" && api !== "backoffice")) link.setAttribute("aria-current", "page");
+}
+const documents = { relay: ${JSON.stringify(RELAY_DOCUMENT_PATH)}, backoffice: ${JSON.stringify(BACKOFFICE_DOCUMENT_PATH)} };
+// The back-office document needs the operator's token: asked for here, sent with every request of this tab.
+const withToken = request => {
+  const token = sessionStorage.getItem("backofficeToken");
+  if (api === "backoffice" && token) request.headers.Authorization = "Bearer " + token;
+  return sameOrigin(request);
+};
+if (api === "backoffice" && !sessionStorage.getItem("backofficeToken")) {
+  const form = document.getElementById("backoffice-token");
+  form.hidden = false;
+  form.addEventListener("submit", event => {
+    event.preventDefault();
+    sessionStorage.setItem("backofficeToken", document.getElementById("bo-token").value.trim());
+    window.location.reload();
+  });
+} else window.ui = SwaggerUIBundle({
+  url: documents[api] ?? ${JSON.stringify(PARTNER_DOCUMENT_PATH)},
   dom_id: "#swagger-ui",
   deepLinking: true,
   presets: [SwaggerUIBundle.presets.apis],
@@ -66,7 +96,7 @@ window.ui = SwaggerUIBundle({
   defaultModelsExpandDepth: 1,
   displayRequestDuration: true,
   persistAuthorization: false,
-  requestInterceptor: sameOrigin
+  requestInterceptor: withToken
 });
 `;
 

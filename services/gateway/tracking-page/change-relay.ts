@@ -2,6 +2,7 @@ import wilayas from "../../../resources/wilayas.json";
 import type { TrackingPageParcel } from "../../../lib/public-tracking";
 import type { RelayPointSearchItem } from "../../parcels/parcels.contract";
 import { CHANGE_MESSAGES, ChangeProblem } from "./change-messages";
+import { formTokenField } from "./form-guard";
 import { Html, html } from "./html";
 import { renderLayout, TRACK_PATH } from "./layout";
 import { MESSAGES } from "./messages";
@@ -92,7 +93,7 @@ ${problem}<p>${c.intro}</p>
 <p>${c.codeIntro}</p>
 ${sentNote}
 <form method="post" action="${changeRelayPath(tn)}/code">
-${keptFields(options, view)}
+${formTokenField(options, `${changeRelayPath(tn)}/code`)}${keptFields(options, view)}
 <button type="submit">${c.sendCode}</button>
 </form>
 </section>
@@ -110,7 +111,7 @@ ${langField(options)}${view.sent ? html`<input type="hidden" name="sent" value="
 <section class="card" aria-labelledby="confirm-step">
 <h2 id="confirm-step">${c.confirmStep}</h2>
 <form method="post" action="${changeRelayPath(tn)}">
-${keptFields(options, view)}
+${formTokenField(options, changeRelayPath(tn))}${keptFields(options, view)}
 <fieldset><legend>${c.newRelay}</legend>
 ${
   choices === null

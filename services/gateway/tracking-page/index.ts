@@ -14,3 +14,4 @@ export {
 } from "./respond";
 export { STYLESHEET_HASH, TRACKING_PAGE_CSP } from "./styles";
 export { respondToChange, respondToChangePage, respondToCodeRequest, type ChangeDeps, type ChangeRequest } from "./respond-change";
+export { checkPageFormToken, checkPagePostOrigin, FORM_TOKEN_FIELD, formTokenField, FormTokens } from "./form-guard";

@@ -9,4 +9,6 @@ export interface PageOptions {
   now?: Date;
   /** The recipient just changed the relay point (change-relay.ts): said above the new one. */
   changed?: boolean;
+  /** Signs a form's token for the path it posts to (form-guard.ts); absent, forms carry none. */
+  formToken?: (action: string) => string;
 }

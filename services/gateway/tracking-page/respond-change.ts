@@ -24,6 +24,8 @@ export interface ChangeRequest {
   acceptLanguage?: string | null;
   now?: Date;
   limit?: () => Promise<RateDecision>;
+  /** Signs the page's form tokens (form-guard.ts). */
+  formToken?: (action: string) => string;
 }
 
 export interface ChangeDeps {
@@ -99,7 +101,7 @@ export async function respondToChangePage(request: ChangeRequest, deps: ChangeDe
     headers,
     body: renderChangeRelayPage(
       parcel,
-      { lang, linkLang, now: request.now },
+      { lang, linkLang, now: request.now, formToken: request.formToken },
       {
         sent: text(request.fields.sent) === "1",
         problem: (CHANGE_PROBLEMS as readonly string[]).includes(problem) ? (problem as ChangeProblem) : null,
