@@ -19,7 +19,7 @@ export interface SmsInbox {
 }
 
 const PIN_IN_SMS = /Code de retrait: (\d{6})\./;
-const REDIRECT_CODE_IN_SMS = /^Code (\d{6}): pour changer le point relais/;
+const REDIRECT_CODE_IN_SMS = /Code (\d{6}): pour changer le point relais/;
 
 export async function startSmsInbox(): Promise<SmsInbox> {
   const receiver = await startReceiver();
