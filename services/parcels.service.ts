@@ -220,7 +220,15 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         location: { action: "parcels.get", params: { id: "response.id" } },
         response: ParcelViewSchema,
         responseDescription: "Created and paid. Location points to the parcel.",
-        errors: ["RELAY_NOT_FOUND", "RELAY_CLOSED", "INVALID_TARIFF", "INSUFFICIENT_BALANCE", "CONFLICT", "IDEMPOTENCY_KEY_REUSED"],
+        errors: [
+          "RELAY_NOT_FOUND",
+          "RECIPIENT_PHONE_INVALID",
+          "RELAY_CLOSED",
+          "INVALID_TARIFF",
+          "INSUFFICIENT_BALANCE",
+          "CONFLICT",
+          "IDEMPOTENCY_KEY_REUSED"
+        ],
         parameters: [IDEMPOTENCY_KEY_HEADER],
         body: { name: "ParcelCreateRequest", description: "A parcel to create. Unknown fields are refused.", examples: CREATE_EXAMPLES }
       },
@@ -251,7 +259,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         tag: "Parcels",
         response: ParcelQuoteView,
         responseDescription: "The price, and what it is made of.",
-        errors: ["RELAY_NOT_FOUND", "RELAY_CLOSED", "INVALID_TARIFF"],
+        errors: ["RELAY_NOT_FOUND", "RECIPIENT_PHONE_INVALID", "RELAY_CLOSED", "INVALID_TARIFF"],
         body: {
           name: "ParcelQuoteRequest",
           description: "The fields of a creation; the recipient may be left out.",
