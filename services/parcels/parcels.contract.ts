@@ -63,6 +63,8 @@ declare module "../../lib/contract" {
     /** Issue 30: an SMS owed to the recipient cannot be sent to their number; once per parcel. */
     "parcels.recipientUnreachable": { params: { parcelId: string }; answer: { recorded: boolean } };
     /** Issue 30: the recipient switched the tracking page's language; later SMS follow it. */
+    /** Issue 30: the language of the SMS' short link `/t/{n}`; null for no such parcel. */
+    "parcels.recipientLanguageOf": { params: { trackingNumber: string }; answer: { lang: Lang } | null };
     "parcels.setRecipientLanguage": { params: { trackingNumber: string; lang: Lang }; answer: { changed: boolean } };
     "parcels.relayPoint": { params: { code: string }; answer: RelayPoint };
     /** The gateway's /track pages: the public view of a parcel by its normalised number, or null. */

@@ -102,7 +102,18 @@ function onEngine(databaseEnv: () => Promise<EngineDatabase>): void {
   test("recipientLanguage ar: the pick-up SMS is Arabic; the organisation's default applies when a parcel names none", async () => {
     const arabic = await create({ recipientPhone: "0661 22 33 08", recipientLanguage: "ar" });
     await atRelay(arabic);
-    expect((await smsOf(arabic.trackingNumber))[0].message).toContain("طردك");
+    const [sms] = await smsOf(arabic.trackingNumber);
+    expect(sms.message).toContain("طردك");
+    // The SMS' short link opens the tracking page in Arabic.
+    const link = /(http\S+\/t\/\S+)$/.exec(sms.message)![1];
+    const followed = await fetch(link, { redirect: "manual" });
+    expect(followed.status).toBe(302);
+    expect(followed.headers.get("location")).toBe(`/track/${arabic.trackingNumber}?lang=ar`);
+    const page = await fetch(new URL(followed.headers.get("location")!, link));
+    expect(page.headers.get("content-language")).toBe("ar");
+    // The recipient switches the page to English: the link, and later SMS, follow.
+    expect((await fetch(`${sut.system().baseUrl}/track/${arabic.trackingNumber}?lang=en`)).status).toBe(200);
+    expect((await fetch(link, { redirect: "manual" })).headers.get("location")).toBe(`/track/${arabic.trackingNumber}?lang=en`);
 
     const org = await m.create("English SARL", 10_000);
     await org.live("PUT", "/recipient-settings", { rejectNonMobilePhones: false, defaultLanguage: "en" });

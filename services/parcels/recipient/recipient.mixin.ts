@@ -17,10 +17,12 @@ import {
   RecipientSettingsSchema,
   RecipientSettingsView,
   TrackingNumberLangParams,
-  TrackingNumberLangSchema
+  TrackingNumberLangSchema,
+  TrackingNumberSchema
 } from "./recipient.params";
 import { RecipientSettings, recipientSettingsOf, setRecipientSettings } from "./recipient-settings.store";
-import { nonMobilePhones, setRecipientLanguage } from "./recipient.store";
+import { nonMobilePhones, recipientLanguageOf, setRecipientLanguage } from "./recipient.store";
+import type { Lang } from "../../../lib/languages";
 import { recordRecipientUnreachable } from "./unreachable";
 
 interface RecipientThis {
@@ -136,6 +138,16 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RecipientThis>>
       schema: TrackingNumberLangSchema,
       async handler(ctx): Promise<{ changed: boolean }> {
         return { changed: await setRecipientLanguage(this.db, ctx.params.trackingNumber, ctx.params.lang) };
+      }
+    }),
+
+    // call parcels.recipientLanguageOf --trackingNumber RP…
+    recipientLanguageOf: defineAction<{ trackingNumber: string }, RecipientThis>({
+      visibility: "public",
+      schema: TrackingNumberSchema,
+      async handler(ctx): Promise<{ lang: Lang } | null> {
+        const lang = await recipientLanguageOf(this.db, ctx.params.trackingNumber);
+        return lang ? { lang } : null;
       }
     }),
 

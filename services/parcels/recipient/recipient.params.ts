@@ -77,3 +77,5 @@ export interface ParcelUnreachableParams {
   parcelId: string;
 }
 export const ParcelUnreachableSchema = Joi.object<ParcelUnreachableParams, true>({ parcelId: uuid().required() });
+
+export const TrackingNumberSchema = Joi.object<{ trackingNumber: string }, true>({ trackingNumber: Joi.string().max(50).required() });

@@ -63,6 +63,15 @@ export async function nonMobilePhones(db: Queryable, page: number, size: number)
   };
 }
 
+/** The recipient's language, for the SMS' short link; null for no such outbound parcel. */
+export async function recipientLanguageOf(db: Queryable, trackingNumber: string): Promise<Lang | null> {
+  const [row] = await db.query<{ recipient_language: Lang }>(
+    "SELECT recipient_language FROM parcels.parcels WHERE tracking_number = $1 AND direction = 'OUTBOUND' AND status <> 'PENDING'",
+    [trackingNumber]
+  );
+  return row?.recipient_language ?? null;
+}
+
 /** The recipient switched the tracking page's language: their later SMS follow it. */
 export async function setRecipientLanguage(db: Queryable, trackingNumber: string, lang: Lang): Promise<boolean> {
   const rows = await db.query(
