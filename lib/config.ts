@@ -1,5 +1,6 @@
 import path from "node:path";
 import { CorsPolicy, parseCorsOrigins } from "./http/cors";
+import { Brand, brandOf } from "./brand";
 import {
   checkBaseUrl,
   checkDatabaseUrl,
@@ -19,6 +20,8 @@ export const ALL_SERVICES: readonly ServiceName[] = ["gateway", "auth", "wallet"
 export interface AppConfig {
   port: number;
   publicBaseUrl: string;
+  /** BRAND_NAME, BRAND_COLOR, BRAND_LOGO_URL: what recipients see on pages, SMS and labels (lib/brand.ts). */
+  brand: Brand;
   transporter: string | null;
   databaseUrl: string | null;
   databasePoolSize: number;
@@ -220,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     port,
     publicBaseUrl: checkBaseUrl("PUBLIC_BASE_URL", optional(env, "PUBLIC_BASE_URL") ?? `http://localhost:${port}`).replace(/\/+$/, ""),
+    brand: brandOf({ name: optional(env, "BRAND_NAME"), color: optional(env, "BRAND_COLOR"), logoUrl: optional(env, "BRAND_LOGO_URL") }),
     transporter: checkTransporter(optional(env, "TRANSPORTER")),
     databaseUrl,
     databasePoolSize: integer(env, "DATABASE_POOL_SIZE", 10, 1, 200),

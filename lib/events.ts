@@ -13,6 +13,14 @@ import type { ReturnEventData, ReturnEventType } from "./returns";
 export const PICKUP_EVENT_TYPES = ["parcel.pickup_reminder", "parcel.pickup_extended"] as const;
 export type PickupEventType = (typeof PICKUP_EVENT_TYPES)[number];
 
+/**
+ * Issue 30: the recipient's number cannot take an SMS (a landline, too short), found when the
+ * first SMS of the parcel was due; once per parcel. Same body as the status events, with
+ * `previousStatus` the parcel's unchanged status.
+ */
+export const RECIPIENT_EVENT_TYPES = ["parcel.recipient_unreachable"] as const;
+export type RecipientEventType = (typeof RECIPIENT_EVENT_TYPES)[number];
+
 /** A claim's events (issue 22): opened by the merchant, decided by an operator; `data.claim` is the claim. */
 export const CLAIM_EVENT_TYPES = ["claim.opened", "claim.approved", "claim.rejected"] as const;
 export type ClaimEventType = (typeof CLAIM_EVENT_TYPES)[number];
@@ -52,7 +60,15 @@ export interface RelayClosureEventData {
  */
 export interface ParcelEvent {
   id: string;
-  type: ParcelEventType | CodEventType | PickupEventType | RedirectEventType | ClaimEventType | ReturnEventType | RelayEventType;
+  type:
+    | ParcelEventType
+    | CodEventType
+    | PickupEventType
+    | RecipientEventType
+    | RedirectEventType
+    | ClaimEventType
+    | ReturnEventType
+    | RelayEventType;
   createdAt: string;
   /** When the status changed (the status history's time of the change). */
   occurredAt: string;

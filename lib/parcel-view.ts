@@ -1,3 +1,5 @@
+import { RECIPIENT_WARNINGS_SCHEMA } from "./openapi/recipient-warnings";
+import type { RecipientWarning } from "./recipient-phone";
 import { amountDzd, component, dateTime, nullable, objectOf, uuidSchema } from "./openapi/json-schema";
 import type { JsonSchema } from "./openapi/types";
 import { COD_STATUSES, CodStatus } from "./cod";
@@ -25,6 +27,11 @@ export interface ParcelView {
   returnOf: string | null;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Issue 30: only in the answer of a create (POST /parcels, each item of a batch) or a quote,
+   * and only when there is something to say: the recipient's number cannot take an SMS.
+   */
+  warnings?: RecipientWarning[];
 }
 
 export const PARCEL_DIRECTIONS = ["OUTBOUND", "RETURN"] as const;
@@ -142,9 +149,14 @@ export const ParcelViewSchema = component(
       },
       returnOf: nullable(uuidSchema("For a RETURN parcel, the delivered parcel it brings back; null for an OUTBOUND parcel.")),
       createdAt: dateTime("Creation time, UTC."),
-      updatedAt: dateTime("Time of the last modification, UTC.")
+      updatedAt: dateTime("Time of the last modification, UTC."),
+      warnings: RECIPIENT_WARNINGS_SCHEMA
     },
-    { description: "A parcel as the API shows it. The recipient's name and phone are never returned.", examples: [SAMPLE_PARCEL] }
+    {
+      description: "A parcel as the API shows it. The recipient's name and phone are never returned.",
+      examples: [SAMPLE_PARCEL],
+      optional: ["warnings"]
+    }
   )
 );
 

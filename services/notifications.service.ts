@@ -42,6 +42,9 @@ import { composeSms, ParcelSmsKind } from "./notifications/holding-sms";
 import { notifyRetryDelayMs, RelayPointInfo, SMS_RETRY_DELAYS_MS, smsRetryDelayMs } from "./notifications/pickup-sms";
 import { isReturnParcelEvent, returnCodeOf } from "./notifications/return-sms";
 import { createSmsProvider, maskPhone, SmsProvider, SmsSendError } from "./notifications/sms-providers";
+import type { SmsContext } from "./notifications/sms-texts";
+import { DEFAULT_LANG, type Lang } from "../lib/languages";
+import { normaliseRecipientPhone } from "../lib/recipient-phone";
 
 export const RELAY_NOTIFIED_REASON = "pick-up SMS sent";
 /** Recipients looked up at once (calls to parcels) while a hand-off's messages are composed. */
@@ -125,6 +128,8 @@ interface NotificationsMethods {
   queueSmsBatch(ctx: Context, requests: PickupRequest[]): Promise<{ queued: number }>;
   composeSms(ctx: Context, request: PickupRequest): Promise<store.NewSmsMessage | null>;
   storeSms(messages: store.NewSmsMessage[]): Promise<{ message: store.SmsMessage; created: boolean }[]>;
+  addressed(ctx: Context, parcelId: string, phone: string, message: Omit<store.NewSmsMessage, "phoneEnc">): Promise<store.NewSmsMessage>;
+  smsContext(lang: Lang | undefined): SmsContext;
   workerPass(): Promise<WorkerPassResult>;
   processClaimed(message: store.SmsMessage): Promise<Outcome>;
   sendClaimed(message: store.SmsMessage): Promise<Outcome>;
@@ -231,28 +236,26 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
         if (await store.findByEventId(this.db, requestId)) return { smsQueued: true };
         const contact = await recipientOf(ctx, parcelId);
         if (!contact?.phone) return { smsQueued: false };
-        const stored = await insertCappedMessage(
-          this.db,
-          {
-            eventId: requestId,
-            parcelId,
-            organizationId,
-            kind: "redirect_code",
-            phoneEnc: encryptField(contact.phone, this.encryptionKey),
-            phoneDigest: phoneDigest(contact.phone, this.encryptionKey),
-            body: maskedRedirectCodeSms({ trackingNumber, validMinutes }),
-            bodyEnc: encryptField(composeRedirectCodeSms({ trackingNumber, code, validMinutes }), this.encryptionKey),
-            provider: this.provider.name
-          },
-          this.config.smsCodesPerPhonePerDay
-        );
+        const sms = this.smsContext(contact.language);
+        const message = await this.addressed(ctx, parcelId, contact.phone, {
+          eventId: requestId,
+          parcelId,
+          organizationId,
+          kind: "redirect_code",
+          body: maskedRedirectCodeSms(sms, { trackingNumber, validMinutes }),
+          bodyEnc: encryptField(composeRedirectCodeSms(sms, { trackingNumber, code, validMinutes }), this.encryptionKey),
+          provider: this.provider.name
+        });
+        // Counted by the number as E.164, so that one phone typed two ways is one phone.
+        const digest = phoneDigest(normaliseRecipientPhone(contact.phone).e164, this.encryptionKey);
+        const stored = await insertCappedMessage(this.db, { ...message, phoneDigest: digest }, this.config.smsCodesPerPhonePerDay);
         if (!stored) {
           // Said to the operator, never to the visitor (the answer does not tell whether a number exists).
           this.logger.warn(`parcel ${parcelId}: redirect code not sent, its phone number had its daily quota of code SMS`);
           return { smsQueued: false };
         }
         if (stored.created) void this.worker.kick();
-        return { smsQueued: true };
+        return { smsQueued: stored.message.status !== "undeliverable" };
       }
     }),
 
@@ -320,25 +323,54 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
       }
       const relay = await relayPointOf(ctx, parcel.destinationRelayCode);
       const kind = request.kind ?? "pickup";
+      const sms = this.smsContext(contact.language);
       const text = (pin: string | null) =>
-        composeSms(kind, {
-          trackingNumber: parcel.trackingNumber,
-          relay,
-          codAmountDzd: parcel.codAmountDzd,
-          pin,
-          pickupDeadline: request.deadline ?? parcel.pickupDeadline ?? null
-        });
+        composeSms(
+          kind,
+          {
+            trackingNumber: parcel.trackingNumber,
+            relay,
+            codAmountDzd: parcel.codAmountDzd,
+            pin,
+            pickupDeadline: request.deadline ?? parcel.pickupDeadline ?? null
+          },
+          sms
+        );
       const pin = kind === "pickup" ? (contact.pickupPin ?? null) : (request.secret ?? null);
-      return {
+      return this.addressed(ctx, parcel.id, contact.phone, {
         eventId: request.eventId,
         parcelId: parcel.id,
         organizationId: request.organizationId,
         kind,
-        phoneEnc: encryptField(contact.phone, this.encryptionKey),
         body: text(pin === null ? null : MASKED_PIN),
         bodyEnc: pin === null ? null : encryptField(text(pin), this.encryptionKey),
         provider: this.provider.name
-      };
+      });
+    },
+
+    /**
+     * The message addressed to the recipient's number as E.164 (issue 30). A number that cannot take
+     * an SMS gets it recorded as undeliverable, never sent, and parcels writes
+     * parcel.recipient_unreachable (once per parcel) before the message is stored: if parcels
+     * cannot be reached, this throws and the event is handed over again later.
+     */
+    async addressed(
+      this: NotificationsThis,
+      ctx: Context,
+      parcelId: string,
+      phone: string,
+      message: Omit<store.NewSmsMessage, "phoneEnc">
+    ) {
+      const number = normaliseRecipientPhone(phone);
+      if (!number.mobile) {
+        await call(ctx, "parcels.recipientUnreachable", { parcelId });
+        requestLogger(ctx, this.logger).info(`${message.kind} SMS for parcel ${parcelId} not sent: ${maskPhone(phone)} cannot take SMS`);
+      }
+      return { ...message, phoneEnc: encryptField(number.e164, this.encryptionKey), undeliverable: !number.mobile };
+    },
+
+    smsContext(this: NotificationsThis, lang: Lang | undefined): SmsContext {
+      return { lang: lang ?? DEFAULT_LANG, brand: this.config.brand.name, baseUrl: this.config.publicBaseUrl };
     },
 
     /** Stores messages (one insert) and wakes the worker when one is new. */
@@ -480,7 +512,10 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
 };
 
 /** The recipient, or null when parcels says the parcel does not exist (nothing to notify). */
-async function recipientOf(ctx: Context, parcelId: string): Promise<{ name: string; phone: string; pickupPin?: string | null } | null> {
+async function recipientOf(
+  ctx: Context,
+  parcelId: string
+): Promise<{ name: string; phone: string; pickupPin?: string | null; language?: Lang } | null> {
   try {
     return await call(ctx, "parcels.recipientContact", { parcelId });
   } catch (err) {

@@ -53,6 +53,11 @@ import { PinResetSchema, PinResetView, ResetPinParams, ResetPinSchema } from "./
 import { createBatch } from "./parcels/create-batch";
 import { HandoverDeps, operatorTransition, resetPickupPin } from "./parcels/handover";
 import { createParcel, priceParcel, SagaDeps } from "./parcels/create-parcel";
+import { acceptRecipientPhone } from "./parcels/recipient/phone-policy";
+import { recipientSettingsOf } from "./parcels/recipient/recipient-settings.store";
+import { RecipientMixin } from "./parcels/recipient/recipient.mixin";
+import { normaliseStoredPhones } from "./parcels/recipient/phone-normalisation";
+import { phoneOfItem, withRecipientWarnings } from "./parcels/recipient/recipient-warnings";
 import { createGroups, CreateGroups } from "./parcels/create-groups";
 import { toLabelData } from "./parcels/label-data";
 import { relayOutbox, releaseLease } from "./parcels/outbox-relay";
@@ -195,7 +200,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     ReturnsMixin,
     RedirectMixin,
     ClosuresMixin,
-    PublicRelaySearchMixin
+    PublicRelaySearchMixin,
+    RecipientMixin
   ],
   settings: {
     openapi: detached({ ...PARCELS_DOCS, tags: [...PARCELS_DOCS.tags, ...RELAY_DOCS_TAGS, ...CLAIMS_DOCS_TAGS, ...RETURNS_DOCS_TAGS] })
@@ -218,6 +224,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         responseDescription: "Created and paid. Location points to the parcel.",
         errors: [
           "RELAY_NOT_FOUND",
+          "RECIPIENT_PHONE_INVALID",
           "RELAY_CLOSED",
           "INVALID_TARIFF",
           "INSUFFICIENT_BALANCE",
@@ -234,9 +241,11 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
             details: [{ field: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]
           });
         }
-        const { parcel } = await createParcel(this.sagaDeps(ctx), this.owner(ctx), ctx.params, key);
+        const owner = this.owner(ctx);
+        const deps = { ...this.sagaDeps(ctx), recipient: await recipientSettingsOf(this.db, owner) };
+        const { parcel } = await createParcel(deps, owner, ctx.params, key);
         void this.runRelay();
-        return (await this.viewsOf(ctx, [parcel]))[0];
+        return withRecipientWarnings((await this.viewsOf(ctx, [parcel]))[0], ctx.params.recipientPhone);
       }
     }),
 
@@ -252,7 +261,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         tag: "Parcels",
         response: ParcelQuoteView,
         responseDescription: "The price, and what it is made of.",
-        errors: ["RELAY_NOT_FOUND", "RELAY_CLOSED", "INVALID_TARIFF"],
+        errors: ["RELAY_NOT_FOUND", "RECIPIENT_PHONE_INVALID", "RELAY_CLOSED", "INVALID_TARIFF"],
         body: {
           name: "ParcelQuoteRequest",
           description: "The fields of a creation; the recipient may be left out.",
@@ -261,12 +270,16 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       },
       async handler(ctx): Promise<ParcelQuote> {
         const { relay, quote } = await priceParcel(this.db, ctx.params);
+        if (ctx.params.recipientPhone !== undefined) {
+          acceptRecipientPhone(ctx.params.recipientPhone, await recipientSettingsOf(this.db, this.owner(ctx)));
+        }
         await assertRelayOpenForNewParcels({ db: this.db, noticeDays: this.config.closureNoticeDays }, relay.code);
-        return {
+        const price = {
           ...priceBreakdown(quote),
           returnFeeDzd: toDzd(returnFeeCentimes(quote.basePriceCentimes)),
           insuredValueDzd: toDzd(quote.insuredValueCentimes)
         };
+        return withRecipientWarnings(price, ctx.params.recipientPhone);
       }
     }),
 
@@ -295,7 +308,9 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
             details: [{ field: "Idempotency-Key", message: "is not accepted on a batch: give each item its own idempotencyKey" }]
           });
         }
-        const outcomes = await createBatch(this.sagaDeps(ctx), this.owner(ctx), ctx.params.items);
+        const owner = this.owner(ctx);
+        const deps = { ...this.sagaDeps(ctx), recipient: await recipientSettingsOf(this.db, owner) };
+        const outcomes = await createBatch(deps, owner, ctx.params.items);
         void this.runRelay();
         const parcels = outcomes.flatMap(o => ("parcel" in o ? [o.parcel] : []));
         const views = new Map((await this.viewsOf(ctx, parcels)).map(view => [view.id, view]));
@@ -306,7 +321,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
                 status: 201,
                 idempotencyKey: o.idempotencyKey,
                 replayed: o.replayed,
-                parcel: views.get(o.parcel.id)!,
+                parcel: withRecipientWarnings(views.get(o.parcel.id)!, phoneOfItem(ctx.params.items[o.index])),
                 error: null
               }
             : { index: o.index, status: o.error.status, idempotencyKey: o.idempotencyKey, replayed: false, parcel: null, error: o.error }
@@ -677,6 +692,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         return {
           name: decryptField(parcel.recipientNameEnc, this.encryptionKey),
           phone: decryptField(parcel.recipientPhoneEnc, this.encryptionKey),
+          language: parcel.recipientLanguage,
           // Only for the pick-up SMS, which is the one place the PIN goes.
           pickupPin: parcel.pickupPinEnc === null ? null : decryptField(parcel.pickupPinEnc, this.encryptionKey)
         };
@@ -865,6 +881,10 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
   async started(this: ParcelsThis) {
     await store.seedRelayPoints(this.db, relayDirectory as RelayPoint[]);
     await this.settleCrashedCreates();
+    // Rows from before migration parcels/020 (decision 0036): in the background, so that a large table does not hold the start.
+    void normaliseStoredPhones(this.db, this.encryptionKey, this.logger).catch(err =>
+      this.logger.warn(`recipient phones not normalised at start (${(err as Error).message}); retried at the next start`)
+    );
     this.relayLoop.start();
     this.sweepLoop.start();
     // Started here, not in HoldingMixin: a mixin's started may run before the database is open.

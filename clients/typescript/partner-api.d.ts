@@ -434,6 +434,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner/v1/recipient-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the recipient settings
+         * @description How your recipients' phone numbers are checked and which language their SMS use when a parcel names none (per mode: live or sandbox, as the key). Until you set them: numbers that cannot take SMS are accepted with a warning, French.
+         */
+        get: operations["getRecipientSettings"];
+        /**
+         * Set the recipient settings
+         * @description rejectNonMobilePhones: true refuses, with 400 RECIPIENT_PHONE_INVALID, a recipientPhone that cannot take SMS at create, quote and batch; defaultLanguage is the SMS language of parcels created without recipientLanguage. Parcels already created keep theirs.
+         */
+        put: operations["setRecipientSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/v1/relay-points": {
         parameters: {
             query?: never;
@@ -1060,6 +1084,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "parcel.recipient_unreachable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The recipient cannot get SMS
+         * @description Sent once per parcel, live only, when its first SMS to the recipient was due (the pick-up SMS on arrival, usually) and the recipient's number cannot take one: a landline, or a number too short for its country. The SMS is recorded as undeliverable and not sent, so the recipient has no pick-up code: tell them another way. The create answered with the RECIPIENT_PHONE_NOT_MOBILE warning. The status does not change. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_parcel_recipient_unreachable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "claim.opened": {
         parameters: {
             query?: never;
@@ -1286,12 +1330,13 @@ export interface components {
         /** @description The normalised error body of every failed call. */
         ApiError: {
             /**
-             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, VERIFICATION_CODE_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLOSURE_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, RELAY_CLOSED, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, IDEMPOTENCY_KEY_IN_USE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
+             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, RECIPIENT_PHONE_INVALID, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, VERIFICATION_CODE_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLOSURE_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, RELAY_CLOSED, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, IDEMPOTENCY_KEY_IN_USE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
              * @example VALIDATION_FAILED
              * @example RELAY_NOT_FOUND
              * @example INVALID_TARIFF
              * @example INVALID_STATUS
              * @example PIN_REQUIRED
+             * @example RECIPIENT_PHONE_INVALID
              * @example UNAUTHENTICATED
              * @example INSUFFICIENT_BALANCE
              * @example SCOPE_MISSING
@@ -2032,6 +2077,12 @@ export interface components {
                  */
                 recipientPhone: string;
                 /**
+                 * @description Language of the recipient's SMS and of the tracking page's first view: fr, ar or en. Omitted: your recipient settings' defaultLanguage (GET /recipient-settings), French unless you changed it.
+                 * @example ar
+                 * @enum {string}
+                 */
+                recipientLanguage?: "fr" | "ar" | "en";
+                /**
                  * Format: int32
                  * @description Weight in grams, 1 to 30000; the price follows the weight tiers.
                  * @example 1200
@@ -2102,6 +2153,12 @@ export interface components {
              * @example +213 555 12 34 56
              */
             recipientPhone: string;
+            /**
+             * @description Language of the recipient's SMS and of the tracking page's first view: fr, ar or en. Omitted: your recipient settings' defaultLanguage (GET /recipient-settings), French unless you changed it.
+             * @example ar
+             * @enum {string}
+             */
+            recipientLanguage?: "fr" | "ar" | "en";
             /**
              * Format: int32
              * @description Weight in grams, 1 to 30000; the price follows the weight tiers.
@@ -2183,10 +2240,10 @@ export interface components {
              */
             id: string;
             /**
-             * @description parcel.<new status in lower case>, or parcel.pickup_reminder / parcel.pickup_extended (no status change); same as X-Relay-Event.
+             * @description parcel.<new status in lower case>, or parcel.pickup_reminder / parcel.pickup_extended / parcel.recipient_unreachable (no status change); same as X-Relay-Event.
              * @enum {string}
              */
-            type: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "parcel.pickup_reminder" | "parcel.pickup_extended";
+            type: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "parcel.recipient_unreachable";
             /**
              * Format: date-time
              * @description When the change happened, UTC.
@@ -2207,7 +2264,7 @@ export interface components {
             /** @description Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none. */
             reason: string | null;
             data: {
-                /** @description Status before the change; null for parcel.created; the unchanged status for parcel.pickup_reminder and parcel.pickup_extended. */
+                /** @description Status before the change; null for parcel.created; the unchanged status for parcel.pickup_reminder, parcel.pickup_extended and parcel.recipient_unreachable. */
                 previousStatus: components["schemas"]["ParcelStatus"] | null;
                 parcel: components["schemas"]["ParcelView"];
             };
@@ -2294,6 +2351,8 @@ export interface components {
                 /** @description This part of the price. In DZD, at most two decimals. */
                 amountDzd: number;
             }[];
+            /** @description Present only when there is something to say: what was accepted but will not work as you may expect. */
+            warnings?: components["schemas"]["RecipientWarning"][];
         };
         /** @description The fields of a creation; the recipient may be left out. */
         ParcelQuoteRequest: {
@@ -2307,6 +2366,12 @@ export interface components {
              * @example +213 555 12 34 56
              */
             recipientPhone?: string;
+            /**
+             * @description Language of the recipient's SMS and of the tracking page's first view: fr, ar or en. Omitted: your recipient settings' defaultLanguage (GET /recipient-settings), French unless you changed it.
+             * @example ar
+             * @enum {string}
+             */
+            recipientLanguage?: "fr" | "ar" | "en";
             /**
              * Format: int32
              * @description Weight in grams, 1 to 30000; the price follows the weight tiers.
@@ -2439,6 +2504,8 @@ export interface components {
              * @description Time of the last modification, UTC.
              */
             updatedAt: string;
+            /** @description Present only when there is something to say: what was accepted but will not work as you may expect. */
+            warnings?: components["schemas"]["RecipientWarning"][];
         };
         /** @description How many days to add. */
         PickupExtensionRequest: {
@@ -2592,6 +2659,44 @@ export interface components {
              * @example DZ-16-BAB-EZZOUAR
              */
             destinationRelayCode: string;
+        };
+        RecipientSettings: {
+            /** @description Refuse numbers that cannot take an SMS instead of warning. */
+            rejectNonMobilePhones: boolean;
+            /**
+             * @description The SMS language when a parcel names none.
+             * @enum {string}
+             */
+            defaultLanguage: "fr" | "ar" | "en";
+        };
+        /** @description Both settings. */
+        RecipientSettingsRequest: {
+            /**
+             * @description true: a recipientPhone that cannot take an SMS (a landline, or too short for its country) is refused with 400 RECIPIENT_PHONE_INVALID by create, quote and batch. false (the default): it is accepted with a RECIPIENT_PHONE_NOT_MOBILE warning, and parcel.recipient_unreachable follows.
+             * @example false
+             */
+            rejectNonMobilePhones: boolean;
+            /**
+             * @description The language of your recipients' SMS and tracking page when a parcel names no recipientLanguage: fr, ar or en.
+             * @example fr
+             * @enum {string}
+             */
+            defaultLanguage: "fr" | "ar" | "en";
+        };
+        /** @description Something accepted that you may want to fix. */
+        RecipientWarning: {
+            /**
+             * @description RECIPIENT_PHONE_NOT_MOBILE: the number matches the accepted pattern but is not a mobile number (a landline, or too short for its country). The parcel is accepted; the recipient gets no SMS (each is recorded as undeliverable) and you get parcel.recipient_unreachable. Set rejectNonMobilePhones (PUT /recipient-settings) to have such numbers refused with 400 RECIPIENT_PHONE_INVALID instead.
+             * @enum {string}
+             */
+            code: "RECIPIENT_PHONE_NOT_MOBILE";
+            /**
+             * @description The request field the warning is about.
+             * @enum {string}
+             */
+            field: "recipientPhone";
+            /** @description For people; may change. */
+            message: string;
         };
         /**
          * @description Body of the parcel.redirected webhook, and an item of the events API: the parcel, with its new destinationRelayCode, and the old and new relay points.
@@ -3464,7 +3569,7 @@ export interface components {
             };
         };
         /** @description Invalid request */
-        ValidationFailedOrRelayNotFoundOrInvalidTariff: {
+        ValidationFailedOrRelayNotFoundOrRecipientPhoneInvalidOrInvalidTariff: {
             headers: {
                 /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
                 "X-Request-Id": string;
@@ -3479,9 +3584,10 @@ export interface components {
                     /** @constant */
                     status?: 400;
                     /**
-                     * @description One of VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF.
+                     * @description One of VALIDATION_FAILED, RELAY_NOT_FOUND, RECIPIENT_PHONE_INVALID, INVALID_TARIFF.
                      * @example VALIDATION_FAILED
                      * @example RELAY_NOT_FOUND
+                     * @example RECIPIENT_PHONE_INVALID
                      * @example INVALID_TARIFF
                      */
                     code?: string;
@@ -3534,6 +3640,9 @@ export type PublicRelayPoint = components['schemas']['PublicRelayPoint'];
 export type PublicRelayPointPage = components['schemas']['PublicRelayPointPage'];
 export type PublicTracking = components['schemas']['PublicTracking'];
 export type RecipientRedirectRequest = components['schemas']['RecipientRedirectRequest'];
+export type RecipientSettings = components['schemas']['RecipientSettings'];
+export type RecipientSettingsRequest = components['schemas']['RecipientSettingsRequest'];
+export type RecipientWarning = components['schemas']['RecipientWarning'];
 export type RedirectEvent = components['schemas']['RedirectEvent'];
 export type RedirectVerification = components['schemas']['RedirectVerification'];
 export type RelayClosureDays = components['schemas']['RelayClosureDays'];
@@ -3564,7 +3673,7 @@ export type ResponseUnavailable = components['responses']['Unavailable'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseValidationFailed = components['responses']['ValidationFailed'];
 export type ResponseValidationFailedOrRelayNotFound = components['responses']['ValidationFailedOrRelayNotFound'];
-export type ResponseValidationFailedOrRelayNotFoundOrInvalidTariff = components['responses']['ValidationFailedOrRelayNotFoundOrInvalidTariff'];
+export type ResponseValidationFailedOrRelayNotFoundOrRecipientPhoneInvalidOrInvalidTariff = components['responses']['ValidationFailedOrRelayNotFoundOrRecipientPhoneInvalidOrInvalidTariff'];
 export type $defs = Record<string, never>;
 export interface operations {
     listClaims: {
@@ -3792,7 +3901,7 @@ export interface operations {
                 /** @description The `next` cursor of the previous page; leave it out to start 30 days back. */
                 after?: string;
                 /** @description Only events of this type. */
-                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "claim.opened" | "claim.approved" | "claim.rejected" | "return.created" | "return.dropped_off" | "return.ready_for_collection" | "return.expired" | "return.cancelled" | "parcel.redirected" | "relay.closure_announced";
+                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "parcel.recipient_unreachable" | "claim.opened" | "claim.approved" | "claim.rejected" | "return.created" | "return.dropped_off" | "return.ready_for_collection" | "return.expired" | "return.cancelled" | "parcel.redirected" | "relay.closure_announced";
                 /** @description Only the events of this parcel. */
                 parcelId?: string;
                 /** @description Events per page, 1 to 100. */
@@ -4062,7 +4171,7 @@ export interface operations {
                     "application/json": components["schemas"]["ParcelView"];
                 };
             };
-            400: components["responses"]["ValidationFailedOrRelayNotFoundOrInvalidTariff"];
+            400: components["responses"]["ValidationFailedOrRelayNotFoundOrRecipientPhoneInvalidOrInvalidTariff"];
             401: components["responses"]["Unauthenticated"];
             /** @description Wallet balance insufficient */
             402: {
@@ -4243,7 +4352,7 @@ export interface operations {
                     "application/json": components["schemas"]["ParcelQuote"];
                 };
             };
-            400: components["responses"]["ValidationFailedOrRelayNotFoundOrInvalidTariff"];
+            400: components["responses"]["ValidationFailedOrRelayNotFoundOrRecipientPhoneInvalidOrInvalidTariff"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["ScopeMissing"];
             /** @description Conflict with the current state */
@@ -4675,6 +4784,75 @@ export interface operations {
                     };
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getRecipientSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecipientSettings"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setRecipientSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Both settings. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecipientSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings, as stored. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecipientSettings"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -6838,6 +7016,60 @@ export interface operations {
                 "application/json": components["schemas"]["ParcelEvent"] & {
                     /** @constant */
                     type?: "parcel.pickup_extended";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_parcel_recipient_unreachable: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "parcel.recipient_unreachable";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParcelEvent"] & {
+                    /** @constant */
+                    type?: "parcel.recipient_unreachable";
                 };
             };
         };

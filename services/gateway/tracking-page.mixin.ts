@@ -18,6 +18,8 @@ import {
   TrackingPageResponse,
   trackingPagePath
 } from "./tracking-page";
+import { isLang } from "../../lib/languages";
+import { parseTrackingInput } from "../../lib/tracking-number";
 
 /**
  * The tracking pages for recipients (`/track`, `/track/{number}`): server-rendered HTML from
@@ -105,9 +107,33 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, TrackingPageMethods, Tr
       rest: `GET ${TRACK_PATH}/:trackingNumber`,
       api: "open",
       endpoint: page("getTrackingPage", "A parcel's tracking page"),
-      handler(ctx) {
+      async handler(ctx) {
         const { trackingNumber: typed, ...query } = ctx.params;
+        const number = typeof typed === "string" ? parseTrackingInput(typed) : null;
+        // Issue 30: the language the recipient picks with the switcher is the one of their later SMS.
+        if (number?.ok && isLang(query.lang)) {
+          await call(ctx, "parcels.setRecipientLanguage", { trackingNumber: number.trackingNumber, lang: query.lang }).catch(
+            () => undefined
+          );
+        }
         return this.answerTrackingPage(ctx, trackingPagePath(typeof typed === "string" ? typed : ""), query);
+      }
+    }),
+
+    // Issue 30: the SMS' short link, to the tracking page in the recipient's language.
+    shortTrackingLink: defineAction<Record<string, unknown>, TrackingPageThis, PageMeta>({
+      rest: "GET /t/:trackingNumber",
+      api: "open",
+      endpoint: page("followShortTrackingLink", "The SMS' short link to a tracking page"),
+      async handler(ctx) {
+        const typed = typeof ctx.params.trackingNumber === "string" ? ctx.params.trackingNumber : "";
+        const number = parseTrackingInput(typed);
+        const known = number.ok ? await call(ctx, "parcels.recipientLanguageOf", { trackingNumber: number.trackingNumber }) : null;
+        const lang = known?.lang ?? undefined;
+        const location = trackingPagePath(number.ok ? number.trackingNumber : typed, lang);
+        ctx.meta.$statusCode = 302;
+        ctx.meta.$responseHeaders = { Location: location, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+        return "";
       }
     }),
 

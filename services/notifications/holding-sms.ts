@@ -1,44 +1,33 @@
-import { formatDateTime } from "../../lib/algiers-format";
-import { composePickupSms, PickupSmsInput, RelayPointInfo } from "./pickup-sms";
-import { composeReturnCodeSms } from "./return-sms";
+import type { PickupSmsInput, RelayPointInfo } from "./pickup-sms";
+import { expiredText, pickupText, reminderText, returnCodeText, SmsContext } from "./sms-texts";
 
 /**
- * What an SMS is for (migrations notifications/004, 006, 007): only the pick-up SMS moves the parcel
- * on. A redirect code (code-sms.ts) is sent on the recipient's request, not for a parcel event.
+ * What an SMS is for (migrations notifications/004, 006, 007, 009): only the pick-up SMS moves the
+ * parcel on. A redirect code (code-sms.ts) and a new pick-up code are sent on request, not for a
+ * parcel event.
  */
-export type SmsKind = "pickup" | "pickup_reminder" | "pickup_expired" | "return_code" | "redirect_code";
+export type SmsKind = "pickup" | "pickup_reminder" | "pickup_expired" | "return_code" | "redirect_code" | "pickup_code_resend";
 
 export interface HoldingSmsInput extends PickupSmsInput {
   /** The pick-up deadline (ISO 8601 UTC), for the reminder. */
   pickupDeadline: string | null;
 }
 
+/** The relay point as an SMS names it: its name, or its code when the directory has no name. */
 function relayName(relay: RelayPointInfo): string {
   const name = (relay.name ?? "").replace(/\s+/g, " ").trim();
-  return name ? `${name} (${relay.code})` : relay.code;
+  return name || relay.code;
 }
 
-/**
- * The texts of the holding period, in French like the pick-up SMS: the reminder names the relay
- * point and the deadline in Algiers time; the expiry says the parcel goes back. Neither carries the
- * PIN (the pick-up SMS did; an operator's reset sends a new one).
- */
-/** The kinds sent for a parcel event, composed here. */
-export type ParcelSmsKind = Exclude<SmsKind, "redirect_code">;
+/** The kinds sent for a parcel event, composed here (sms-texts.ts), in the recipient's language. */
+export type ParcelSmsKind = Exclude<SmsKind, "redirect_code" | "pickup_code_resend">;
 
-export function composeSms(kind: ParcelSmsKind, input: HoldingSmsInput): string {
-  if (kind === "pickup") return composePickupSms(input);
+export function composeSms(kind: ParcelSmsKind, input: HoldingSmsInput, ctx: SmsContext): string {
+  const base = { trackingNumber: input.trackingNumber, relayName: relayName(input.relay) };
+  if (kind === "pickup")
+    return pickupText(ctx, { ...base, pin: input.pin, codAmountDzd: input.codAmountDzd, pickupDeadline: input.pickupDeadline });
   if (kind === "return_code")
-    return composeReturnCodeSms({ trackingNumber: input.trackingNumber, code: input.pin, expiresAt: input.pickupDeadline });
-  if (kind === "pickup_reminder") {
-    const until = input.pickupDeadline ? ` avant le ${formatDateTime(input.pickupDeadline, "fr")}` : "";
-    return (
-      `Rappel: votre colis ${input.trackingNumber} vous attend au point relais ${relayName(input.relay)}. ` +
-      `Retirez-le${until}, sinon il sera renvoyé à l'expéditeur.`
-    );
-  }
-  return (
-    `Votre colis ${input.trackingNumber} n'a pas été retiré à temps au point relais ${relayName(input.relay)}: ` +
-    "il est renvoyé à l'expéditeur."
-  );
+    return returnCodeText(ctx, { trackingNumber: input.trackingNumber, code: input.pin, expiresAt: input.pickupDeadline });
+  if (kind === "pickup_reminder") return reminderText(ctx, { ...base, pickupDeadline: input.pickupDeadline });
+  return expiredText(ctx, base);
 }

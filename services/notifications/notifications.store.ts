@@ -4,7 +4,7 @@ import type { SmsKind } from "./holding-sms";
 import type { SmsProviderName } from "./sms-providers";
 import { isoOrNull } from "../../lib/db/rows";
 
-export type SmsStatus = "pending" | "sent" | "failed";
+export type SmsStatus = "pending" | "sent" | "failed" | "undeliverable";
 
 /** A stored message. `phoneEnc` is the sealed number; only the worker opens it, to send. */
 export interface SmsMessage {
@@ -86,6 +86,8 @@ export type NewSmsMessage = Pick<
 > & {
   /** The keyed digest of the number, on the kinds capped per phone (notifications/phone-cap.ts). */
   phoneDigest?: string | null;
+  /** Issue 30: the number cannot take an SMS; recorded, never sent (the worker does not claim it). */
+  undeliverable?: boolean;
 };
 
 /** Idempotent on the event: a second call for one event returns the first message untouched. */
@@ -104,10 +106,12 @@ export async function insertMessages(db: Queryable, messages: NewSmsMessage[]): 
   const rows = await db.query<SmsRow>(
     `INSERT INTO notifications.sms_messages
        (id, event_id, parcel_id, organization_id, kind, phone_enc, phone_digest, body, body_enc, provider, status, next_attempt_at)
-     SELECT m.id, m.event_id, m.parcel_id, m.organization_id, m.kind, m.phone_enc, m.phone_digest, m.body, m.body_enc, m.provider, 'pending', now()
+     SELECT m.id, m.event_id, m.parcel_id, m.organization_id, m.kind, m.phone_enc, m.phone_digest, m.body, m.body_enc, m.provider,
+            CASE WHEN m.undeliverable THEN 'undeliverable' ELSE 'pending' END,
+            CASE WHEN m.undeliverable THEN NULL ELSE now() END
        FROM json_to_recordset($1::json) AS m(
          id uuid, event_id uuid, parcel_id uuid, organization_id uuid, kind text, phone_enc text, phone_digest text, body text, body_enc text,
-         provider text)
+         provider text, undeliverable boolean)
      ON CONFLICT (event_id) DO NOTHING
      RETURNING *`,
     [
@@ -122,7 +126,8 @@ export async function insertMessages(db: Queryable, messages: NewSmsMessage[]): 
           phone_digest: m.phoneDigest ?? null,
           body: m.body,
           body_enc: m.bodyEnc,
-          provider: m.provider
+          provider: m.provider,
+          undeliverable: m.undeliverable === true
         }))
       )
     ]

@@ -1,5 +1,3 @@
-import { formatDzd } from "../../lib/labels/label-data";
-
 /** What `parcels.relayPoint` answers (address and city may be missing from the directory). */
 export interface RelayPointInfo {
   code: string;
@@ -14,35 +12,6 @@ export interface PickupSmsInput {
   codAmountDzd: number | null;
   /** The pick-up PIN (or its mask, for the stored copy); null for a parcel without one. */
   pin: string | null;
-}
-
-/** Directory text may hold line breaks or runs of spaces; an SMS is one paragraph. */
-function oneLine(text: string | null | undefined): string {
-  return (text ?? "").replace(/\s+/g, " ").trim();
-}
-
-/**
- * The pick-up SMS, in French: the tracking number, where to collect (name, code, address) and
- * the cash to bring when the parcel is cash-on-delivery, and the pick-up PIN the relay point asks
- * for. The recipient's name is left out: the
- * message goes to their own phone, and a shorter text costs fewer SMS segments.
- */
-export function composePickupSms(input: PickupSmsInput): string {
-  const name = oneLine(input.relay.name);
-  const address = oneLine(input.relay.address);
-  const city = oneLine(input.relay.city);
-  const where = [name ? `${name} (${input.relay.code})` : input.relay.code];
-  if (address) where.push(address);
-  if (city && !address.toLowerCase().includes(city.toLowerCase())) where.push(city);
-  const lines = [`Votre colis ${input.trackingNumber} est arrivé au point relais ${where.join(", ")}.`];
-  if (input.codAmountDzd !== null && input.codAmountDzd > 0) lines.push(`Montant à payer: ${formatDzd(input.codAmountDzd)}.`);
-  if (input.pin !== null) lines.push(`Code de retrait: ${input.pin}.`);
-  lines.push(
-    input.pin !== null
-      ? "Donnez ce code et présentez une pièce d'identité pour le retirer."
-      : "Présentez ce SMS et une pièce d'identité pour le retirer."
-  );
-  return lines.join(" ");
 }
 
 /**

@@ -4,6 +4,7 @@ import axios from "axios";
 import type { Logger } from "moleculer";
 import type { AppConfig } from "../../lib/config";
 import { ConfigError } from "../../lib/config";
+import { maskPhone } from "../../lib/recipient-phone";
 
 export type SmsProviderName = AppConfig["sms"]["provider"];
 
@@ -37,27 +38,8 @@ export class SmsSendError extends Error {
 
 export const SMS_HTTP_TIMEOUT_MS = 10_000;
 
-/**
- * "+213 555 12 34 67" → "+213 5** ** ** 67": enough to tell two recipients apart in a log, not
- * enough to call anyone. Every log line about an SMS goes through this.
- */
-export function maskPhone(phone: string): string {
-  const compact = phone.replace(/[^\d+]/g, "");
-  const digits = compact.replace(/\D/g, "");
-  if (digits.length < 6) return "***";
-  const international = /^(?:\+|00)213/.test(compact);
-  if (international) {
-    const national = digits.slice(digits.startsWith("00") ? 5 : 3);
-    if (national.length >= 5) return `+213 ${national[0]}${maskGroups(national.length - 3)} ${national.slice(-2)}`;
-  }
-  const keep = compact.slice(0, 2);
-  return `${keep}${maskGroups(compact.length - 4)} ${compact.slice(-2)}`;
-}
-
-/** n stars in pairs, "** ** **": the usual spacing of an Algerian number. */
-function maskGroups(n: number): string {
-  return n <= 0 ? "" : "*".repeat(n).replace(/(\*\*)(?=\*)/g, "$1 ");
-}
+// Masking moved to lib/ when parcels began listing numbers for operators (issue 30).
+export { maskPhone };
 
 /** Stores only: the message row is the SMS (development, demos, CI). */
 export class LogSmsProvider implements SmsProvider {

@@ -1,5 +1,6 @@
 import { initialCodStatus } from "../../lib/cod";
 import type { Queryable } from "../../lib/db/database";
+import { DEFAULT_LANG } from "../../lib/languages";
 import { type ParcelEvent, subjectIdOf } from "../../lib/events";
 import type { ItemOutcome } from "../../lib/group-commit";
 import * as store from "./parcels.store";
@@ -15,15 +16,18 @@ export async function insertPendingGroup(
   const rows = await db.query<{ id: string; created_at: Date; updated_at: Date }>(
     `INSERT INTO parcels.parcels (id, organization_id, mode, tracking_number, status, destination_relay_code,
        recipient_name_enc, recipient_phone_enc, weight_g, length_cm, width_cm, height_cm,
-       declared_value_centimes, cod_amount_centimes, price_centimes, idempotency_key, request_fingerprint, cod_status)
+       declared_value_centimes, cod_amount_centimes, price_centimes, idempotency_key, request_fingerprint, cod_status,
+       recipient_phone_mobile, recipient_language)
      SELECT id, organization_id, mode, tracking_number, 'PENDING', destination_relay_code,
        recipient_name_enc, recipient_phone_enc, weight_g, length_cm, width_cm, height_cm,
-       declared_value_centimes, cod_amount_centimes, price_centimes, idempotency_key, request_fingerprint, cod_status
+       declared_value_centimes, cod_amount_centimes, price_centimes, idempotency_key, request_fingerprint, cod_status,
+       recipient_phone_mobile, recipient_language
        FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[],
-                   $10::int[], $11::int[], $12::bigint[], $13::bigint[], $14::bigint[], $15::text[], $16::text[], $17::text[])
+                   $10::int[], $11::int[], $12::bigint[], $13::bigint[], $14::bigint[], $15::text[], $16::text[], $17::text[],
+                   $18::boolean[], $19::text[])
          AS t(id, organization_id, mode, tracking_number, destination_relay_code, recipient_name_enc, recipient_phone_enc,
               weight_g, length_cm, width_cm, height_cm, declared_value_centimes, cod_amount_centimes, price_centimes,
-              idempotency_key, request_fingerprint, cod_status)
+              idempotency_key, request_fingerprint, cod_status, recipient_phone_mobile, recipient_language)
      ON CONFLICT DO NOTHING
      RETURNING id, created_at, updated_at`,
     [
@@ -43,7 +47,9 @@ export async function insertPendingGroup(
       column("priceCentimes"),
       column("idempotencyKey"),
       column("requestFingerprint"),
-      items.map(p => initialCodStatus(p.codAmountCentimes))
+      items.map(p => initialCodStatus(p.codAmountCentimes)),
+      items.map(p => p.recipientPhoneMobile ?? null),
+      items.map(p => p.recipientLanguage ?? DEFAULT_LANG)
     ]
   );
   const inserted = new Map(rows.map(r => [r.id, r]));
@@ -70,6 +76,8 @@ function pendingRecord(p: store.NewParcel, createdAt: Date, updatedAt: Date): st
     direction: "OUTBOUND",
     returnOf: null,
     originRelayCode: null,
+    recipientPhoneMobile: p.recipientPhoneMobile ?? null,
+    recipientLanguage: p.recipientLanguage ?? DEFAULT_LANG,
     createdAt,
     updatedAt
   };

@@ -12,6 +12,8 @@ import type { RelayPoint } from "./parcels.contract";
 import type { CreateParcelInput } from "./parcels.params";
 import * as store from "./parcels.store";
 import { assertRelayOpenForNewParcels } from "./relay/closures";
+import { acceptRecipientPhone } from "./recipient/phone-policy";
+import { DEFAULT_RECIPIENT_SETTINGS, RecipientSettings } from "./recipient/recipient-settings.store";
 
 export interface SagaDeps {
   db: Database;
@@ -29,6 +31,8 @@ export interface SagaDeps {
   onCompensation?: (outcome: "refunded" | "deferred") => void;
   /** CLOSURE_NOTICE_DAYS: a destination closed today or within these days is refused (relay/closures.ts). */
   closureNoticeDays: number;
+  /** The organisation's recipient settings (issue 30); the defaults when not given. */
+  recipient?: RecipientSettings;
 }
 
 const IDEMPOTENCY_HOURS = 24;
@@ -128,6 +132,8 @@ export async function createParcel(
   idempotencyKey: string | null
 ): Promise<CreateOutcome> {
   const { relay, quote } = await priceParcel(deps.db, input);
+  const recipient = deps.recipient ?? DEFAULT_RECIPIENT_SETTINGS;
+  const phone = acceptRecipientPhone(input.recipientPhone, recipient);
 
   const fingerprint = fingerprintOf(input);
   if (idempotencyKey) {
@@ -146,7 +152,10 @@ export async function createParcel(
       mode: owner.mode,
       destinationRelayCode: relay.code,
       recipientNameEnc: encryptField(input.recipientName, deps.encryptionKey),
-      recipientPhoneEnc: encryptField(input.recipientPhone, deps.encryptionKey),
+      // Stored and sent as E.164 (issue 30); the fingerprint keeps the number as typed.
+      recipientPhoneEnc: encryptField(phone.e164, deps.encryptionKey),
+      recipientPhoneMobile: phone.mobile,
+      recipientLanguage: input.recipientLanguage ?? recipient.defaultLanguage,
       weightG: input.weightG,
       lengthCm: input.lengthCm,
       widthCm: input.widthCm,

@@ -1,4 +1,5 @@
 import type { KeyMode } from "../../lib/api-keys";
+import type { Lang } from "../../lib/languages";
 import type { TrackingPageParcel } from "../../lib/public-tracking";
 import type { RelayPointEntry } from "../../lib/relay-points";
 
@@ -55,7 +56,16 @@ declare module "../../lib/contract" {
       answer: { labels: Array<ParcelLabelData & { parcelId: string }>; missing: string[] };
     };
     /** For the pick-up SMS only: the one place recipient data is decrypted. */
-    "parcels.recipientContact": { params: { parcelId: string }; answer: { name: string; phone: string; pickupPin: string | null } };
+    "parcels.recipientContact": {
+      params: { parcelId: string };
+      answer: { name: string; phone: string; pickupPin: string | null; language: Lang };
+    };
+    /** Issue 30: an SMS owed to the recipient cannot be sent to their number; once per parcel. */
+    "parcels.recipientUnreachable": { params: { parcelId: string }; answer: { recorded: boolean } };
+    /** Issue 30: the recipient switched the tracking page's language; later SMS follow it. */
+    /** Issue 30: the language of the SMS' short link `/t/{n}`; null for no such parcel. */
+    "parcels.recipientLanguageOf": { params: { trackingNumber: string }; answer: { lang: Lang } | null };
+    "parcels.setRecipientLanguage": { params: { trackingNumber: string; lang: Lang }; answer: { changed: boolean } };
     "parcels.relayPoint": { params: { code: string }; answer: RelayPoint };
     /** The gateway's /track pages: the public view of a parcel by its normalised number, or null. */
     "parcels.trackingPage": { params: { trackingNumber: string }; answer: TrackingPageParcel | null };

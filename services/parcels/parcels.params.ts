@@ -28,6 +28,9 @@ import {
 } from "../../lib/schemas";
 import { MAX_LABELS_PER_DOCUMENT } from "../../lib/labels/label-data";
 import { validateWith } from "../../lib/validation";
+import { LANGUAGES, type Lang } from "../../lib/languages";
+import { RECIPIENT_WARNINGS_SCHEMA } from "../../lib/openapi/recipient-warnings";
+import type { RecipientWarning } from "../../lib/recipient-phone";
 import { COD_DOCS_TAGS, pin } from "./cod.params";
 import type { KeyMode } from "../../lib/api-keys";
 
@@ -53,6 +56,8 @@ export interface CreateParcelInput {
   heightCm: number | null;
   declaredValueDzd: number | null;
   codAmountDzd: number | null;
+  /** Issue 30: the language of the recipient's SMS; absent, the organisation's default (else French). */
+  recipientLanguage?: Lang;
 }
 const recipientName = () =>
   Joi.string()
@@ -70,6 +75,14 @@ const recipientPhone = () =>
       "Recipient's phone number: 8 to 20 digits or spaces (at least 8 digits), with an optional leading +. The pick-up SMS goes to it."
     )
     .example("+213 555 12 34 56");
+const recipientLanguage = () =>
+  Joi.string()
+    .valid(...LANGUAGES)
+    .description(
+      "Language of the recipient's SMS and of the tracking page's first view: fr, ar or en. Omitted: your recipient " +
+        "settings' defaultLanguage (GET /recipient-settings), French unless you changed it."
+    )
+    .example("ar");
 
 /** The creation fields that price a parcel: create and quote validate them alike. */
 const pricingKeys = {
@@ -105,6 +118,7 @@ const pricingKeys = {
 const CREATE_FIELDS = {
   recipientName: recipientName().required(),
   recipientPhone: recipientPhone().required(),
+  recipientLanguage: recipientLanguage(),
   ...pricingKeys
 };
 export const CreateSchema = Joi.object<CreateParcelInput, true>(CREATE_FIELDS);
@@ -114,6 +128,7 @@ export type QuoteInput = Omit<CreateParcelInput, "recipientName" | "recipientPho
 export const QuoteSchema = Joi.object<QuoteInput, true>({
   recipientName: recipientName(),
   recipientPhone: recipientPhone(),
+  recipientLanguage: recipientLanguage(),
   ...pricingKeys
 });
 
@@ -471,7 +486,7 @@ export const ParcelEventsView = component(
 );
 
 /** The price and what it is made of, and what a return of the parcel would cost (issue 18). */
-export type ParcelQuote = PriceBreakdown & { returnFeeDzd: number; insuredValueDzd: number };
+export type ParcelQuote = PriceBreakdown & { returnFeeDzd: number; insuredValueDzd: number; warnings?: RecipientWarning[] };
 
 export const ParcelQuoteView = component(
   "ParcelQuote",
@@ -499,7 +514,8 @@ export const ParcelQuoteView = component(
           amountDzd: amountDzd("This part of the price.")
         }),
         "The shipping tier, then each fee that applies; the amounts add up to priceDzd."
-      )
+      ),
+      warnings: RECIPIENT_WARNINGS_SCHEMA
     },
     {
       examples: [
@@ -513,7 +529,8 @@ export const ParcelQuoteView = component(
             { item: "cod", amountDzd: 50 }
           ]
         }
-      ]
+      ],
+      optional: ["warnings"]
     }
   )
 );

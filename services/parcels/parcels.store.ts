@@ -1,4 +1,5 @@
 import type { KeyMode } from "../../lib/api-keys";
+import type { Lang } from "../../lib/languages";
 import type { CodStatus } from "../../lib/cod";
 import type { Queryable } from "../../lib/db/database";
 import type { ParcelEvent } from "../../lib/events";
@@ -49,6 +50,10 @@ export interface ParcelRecord {
   returnOf: string | null;
   /** Where a return parcel was dropped off (it waits there for the courier); null otherwise. */
   originRelayCode: string | null;
+  /** Issue 30 (migration parcels/020): the phone can take an SMS; null until a row from before is checked. */
+  recipientPhoneMobile: boolean | null;
+  /** The language of the recipient's SMS and of the tracking page's first view. */
+  recipientLanguage: Lang;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -83,6 +88,8 @@ export interface ParcelRow {
   direction: ParcelDirection;
   return_of: string | null;
   origin_relay_code: string | null;
+  recipient_phone_mobile: boolean | null;
+  recipient_language: Lang;
   created_at: Date;
   updated_at: Date;
 }
@@ -120,6 +127,8 @@ export function toParcel(row: ParcelRow): ParcelRecord {
     direction: row.direction,
     returnOf: row.return_of,
     originRelayCode: row.origin_relay_code,
+    recipientPhoneMobile: row.recipient_phone_mobile,
+    recipientLanguage: row.recipient_language,
     createdAt: row.created_at,
     updatedAt: row.updated_at
   };
@@ -147,9 +156,15 @@ export type NewParcel = Omit<
   | "direction"
   | "returnOf"
   | "originRelayCode"
+  | "recipientPhoneMobile"
+  | "recipientLanguage"
   | "createdAt"
   | "updatedAt"
->;
+> & {
+  /** Issue 30: what a create knows of the recipient; a customer's return parcel has neither (no SMS). */
+  recipientPhoneMobile?: boolean | null;
+  recipientLanguage?: Lang;
+};
 
 const UNIQUE_VIOLATION = "23505";
 

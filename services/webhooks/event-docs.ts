@@ -5,6 +5,7 @@ import {
   type ClaimEventData,
   type CodEventData,
   PICKUP_EVENT_TYPES,
+  RECIPIENT_EVENT_TYPES,
   PING_EVENT_TYPE,
   type PingBody,
   REDIRECT_EVENT_TYPE,
@@ -33,6 +34,7 @@ export const EVENT_TYPES: string[] = [
   ...PARCEL_STATUSES.map(eventTypeFor),
   ...COD_EVENT_TYPES,
   ...PICKUP_EVENT_TYPES,
+  ...RECIPIENT_EVENT_TYPES,
   ...CLAIM_EVENT_TYPES,
   ...RETURN_EVENT_TYPES,
   REDIRECT_EVENT_TYPE,
@@ -147,13 +149,15 @@ function eventSchema(
 
 export const PARCEL_EVENT_SCHEMA = eventSchema(
   "ParcelEvent",
-  [...PARCEL_STATUSES.map(eventTypeFor), ...PICKUP_EVENT_TYPES],
-  "parcel.<new status in lower case>, or parcel.pickup_reminder / parcel.pickup_extended (no status change); same as X-Relay-Event.",
+  [...PARCEL_STATUSES.map(eventTypeFor), ...PICKUP_EVENT_TYPES, ...RECIPIENT_EVENT_TYPES],
+  "parcel.<new status in lower case>, or parcel.pickup_reminder / parcel.pickup_extended / parcel.recipient_unreachable (no " +
+    "status change); same as X-Relay-Event.",
   objectOf<StatusEventData>({
     previousStatus: {
       ...nullable(ParcelStatusSchema),
       description:
-        "Status before the change; null for parcel.created; the unchanged status for parcel.pickup_reminder and parcel.pickup_extended."
+        "Status before the change; null for parcel.created; the unchanged status for parcel.pickup_reminder, " +
+        "parcel.pickup_extended and parcel.recipient_unreachable."
     },
     parcel: ParcelViewSchema
   }),
@@ -490,6 +494,18 @@ export function webhookDocs(): Record<string, PathItem> {
           "at most its holding period; a removed closure takes its days back, so the deadline may then be earlier; reason " +
           "names the closure): " +
           `data.parcel.pickupDeadline is the new deadline. The status does not change. ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
+        PARCEL_EVENT_SCHEMA
+      )
+    ],
+    [
+      "parcel.recipient_unreachable",
+      webhookEntry(
+        "parcel.recipient_unreachable",
+        "The recipient cannot get SMS",
+        "Sent once per parcel, live only, when its first SMS to the recipient was due (the pick-up SMS on arrival, usually) " +
+          "and the recipient's number cannot take one: a landline, or a number too short for its country. The SMS is recorded " +
+          "as undeliverable and not sent, so the recipient has no pick-up code: tell them another way. The create answered " +
+          `with the RECIPIENT_PHONE_NOT_MOBILE warning. The status does not change. ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
         PARCEL_EVENT_SCHEMA
       )
     ]

@@ -9,6 +9,8 @@ export interface SmsInbox {
   env: Record<string, string>;
   /** The texts received so far for a parcel, oldest first. */
   messagesFor(trackingNumber: string): string[];
+  /** The SMS received so far for a parcel, with the number each went to (issue 30: E.164). */
+  sentFor(trackingNumber: string): { to: string; message: string }[];
   /** The PIN of the newest pick-up SMS of the parcel; waits until there are at least `count` of them. */
   pinOf(trackingNumber: string, count?: number): Promise<string>;
   /** The code of the newest redirect-code SMS of the parcel; waits until there are at least `count` of them. */
@@ -19,7 +21,7 @@ export interface SmsInbox {
 }
 
 const PIN_IN_SMS = /Code de retrait: (\d{6})\./;
-const REDIRECT_CODE_IN_SMS = /^Code (\d{6}): pour changer le point relais/;
+const REDIRECT_CODE_IN_SMS = /Code (\d{6}): pour changer le point relais/;
 
 export async function startSmsInbox(): Promise<SmsInbox> {
   const receiver = await startReceiver();
@@ -28,7 +30,13 @@ export async function startSmsInbox(): Promise<SmsInbox> {
       .on("/sms")
       .map(r => String((JSON.parse(r.rawBody) as { message: string }).message))
       .filter(text => text.includes(trackingNumber));
+  const sentFor = (trackingNumber: string) =>
+    receiver
+      .on("/sms")
+      .map(r => JSON.parse(r.rawBody) as { to: string; message: string })
+      .filter(sms => String(sms.message).includes(trackingNumber));
   return {
+    sentFor,
     env: { SMS_PROVIDER: "http", SMS_HTTP_URL: `${receiver.url}/sms`, SMS_HTTP_TOKEN: "test-sms-gateway" },
     messagesFor,
     async pinOf(trackingNumber, count = 1) {

@@ -11,7 +11,8 @@ import type { ParcelView } from "../../lib/parcel-view";
 import { attachConfig } from "../../mixins/config.mixin";
 import { brokerOptions } from "../../moleculer.config";
 import NotificationsService, { SmsMessageView, WorkerPassResult } from "../../services/notifications.service";
-import { composePickupSms } from "../../services/notifications/pickup-sms";
+import { composeSms } from "../../services/notifications/holding-sms";
+import { normaliseRecipientPhone } from "../../lib/recipient-phone";
 import { maskPhone } from "../../services/notifications/sms-providers";
 import { createTestDatabase } from "../helpers/postgres";
 import { ReceivedRequest, startReceiver } from "../helpers/receivers";
@@ -193,7 +194,9 @@ describeWithServers(["postgres"], "notifications service (pick-up SMS) on Postgr
   const messagesOf = (parcelId: string) => broker.call<SmsMessageView[], object>("notifications.listMessages", { parcelId });
   const runWorker = () => broker.call<WorkerPassResult>("notifications.runWorker");
   const smsTo = (r: Recipient) =>
-    gateway.requests.filter(req => smsBody(req).to === r.phone).map(req => ({ headers: req.headers, body: smsBody(req) }));
+    gateway.requests
+      .filter(req => smsBody(req).to === normaliseRecipientPhone(r.phone).e164)
+      .map(req => ({ headers: req.headers, body: smsBody(req) }));
   const notifiesOf = (r: Recipient) => notifyCalls.filter(c => c.parcelId === r.parcelId);
 
   function atRelay(trackingNumber: string, codAmountDzd: number | null = 1500) {
@@ -219,9 +222,10 @@ describeWithServers(["postgres"], "notifications service (pick-up SMS) on Postgr
     expect(Object.keys(sent[0].body).sort()).toEqual(["message", "to"]);
     const text = sent[0].body.message;
     expect(text).toContain("RP123456785DZ");
-    expect(text).toContain("Montant à payer: 1 500,00 DZD");
-    expect(text).toContain("Librairie du Centre (DZ-ALG-0042)");
-    expect(text).toContain("12 rue Didouche Mourad, Alger");
+    expect(text).toContain("Payer 1500 DA");
+    expect(text).toContain("Librairie du Centre");
+    // The address and the rest are behind the short link (issue 30: one segment).
+    expect(text).toContain("/t/RP123456785DZ");
     expect(text).not.toContain(recipient.phone);
 
     expect(notifiesOf(recipient)).toEqual([{ parcelId: recipient.parcelId, reason: "pick-up SMS sent" }]);
@@ -305,7 +309,7 @@ describeWithServers(["postgres"], "notifications service (pick-up SMS) on Postgr
     const { recipient, event } = atRelay("RP300000009DZ", null);
     await enqueue(event);
     await waitFor(() => smsTo(recipient).length > 0, "the SMS");
-    expect(smsTo(recipient)[0].body.message).not.toContain("Montant");
+    expect(smsTo(recipient)[0].body.message).not.toContain("Payer");
     expect(smsTo(recipient)[0].body.message).toContain("RP300000009DZ");
     await waitFor(() => notifiesOf(recipient).length > 0, "markRelayNotified");
   });
@@ -414,11 +418,11 @@ describeWithServers(["postgres"], "notifications service (pick-up SMS) on Postgr
     const texts = smsTo(recipient).map(sms => sms.body.message);
     expect(texts).toHaveLength(2);
     expect(texts).toContain(
-      "Rappel: votre colis RP111111116DZ vous attend au point relais Librairie du Centre (DZ-ALG-0042). " +
-        "Retirez-le avant le 20 mars 2026 à 14:05, sinon il sera renvoyé à l'expéditeur."
+      "Relais DZ: rappel, colis RP111111116DZ au relais Librairie du Centre. Retirez-le avant le 20/03 sinon il repart. " +
+        "http://localhost:3000/t/RP111111116DZ"
     );
     expect(texts).toContain(
-      "Votre colis RP111111116DZ n'a pas été retiré à temps au point relais Librairie du Centre (DZ-ALG-0042): il est renvoyé à l'expéditeur."
+      "Relais DZ: colis RP111111116DZ non retiré à temps au relais Librairie du Centre, il est renvoyé à l'expéditeur."
     );
     expect((await messagesOf(recipient.parcelId)).map(m => m.status)).toEqual(["sent", "sent"]);
     expect(notifiesOf(recipient)).toEqual([]);
@@ -426,28 +430,28 @@ describeWithServers(["postgres"], "notifications service (pick-up SMS) on Postgr
 });
 
 describe("pick-up SMS text and phone masking", () => {
-  test("the text names the parcel, the relay (name, code, address, city once) and the cash to bring", () => {
-    const text = composePickupSms({
-      trackingNumber: "RP123456785DZ",
-      relay: { code: "DZ-ALG-0042", name: "Librairie\n du  Centre", city: "Alger", address: "12 rue Didouche Mourad, Alger" },
-      codAmountDzd: 1500,
-      pin: null
-    });
+  const fr = { lang: "fr" as const, brand: "Relais DZ", baseUrl: "https://suivi.example.dz" };
+  const pickup = (relay: { code: string; name: string | null; city: string | null; address: string | null }, codAmountDzd: number) =>
+    composeSms(
+      "pickup",
+      { trackingNumber: "RP123456785DZ", relay, codAmountDzd, pin: null, pickupDeadline: "2026-03-20T13:05:00.000Z" },
+      fr
+    );
+
+  test("the text names the parcel, the relay point, the cash to bring, the deadline date and the short link", () => {
+    const text = pickup(
+      { code: "DZ-ALG-0042", name: "Librairie\n du  Centre", city: "Alger", address: "12 rue Didouche Mourad, Alger" },
+      1500
+    );
     expect(text).toBe(
-      "Votre colis RP123456785DZ est arrivé au point relais Librairie du Centre (DZ-ALG-0042), 12 rue Didouche Mourad, Alger. " +
-        "Montant à payer: 1 500,00 DZD. Présentez ce SMS et une pièce d'identité pour le retirer."
+      "Relais DZ: colis RP123456785DZ chez Librairie du Centre. Montrez ce SMS. Payer 1500 DA. Avant le 20/03. " +
+        "https://suivi.example.dz/t/RP123456785DZ"
     );
   });
 
   test("a relay missing from the directory and no COD still give a usable text", () => {
-    const text = composePickupSms({
-      trackingNumber: "RP123456785DZ",
-      relay: { code: "DZ-ALG-0042", name: null, city: null, address: null },
-      codAmountDzd: 0,
-      pin: null
-    });
-    expect(text).toBe(
-      "Votre colis RP123456785DZ est arrivé au point relais DZ-ALG-0042. Présentez ce SMS et une pièce d'identité pour le retirer."
+    expect(pickup({ code: "DZ-ALG-0042", name: null, city: null, address: null }, 0)).toBe(
+      "Relais DZ: colis RP123456785DZ chez DZ-ALG-0042. Montrez ce SMS. Avant le 20/03. https://suivi.example.dz/t/RP123456785DZ"
     );
   });
 
@@ -510,11 +514,12 @@ describe("notifications with the default log provider, embedded (PGlite)", () =>
     await broker.call("notifications.parcelEvent", { event: eventOf("parcel.at_relay", parcelView(parcelId, "RP900000002DZ", 250)) });
     await waitFor(() => notified.includes(parcelId), "markRelayNotified");
     const [message] = await broker.call<SmsMessageView[], object>("notifications.listMessages", { parcelId });
-    expect(message).toMatchObject({ status: "sent", provider: "log", attempts: 1, to: "05** ** ** 54" });
-    expect(message.body).toContain("point relais DZ-ALG-0042.");
-    expect(message.body).toContain("Montant à payer: 250,00 DZD");
+    // Stored and sent as E.164 (issue 30), so masked in its international form.
+    expect(message).toMatchObject({ status: "sent", provider: "log", attempts: 1, to: "+213 5** ** ** 54" });
+    expect(message.body).toContain("chez DZ-ALG-0042.");
+    expect(message.body).toContain("Payer 250 DA");
     const all = lines.join("\n");
-    expect(all).toContain("SMS sent to 05** ** ** 54");
+    expect(all).toContain("SMS sent to +213 5** ** ** 54");
     for (const form of ["0555 98 76 54", "0555987654", "555987654"]) expect(all).not.toContain(form);
   });
 });

@@ -15,7 +15,7 @@ describe("holding period rules", () => {
     for (const status of ["IN_TRANSIT", "DELIVERED", "RETURN_PENDING", "PENDING"]) expect(isOnShelf(status)).toBe(false);
   });
 
-  test("the reminder and expiry texts name the parcel and relay point, the reminder its deadline in Algiers time, neither a PIN", () => {
+  test("the reminder and expiry texts name the parcel and relay point, the reminder its deadline date in Algiers time, neither a PIN", () => {
     const input = {
       trackingNumber: "RP123456785DZ",
       relay: { code: "DZ-16-ALGER-CENTRE", name: "Librairie  Didouche", city: "Alger", address: null },
@@ -23,14 +23,14 @@ describe("holding period rules", () => {
       pin: "123456",
       pickupDeadline: "2026-03-20T13:05:00.000Z"
     };
-    expect(composeSms("pickup_reminder", input)).toBe(
-      "Rappel: votre colis RP123456785DZ vous attend au point relais Librairie Didouche (DZ-16-ALGER-CENTRE). " +
-        "Retirez-le avant le 20 mars 2026 à 14:05, sinon il sera renvoyé à l'expéditeur."
+    const fr = { lang: "fr" as const, brand: "Relais DZ", baseUrl: "https://suivi.example.dz" };
+    expect(composeSms("pickup_reminder", input, fr)).toBe(
+      "Relais DZ: rappel, colis RP123456785DZ au relais Librairie Didouche. Retirez-le avant le 20/03 sinon il repart. " +
+        "https://suivi.example.dz/t/RP123456785DZ"
     );
-    expect(composeSms("pickup_expired", input)).toBe(
-      "Votre colis RP123456785DZ n'a pas été retiré à temps au point relais Librairie Didouche (DZ-16-ALGER-CENTRE): " +
-        "il est renvoyé à l'expéditeur."
+    expect(composeSms("pickup_expired", input, fr)).toBe(
+      "Relais DZ: colis RP123456785DZ non retiré à temps au relais Librairie Didouche, il est renvoyé à l'expéditeur."
     );
-    expect(composeSms("pickup", input)).toContain("123456");
+    expect(composeSms("pickup", input, fr)).toContain("Code de retrait: 123456.");
   });
 });

@@ -218,12 +218,13 @@ const en: Messages = {
   privacy: "Your personal details are never shown on this page.",
   statuses: {
     CREATED: { title: "Parcel registered", detail: "The sender has prepared your parcel; it will soon be handed to the carrier." },
-    READY_FOR_PICKUP: { title: "Ready for collection", detail: "Your parcel is waiting for the carrier to collect it from the sender." },
-    PICKED_UP: { title: "Collected", detail: "The carrier has collected your parcel from the sender." },
+    // Issue 30: say what happens next, and never the words of a later status ("pick-up" is the recipient's).
+    READY_FOR_PICKUP: { title: "Waiting for the courier", detail: "Your parcel is waiting for the carrier to collect it from the sender." },
+    PICKED_UP: { title: "With the courier", detail: "The carrier has collected your parcel from the sender." },
     IN_TRANSIT: { title: "On its way", detail: "Your parcel is on its way to your relay point." },
-    AT_RELAY: { title: "At the relay point", detail: "Your parcel is waiting for you at the relay point." },
+    AT_RELAY: { title: "Arrived at the relay point", detail: "Your parcel is waiting for you at the relay point." },
     RELAY_NOTIFIED: {
-      title: "Ready for pick-up",
+      title: "Ready for you at the relay point",
       detail: "Your parcel is waiting for you at the relay point; we have let you know by SMS."
     },
     DELIVERED: { title: "Handed over", detail: "The parcel was handed over to its recipient at the relay point." },
