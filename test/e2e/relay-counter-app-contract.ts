@@ -451,3 +451,24 @@ export function offlineHandoverContract(system: () => SystemUnderTest): void {
     expect((await agent("GET", "/cash")).body).toMatchObject({ count: 0, byTender: { cash: 0, card: 0, qr: 0 } });
   });
 }
+
+/** A one-tap reminder to a late collector: the holding period's reminder SMS, once a day per parcel. */
+export function reminderContract(system: () => SystemUnderTest): void {
+  const h = relayHelpers(system);
+  test("a reminder from the counter sends the reminder SMS once; a second within 24 hours is 409; off the shelf is refused", async () => {
+    const merchant = await h.m.create("Reminder SARL", 50_000);
+    const { agent, parcels } = await shelfWith(h, system, merchant, [{}]);
+    const [parcel] = parcels;
+    const sent = await agent("POST", `/parcels/${parcel.trackingNumber}/reminders`);
+    expect(sent.status).toBe(202);
+    await eventually(
+      async () => system().sms.messagesFor(parcel.trackingNumber).length,
+      n => n >= 2
+    );
+    expect(system().sms.messagesFor(parcel.trackingNumber)).toHaveLength(2);
+    const again = await agent("POST", `/parcels/${parcel.trackingNumber}/reminders`);
+    expectError(again, 409, "CONFLICT");
+    const other = await shelfWith(h, system, merchant, [{}]);
+    expectError(await agent("POST", `/parcels/${other.parcels[0].trackingNumber}/reminders`), 404, "PARCEL_NOT_FOUND");
+  });
+}

@@ -6,7 +6,8 @@ import {
   idempotencyContract,
   occurredAtContract,
   offlineHandoverContract,
-  pairingContract
+  pairingContract,
+  reminderContract
 } from "../e2e/relay-counter-app-contract";
 import { EngineDatabase, inProcessSystem } from "../helpers/in-process-system";
 import { createTestDatabase } from "../helpers/postgres";
@@ -37,6 +38,7 @@ function onEngine(databaseEnv: () => Promise<EngineDatabase>): void {
   idempotencyContract(system);
   occurredAtContract(system);
   offlineHandoverContract(system);
+  reminderContract(system);
 }
 
 describe("the relay API for the counter app on PGlite", () =>

@@ -9,6 +9,10 @@ import { TRACKING_NUMBER_PATTERN } from "../../../lib/parcel-view";
 import { NoParams, NoParamsSchema } from "../../../lib/schemas";
 import { OfflineVerifier, offlineVerifier, pinVersionOf, VERIFIER_ALG } from "./offline-verifier";
 import * as store from "./relay.store";
+import { remindFromCounter } from "./counter-reminder";
+import { ParcelNumberParams, ParcelNumberSchema } from "./relay.params";
+import { IdempotentMeta, relayIdempotently } from "./relay-idempotency";
+import { RELAY_IDEMPOTENCY_KEY_HEADER } from "../../../lib/idempotency";
 
 interface OfflineThis {
   db: Database;
@@ -49,6 +53,30 @@ const OfflineVerifiersSchema = component(
  */
 const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, OfflineThis>> = {
   actions: {
+    relayReminder: defineAction<ParcelNumberParams, OfflineThis, IdempotentMeta>({
+      rest: "POST /parcels/:trackingNumber/reminders",
+      api: "relay",
+      schema: ParcelNumberSchema,
+      endpoint: {
+        operationId: "remindRecipient",
+        summary: "Remind a late collector",
+        description:
+          "Sends the recipient of a parcel on this shelf the pick-up reminder SMS (the holding period's, with its deadline; the " +
+          "merchant gets parcel.pickup_reminder). At most once in 24 hours per parcel: 409 CONFLICT otherwise.",
+        tag: "Shelf",
+        status: 202,
+        responseDescription: "The reminder is on its way.",
+        errors: ["PARCEL_NOT_FOUND", "INVALID_TRANSITION", "IDEMPOTENCY_KEY_REUSED", "CONFLICT"],
+        parameters: [RELAY_IDEMPOTENCY_KEY_HEADER]
+      },
+      handler(ctx): Promise<null> {
+        return relayIdempotently(this.db, ctx, "reminder", async () => {
+          await remindFromCounter(this.db, ctx.meta.agent, ctx.params.trackingNumber);
+          return null;
+        });
+      }
+    }),
+
     relayOfflineVerifiers: defineAction<NoParams, OfflineThis, AgentMeta>({
       rest: "GET /offline-verifiers",
       api: "relay",
