@@ -23,7 +23,7 @@ import type { PartnerMeta } from "../lib/principal";
 import { PublicTracking, PublicTrackingSource, toPublicTracking, toTrackingPageParcel, TrackingPageParcel } from "../lib/public-tracking";
 import { positionProblems } from "../lib/relay-points";
 import { relaySearchProblems, RelayPointResult } from "./parcels/relay-search";
-import { IDEMPOTENCY_KEY_PATTERN } from "../lib/schemas";
+import { idempotencyKeyOf } from "../lib/idempotency";
 import { requireSecret } from "../lib/secrets";
 import { toDzd } from "../lib/money";
 import { priceBreakdown } from "./parcels/tariff";
@@ -42,6 +42,7 @@ import { RedirectMixin } from "./parcels/redirect/redirect.mixin";
 import { redirectsOf } from "./parcels/redirect/redirect.store";
 import { ClosuresMixin } from "./parcels/relay/closures.mixin";
 import { PublicRelaySearchMixin } from "./parcels/relay/public-search.mixin";
+import { OfflineMixin } from "./parcels/relay/offline.mixin";
 import { assertRelayOpenForNewParcels, ClosureStatus, withClosureStatus } from "./parcels/relay/closures";
 import { ClaimsMixin } from "./parcels/claims/claims.mixin";
 import { CLAIMS_DOCS_TAGS } from "./parcels/claims/claims.params";
@@ -201,7 +202,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     RedirectMixin,
     ClosuresMixin,
     PublicRelaySearchMixin,
-    RecipientMixin
+    RecipientMixin,
+    OfflineMixin
   ],
   settings: {
     openapi: detached({ ...PARCELS_DOCS, tags: [...PARCELS_DOCS.tags, ...RELAY_DOCS_TAGS, ...CLAIMS_DOCS_TAGS, ...RETURNS_DOCS_TAGS] })
@@ -235,12 +237,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         body: { name: "ParcelCreateRequest", description: "A parcel to create. Unknown fields are refused.", examples: CREATE_EXAMPLES }
       },
       async handler(ctx) {
-        const key = ctx.meta.idempotencyKey ?? null;
-        if (key !== null && !IDEMPOTENCY_KEY_PATTERN.test(key)) {
-          throw new AppError("VALIDATION_FAILED", "The request is not valid", {
-            details: [{ field: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]
-          });
-        }
+        const key = idempotencyKeyOf(ctx.meta);
         const owner = this.owner(ctx);
         const deps = { ...this.sagaDeps(ctx), recipient: await recipientSettingsOf(this.db, owner) };
         const { parcel } = await createParcel(deps, owner, ctx.params, key);

@@ -1,3 +1,5 @@
+import { RELAY_IDEMPOTENCY_KEY_HEADER } from "../../../lib/idempotency";
+import { IdempotentMeta, relayIdempotently } from "./relay-idempotency";
 import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../../../lib/action";
 import type { AgentMeta } from "../../../lib/agent-keys";
@@ -7,7 +9,8 @@ import type { Database } from "../../../lib/db/database";
 import { RELAY_POINTS_PATH } from "../../../lib/endpoint";
 import { AppError } from "../../../lib/errors";
 import { pageOf } from "../../../lib/parcel-view";
-import { NoParams, NoParamsSchema } from "../../../lib/schemas";
+import { isDateTime, NoParams, NoParamsSchema } from "../../../lib/schemas";
+import { normaliseTrackingNumber } from "../../../lib/tracking-number";
 import { arrive, CounterDeps, handOver, refuse } from "./counter";
 import {
   ArrivalSchema,
@@ -28,6 +31,8 @@ import {
   HandoverParams,
   HandoverSchema,
   Page,
+  ParcelNumberParams,
+  ParcelNumberSchema,
   RefusalParams,
   RefusalSchema,
   RelayParcelPageSchema,
@@ -39,7 +44,8 @@ import {
 } from "./relay.params";
 import * as store from "./relay.store";
 import type { ParcelRecord } from "../parcels.store";
-import { toRelayParcelView } from "./relay-view";
+import { openRecipient, toRelayParcelView } from "./relay-view";
+import { matchesHint, parseHint } from "./shelf-search";
 import { closeTill, dispatchReturns, openTill, toClosingView } from "./till";
 
 interface RelayThis {
@@ -51,6 +57,23 @@ interface RelayThis {
   /** The holding period's: charges a return fee now that a refusal owes (the holding pass retries it otherwise). */
   settleReturnFee(caller: Caller, parcel: ParcelRecord): Promise<ParcelRecord>;
 }
+
+/** The day's operations take DELIVERED, RETURN_PENDING or READY_FOR_PICKUP, and since; 400 otherwise. */
+function operationStatusOf(status: CounterListParams["status"], since: string | null): store.OperationStatus {
+  if (since === null) throw invalidQuery("since", "is required with status DELIVERED (the day's hand-overs since then)");
+  if (!(store.OPERATION_STATUSES as readonly (string | null)[]).includes(status)) {
+    throw invalidQuery("status", `must be ${store.OPERATION_STATUSES.join(", ")} with since`);
+  }
+  return status as store.OperationStatus;
+}
+
+function sinceOf(since: string | null): Date {
+  if (!isDateTime(since)) throw invalidQuery("since", "must be a date-time such as 2026-11-26T00:00:00+01:00");
+  return new Date(since);
+}
+
+const invalidQuery = (field: string, message: string) =>
+  new AppError("VALIDATION_FAILED", "The request is not valid", { details: [{ field, message }] });
 
 const deps = (self: RelayThis): CounterDeps => ({ db: self.db, encryptionKey: self.encryptionKey, logger: self.logger });
 const view = (self: RelayThis, shelf: store.ShelfParcel) => toRelayParcelView(shelf, self.encryptionKey);
@@ -98,14 +121,43 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         summary: "This relay point's parcels",
         description:
           "Coming in (IN_TRANSIT, addressed here), on the shelf (AT_RELAY, RELAY_NOTIFIED) and waiting to leave (RETURN_PENDING, " +
-          "not yet handed to the courier; READY_FOR_PICKUP, customers' returns dropped off here), oldest first. Live parcels only.",
+          "not yet handed to the courier; READY_FOR_PICKUP, customers' returns dropped off here), oldest first. Live parcels only. " +
+          "hint searches them by the recipient's phone digits and initial. since lists the day's operations instead: hand-overs " +
+          "(DELIVERED), refusals (RETURN_PENDING) or drop-offs (READY_FOR_PICKUP) done here since then, by their time.",
         tag: "Counter",
         response: RelayParcelPageSchema,
         responseDescription: "A page of parcels."
       },
       async handler(ctx): Promise<Page<RelayParcelView>> {
-        const { status, page, size } = ctx.params;
-        const { records, total } = await store.listAtCounter(this.db, ctx.meta.agent.relayCode, { status, page, size });
+        const { status, hint, since, page, size } = ctx.params;
+        const code = ctx.meta.agent.relayCode;
+        if (since !== null || status === "DELIVERED") {
+          const { records, total } = await store.listOperations(this.db, code, {
+            status: operationStatusOf(status, since),
+            since: sinceOf(since),
+            page,
+            size
+          });
+          return pageOf(
+            records.map(shelf => view(this, shelf)),
+            page,
+            size,
+            total
+          );
+        }
+        if (hint !== null) {
+          const wanted = parseHint(hint);
+          const found = (await store.allAtCounter(this.db, code, status)).filter(shelf =>
+            matchesHint(wanted, openRecipient(shelf, this.encryptionKey))
+          );
+          return pageOf(
+            found.slice(page * size, (page + 1) * size).map(shelf => view(this, shelf)),
+            page,
+            size,
+            found.length
+          );
+        }
+        const { records, total } = await store.listAtCounter(this.db, code, { status, page, size });
         return pageOf(
           records.map(shelf => view(this, shelf)),
           page,
@@ -115,7 +167,30 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
       }
     }),
 
-    relayArrival: defineAction<TrackingBody, RelayThis, AgentMeta>({
+    relayParcel: defineAction<ParcelNumberParams, RelayThis, AgentMeta>({
+      rest: "GET /parcels/:trackingNumber",
+      api: "relay",
+      schema: ParcelNumberSchema,
+      endpoint: {
+        operationId: "getRelayParcel",
+        summary: "One parcel, by its number",
+        description:
+          "A parcel of this relay point (addressed here, or a customer's return dropped off here), whatever its status, by its " +
+          "number as typed or scanned. 404 for any other.",
+        tag: "Counter",
+        response: RelayParcelViewSchema,
+        responseDescription: "The parcel.",
+        errors: ["PARCEL_NOT_FOUND"]
+      },
+      async handler(ctx): Promise<RelayParcelView> {
+        const trackingNumber = normaliseTrackingNumber(ctx.params.trackingNumber);
+        const shelf = await store.findAtCounter(this.db, ctx.meta.agent.relayCode, trackingNumber);
+        if (!shelf) throw new AppError("PARCEL_NOT_FOUND", `Parcel ${trackingNumber} is not one of this relay point's parcels`);
+        return view(this, shelf);
+      }
+    }),
+
+    relayArrival: defineAction<TrackingBody, RelayThis, IdempotentMeta>({
       rest: "POST /arrivals",
       api: "relay",
       schema: ArrivalSchema,
@@ -130,17 +205,30 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         tag: "Shelf",
         response: RelayParcelViewSchema,
         responseDescription: "The parcel, on the shelf.",
-        errors: ["PARCEL_NOT_FOUND", "RELAY_POINT_NOT_FOUND", "WRONG_RELAY", "INVALID_TRANSITION", "RELAY_FULL"],
+        errors: [
+          "PARCEL_NOT_FOUND",
+          "RELAY_POINT_NOT_FOUND",
+          "WRONG_RELAY",
+          "INVALID_TRANSITION",
+          "RELAY_FULL",
+          "OCCURRED_AT_OUT_OF_RANGE",
+          "IDEMPOTENCY_KEY_REUSED",
+          "IDEMPOTENCY_KEY_IN_USE",
+          "CONFLICT"
+        ],
+        parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
         body: { name: "RelayArrivalRequest", description: "The parcel scanned." }
       },
-      async handler(ctx): Promise<RelayParcelView> {
-        const { shelf, arrived } = await arrive(deps(this), ctx.meta.agent, ctx.params.trackingNumber);
-        if (arrived) void this.runRelay();
-        return view(this, shelf);
+      handler(ctx): Promise<RelayParcelView> {
+        return relayIdempotently(this.db, ctx, "arrival", async () => {
+          const { shelf, arrived } = await arrive(deps(this), ctx.meta.agent, ctx.params);
+          if (arrived) void this.runRelay();
+          return view(this, shelf);
+        });
       }
     }),
 
-    relayHandover: defineAction<HandoverParams, RelayThis, AgentMeta>({
+    relayHandover: defineAction<HandoverParams, RelayThis, IdempotentMeta>({
       rest: "POST /handovers",
       api: "relay",
       schema: HandoverSchema,
@@ -155,16 +243,33 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         tag: "Shelf",
         response: RelayParcelViewSchema,
         responseDescription: "The parcel, DELIVERED.",
-        errors: ["PIN_REQUIRED", "PARCEL_NOT_FOUND", "INVALID_TRANSITION", "PIN_INCORRECT", "COD_AMOUNT_MISMATCH", "PIN_LOCKED"],
+        errors: [
+          "PIN_REQUIRED",
+          "PARCEL_NOT_FOUND",
+          "INVALID_TRANSITION",
+          "PIN_INCORRECT",
+          "COD_AMOUNT_MISMATCH",
+          "PIN_LOCKED",
+          "OCCURRED_AT_OUT_OF_RANGE",
+          "PARCEL_REDIRECTED",
+          "PARCEL_EXPIRED",
+          "PIN_RESET",
+          "IDEMPOTENCY_KEY_REUSED",
+          "IDEMPOTENCY_KEY_IN_USE",
+          "CONFLICT"
+        ],
+        parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
         body: { name: "RelayHandoverRequest", description: "The parcel, the recipient's PIN and the cash taken." }
       },
-      async handler(ctx): Promise<RelayParcelView> {
-        const shelf = await handOver(deps(this), ctx.meta.agent, ctx.params).finally(() => void this.runRelay());
-        return view(this, shelf);
+      handler(ctx): Promise<RelayParcelView> {
+        return relayIdempotently(this.db, ctx, "handover", async () => {
+          const shelf = await handOver(deps(this), ctx.meta.agent, ctx.params).finally(() => void this.runRelay());
+          return view(this, shelf);
+        });
       }
     }),
 
-    relayRefusal: defineAction<RefusalParams, RelayThis, AgentMeta>({
+    relayRefusal: defineAction<RefusalParams, RelayThis, IdempotentMeta>({
       rest: "POST /refusals",
       api: "relay",
       schema: RefusalSchema,
@@ -177,12 +282,15 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         tag: "Shelf",
         response: RelayParcelViewSchema,
         responseDescription: "The parcel, RETURN_PENDING.",
-        errors: ["PARCEL_NOT_FOUND", "INVALID_TRANSITION"],
+        errors: ["PARCEL_NOT_FOUND", "INVALID_TRANSITION", "OCCURRED_AT_OUT_OF_RANGE", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_USE", "CONFLICT"],
+        parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
         body: { name: "RelayRefusalRequest", description: "The parcel and why it was refused." }
       },
-      async handler(ctx): Promise<RelayParcelView> {
-        const shelf = await refuse(deps(this), ctx.meta.agent, ctx.params).finally(() => void this.runRelay());
-        return view(this, { ...shelf, parcel: await this.settleReturnFee(ctx, shelf.parcel) });
+      handler(ctx): Promise<RelayParcelView> {
+        return relayIdempotently(this.db, ctx, "refusal", async () => {
+          const shelf = await refuse(deps(this), ctx.meta.agent, ctx.params).finally(() => void this.runRelay());
+          return view(this, { ...shelf, parcel: await this.settleReturnFee(ctx, shelf.parcel) });
+        });
       }
     }),
 
@@ -204,7 +312,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
       }
     }),
 
-    relayCloseTill: defineAction<CloseTillParams, RelayThis, AgentMeta>({
+    relayCloseTill: defineAction<CloseTillParams, RelayThis, IdempotentMeta>({
       rest: "POST /cash/closings",
       api: "relay",
       schema: CloseTillSchema,
@@ -218,15 +326,18 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         status: 201,
         response: ClosingViewSchema,
         responseDescription: "Closed.",
-        errors: ["RELAY_POINT_NOT_FOUND"],
+        errors: ["RELAY_POINT_NOT_FOUND", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_USE", "CONFLICT"],
+        parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
         body: { name: "RelayTillClosingRequest", description: "The cash counted." }
       },
       handler(ctx): Promise<ClosingView> {
-        return closeTill(this.db, ctx.meta.agent, ctx.params.countedDzd);
+        return relayIdempotently(this.db, ctx, "closing", async () => {
+          return closeTill(this.db, ctx.meta.agent, ctx.params.countedDzd);
+        });
       }
     }),
 
-    relayReturnDispatch: defineAction<DispatchParams, RelayThis, AgentMeta>({
+    relayReturnDispatch: defineAction<DispatchParams, RelayThis, IdempotentMeta>({
       rest: "POST /return-dispatches",
       api: "relay",
       schema: DispatchSchema,
@@ -240,11 +351,14 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         tag: "Shelf",
         response: DispatchViewSchema,
         responseDescription: "They left.",
-        errors: ["RETURN_NOT_DISPATCHABLE"],
+        errors: ["RETURN_NOT_DISPATCHABLE", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_USE", "CONFLICT"],
+        parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
         body: { name: "RelayReturnDispatchRequest", description: "The returns handed over." }
       },
       handler(ctx): Promise<{ dispatched: number }> {
-        return dispatchReturns(this.db, ctx.meta.agent, ctx.params.trackingNumbers);
+        return relayIdempotently(this.db, ctx, "return-dispatch", async () => {
+          return dispatchReturns(this.db, ctx.meta.agent, ctx.params.trackingNumbers);
+        });
       }
     }),
 

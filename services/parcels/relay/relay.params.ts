@@ -3,8 +3,10 @@ import { amountDzd, component, dateTime, nullable, objectOf, uuidSchema } from "
 import type { JsonSchema } from "../../../lib/openapi/types";
 import { Page, pageSchema, TRACKING_NUMBER_PATTERN } from "../../../lib/parcel-view";
 import { MAX_TRACKING_INPUT_LENGTH } from "../../../lib/tracking-number";
-import { moneyDzd, queryInteger, relayCode } from "../../../lib/schemas";
+import { PARCEL_STATUSES, ParcelStatus } from "../../../lib/parcel-status";
+import { dateTimeText, moneyDzd, queryInteger, relayCode } from "../../../lib/schemas";
 import { pin } from "../cod.params";
+import { occurredAtKey } from "./occurred-at";
 import { COUNTER_STATUSES } from "./relay.store";
 
 /** The relay API's params and answers (each interface beside the Joi schema that validates it), and the back-office's till reading. */
@@ -24,35 +26,90 @@ const trackingNumber = () =>
 export type CounterStatus = (typeof COUNTER_STATUSES)[number];
 
 export interface CounterListParams {
-  status: CounterStatus | null;
+  status: CounterStatus | "DELIVERED" | null;
+  hint: string | null;
+  since: string | null;
   page: number;
   size: number;
 }
 export const CounterListSchema = Joi.object<CounterListParams, true>({
   status: Joi.string()
-    .valid(...COUNTER_STATUSES)
+    .valid(...COUNTER_STATUSES, "DELIVERED")
     .allow(null)
     .default(null)
     .description(
       "IN_TRANSIT: coming to this relay point; AT_RELAY and RELAY_NOTIFIED: on the shelf; RETURN_PENDING: refused or expired, " +
         "waiting for the courier; READY_FOR_PICKUP: customers' returns dropped off here (POST /drop-offs), waiting for the " +
-        "courier. All five when omitted."
+        "courier. All five when omitted. With since: DELIVERED (hand-overs), RETURN_PENDING (refusals) or READY_FOR_PICKUP " +
+        "(drop-offs) done at this counter since then, whatever became of them."
     ),
+  hint: Joi.string()
+    .max(20)
+    .allow(null)
+    .default(null)
+    .description(
+      "Searches the parcels at the counter by what the recipient says: the last digits of the phone (56, 3456), the first " +
+        "letter of the name (A), or both (A56)."
+    )
+    .example("A56"),
+  since: dateTimeText()
+    .allow(null)
+    .default(null)
+    .description(
+      "The day's operations: with status DELIVERED, RETURN_PENDING or READY_FOR_PICKUP, the parcels this counter moved there " +
+        "at or after this date-time, by the time of the operation (the scan's, for an operation sent later), oldest first."
+    )
+    .example("2026-11-26T00:00:00+01:00"),
   ...pageKeys
 }).unknown(true);
 
-export interface TrackingBody {
+export interface ParcelNumberParams {
   trackingNumber: string;
 }
-export const ArrivalSchema = Joi.object<TrackingBody, true>({ trackingNumber: trackingNumber().required() });
+export const ParcelNumberSchema = Joi.object<ParcelNumberParams, true>({ trackingNumber: trackingNumber().required() });
+
+export interface TrackingBody {
+  trackingNumber: string;
+  occurredAt: string | null;
+}
+export const ArrivalSchema = Joi.object<TrackingBody, true>({ trackingNumber: trackingNumber().required(), occurredAt: occurredAtKey() });
 
 export interface HandoverParams {
   trackingNumber: string;
   pin: string | null;
   codCollectedDzd: number | null;
+  occurredAt: string | null;
+  offline: boolean;
+  pinVersion: number | null;
+  tender: "cash" | "card" | "qr";
+  tenderReference: string | null;
 }
 export const HandoverSchema = Joi.object<HandoverParams, true>({
   trackingNumber: trackingNumber().required(),
+  occurredAt: occurredAtKey(),
+  offline: Joi.boolean()
+    .default(false)
+    .description(
+      "true for a hand-over the device checked offline against GET /offline-verifiers: refused with 409 PARCEL_REDIRECTED, " +
+        "PARCEL_EXPIRED or PIN_RESET if the parcel changed meanwhile. Cash only."
+    ),
+  pinVersion: Joi.number()
+    .integer()
+    .min(0)
+    .max(4_294_967_295)
+    .allow(null)
+    .default(null)
+    .description("With offline: the pinVersion of the verifier the device checked the PIN with."),
+  tender: Joi.string()
+    .valid("cash", "card", "qr")
+    .default("cash")
+    .description("How the COD was paid: cash (the default, the only one offline), or card or qr with a tenderReference."),
+  tenderReference: Joi.string()
+    .trim()
+    .max(100)
+    .allow(null)
+    .default(null)
+    .description("The card terminal's or the QR payment's reference, for card and qr."),
   pin: pin(),
   codCollectedDzd: moneyDzd()
     .allow(null)
@@ -63,9 +120,11 @@ export const HandoverSchema = Joi.object<HandoverParams, true>({
 export interface RefusalParams {
   trackingNumber: string;
   reason: string;
+  occurredAt: string | null;
 }
 export const RefusalSchema = Joi.object<RefusalParams, true>({
   trackingNumber: trackingNumber().required(),
+  occurredAt: occurredAtKey(),
   reason: Joi.string()
     .trim()
     .min(1)
@@ -150,7 +209,7 @@ export const CounterViewSchema = component(
 
 export interface RelayParcelView {
   trackingNumber: string;
-  status: CounterStatus | "DELIVERED";
+  status: ParcelStatus;
   weightG: number;
   arrivedAt: string | null;
   pickupDeadline: string | null;
@@ -163,7 +222,7 @@ export const RelayParcelViewSchema = component(
   objectOf<RelayParcelView>(
     {
       trackingNumber: { type: "string", pattern: TRACKING_NUMBER_PATTERN },
-      status: { type: "string", enum: [...COUNTER_STATUSES, "DELIVERED"] },
+      status: { type: "string", enum: [...PARCEL_STATUSES] },
       weightG: { type: "integer", minimum: 1 },
       arrivedAt: nullable(dateTime("When the parcel reached this shelf, UTC; null while it is coming.")),
       pickupDeadline: nullable(dateTime("The recipient collects it before this time, UTC; null until it arrives.")),
@@ -189,7 +248,8 @@ export interface TillView {
   openSince: string;
   count: number;
   amountDzd: number;
-  items: Array<{ trackingNumber: string; amountDzd: number; deliveredAt: string }>;
+  byTender: { cash: number; card: number; qr: number };
+  items: Array<{ trackingNumber: string; amountDzd: number; deliveredAt: string; tender: "cash" | "card" | "qr" }>;
 }
 
 export const TillViewSchema = component(
@@ -197,14 +257,19 @@ export const TillViewSchema = component(
   objectOf<TillView>({
     openSince: dateTime("The last closing (or the relay point's creation), UTC."),
     count: { type: "integer", minimum: 0 },
-    amountDzd: amountDzd("The cash the till should hold."),
+    amountDzd: amountDzd("The cash the till should hold (cash hand-overs only)."),
+    byTender: objectOf<TillView["byTender"]>(
+      { cash: amountDzd("Paid in cash."), card: amountDzd("Paid by card."), qr: amountDzd("Paid by QR.") },
+      { description: "The COD taken since the last closing, by how it was paid." }
+    ),
     items: {
       type: "array",
       description: "The COD hand-overs since the last closing, oldest first.",
       items: objectOf<TillView["items"][number]>({
         trackingNumber: { type: "string", pattern: TRACKING_NUMBER_PATTERN },
         amountDzd: amountDzd("Cash taken."),
-        deliveredAt: dateTime("Handed over at, UTC.")
+        deliveredAt: dateTime("Handed over at, UTC."),
+        tender: { type: "string", enum: ["cash", "card", "qr"], description: "How it was paid." }
       })
     }
   })
@@ -223,7 +288,7 @@ export const ClosingViewSchema = component(
   "RelayTillClosing",
   objectOf<ClosingView>({
     id: uuidSchema(),
-    expectedDzd: amountDzd("The COD handed over since the previous closing."),
+    expectedDzd: amountDzd("The COD paid in cash since the previous closing (card and QR payments are closed, not counted)."),
     countedDzd: amountDzd("What the agent counted."),
     differenceDzd: amountDzd("countedDzd − expectedDzd: negative when cash is missing. Recorded as it is."),
     count: { type: "integer", minimum: 0, description: "Hand-overs this closing takes." },

@@ -149,6 +149,58 @@ export async function listAtCounter(
   return { records: rows.map(toShelfParcel), total: Number(n) };
 }
 
+/** Every parcel at the counter now (optionally of one status), oldest first: the shelf search's candidates. */
+export async function allAtCounter(db: Queryable, code: string, status: ParcelStatus | null): Promise<ShelfParcel[]> {
+  const rows = await db.query<ShelfRow>(
+    `SELECT * FROM parcels.parcels WHERE ${AT_COUNTER} AND ($2::text IS NULL OR status = $2) ORDER BY created_at, id`,
+    [code, status]
+  );
+  return rows.map(toShelfParcel);
+}
+
+/**
+ * One live parcel of this relay point by its number, whatever its status: addressed here, or a
+ * customer's return dropped off here. Null for any other (unknown, sandbox, another relay's).
+ */
+export async function findAtCounter(db: Queryable, code: string, trackingNumber: string): Promise<ShelfParcel | null> {
+  const [row] = await db.query<ShelfRow>(
+    `SELECT * FROM parcels.parcels WHERE tracking_number = $2 AND mode = 'live' AND status <> 'PENDING'
+        AND (destination_relay_code = $1 OR origin_relay_code = $1)`,
+    [code, trackingNumber]
+  );
+  return row ? toShelfParcel(row) : null;
+}
+
+/** The counter's operations a day's list shows, by the status they lead to, and whose parcels they are. */
+export const OPERATION_STATUSES = ["DELIVERED", "RETURN_PENDING", "READY_FOR_PICKUP"] as const satisfies readonly ParcelStatus[];
+export type OperationStatus = (typeof OPERATION_STATUSES)[number];
+
+/**
+ * The parcels this counter moved to `status` since a time, by the time of that change (its
+ * history line: the scan's time for a queued operation): hand-overs (DELIVERED), refusals
+ * (RETURN_PENDING by an agent or operator, not a holding period's end) and drop-offs
+ * (READY_FOR_PICKUP of a customer's return left here).
+ */
+export async function listOperations(
+  db: Queryable,
+  code: string,
+  filter: { status: OperationStatus; since: Date; page: number; size: number }
+): Promise<{ records: ShelfParcel[]; total: number }> {
+  const mine = filter.status === "READY_FOR_PICKUP" ? "p.origin_relay_code = $1" : "p.destination_relay_code = $1";
+  const from = `FROM parcels.parcels p
+    JOIN LATERAL (SELECT max(created_at) AS at FROM parcels.status_history
+                   WHERE parcel_id = p.id AND to_status = $2 AND actor = 'operator') h ON h.at IS NOT NULL
+   WHERE p.mode = 'live' AND ${mine} AND h.at >= $3`;
+  const params: unknown[] = [code, filter.status, filter.since];
+  const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::integer AS n ${from}`, params);
+  const rows = await db.query<ShelfRow>(`SELECT p.* ${from} ORDER BY h.at, p.id LIMIT $4 OFFSET $5`, [
+    ...params,
+    filter.size,
+    filter.page * filter.size
+  ]);
+  return { records: rows.map(toShelfParcel), total: Number(n) };
+}
+
 /** A visible parcel by its normalised tracking number, locked for a change; null when there is none. */
 export async function lockByTracking(tx: Queryable, trackingNumber: string): Promise<ShelfParcel | null> {
   const [row] = await tx.query<ShelfRow>("SELECT * FROM parcels.parcels WHERE tracking_number = $1 AND status <> 'PENDING' FOR UPDATE", [
@@ -164,24 +216,38 @@ export async function readShelfParcel(db: Queryable, id: string): Promise<ShelfP
 
 // --- the till -----------------------------------------------------------------------------------
 
+export type Tender = "cash" | "card" | "qr";
+export const TENDERS: readonly Tender[] = ["cash", "card", "qr"];
+
 export interface TillItem {
   parcelId: string;
   trackingNumber: string;
   amountCentimes: number;
   deliveredAt: Date;
+  tender: Tender;
 }
 
-export async function addToTill(tx: Queryable, item: { parcelId: string; relayCode: string; amountCentimes: number }): Promise<void> {
-  await tx.query("INSERT INTO parcels.relay_cash_items (parcel_id, relay_code, amount_centimes) VALUES ($1, $2, $3)", [
-    item.parcelId,
-    item.relayCode,
-    item.amountCentimes
-  ]);
+/** A hand-over's cash in the open till, at the time of the hand-over (the scan's, for one sent later). */
+export async function addToTill(
+  tx: Queryable,
+  item: { parcelId: string; relayCode: string; amountCentimes: number; at: Date | null; tender: Tender; tenderReference: string | null }
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO parcels.relay_cash_items (parcel_id, relay_code, amount_centimes, delivered_at, tender, tender_reference)
+     VALUES ($1, $2, $3, coalesce($4::timestamptz, now()), $5, $6)`,
+    [item.parcelId, item.relayCode, item.amountCentimes, item.at, item.tender, item.tenderReference]
+  );
 }
 
 export async function openTillItems(db: Queryable, code: string): Promise<TillItem[]> {
-  const rows = await db.query<{ parcel_id: string; tracking_number: string; amount_centimes: string | number; delivered_at: Date }>(
-    `SELECT i.parcel_id, p.tracking_number, i.amount_centimes, i.delivered_at
+  const rows = await db.query<{
+    parcel_id: string;
+    tracking_number: string;
+    amount_centimes: string | number;
+    delivered_at: Date;
+    tender: Tender;
+  }>(
+    `SELECT i.parcel_id, p.tracking_number, i.amount_centimes, i.delivered_at, i.tender
        FROM parcels.relay_cash_items i JOIN parcels.parcels p ON p.id = i.parcel_id
       WHERE i.relay_code = $1 AND i.closing_id IS NULL ORDER BY i.delivered_at, i.parcel_id`,
     [code]
@@ -190,7 +256,8 @@ export async function openTillItems(db: Queryable, code: string): Promise<TillIt
     parcelId: r.parcel_id,
     trackingNumber: r.tracking_number,
     amountCentimes: Number(r.amount_centimes),
-    deliveredAt: r.delivered_at
+    deliveredAt: r.delivered_at,
+    tender: r.tender
   }));
 }
 
@@ -247,11 +314,12 @@ export async function closeTill(
      VALUES ($1, $2, 0, 0, $3, $4, $5)`,
     [closing.id, closing.relayCode, closing.countedCentimes, closing.openedAt, closing.agentKeyId]
   );
-  const taken = await tx.query<{ amount_centimes: string | number }>(
-    "UPDATE parcels.relay_cash_items SET closing_id = $2 WHERE relay_code = $1 AND closing_id IS NULL RETURNING amount_centimes",
+  const taken = await tx.query<{ amount_centimes: string | number; tender: Tender }>(
+    "UPDATE parcels.relay_cash_items SET closing_id = $2 WHERE relay_code = $1 AND closing_id IS NULL RETURNING amount_centimes, tender",
     [closing.relayCode, closing.id]
   );
-  const expected = taken.reduce((sum, item) => sum + Number(item.amount_centimes), 0);
+  // The drawer holds the cash: card and QR payments are closed with it, not counted in it.
+  const expected = taken.filter(item => item.tender === "cash").reduce((sum, item) => sum + Number(item.amount_centimes), 0);
   const [row] = await tx.query<ClosingRow>(
     "UPDATE parcels.relay_cash_closings SET item_count = $2, expected_centimes = $3 WHERE id = $1 RETURNING *",
     [closing.id, taken.length, expected]

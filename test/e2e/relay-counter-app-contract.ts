@@ -1,0 +1,474 @@
+import { pbkdf2Sync, randomUUID } from "node:crypto";
+import { http, HttpResult } from "../helpers/http";
+import type { SystemUnderTest } from "./gateway-contract";
+import { eventually, expectError, freshAddress, Merchant } from "./merchant-helpers";
+import { relayAgent, relayHelpers } from "./relay-contract";
+
+/**
+ * Issue 27 part A: the relay API ready for a phone on a bad network — pairing by a one-time code,
+ * one parcel by its number, the shelf by the recipient's hint, the day's operations, and every
+ * POST idempotent. Run on both database engines (test/integration/relay-counter-api.test.ts).
+ */
+
+/** SQL on the system's database, for what no API does (a code's 15 minutes passing). */
+export type Sql = (text: string, params?: unknown[]) => Promise<unknown>;
+
+export function pairingContract(system: () => SystemUnderTest, sql: () => Sql): void {
+  const h = relayHelpers(system);
+  // Each test from an address of its own (the system trusts one proxy): pairings are limited per address.
+  let address = freshAddress();
+  beforeEach(() => (address = freshAddress()));
+  const pair = (body: unknown, headers: Record<string, string> = {}) =>
+    http(system().baseUrl, "POST", "/api/relay/v1/pairings", { body, headers: { "X-Forwarded-For": address, ...headers } });
+
+  test("pairing: a one-time code from the back-office becomes this device's agent key, listed and revoked like the others", async () => {
+    const code = await h.relayPoint();
+    const drawn = await h.bo().call("POST", `/relay-points/${code}/pairing-codes`, { deviceName: "Comptoir" });
+    expect(drawn.status).toBe(201);
+    expect(drawn.body).toEqual({
+      code: expect.stringMatching(/^[A-HJKMNP-Z2-9]{8}$/),
+      expiresAt: expect.any(String),
+      qrSvg: expect.stringContaining("<svg"),
+      pairUrl: `/counter/#pair=${drawn.body.code}`
+    });
+    const minutes = (Date.parse(drawn.body.expiresAt) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(14);
+    expect(minutes).toBeLessThanOrEqual(15);
+
+    // Typed as a person types it: lower case, a dash.
+    const typed = `${drawn.body.code.slice(0, 4).toLowerCase()}-${drawn.body.code.slice(4)}`;
+    const paired = await pair({ code: typed, deviceName: "Samsung A05" });
+    expect(paired.status).toBe(201);
+    expect(paired.body).toEqual({
+      key: expect.stringMatching(/^rp_agent_[A-Za-z0-9]{40}$/),
+      id: expect.any(String),
+      name: "Samsung A05",
+      relayCode: code,
+      relayName: `Counter ${code}`
+    });
+    const agent = relayAgent(system().baseUrl, paired.body.key);
+    expect((await agent("GET", "/me")).body.relayCode).toBe(code);
+
+    // Used: the same 404 as an unknown code.
+    expectError(await pair({ code: drawn.body.code, deviceName: "another" }), 404, "PAIRING_CODE_NOT_FOUND");
+    expectError(await pair({ code: "ABCDEFGH" }), 404, "PAIRING_CODE_NOT_FOUND");
+
+    const listed = await h.bo().call("GET", `/relay-points/${code}/agent-keys`);
+    expect(listed.body).toEqual([expect.objectContaining({ id: paired.body.id, name: "Samsung A05", revokedAt: null })]);
+    expect(listed.text).not.toContain(paired.body.key);
+    expect((await h.bo().call("DELETE", `/relay-points/${code}/agent-keys/${paired.body.id}`)).status).toBe(204);
+    expectError(await agent("GET", "/me"), 401, "UNAUTHENTICATED");
+
+    // Without a name from the phone, the back-office's.
+    const second = await h.bo().call("POST", `/relay-points/${code}/pairing-codes`, { deviceName: "Caisse 2" });
+    expect((await pair({ code: second.body.code })).body.name).toBe("Caisse 2");
+    expectError(await h.bo().call("POST", "/relay-points/DZ-99-NOWHERE-X/pairing-codes", {}), 404, "RELAY_POINT_NOT_FOUND");
+  });
+
+  test("pairing: concurrent exchanges of one code give exactly one key; with one Idempotency-Key, a lost answer comes back", async () => {
+    const code = await h.relayPoint();
+    const drawn = await h.bo().call("POST", `/relay-points/${code}/pairing-codes`, {});
+    const answers = await Promise.all([1, 2, 3].map(n => pair({ code: drawn.body.code, deviceName: `phone ${n}` })));
+    expect(answers.map(a => a.status).sort()).toEqual([201, 404, 404]);
+    expect((await h.bo().call("GET", `/relay-points/${code}/agent-keys`)).body).toHaveLength(1);
+
+    const again = await h.bo().call("POST", `/relay-points/${code}/pairing-codes`, {});
+    const key = randomUUID();
+    const first = await pair({ code: again.body.code, deviceName: "A05" }, { "Idempotency-Key": key });
+    const replayed = await pair({ code: again.body.code, deviceName: "A05" }, { "Idempotency-Key": key });
+    expect(first.status).toBe(201);
+    expect({ status: replayed.status, body: replayed.body }).toEqual({ status: 201, body: first.body });
+    expectError(await pair({ code: again.body.code, deviceName: "other" }, { "Idempotency-Key": key }), 422, "IDEMPOTENCY_KEY_REUSED");
+    expectError(
+      await pair({ code: again.body.code, deviceName: "A05" }, { "Idempotency-Key": randomUUID() }),
+      404,
+      "PAIRING_CODE_NOT_FOUND"
+    );
+    expect((await h.bo().call("GET", `/relay-points/${code}/agent-keys`)).body).toHaveLength(2);
+  });
+
+  test("pairing: a code past its 15 minutes is 410 PAIRING_CODE_EXPIRED; guesses are limited per client address", async () => {
+    const code = await h.relayPoint();
+    const drawn = await h.bo().call("POST", `/relay-points/${code}/pairing-codes`, {});
+    await sql()("UPDATE auth.pairing_codes SET expires_at = now() - interval '1 second' WHERE relay_code = $1", [code]);
+    expectError(await pair({ code: drawn.body.code }), 410, "PAIRING_CODE_EXPIRED");
+    const attempts: HttpResult[] = [];
+    for (let i = 0; i < 12; i++) attempts.push(await pair({ code: "ZZZZZZZZ" }));
+    expect(attempts.at(-1)?.status).toBe(429);
+    expect(attempts.at(-1)?.headers.get("retry-after")).toEqual(expect.any(String));
+  });
+}
+
+/** A relay point, its agent, and parcels arrived on its shelf (their PINs read from the SMS). */
+async function shelfWith(
+  h: ReturnType<typeof relayHelpers>,
+  system: () => SystemUnderTest,
+  merchant: Merchant,
+  recipients: Record<string, unknown>[]
+): Promise<{ code: string; agent: ReturnType<typeof relayAgent>; parcels: { id: string; trackingNumber: string; pin: string }[] }> {
+  const code = await h.relayPoint();
+  const agent = await h.agent(code);
+  const parcels = [];
+  for (const recipient of recipients) {
+    const parcel = await h.inTransit(merchant, code, recipient);
+    expect((await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber })).status).toBe(200);
+    parcels.push({ ...parcel, pin: await system().sms.pinOf(parcel.trackingNumber) });
+  }
+  return { code, agent, parcels };
+}
+
+export function counterReadsContract(system: () => SystemUnderTest): void {
+  const h = relayHelpers(system);
+  let merchant: Merchant;
+  beforeAll(async () => {
+    merchant = await h.m.create("Counter Reads SARL", 200_000);
+  });
+  const numbers = (res: HttpResult) => res.body.items.map((p: { trackingNumber: string }) => p.trackingNumber);
+
+  test("one parcel by its number, typed or scanned; 404 for another relay point's", async () => {
+    const { agent, parcels } = await shelfWith(h, system, merchant, [{}]);
+    const [parcel] = parcels;
+    const typed = ` ${parcel.trackingNumber.slice(0, 5).toLowerCase()}-${parcel.trackingNumber.slice(5)} `;
+    const read = await agent("GET", `/parcels/${encodeURIComponent(typed)}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({
+      trackingNumber: parcel.trackingNumber,
+      status: expect.stringMatching(/^(AT_RELAY|RELAY_NOTIFIED)$/),
+      recipientHint: "A. ••56"
+    });
+    expect(read.text).not.toContain("Benali");
+
+    const other = await shelfWith(h, system, merchant, [{}]);
+    expectError(await agent("GET", `/parcels/${other.parcels[0].trackingNumber}`), 404, "PARCEL_NOT_FOUND");
+    expectError(await agent("GET", "/parcels/RP000000000DZ"), 404, "PARCEL_NOT_FOUND");
+  });
+
+  test("the shelf searched by the recipient's hint: phone digits, initial, or both", async () => {
+    const { agent, parcels } = await shelfWith(h, system, merchant, [
+      { recipientName: "Amina Benali", recipientPhone: "+213 555 12 34 56" },
+      { recipientName: "amel Haddad", recipientPhone: "0661 22 33 56" },
+      { recipientName: "Karim Saïdi", recipientPhone: "0770 11 22 56" },
+      { recipientName: "عمر بلقاسم", recipientPhone: "0550 98 76 54" }
+    ]);
+    const [amina, amel, karim, omar] = parcels.map(p => p.trackingNumber);
+    expect(numbers(await agent("GET", "/parcels?hint=56"))).toEqual([amina, amel, karim]);
+    expect(numbers(await agent("GET", "/parcels?hint=3456"))).toEqual([amina]);
+    expect(numbers(await agent("GET", "/parcels?hint=a"))).toEqual([amina, amel]);
+    expect(numbers(await agent("GET", "/parcels?hint=A56"))).toEqual([amina, amel]);
+    expect(numbers(await agent("GET", `/parcels?hint=${encodeURIComponent("ع54")}`))).toEqual([omar]);
+    const paged = await agent("GET", "/parcels?hint=56&size=2&page=1");
+    expect({ items: numbers(paged), total: paged.body.totalElements }).toEqual({ items: [karim], total: 3 });
+    expect(numbers(await agent("GET", "/parcels?hint=99"))).toEqual([]);
+    expectError(await agent("GET", "/parcels?hint=AB"), 400, "VALIDATION_FAILED", "hint");
+  });
+
+  test("the day's operations: hand-overs and refusals done here since a time, by the time of each; bad queries are 400", async () => {
+    const { agent, parcels } = await shelfWith(h, system, merchant, [{ codAmountDzd: 1500 }, {}, {}]);
+    const [cod, prepaid, refused] = parcels;
+    const since = new Date(Date.now() - 1000).toISOString();
+    expect((await agent("POST", "/handovers", { trackingNumber: prepaid.trackingNumber, pin: prepaid.pin })).status).toBe(200);
+    expect((await agent("POST", "/handovers", { trackingNumber: cod.trackingNumber, pin: cod.pin, codCollectedDzd: 1500 })).status).toBe(
+      200
+    );
+    expect((await agent("POST", "/refusals", { trackingNumber: refused.trackingNumber, reason: "Refusé" })).status).toBe(200);
+
+    const delivered = await agent("GET", `/parcels?status=DELIVERED&since=${encodeURIComponent(since)}`);
+    expect(delivered.status).toBe(200);
+    expect(numbers(delivered)).toEqual([prepaid.trackingNumber, cod.trackingNumber]);
+    expect(delivered.body.items[1]).toMatchObject({ status: "DELIVERED", codToCollectDzd: null });
+    expect(numbers(await agent("GET", `/parcels?status=RETURN_PENDING&since=${encodeURIComponent(since)}`))).toEqual([
+      refused.trackingNumber
+    ]);
+    const later = new Date(Date.now() + 60_000).toISOString();
+    expect(numbers(await agent("GET", `/parcels?status=DELIVERED&since=${encodeURIComponent(later)}`))).toEqual([]);
+    expectError(await agent("GET", "/parcels?status=DELIVERED"), 400, "VALIDATION_FAILED", "since");
+    expectError(await agent("GET", `/parcels?status=AT_RELAY&since=${encodeURIComponent(since)}`), 400, "VALIDATION_FAILED", "status");
+    expectError(await agent("GET", "/parcels?status=DELIVERED&since=2026-02-30T00:00:00Z"), 400, "VALIDATION_FAILED", "since");
+  });
+}
+
+/** Acceptance 3: every relay POST takes an Idempotency-Key, with the partner API's semantics, under concurrency. */
+export function idempotencyContract(system: () => SystemUnderTest): void {
+  const h = relayHelpers(system);
+  let merchant: Merchant;
+  beforeAll(async () => {
+    merchant = await h.m.create("Idempotent Counter SARL", 200_000);
+  });
+  const send = (key: string, path: string, body: unknown, agentKey: string) =>
+    http(system().baseUrl, "POST", `/api/relay/v1${path}`, {
+      body,
+      headers: { Authorization: `ApiKey ${agentKey}`, "Idempotency-Key": key }
+    });
+
+  /** Sent five times at once with one key: one 2xx first answer, the others that same answer or 409 CONFLICT (still running). */
+  async function sentConcurrently(path: string, body: unknown, agentKey: string, status: number): Promise<HttpResult> {
+    const key = randomUUID();
+    const answers = await Promise.all([1, 2, 3, 4, 5].map(() => send(key, path, body, agentKey)));
+    const firsts = answers.filter(a => a.status === status);
+    expect(firsts.length).toBeGreaterThanOrEqual(1);
+    for (const other of answers) {
+      if (other.status === status) expect(other.body).toEqual(firsts[0].body);
+      else expectError(other, 409, "CONFLICT");
+    }
+    const again = await send(key, path, body, agentKey);
+    expect({ status: again.status, body: again.body }).toEqual({ status, body: firsts[0].body });
+    return again;
+  }
+
+  test("a hand-over, a refusal and a closing sent at once with one key: one effect, and the first answer again", async () => {
+    const code = await h.relayPoint();
+    const { key } = await h.agentKey(code);
+    const agent = relayAgent(system().baseUrl, key);
+    const cod = await h.inTransit(merchant, code, { codAmountDzd: 1500 });
+    const refused = await h.inTransit(merchant, code);
+    for (const parcel of [cod, refused])
+      expect((await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber })).status).toBe(200);
+    const pin = await system().sms.pinOf(cod.trackingNumber);
+
+    const handover = await sentConcurrently("/handovers", { trackingNumber: cod.trackingNumber, pin, codCollectedDzd: 1500 }, key, 200);
+    expect(handover.body.status).toBe("DELIVERED");
+    await sentConcurrently("/refusals", { trackingNumber: refused.trackingNumber, reason: "Refusé" }, key, 200);
+    const till = await agent("GET", "/cash");
+    expect(till.body).toMatchObject({ count: 1, amountDzd: 1500 });
+    const closing = await sentConcurrently("/cash/closings", { countedDzd: 1500 }, key, 201);
+    expect(closing.body).toMatchObject({ expectedDzd: 1500, count: 1 });
+
+    const closings = await h.bo().call("GET", `/relay-points/${code}/cash-closings`);
+    expect(closings.body.totalElements).toBe(1);
+    for (const parcel of [cod, refused]) {
+      const events = (await merchant.live("GET", `/parcels/${parcel.id}/events`)).body.items as { status: string }[];
+      const last = parcel === cod ? "DELIVERED" : "RETURN_PENDING";
+      expect(events.filter(e => e.status === last)).toHaveLength(1);
+    }
+  });
+
+  test("same key, other body: 422 IDEMPOTENCY_KEY_REUSED; a refusal is answered again without a second count; keys are per relay point", async () => {
+    const code = await h.relayPoint();
+    const { key: agentKey } = await h.agentKey(code);
+    const parcel = await h.inTransit(merchant, code);
+    const arrivalKey = randomUUID();
+    expect((await send(arrivalKey, "/arrivals", { trackingNumber: parcel.trackingNumber }, agentKey)).status).toBe(200);
+    const pin = await system().sms.pinOf(parcel.trackingNumber);
+    expectError(
+      await send(arrivalKey, "/refusals", { trackingNumber: parcel.trackingNumber, reason: "x" }, agentKey),
+      422,
+      "IDEMPOTENCY_KEY_REUSED"
+    );
+
+    const wrongPin = pin === "000000" ? "111111" : "000000";
+    const wrongKey = randomUUID();
+    const wrong = await send(wrongKey, "/handovers", { trackingNumber: parcel.trackingNumber, pin: wrongPin }, agentKey);
+    expectError(wrong, 409, "PIN_INCORRECT");
+    expect(wrong.body.message).toContain("4 attempts left");
+    const wrongAgain = await send(wrongKey, "/handovers", { trackingNumber: parcel.trackingNumber, pin: wrongPin }, agentKey);
+    expect({ status: wrongAgain.status, code: wrongAgain.body.code, message: wrongAgain.body.message }).toEqual({
+      status: 409,
+      code: "PIN_INCORRECT",
+      message: wrong.body.message
+    });
+    const third = await send(randomUUID(), "/handovers", { trackingNumber: parcel.trackingNumber, pin: wrongPin }, agentKey);
+    expect(third.body.message).toContain("3 attempts left");
+
+    // Another relay point may use the same key for its own operation.
+    const other = await h.relayPoint();
+    const { key: otherAgent } = await h.agentKey(other);
+    const otherParcel = await h.inTransit(merchant, other);
+    expect((await send(arrivalKey, "/arrivals", { trackingNumber: otherParcel.trackingNumber }, otherAgent)).body.trackingNumber).toBe(
+      otherParcel.trackingNumber
+    );
+    expectError(
+      await send("bad key with spaces", "/arrivals", { trackingNumber: parcel.trackingNumber }, agentKey),
+      400,
+      "VALIDATION_FAILED",
+      "Idempotency-Key"
+    );
+  });
+}
+
+/** occurredAt: when the agent scanned, for operations queued offline; the history, the till and the deadline use it. */
+export function occurredAtContract(system: () => SystemUnderTest): void {
+  const h = relayHelpers(system);
+  let merchant: Merchant;
+  beforeAll(async () => {
+    merchant = await h.m.create("Offline Counter SARL", 200_000);
+  });
+  const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+
+  test("an arrival and a hand-over sent later carry the scan's time: history, arrival, deadline, till and the day's list", async () => {
+    const code = await h.relayPoint({ holdingDays: 5 });
+    const agent = await h.agent(code);
+    const parcel = await h.inTransit(merchant, code, { codAmountDzd: 900 });
+    const scannedIn = hoursAgo(3);
+    const arrival = await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: scannedIn });
+    expect(arrival.status).toBe(200);
+    expect(arrival.body.arrivedAt).toBe(scannedIn);
+    expect(arrival.body.pickupDeadline).toBe(new Date(Date.parse(scannedIn) + 5 * 86_400_000).toISOString());
+    const pin = await system().sms.pinOf(parcel.trackingNumber);
+
+    const handedOver = hoursAgo(1);
+    const since = hoursAgo(2);
+    const handover = await agent("POST", "/handovers", {
+      trackingNumber: parcel.trackingNumber,
+      pin,
+      codCollectedDzd: 900,
+      occurredAt: handedOver
+    });
+    expect(handover.status).toBe(200);
+    expect((await agent("GET", "/cash")).body.items).toEqual([
+      { trackingNumber: parcel.trackingNumber, amountDzd: 900, deliveredAt: handedOver, tender: "cash" }
+    ]);
+    const events = (await merchant.live("GET", `/parcels/${parcel.id}/events`)).body.items as { status: string; occurredAt: string }[];
+    expect(events.find(e => e.status === "AT_RELAY")?.occurredAt).toBe(scannedIn);
+    expect(events.find(e => e.status === "DELIVERED")?.occurredAt).toBe(handedOver);
+    const today = await agent("GET", `/parcels?status=DELIVERED&since=${encodeURIComponent(since)}`);
+    expect(today.body.items.map((p: { trackingNumber: string }) => p.trackingNumber)).toEqual([parcel.trackingNumber]);
+    const tooLate = await agent("GET", `/parcels?status=DELIVERED&since=${encodeURIComponent(hoursAgo(0.5))}`);
+    expect(tooLate.body.items).toEqual([]);
+  });
+
+  test("occurredAt in the future or more than 72 hours back is 400 OCCURRED_AT_OUT_OF_RANGE, and nothing happens", async () => {
+    const code = await h.relayPoint();
+    const agent = await h.agent(code);
+    const parcel = await h.inTransit(merchant, code);
+    const ahead = new Date(Date.now() + 60_000).toISOString();
+    expectError(
+      await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: ahead }),
+      400,
+      "OCCURRED_AT_OUT_OF_RANGE",
+      "occurredAt"
+    );
+    expectError(
+      await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: hoursAgo(73) }),
+      400,
+      "OCCURRED_AT_OUT_OF_RANGE"
+    );
+    expectError(
+      await agent("POST", "/refusals", { trackingNumber: parcel.trackingNumber, reason: "x", occurredAt: hoursAgo(80) }),
+      400,
+      "OCCURRED_AT_OUT_OF_RANGE"
+    );
+    expectError(await agent("POST", "/drop-offs", { returnCode: "ABCDEFGH", occurredAt: ahead }), 400, "OCCURRED_AT_OUT_OF_RANGE");
+    expectError(
+      await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: "yesterday" }),
+      400,
+      "VALIDATION_FAILED",
+      "occurredAt"
+    );
+    expect((await agent("GET", `/parcels/${parcel.trackingNumber}`)).body.status).toBe("IN_TRANSIT");
+    // A few seconds of a phone's clock drift are no error.
+    const drift = new Date(Date.now() + 3_000).toISOString();
+    expect((await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: drift })).status).toBe(200);
+  });
+}
+
+/** Offline hand-overs: verifiers for the shelf, and the server's own judgement of what was queued. */
+export function offlineHandoverContract(system: () => SystemUnderTest): void {
+  const h = relayHelpers(system);
+  let merchant: Merchant;
+  beforeAll(async () => {
+    merchant = await h.m.create("Offline Handover SARL", 200_000);
+  });
+  type Verifier = { trackingNumber: string; codToCollectDzd: number | null; pinVersion: number; verifier: Record<string, any> };
+
+  test("verifiers: a salted PBKDF2 of each shelf parcel's PIN that recomputes from the PIN, never the PIN itself", async () => {
+    const { agent, parcels } = await shelfWith(h, system, merchant, [{ codAmountDzd: 700 }, {}]);
+    const incoming = await h.inTransit(merchant, (await agent("GET", "/me")).body.relayCode);
+    const res = await agent("GET", "/offline-verifiers");
+    expect(res.status).toBe(200);
+    const items = res.body.items as Verifier[];
+    expect(items.map(i => i.trackingNumber).sort()).toEqual(parcels.map(p => p.trackingNumber).sort());
+    expect(items.map(i => i.trackingNumber)).not.toContain(incoming.trackingNumber);
+    for (const parcel of parcels) {
+      const item = items.find(i => i.trackingNumber === parcel.trackingNumber)!;
+      expect(Object.keys(item.verifier).sort()).toEqual(["alg", "hash", "iterations", "salt"]);
+      const { salt, iterations, hash } = item.verifier;
+      expect(pbkdf2Sync(parcel.pin, Buffer.from(salt, "base64"), iterations, 32, "sha256").toString("base64")).toBe(hash);
+      const wrong = parcel.pin === "000000" ? "000001" : "000000";
+      expect(pbkdf2Sync(wrong, Buffer.from(salt, "base64"), iterations, 32, "sha256").toString("base64")).not.toBe(hash);
+    }
+    expect(items.find(i => i.trackingNumber === parcels[0].trackingNumber)?.codToCollectDzd).toBe(700);
+    // The same verifier on the next fetch (the app may keep it), a different salt for each parcel.
+    expect((await agent("GET", "/offline-verifiers")).body.items).toEqual(items);
+    expect(new Set(items.map(i => i.verifier.salt)).size).toBe(items.length);
+  });
+
+  test("a queued hand-over is accepted under the server's rules, or refused with PIN_RESET, PARCEL_EXPIRED or PARCEL_REDIRECTED", async () => {
+    const { code, agent, parcels } = await shelfWith(h, system, merchant, [{ codAmountDzd: 700 }, {}, {}]);
+    const [cod, reset, expiring] = parcels;
+    const verifiers = new Map(((await agent("GET", "/offline-verifiers")).body.items as Verifier[]).map(v => [v.trackingNumber, v]));
+    const offline = (parcel: { trackingNumber: string; pin: string }, extra: Record<string, unknown> = {}) =>
+      agent("POST", "/handovers", {
+        trackingNumber: parcel.trackingNumber,
+        pin: parcel.pin,
+        offline: true,
+        pinVersion: verifiers.get(parcel.trackingNumber)?.pinVersion ?? 1,
+        occurredAt: new Date(Date.now() - 600_000).toISOString(),
+        ...extra
+      });
+
+    expectError(await offline(cod, { codCollectedDzd: 700, tender: "card", tenderReference: "T-1" }), 400, "VALIDATION_FAILED", "tender");
+    expect((await offline(cod, { codCollectedDzd: 700 })).body.status).toBe("DELIVERED");
+
+    const parcelOf = async (trackingNumber: string) =>
+      (await merchant.live("GET", `/parcels/by-tracking/${trackingNumber}`)).body as { id: string };
+    expect((await h.bo().call("POST", `/parcels/${(await parcelOf(reset.trackingNumber)).id}/pickup-pin/reset`)).status).toBe(200);
+    expectError(await offline(reset), 409, "PIN_RESET");
+
+    const expiringId = (await parcelOf(expiring.trackingNumber)).id;
+    await h.bo().call("PUT", `/parcels/${expiringId}/pickup-deadline`, { pickupDeadline: "2020-01-01T00:00:00Z" });
+    await eventually(
+      () => h.statusOf(merchant, expiringId),
+      p => p.status === "RETURN_PENDING",
+      200
+    );
+    expectError(await offline(expiring), 409, "PARCEL_EXPIRED");
+
+    // Redirected before it arrived, while the phone thought it was coming here.
+    const moved = await h.inTransit(merchant, code);
+    const elsewhere = await h.relayPoint();
+    expect((await merchant.live("POST", `/parcels/${moved.id}/redirect`, { destinationRelayCode: elsewhere })).status).toBe(200);
+    expectError(await offline({ trackingNumber: moved.trackingNumber, pin: "123456" }), 409, "PARCEL_REDIRECTED");
+  });
+
+  test("online, a card or QR payment is recorded beside cash: the till shows each tender, a closing counts the cash", async () => {
+    const { agent, parcels } = await shelfWith(h, system, merchant, [{ codAmountDzd: 1000 }, { codAmountDzd: 400 }]);
+    const [card, cash] = parcels;
+    expectError(
+      await agent("POST", "/handovers", { trackingNumber: card.trackingNumber, pin: card.pin, codCollectedDzd: 1000, tender: "card" }),
+      400,
+      "VALIDATION_FAILED",
+      "tenderReference"
+    );
+    const paid = { trackingNumber: card.trackingNumber, pin: card.pin, codCollectedDzd: 1000, tender: "card", tenderReference: "TPE-889" };
+    expect((await agent("POST", "/handovers", paid)).status).toBe(200);
+    expect((await agent("POST", "/handovers", { trackingNumber: cash.trackingNumber, pin: cash.pin, codCollectedDzd: 400 })).status).toBe(
+      200
+    );
+    const till = await agent("GET", "/cash");
+    expect(till.body).toMatchObject({ count: 2, amountDzd: 400, byTender: { cash: 400, card: 1000, qr: 0 } });
+    const closing = await agent("POST", "/cash/closings", { countedDzd: 400 });
+    expect(closing.body).toMatchObject({ expectedDzd: 400, countedDzd: 400, differenceDzd: 0, count: 2 });
+    expect((await agent("GET", "/cash")).body).toMatchObject({ count: 0, byTender: { cash: 0, card: 0, qr: 0 } });
+  });
+}
+
+/** A one-tap reminder to a late collector: the holding period's reminder SMS, once a day per parcel. */
+export function reminderContract(system: () => SystemUnderTest): void {
+  const h = relayHelpers(system);
+  test("a reminder from the counter sends the reminder SMS once; a second within 24 hours is 409; off the shelf is refused", async () => {
+    const merchant = await h.m.create("Reminder SARL", 50_000);
+    const { agent, parcels } = await shelfWith(h, system, merchant, [{}]);
+    const [parcel] = parcels;
+    const sent = await agent("POST", `/parcels/${parcel.trackingNumber}/reminders`);
+    expect(sent.status).toBe(202);
+    await eventually(
+      async () => system().sms.messagesFor(parcel.trackingNumber).length,
+      n => n >= 2
+    );
+    expect(system().sms.messagesFor(parcel.trackingNumber)).toHaveLength(2);
+    const again = await agent("POST", `/parcels/${parcel.trackingNumber}/reminders`);
+    expectError(again, 409, "CONFLICT");
+    const other = await shelfWith(h, system, merchant, [{}]);
+    expectError(await agent("POST", `/parcels/${other.parcels[0].trackingNumber}/reminders`), 404, "PARCEL_NOT_FOUND");
+  });
+}
