@@ -1,8 +1,8 @@
 /**
  * The gateway service. Owns the HTTP edge: routing, authentication, rate limits, request ids,
  * the error shape, the API documents, the public tracking page, label downloads and the counter
- * app's files (/counter); its code is
- * this file and services/gateway/ (http/, tracking-page/, principal cache, rate limiter).
+ * app's files (/counter); its code is this file and services/gateway/ (http/, tracking-page/,
+ * principal cache, rate limiter).
  * Others may call (types in gateway/gateway.contract.ts): `gateway.forgetApiKey` (auth, on a
  * revoke); bin/api-docs.ts uses `gateway.partnerApiDocs` and `gateway.backofficeApiDocs`.
  */

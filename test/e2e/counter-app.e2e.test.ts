@@ -6,8 +6,10 @@ import {
   decodeImage,
   describeBrowser,
   launchChromium,
+  openPaired,
   phonePage,
   RELAY,
+  scan,
   screenshot,
   startCounterSystem
 } from "./counter-system";
@@ -33,25 +35,6 @@ describeBrowser("the counter app: a day at the counter", () => {
     await system?.stop();
   });
 
-  /** The phone opens the app already paired (pairing itself: see pairPhone). */
-  async function pairPhone(page: Page, name: string): Promise<void> {
-    const key = await system.agentKey(name);
-    await page.addInitScript(
-      ([agentKey, relayCode]) =>
-        localStorage.setItem(
-          "counter.pairing",
-          JSON.stringify({ key: agentKey, relayCode, relayName: "Librairie Didouche", deviceName: "Test" })
-        ),
-      [key, RELAY]
-    );
-    await page.goto(`${system.base}/counter/`);
-  }
-
-  async function scan(page: Page, fieldId: string, value: string): Promise<void> {
-    await page.fill(`#${fieldId}`, value);
-    await page.press(`#${fieldId}`, "Enter");
-  }
-
   async function noSeriousAxeFindings(page: Page): Promise<void> {
     expect(await axeFindings(page)).toEqual([]);
   }
@@ -65,7 +48,7 @@ describeBrowser("the counter app: a day at the counter", () => {
     try {
       const response = await page.goto(`${system.base}/counter/`);
       expect(response?.headers()["content-security-policy"]).toBe(COUNTER_CONTENT_SECURITY_POLICY);
-      await pairPhone(page, `Comptoir ${tag}`);
+      await openPaired(system, page, `Comptoir ${tag}`);
       expect(await page.getAttribute("html", "dir")).toBe(locale === "ar-DZ" ? "rtl" : "ltr");
       await page.waitForSelector("#tile-incoming");
       expect(await page.innerText("#tile-incoming")).toContain("3");

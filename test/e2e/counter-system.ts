@@ -44,8 +44,12 @@ export interface CounterSystem {
   incoming(codAmountDzd: number | null, recipient?: { name: string; phone: string }): Promise<{ id: string; trackingNumber: string }>;
   /** A new agent key for the relay point, from the back-office (what pairing gives a phone). */
   agentKey(name: string): Promise<string>;
-  /** The parcel as its merchant reads it, history included. */
+  /** The parcel as its merchant reads it. */
   parcel(id: string): Promise<any>;
+  /** Its status history, oldest first (`GET /parcels/{id}/events`). */
+  history(id: string): Promise<{ status: string; occurredAt: string }[]>;
+  /** Its label PDF, from its pre-signed labelUrl. */
+  labelPdf(id: string): Promise<Buffer>;
   stop(): Promise<void>;
 }
 
@@ -99,6 +103,15 @@ export async function startCounterSystem(extraEnv: Record<string, string> = {}):
     async parcel(id) {
       return (await live("GET", `/parcels/${id}`)).body;
     },
+    async history(id) {
+      return (await live("GET", `/parcels/${id}/events`)).body.items;
+    },
+    async labelPdf(id) {
+      const url = new URL((await live("GET", `/parcels/${id}`)).body.labelUrl);
+      const response = await fetch(base + url.pathname + url.search);
+      if (response.status !== 200) throw new Error(`label: ${response.status}`);
+      return Buffer.from(await response.arrayBuffer());
+    },
     async stop() {
       await proc?.stop();
       await sms.close();
@@ -130,6 +143,29 @@ export async function phonePage(browser: Browser, locale: string): Promise<{ con
   });
   page.on("pageerror", error => problems.push(String(error)));
   return { context, page, problems };
+}
+
+/**
+ * The phone opens the app with an agent key of the relay point on it, as pairing leaves it
+ * (pairing itself is the day's test).
+ */
+export async function openPaired(system: CounterSystem, page: Page, name: string): Promise<void> {
+  const key = await system.agentKey(name);
+  await page.addInitScript(
+    ([agentKey, relayCode]) =>
+      localStorage.setItem(
+        "counter.pairing",
+        JSON.stringify({ key: agentKey, relayCode, relayName: "Librairie Didouche", deviceName: "Test" })
+      ),
+    [key, RELAY]
+  );
+  await page.goto(`${system.base}/counter/`);
+}
+
+/** A number typed into a scan field, then Enter: what a keyboard-wedge scanner does. */
+export async function scan(page: Page, fieldId: string, value: string): Promise<void> {
+  await page.fill(`#${fieldId}`, value);
+  await page.press(`#${fieldId}`, "Enter");
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
