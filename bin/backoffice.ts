@@ -54,6 +54,7 @@ Commands:
   agent:create <CODE> [--name N]            create a relay agent key for the counter app (shown only now)
   agent:list <CODE>                         list a relay point's agent keys (no secrets)
   agent:revoke <CODE> <keyId>               revoke an agent key at once
+  pairing:create <CODE> [--device-name N]   a one-time code (15 minutes) that pairs a phone's counter app
   claim:list [--status OPEN|APPROVED|REJECTED] [--page N] [--size N]
                                             claims of every organisation, newest first (OPEN: the queue to decide)
   claim:approve <claimId> <note> [--compensation DZD]
@@ -228,6 +229,11 @@ const COMMANDS: Record<string, Command> = {
   },
   "agent:create": { need: 1, operation: "createAgentKey", build: (p, o) => ({ params: { code: p[0] }, body: { name: o.name ?? null } }) },
   "agent:list": { need: 1, operation: "listAgentKeys", build: p => ({ params: { code: p[0] } }) },
+  "pairing:create": {
+    need: 1,
+    operation: "createRelayPairingCode",
+    build: (p, o) => ({ params: { code: p[0] }, body: { deviceName: o["device-name"] ?? null } })
+  },
   "agent:revoke": { need: 2, operation: "revokeAgentKey", build: p => ({ params: { code: p[0], keyId: p[1] } }) },
   "claim:list": { need: 0, operation: "listAllClaims", build: (_p, o) => ({ params: { status: o.status, page: o.page, size: o.size } }) },
   "claim:approve": {

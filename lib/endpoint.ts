@@ -93,6 +93,11 @@ export interface EndpointDocs {
   parameters?: Parameter[];
   /** Routed, but in no OpenAPI document (probes, the documentation itself). */
   hidden?: boolean;
+  /**
+   * Relay API only: no agent key is asked (pairing a phone, which has none yet); the gateway limits
+   * it per client address instead of per key.
+   */
+  keyless?: boolean;
   /** Largest request body this endpoint accepts, when it is not the gateway's default. */
   maxBodyBytes?: number;
 }

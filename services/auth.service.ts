@@ -20,6 +20,10 @@ import type { PartnerMeta, Principal } from "../lib/principal";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
 import { AGENT_KEYS_TAG } from "./auth/agent-keys.params";
 import { AgentKeysMixin } from "./auth/agent-keys.mixin";
+import { PairingMixin } from "./auth/pairing.mixin";
+import { PAIRING_TAG } from "./auth/pairing.params";
+import { configOf } from "../mixins/config.mixin";
+import { requireSecret } from "../lib/secrets";
 import type { NewApiKey, Organization } from "./auth/auth.contract";
 import {
   ApiKeyView,
@@ -44,7 +48,7 @@ import {
 } from "./auth/auth.params";
 import * as store from "./auth/auth.store";
 
-type AuthThis = DbVars & { logger: Logger };
+type AuthThis = DbVars & { logger: Logger; publicBaseUrl: string; encryptionKey: string };
 
 const ORGANIZATION_NOT_FOUND = () => new AppError("ORGANIZATION_NOT_FOUND", "Organization not found");
 
@@ -57,8 +61,8 @@ async function existingOrganization(db: DbVars["db"], organizationId: string): P
 /** Organisations, API keys and relay-agent keys: creation (shown once), hashing, lookup, revocation, scopes. */
 const AuthService: ServiceSchema<{ openapi: typeof AUTH_DOCS }, object, AuthThis> = {
   name: "auth",
-  mixins: [DbMixin({ schema: "auth" }), AgentKeysMixin],
-  settings: { openapi: detached({ tags: [...AUTH_DOCS.tags, AGENT_KEYS_TAG] }) },
+  mixins: [DbMixin({ schema: "auth" }), AgentKeysMixin, PairingMixin],
+  settings: { openapi: detached({ tags: [...AUTH_DOCS.tags, AGENT_KEYS_TAG, PAIRING_TAG] }) },
 
   actions: {
     // call auth.createOrganization --name "Boutique Amel"
@@ -220,6 +224,12 @@ const AuthService: ServiceSchema<{ openapi: typeof AUTH_DOCS }, object, AuthThis
         return healthOf(ctx.meta.auth);
       }
     })
+  },
+
+  created() {
+    const config = configOf(this.broker);
+    this.publicBaseUrl = config.publicBaseUrl;
+    this.encryptionKey = requireSecret(config, "encryptionKey");
   }
 };
 

@@ -39,6 +39,12 @@ import { CounterAppMixin } from "./gateway/counter-app.mixin";
 import { countHttpRequests } from "./gateway/http-metrics";
 import { ACCESS_LOG_SETTINGS } from "./gateway/access-log";
 
+/**
+ * Pairing codes a client address may try per minute on the relay API: a shop pairs a phone or two
+ * at a time, and a guesser needs about 10^11 tries for a code (31^8 of them, a few valid at once).
+ */
+const PAIRING_ATTEMPTS_PER_MINUTE = 10;
+
 type GatewayRequest = EdgeRequest & { $endpoint?: { action: { name: string; endpoint?: RoutedEndpoint["endpoint"] } } };
 
 interface GatewayVars {
@@ -214,6 +220,11 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
 
     consumeAgentLimit(this: GatewayVars, agent: AgentPrincipal): Promise<RateDecision> {
       return this.relayLimiter.consume(agent.keyId, this.config.relayRateLimitPerMinute);
+    },
+
+    consumePairingLimit(this: GatewayVars, address: string): Promise<RateDecision> {
+      const bucket = addressBucket(address, this.config.addressLimitIpv6Prefix);
+      return this.addressLimiter.consume(`pairing:${bucket}`, PAIRING_ATTEMPTS_PER_MINUTE);
     },
 
     consumeKeyLimit(this: GatewayVars, principal: Principal): Promise<RateDecision> {

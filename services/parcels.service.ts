@@ -23,7 +23,7 @@ import type { PartnerMeta } from "../lib/principal";
 import { PublicTracking, PublicTrackingSource, toPublicTracking, toTrackingPageParcel, TrackingPageParcel } from "../lib/public-tracking";
 import { positionProblems } from "../lib/relay-points";
 import { relaySearchProblems, RelayPointResult } from "./parcels/relay-search";
-import { IDEMPOTENCY_KEY_PATTERN } from "../lib/schemas";
+import { idempotencyKeyOf } from "../lib/idempotency";
 import { requireSecret } from "../lib/secrets";
 import { toDzd } from "../lib/money";
 import { priceBreakdown } from "./parcels/tariff";
@@ -219,12 +219,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
         body: { name: "ParcelCreateRequest", description: "A parcel to create. Unknown fields are refused.", examples: CREATE_EXAMPLES }
       },
       async handler(ctx) {
-        const key = ctx.meta.idempotencyKey ?? null;
-        if (key !== null && !IDEMPOTENCY_KEY_PATTERN.test(key)) {
-          throw new AppError("VALIDATION_FAILED", "The request is not valid", {
-            details: [{ field: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }]
-          });
-        }
+        const key = idempotencyKeyOf(ctx.meta);
         const { parcel } = await createParcel(this.sagaDeps(ctx), this.owner(ctx), ctx.params, key);
         void this.runRelay();
         return (await this.viewsOf(ctx, [parcel]))[0];

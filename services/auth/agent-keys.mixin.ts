@@ -28,7 +28,7 @@ interface AgentKeysThis {
 }
 
 /** The directory is `parcels`'s: a key is made only for a relay point it knows. */
-async function existingRelayPoint(ctx: Context, code: string): Promise<void> {
+export async function existingRelayPoint(ctx: Context, code: string): Promise<void> {
   try {
     await call(ctx, "parcels.relayPoint", { code });
   } catch (err) {

@@ -19,7 +19,8 @@ import { compareRoutes, endpointsOf, RegistryService, RoutedEndpoint } from "./e
  * 1. OPTIONS runs nothing: a CORS preflight is answered from the policy (204, or 403 for an
  *    origin not allowed), any other OPTIONS with the path's Allow list.
  * 2. Credentials and the rate limit of the API the path belongs to: an API key and its per-key
- *    limit on the partner API, a relay-agent key and its own limit on the relay API, the bearer token on the back-office API, a per-address limit on
+ *    limit on the partner API, a relay-agent key and its own limit on the relay API (a per-address
+ *    limit on its keyless pairing instead), the bearer token on the back-office API, a per-address limit on
  *    label downloads and on the public tracking API. So a request that fails later (unknown route, bad body) is still counted
  *    and carries its X-RateLimit-* headers, and a request without a key is a 401 first.
  * 3. The route: 404 for an unknown path, 405 with Allow for a known path and another method,
@@ -84,6 +85,8 @@ export interface EdgeVars {
   authenticatePartner(ctx: Context, req: EdgeRequest): Promise<Principal>;
   authenticateAgent(ctx: Context, req: EdgeRequest): Promise<AgentPrincipal>;
   consumeAgentLimit(agent: AgentPrincipal): Promise<RateDecision>;
+  /** Pairing attempts of one client address (the relay API's one keyless endpoint). */
+  consumePairingLimit(address: string): Promise<RateDecision>;
   authenticateOperator(req: EdgeRequest): void;
   consumeKeyLimit(principal: Principal): Promise<RateDecision>;
   consumeLabelLimit(address: string): Promise<RateDecision>;
@@ -229,6 +232,11 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
         setRateHeaders(res, decision);
         refuseIfLimited(decision, "requests");
         req.$principal = principal;
+      } else if (api === "relay" && found && this.knownEndpoints.get(found.alias.action ?? "")?.endpoint.keyless) {
+        // Pairing a phone: it has no key yet; the code it sends is the credential, guessed at most this often.
+        const decision = await this.consumePairingLimit(clientAddress(req, this.config.http.trustProxyHops));
+        setRateHeaders(res, decision);
+        refuseIfLimited(decision, "pairing attempts");
       } else if (api === "relay") {
         const agent = await this.authenticateAgent(ctx, req);
         const decision = await this.consumeAgentLimit(agent);

@@ -1,9 +1,10 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { Logger } from "moleculer";
 import { call, Caller } from "../../lib/contract";
 import { encryptField } from "../../lib/crypto";
 import type { Database, Queryable } from "../../lib/db/database";
 import { AppError, errorCodeOf } from "../../lib/errors";
+import { fingerprintOf, IDEMPOTENCY_HOURS, keyReused, stillProcessing } from "../../lib/idempotency";
 import { toCentimes } from "../../lib/money";
 import { generateTrackingNumber } from "../../lib/s10";
 import type { CreateGroups } from "./create-groups";
@@ -31,18 +32,7 @@ export interface SagaDeps {
   closureNoticeDays: number;
 }
 
-const IDEMPOTENCY_HOURS = 24;
 const TRACKING_ATTEMPTS = 5;
-
-/** Two requests are "the same" when their validated bodies are equal, whatever the key order. */
-export function fingerprintOf(input: CreateParcelInput): string {
-  const canonical = JSON.stringify(
-    Object.keys(input)
-      .sort()
-      .map(k => [k, input[k as keyof CreateParcelInput]])
-  );
-  return createHash("sha256").update(canonical).digest("hex");
-}
 
 /** A create's parcel, and whether it was made now or answered again for its Idempotency-Key. */
 export interface CreateOutcome {
@@ -51,12 +41,8 @@ export interface CreateOutcome {
 }
 
 function replay(existing: store.ParcelRecord, fingerprint: string): CreateOutcome {
-  if (existing.requestFingerprint !== fingerprint) {
-    throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request body");
-  }
-  if (existing.status === "PENDING") {
-    throw new AppError("CONFLICT", "A request with this Idempotency-Key is still being processed; retry shortly");
-  }
+  if (existing.requestFingerprint !== fingerprint) throw keyReused();
+  if (existing.status === "PENDING") throw stillProcessing();
   return { parcel: existing, replayed: true };
 }
 

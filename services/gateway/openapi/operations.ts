@@ -41,7 +41,7 @@ export const API_STYLES: Record<"partner" | "backoffice" | "relay" | "labels" | 
   relay: {
     security: () => AGENT_KEY_SCHEMES.map(name => ({ [name]: [] })),
     rate: { success: "required", errors: "optional", subject: "Requests for this relay agent key" },
-    errors: e => [...edgeErrors(e), "UNAUTHENTICATED", "RATE_LIMITED"]
+    errors: e => [...edgeErrors(e), ...(e.endpoint.keyless ? [] : (["UNAUTHENTICATED"] as const)), "RATE_LIMITED"]
   },
   backoffice: {
     security: () => [{ BearerToken: [] }],
@@ -124,7 +124,7 @@ export function operationOf(routed: RoutedEndpoint): Operation {
         }
       : {}),
     responses,
-    security: style.security(routed.scope),
+    security: endpoint.keyless ? [] : style.security(routed.scope),
     "x-action": routed.action
   };
 }

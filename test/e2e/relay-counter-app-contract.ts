@@ -1,0 +1,100 @@
+import { randomUUID } from "node:crypto";
+import { http, HttpResult } from "../helpers/http";
+import type { SystemUnderTest } from "./gateway-contract";
+import { expectError, freshAddress } from "./merchant-helpers";
+import { relayAgent, relayHelpers } from "./relay-contract";
+
+/**
+ * Issue 27 part A: the relay API ready for a phone on a bad network — pairing by a one-time code,
+ * one parcel by its number, the shelf by the recipient's hint, the day's operations, and every
+ * POST idempotent. Run on both database engines (test/integration/relay-counter-api.test.ts).
+ */
+
+/** SQL on the system's database, for what no API does (a code's 15 minutes passing). */
+export type Sql = (text: string, params?: unknown[]) => Promise<unknown>;
+
+export function pairingContract(system: () => SystemUnderTest, sql: () => Sql): void {
+  const h = relayHelpers(system);
+  // Each test from an address of its own (the system trusts one proxy): pairings are limited per address.
+  let address = freshAddress();
+  beforeEach(() => (address = freshAddress()));
+  const pair = (body: unknown, headers: Record<string, string> = {}) =>
+    http(system().baseUrl, "POST", "/api/relay/v1/pairings", { body, headers: { "X-Forwarded-For": address, ...headers } });
+
+  test("pairing: a one-time code from the back-office becomes this device's agent key, listed and revoked like the others", async () => {
+    const code = await h.relayPoint();
+    const drawn = await h.bo().call("POST", `/relay-points/${code}/pairing-codes`, { deviceName: "Comptoir" });
+    expect(drawn.status).toBe(201);
+    expect(drawn.body).toEqual({
+      code: expect.stringMatching(/^[A-HJKMNP-Z2-9]{8}$/),
+      expiresAt: expect.any(String),
+      qrSvg: expect.stringContaining("<svg"),
+      pairUrl: `/counter/#pair=${drawn.body.code}`
+    });
+    const minutes = (Date.parse(drawn.body.expiresAt) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(14);
+    expect(minutes).toBeLessThanOrEqual(15);
+
+    // Typed as a person types it: lower case, a dash.
+    const typed = `${drawn.body.code.slice(0, 4).toLowerCase()}-${drawn.body.code.slice(4)}`;
+    const paired = await pair({ code: typed, deviceName: "Samsung A05" });
+    expect(paired.status).toBe(201);
+    expect(paired.body).toEqual({
+      key: expect.stringMatching(/^rp_agent_[A-Za-z0-9]{40}$/),
+      id: expect.any(String),
+      name: "Samsung A05",
+      relayCode: code,
+      relayName: `Counter ${code}`
+    });
+    const agent = relayAgent(system().baseUrl, paired.body.key);
+    expect((await agent("GET", "/me")).body.relayCode).toBe(code);
+
+    // Used: the same 404 as an unknown code.
+    expectError(await pair({ code: drawn.body.code, deviceName: "another" }), 404, "PAIRING_CODE_NOT_FOUND");
+    expectError(await pair({ code: "ABCDEFGH" }), 404, "PAIRING_CODE_NOT_FOUND");
+
+    const listed = await h.bo().call("GET", `/relay-points/${code}/agent-keys`);
+    expect(listed.body).toEqual([expect.objectContaining({ id: paired.body.id, name: "Samsung A05", revokedAt: null })]);
+    expect(listed.text).not.toContain(paired.body.key);
+    expect((await h.bo().call("DELETE", `/relay-points/${code}/agent-keys/${paired.body.id}`)).status).toBe(204);
+    expectError(await agent("GET", "/me"), 401, "UNAUTHENTICATED");
+
+    // Without a name from the phone, the back-office's.
+    const second = await h.bo().call("POST", `/relay-points/${code}/pairing-codes`, { deviceName: "Caisse 2" });
+    expect((await pair({ code: second.body.code })).body.name).toBe("Caisse 2");
+    expectError(await h.bo().call("POST", "/relay-points/DZ-99-NOWHERE-X/pairing-codes", {}), 404, "RELAY_POINT_NOT_FOUND");
+  });
+
+  test("pairing: concurrent exchanges of one code give exactly one key; with one Idempotency-Key, a lost answer comes back", async () => {
+    const code = await h.relayPoint();
+    const drawn = await h.bo().call("POST", `/relay-points/${code}/pairing-codes`, {});
+    const answers = await Promise.all([1, 2, 3].map(n => pair({ code: drawn.body.code, deviceName: `phone ${n}` })));
+    expect(answers.map(a => a.status).sort()).toEqual([201, 404, 404]);
+    expect((await h.bo().call("GET", `/relay-points/${code}/agent-keys`)).body).toHaveLength(1);
+
+    const again = await h.bo().call("POST", `/relay-points/${code}/pairing-codes`, {});
+    const key = randomUUID();
+    const first = await pair({ code: again.body.code, deviceName: "A05" }, { "Idempotency-Key": key });
+    const replayed = await pair({ code: again.body.code, deviceName: "A05" }, { "Idempotency-Key": key });
+    expect(first.status).toBe(201);
+    expect({ status: replayed.status, body: replayed.body }).toEqual({ status: 201, body: first.body });
+    expectError(await pair({ code: again.body.code, deviceName: "other" }, { "Idempotency-Key": key }), 422, "IDEMPOTENCY_KEY_REUSED");
+    expectError(
+      await pair({ code: again.body.code, deviceName: "A05" }, { "Idempotency-Key": randomUUID() }),
+      404,
+      "PAIRING_CODE_NOT_FOUND"
+    );
+    expect((await h.bo().call("GET", `/relay-points/${code}/agent-keys`)).body).toHaveLength(2);
+  });
+
+  test("pairing: a code past its 15 minutes is 410 PAIRING_CODE_EXPIRED; guesses are limited per client address", async () => {
+    const code = await h.relayPoint();
+    const drawn = await h.bo().call("POST", `/relay-points/${code}/pairing-codes`, {});
+    await sql()("UPDATE auth.pairing_codes SET expires_at = now() - interval '1 second' WHERE relay_code = $1", [code]);
+    expectError(await pair({ code: drawn.body.code }), 410, "PAIRING_CODE_EXPIRED");
+    const attempts: HttpResult[] = [];
+    for (let i = 0; i < 12; i++) attempts.push(await pair({ code: "ZZZZZZZZ" }));
+    expect(attempts.at(-1)?.status).toBe(429);
+    expect(attempts.at(-1)?.headers.get("retry-after")).toEqual(expect.any(String));
+  });
+}
