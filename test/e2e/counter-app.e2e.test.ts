@@ -6,7 +6,6 @@ import {
   decodeImage,
   describeBrowser,
   launchChromium,
-  openPaired,
   phonePage,
   RELAY,
   scan,
@@ -46,9 +45,27 @@ describeBrowser("the counter app: a day at the counter", () => {
 
     const { context, page, problems } = await phonePage(browser, locale);
     try {
-      const response = await page.goto(`${system.base}/counter/`);
-      expect(response?.headers()["content-security-policy"]).toBe(COUNTER_CONTENT_SECURITY_POLICY);
-      await openPaired(system, page, `Comptoir ${tag}`);
+      // Pairing: the operator draws a code in the back-office; the phone types it (French) or opens its address (Arabic).
+      const pairing = await system.bo.call("POST", `/relay-points/${RELAY}/pairing-codes`, {});
+      expect(pairing.status).toBe(201);
+      if (locale === "fr-FR") {
+        const response = await page.goto(`${system.base}/counter/`);
+        expect(response?.headers()["content-security-policy"]).toBe(COUNTER_CONTENT_SECURITY_POLICY);
+        await page.waitForSelector("#pair-code");
+        await noSeriousAxeFindings(page);
+        await screenshot(page, `${tag}-00-pair`);
+        const code: string = pairing.body.code;
+        await scan(page, "pair-code", `${code.slice(0, 4)}-${code.slice(4)}`.toLowerCase());
+      } else {
+        await page.goto(`${system.base}${pairing.body.pairUrl}`);
+      }
+      await page.waitForSelector('.brand:has-text("Librairie Didouche")');
+      const stored = JSON.parse(String(await page.evaluate("localStorage.getItem('counter.pairing')")));
+      expect(stored.key).toMatch(/^rp_agent_/);
+      // The key is on the phone, never on the screen; the operator lists it under the phone's name.
+      expect(await page.innerText("body")).not.toContain("rp_agent_");
+      const keys = await system.bo.call("GET", `/relay-points/${RELAY}/agent-keys`);
+      expect(JSON.stringify(keys.body)).toContain(stored.deviceName);
       expect(await page.getAttribute("html", "dir")).toBe(locale === "ar-DZ" ? "rtl" : "ltr");
       await page.waitForSelector("#tile-incoming");
       expect(await page.innerText("#tile-incoming")).toContain("3");
