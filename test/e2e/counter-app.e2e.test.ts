@@ -79,6 +79,9 @@ describeBrowser("the counter app: a day at the counter", () => {
         await page.waitForSelector(`#received li:has-text("${parcel.trackingNumber.toLowerCase()}")`);
         await expect(page.innerText(".notice")).resolves.toMatch(text.received);
       }
+      // A number that is no parcel: one line saying what to do.
+      await scan(page, "receive-scan", "RP000000000DZ");
+      await expect(page.innerText(".notice-error")).resolves.toMatch(text.unknown);
       await screenshot(page, `${tag}-02-received`);
 
       // Hand over the COD parcel: label scan, PIN, the exact cash confirmed.
@@ -95,9 +98,19 @@ describeBrowser("the counter app: a day at the counter", () => {
       await page.click("#handover-confirm");
       await expect(page.waitForSelector(`.notice-ok:has-text("${cod.trackingNumber}")`)).resolves.toBeTruthy();
 
-      // The prepaid one: one scan, the PIN, one tap.
+      // The prepaid one: one scan, the PIN, one tap. In Arabic it is found by its hint (the phone's
+      // last digits) first; its label must still be scanned, and another parcel's label is refused.
       const prepaidPin = await system.sms.pinOf(prepaid.trackingNumber);
-      await scan(page, "handover-scan", prepaid.trackingNumber);
+      if (locale === "ar-DZ") {
+        await page.fill("#hint", "07");
+        await page.press("#hint", "Enter");
+        await page.click(`li:has-text("${prepaid.trackingNumber}") button`);
+        await scan(page, "handover-confirm-scan", refused.trackingNumber);
+        await expect(page.innerText(".notice-error")).resolves.toMatch(text.mismatch);
+        await scan(page, "handover-confirm-scan", prepaid.trackingNumber);
+      } else {
+        await scan(page, "handover-scan", prepaid.trackingNumber);
+      }
       await page.waitForSelector("#pin");
       await expect(page.innerText("#cod")).resolves.toMatch(text.prepaid);
       await page.fill("#pin", prepaidPin);
@@ -158,7 +171,8 @@ describeBrowser("the counter app: a day at the counter", () => {
       expect((await system.parcel(refused.id)).status).not.toBe("AT_RELAY");
       const closings = await system.bo.call("GET", `/relay-points/${RELAY}/cash-closings`);
       expect(closings.body.items[0]).toMatchObject({ expectedDzd: 1500, countedDzd: 1500, differenceDzd: 0, count: 1 });
-      expect(problems).toEqual([]);
+      // Nothing went wrong but the unknown number's 404, on purpose.
+      expect(problems).toEqual(["404 POST /api/relay/v1/arrivals"]);
     } finally {
       await context.close();
     }
@@ -167,6 +181,8 @@ describeBrowser("the counter app: a day at the counter", () => {
   test("in French", async () => {
     await day("fr-FR", "fr", {
       received: /reçu : en rayon/,
+      unknown: /Numéro inconnu : vérifiez l'étiquette\. \(PARCEL_NOT_FOUND\)/,
+      mismatch: /Ce n'est pas le même colis/,
       cod: /À encaisser : 1 500 DA/,
       prepaid: /Déjà payé/,
       closed: /attendu 1 500 DA, compté 1 500 DA, écart 0 DA/
@@ -176,6 +192,8 @@ describeBrowser("the counter app: a day at the counter", () => {
   test("in Arabic, right to left, with Western digits", async () => {
     await day("ar-DZ", "ar", {
       received: /تم استلام/,
+      unknown: /رقم غير معروف: تحقق من الملصق\. \(PARCEL_NOT_FOUND\)/,
+      mismatch: /ليس نفس الطرد/,
       cod: /المبلغ المطلوب: 1 500 دج/,
       prepaid: /مدفوع مسبقًا/,
       closed: /المتوقع 1 500 دج، المعدود 1 500 دج، الفرق 0 دج/

@@ -7,3 +7,6 @@ export const SERVER_TAKES_OCCURRED_AT = false;
 
 /** `GET /offline-verifiers` and offline hand-overs (issue 27 part A); without them a hand-over needs the network. */
 export const SERVER_HAS_OFFLINE_HANDOVER = false;
+
+/** `POST /parcels/{n}/reminders` (issue 27 part A): the Today screen's reminder button. */
+export const SERVER_SENDS_REMINDERS = false;

@@ -1,4 +1,5 @@
 import { call, RelayParcel } from "../api";
+import { SERVER_SENDS_REMINDERS } from "../features";
 import { h, ltr } from "../dom";
 import { amount, clock, t } from "../i18n";
 import { go, Screen } from "../router";
@@ -68,7 +69,7 @@ function shelfRow(parcel: RelayParcel): HTMLElement {
       { class: "parcel-side" },
       parcel.codToCollectDzd ? h("span", { class: "cod" }, t("dzd", { n: amount(parcel.codToCollectDzd) })) : null,
       deadlineBadge(parcel),
-      late ? reminderButton(parcel) : null
+      late && SERVER_SENDS_REMINDERS ? reminderButton(parcel) : null
     )
   );
 }
