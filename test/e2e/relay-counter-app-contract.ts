@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { http, HttpResult } from "../helpers/http";
 import type { SystemUnderTest } from "./gateway-contract";
-import { expectError, freshAddress } from "./merchant-helpers";
+import { expectError, freshAddress, Merchant } from "./merchant-helpers";
 import { relayAgent, relayHelpers } from "./relay-contract";
 
 /**
@@ -96,5 +96,89 @@ export function pairingContract(system: () => SystemUnderTest, sql: () => Sql): 
     for (let i = 0; i < 12; i++) attempts.push(await pair({ code: "ZZZZZZZZ" }));
     expect(attempts.at(-1)?.status).toBe(429);
     expect(attempts.at(-1)?.headers.get("retry-after")).toEqual(expect.any(String));
+  });
+}
+
+/** A relay point, its agent, and parcels arrived on its shelf (their PINs read from the SMS). */
+async function shelfWith(
+  h: ReturnType<typeof relayHelpers>,
+  system: () => SystemUnderTest,
+  merchant: Merchant,
+  recipients: Record<string, unknown>[]
+): Promise<{ code: string; agent: ReturnType<typeof relayAgent>; parcels: { id: string; trackingNumber: string; pin: string }[] }> {
+  const code = await h.relayPoint();
+  const agent = await h.agent(code);
+  const parcels = [];
+  for (const recipient of recipients) {
+    const parcel = await h.inTransit(merchant, code, recipient);
+    expect((await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber })).status).toBe(200);
+    parcels.push({ ...parcel, pin: await system().sms.pinOf(parcel.trackingNumber) });
+  }
+  return { code, agent, parcels };
+}
+
+export function counterReadsContract(system: () => SystemUnderTest): void {
+  const h = relayHelpers(system);
+  let merchant: Merchant;
+  beforeAll(async () => {
+    merchant = await h.m.create("Counter Reads SARL", 200_000);
+  });
+  const numbers = (res: HttpResult) => res.body.items.map((p: { trackingNumber: string }) => p.trackingNumber);
+
+  test("one parcel by its number, typed or scanned; 404 for another relay point's", async () => {
+    const { agent, parcels } = await shelfWith(h, system, merchant, [{}]);
+    const [parcel] = parcels;
+    const typed = ` ${parcel.trackingNumber.slice(0, 5).toLowerCase()}-${parcel.trackingNumber.slice(5)} `;
+    const read = await agent("GET", `/parcels/${encodeURIComponent(typed)}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ trackingNumber: parcel.trackingNumber, status: "RELAY_NOTIFIED", recipientHint: "A. ••56" });
+    expect(read.text).not.toContain("Benali");
+
+    const other = await shelfWith(h, system, merchant, [{}]);
+    expectError(await agent("GET", `/parcels/${other.parcels[0].trackingNumber}`), 404, "PARCEL_NOT_FOUND");
+    expectError(await agent("GET", "/parcels/RP000000000DZ"), 404, "PARCEL_NOT_FOUND");
+  });
+
+  test("the shelf searched by the recipient's hint: phone digits, initial, or both", async () => {
+    const { agent, parcels } = await shelfWith(h, system, merchant, [
+      { recipientName: "Amina Benali", recipientPhone: "+213 555 12 34 56" },
+      { recipientName: "amel Haddad", recipientPhone: "0661 22 33 56" },
+      { recipientName: "Karim Saïdi", recipientPhone: "0770 11 22 56" },
+      { recipientName: "عمر بلقاسم", recipientPhone: "0550 98 76 54" }
+    ]);
+    const [amina, amel, karim, omar] = parcels.map(p => p.trackingNumber);
+    expect(numbers(await agent("GET", "/parcels?hint=56"))).toEqual([amina, amel, karim]);
+    expect(numbers(await agent("GET", "/parcels?hint=3456"))).toEqual([amina]);
+    expect(numbers(await agent("GET", "/parcels?hint=a"))).toEqual([amina, amel]);
+    expect(numbers(await agent("GET", "/parcels?hint=A56"))).toEqual([amina, amel]);
+    expect(numbers(await agent("GET", `/parcels?hint=${encodeURIComponent("ع54")}`))).toEqual([omar]);
+    const paged = await agent("GET", "/parcels?hint=56&size=2&page=1");
+    expect({ items: numbers(paged), total: paged.body.totalElements }).toEqual({ items: [karim], total: 3 });
+    expect(numbers(await agent("GET", "/parcels?hint=99"))).toEqual([]);
+    expectError(await agent("GET", "/parcels?hint=AB"), 400, "VALIDATION_FAILED", "hint");
+  });
+
+  test("the day's operations: hand-overs and refusals done here since a time, by the time of each; bad queries are 400", async () => {
+    const { agent, parcels } = await shelfWith(h, system, merchant, [{ codAmountDzd: 1500 }, {}, {}]);
+    const [cod, prepaid, refused] = parcels;
+    const since = new Date(Date.now() - 1000).toISOString();
+    expect((await agent("POST", "/handovers", { trackingNumber: prepaid.trackingNumber, pin: prepaid.pin })).status).toBe(200);
+    expect((await agent("POST", "/handovers", { trackingNumber: cod.trackingNumber, pin: cod.pin, codCollectedDzd: 1500 })).status).toBe(
+      200
+    );
+    expect((await agent("POST", "/refusals", { trackingNumber: refused.trackingNumber, reason: "Refusé" })).status).toBe(200);
+
+    const delivered = await agent("GET", `/parcels?status=DELIVERED&since=${encodeURIComponent(since)}`);
+    expect(delivered.status).toBe(200);
+    expect(numbers(delivered)).toEqual([prepaid.trackingNumber, cod.trackingNumber]);
+    expect(delivered.body.items[1]).toMatchObject({ status: "DELIVERED", codToCollectDzd: null });
+    expect(numbers(await agent("GET", `/parcels?status=RETURN_PENDING&since=${encodeURIComponent(since)}`))).toEqual([
+      refused.trackingNumber
+    ]);
+    const later = new Date(Date.now() + 60_000).toISOString();
+    expect(numbers(await agent("GET", `/parcels?status=DELIVERED&since=${encodeURIComponent(later)}`))).toEqual([]);
+    expectError(await agent("GET", "/parcels?status=DELIVERED"), 400, "VALIDATION_FAILED", "since");
+    expectError(await agent("GET", `/parcels?status=AT_RELAY&since=${encodeURIComponent(since)}`), 400, "VALIDATION_FAILED", "status");
+    expectError(await agent("GET", "/parcels?status=DELIVERED&since=2026-02-30T00:00:00Z"), 400, "VALIDATION_FAILED", "since");
   });
 }

@@ -7,7 +7,8 @@ import type { Database } from "../../../lib/db/database";
 import { RELAY_POINTS_PATH } from "../../../lib/endpoint";
 import { AppError } from "../../../lib/errors";
 import { pageOf } from "../../../lib/parcel-view";
-import { NoParams, NoParamsSchema } from "../../../lib/schemas";
+import { isDateTime, NoParams, NoParamsSchema } from "../../../lib/schemas";
+import { normaliseTrackingNumber } from "../../../lib/tracking-number";
 import { arrive, CounterDeps, handOver, refuse } from "./counter";
 import {
   ArrivalSchema,
@@ -28,6 +29,8 @@ import {
   HandoverParams,
   HandoverSchema,
   Page,
+  ParcelNumberParams,
+  ParcelNumberSchema,
   RefusalParams,
   RefusalSchema,
   RelayParcelPageSchema,
@@ -39,7 +42,8 @@ import {
 } from "./relay.params";
 import * as store from "./relay.store";
 import type { ParcelRecord } from "../parcels.store";
-import { toRelayParcelView } from "./relay-view";
+import { openRecipient, toRelayParcelView } from "./relay-view";
+import { matchesHint, parseHint } from "./shelf-search";
 import { closeTill, dispatchReturns, openTill, toClosingView } from "./till";
 
 interface RelayThis {
@@ -51,6 +55,23 @@ interface RelayThis {
   /** The holding period's: charges a return fee now that a refusal owes (the holding pass retries it otherwise). */
   settleReturnFee(caller: Caller, parcel: ParcelRecord): Promise<ParcelRecord>;
 }
+
+/** The day's operations take DELIVERED, RETURN_PENDING or READY_FOR_PICKUP, and since; 400 otherwise. */
+function operationStatusOf(status: CounterListParams["status"], since: string | null): store.OperationStatus {
+  if (since === null) throw invalidQuery("since", "is required with status DELIVERED (the day's hand-overs since then)");
+  if (!(store.OPERATION_STATUSES as readonly (string | null)[]).includes(status)) {
+    throw invalidQuery("status", `must be ${store.OPERATION_STATUSES.join(", ")} with since`);
+  }
+  return status as store.OperationStatus;
+}
+
+function sinceOf(since: string | null): Date {
+  if (!isDateTime(since)) throw invalidQuery("since", "must be a date-time such as 2026-11-26T00:00:00+01:00");
+  return new Date(since);
+}
+
+const invalidQuery = (field: string, message: string) =>
+  new AppError("VALIDATION_FAILED", "The request is not valid", { details: [{ field, message }] });
 
 const deps = (self: RelayThis): CounterDeps => ({ db: self.db, encryptionKey: self.encryptionKey, logger: self.logger });
 const view = (self: RelayThis, shelf: store.ShelfParcel) => toRelayParcelView(shelf, self.encryptionKey);
@@ -98,20 +119,72 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         summary: "This relay point's parcels",
         description:
           "Coming in (IN_TRANSIT, addressed here), on the shelf (AT_RELAY, RELAY_NOTIFIED) and waiting to leave (RETURN_PENDING, " +
-          "not yet handed to the courier; READY_FOR_PICKUP, customers' returns dropped off here), oldest first. Live parcels only.",
+          "not yet handed to the courier; READY_FOR_PICKUP, customers' returns dropped off here), oldest first. Live parcels only. " +
+          "hint searches them by the recipient's phone digits and initial. since lists the day's operations instead: hand-overs " +
+          "(DELIVERED), refusals (RETURN_PENDING) or drop-offs (READY_FOR_PICKUP) done here since then, by their time.",
         tag: "Counter",
         response: RelayParcelPageSchema,
         responseDescription: "A page of parcels."
       },
       async handler(ctx): Promise<Page<RelayParcelView>> {
-        const { status, page, size } = ctx.params;
-        const { records, total } = await store.listAtCounter(this.db, ctx.meta.agent.relayCode, { status, page, size });
+        const { status, hint, since, page, size } = ctx.params;
+        const code = ctx.meta.agent.relayCode;
+        if (since !== null || status === "DELIVERED") {
+          const { records, total } = await store.listOperations(this.db, code, {
+            status: operationStatusOf(status, since),
+            since: sinceOf(since),
+            page,
+            size
+          });
+          return pageOf(
+            records.map(shelf => view(this, shelf)),
+            page,
+            size,
+            total
+          );
+        }
+        if (hint !== null) {
+          const wanted = parseHint(hint);
+          const found = (await store.allAtCounter(this.db, code, status)).filter(shelf =>
+            matchesHint(wanted, openRecipient(shelf, this.encryptionKey))
+          );
+          return pageOf(
+            found.slice(page * size, (page + 1) * size).map(shelf => view(this, shelf)),
+            page,
+            size,
+            found.length
+          );
+        }
+        const { records, total } = await store.listAtCounter(this.db, code, { status, page, size });
         return pageOf(
           records.map(shelf => view(this, shelf)),
           page,
           size,
           total
         );
+      }
+    }),
+
+    relayParcel: defineAction<ParcelNumberParams, RelayThis, AgentMeta>({
+      rest: "GET /parcels/:trackingNumber",
+      api: "relay",
+      schema: ParcelNumberSchema,
+      endpoint: {
+        operationId: "getRelayParcel",
+        summary: "One parcel, by its number",
+        description:
+          "A parcel of this relay point (addressed here, or a customer's return dropped off here), whatever its status, by its " +
+          "number as typed or scanned. 404 for any other.",
+        tag: "Counter",
+        response: RelayParcelViewSchema,
+        responseDescription: "The parcel.",
+        errors: ["PARCEL_NOT_FOUND"]
+      },
+      async handler(ctx): Promise<RelayParcelView> {
+        const trackingNumber = normaliseTrackingNumber(ctx.params.trackingNumber);
+        const shelf = await store.findAtCounter(this.db, ctx.meta.agent.relayCode, trackingNumber);
+        if (!shelf) throw new AppError("PARCEL_NOT_FOUND", `Parcel ${trackingNumber} is not one of this relay point's parcels`);
+        return view(this, shelf);
       }
     }),
 

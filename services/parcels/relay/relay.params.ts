@@ -3,7 +3,8 @@ import { amountDzd, component, dateTime, nullable, objectOf, uuidSchema } from "
 import type { JsonSchema } from "../../../lib/openapi/types";
 import { Page, pageSchema, TRACKING_NUMBER_PATTERN } from "../../../lib/parcel-view";
 import { MAX_TRACKING_INPUT_LENGTH } from "../../../lib/tracking-number";
-import { moneyDzd, queryInteger, relayCode } from "../../../lib/schemas";
+import { PARCEL_STATUSES, ParcelStatus } from "../../../lib/parcel-status";
+import { dateTimeText, moneyDzd, queryInteger, relayCode } from "../../../lib/schemas";
 import { pin } from "../cod.params";
 import { COUNTER_STATUSES } from "./relay.store";
 
@@ -24,22 +25,47 @@ const trackingNumber = () =>
 export type CounterStatus = (typeof COUNTER_STATUSES)[number];
 
 export interface CounterListParams {
-  status: CounterStatus | null;
+  status: CounterStatus | "DELIVERED" | null;
+  hint: string | null;
+  since: string | null;
   page: number;
   size: number;
 }
 export const CounterListSchema = Joi.object<CounterListParams, true>({
   status: Joi.string()
-    .valid(...COUNTER_STATUSES)
+    .valid(...COUNTER_STATUSES, "DELIVERED")
     .allow(null)
     .default(null)
     .description(
       "IN_TRANSIT: coming to this relay point; AT_RELAY and RELAY_NOTIFIED: on the shelf; RETURN_PENDING: refused or expired, " +
         "waiting for the courier; READY_FOR_PICKUP: customers' returns dropped off here (POST /drop-offs), waiting for the " +
-        "courier. All five when omitted."
+        "courier. All five when omitted. With since: DELIVERED (hand-overs), RETURN_PENDING (refusals) or READY_FOR_PICKUP " +
+        "(drop-offs) done at this counter since then, whatever became of them."
     ),
+  hint: Joi.string()
+    .max(20)
+    .allow(null)
+    .default(null)
+    .description(
+      "Searches the parcels at the counter by what the recipient says: the last digits of the phone (56, 3456), the first " +
+        "letter of the name (A), or both (A56)."
+    )
+    .example("A56"),
+  since: dateTimeText()
+    .allow(null)
+    .default(null)
+    .description(
+      "The day's operations: with status DELIVERED, RETURN_PENDING or READY_FOR_PICKUP, the parcels this counter moved there " +
+        "at or after this date-time, by the time of the operation (the scan's, for an operation sent later), oldest first."
+    )
+    .example("2026-11-26T00:00:00+01:00"),
   ...pageKeys
 }).unknown(true);
+
+export interface ParcelNumberParams {
+  trackingNumber: string;
+}
+export const ParcelNumberSchema = Joi.object<ParcelNumberParams, true>({ trackingNumber: trackingNumber().required() });
 
 export interface TrackingBody {
   trackingNumber: string;
@@ -150,7 +176,7 @@ export const CounterViewSchema = component(
 
 export interface RelayParcelView {
   trackingNumber: string;
-  status: CounterStatus | "DELIVERED";
+  status: ParcelStatus;
   weightG: number;
   arrivedAt: string | null;
   pickupDeadline: string | null;
@@ -163,7 +189,7 @@ export const RelayParcelViewSchema = component(
   objectOf<RelayParcelView>(
     {
       trackingNumber: { type: "string", pattern: TRACKING_NUMBER_PATTERN },
-      status: { type: "string", enum: [...COUNTER_STATUSES, "DELIVERED"] },
+      status: { type: "string", enum: [...PARCEL_STATUSES] },
       weightG: { type: "integer", minimum: 1 },
       arrivedAt: nullable(dateTime("When the parcel reached this shelf, UTC; null while it is coming.")),
       pickupDeadline: nullable(dateTime("The recipient collects it before this time, UTC; null until it arrives.")),

@@ -138,6 +138,58 @@ export async function listAtCounter(
   return { records: rows.map(toShelfParcel), total: Number(n) };
 }
 
+/** Every parcel at the counter now (optionally of one status), oldest first: the shelf search's candidates. */
+export async function allAtCounter(db: Queryable, code: string, status: ParcelStatus | null): Promise<ShelfParcel[]> {
+  const rows = await db.query<ShelfRow>(
+    `SELECT * FROM parcels.parcels WHERE ${AT_COUNTER} AND ($2::text IS NULL OR status = $2) ORDER BY created_at, id`,
+    [code, status]
+  );
+  return rows.map(toShelfParcel);
+}
+
+/**
+ * One live parcel of this relay point by its number, whatever its status: addressed here, or a
+ * customer's return dropped off here. Null for any other (unknown, sandbox, another relay's).
+ */
+export async function findAtCounter(db: Queryable, code: string, trackingNumber: string): Promise<ShelfParcel | null> {
+  const [row] = await db.query<ShelfRow>(
+    `SELECT * FROM parcels.parcels WHERE tracking_number = $2 AND mode = 'live' AND status <> 'PENDING'
+        AND (destination_relay_code = $1 OR origin_relay_code = $1)`,
+    [code, trackingNumber]
+  );
+  return row ? toShelfParcel(row) : null;
+}
+
+/** The counter's operations a day's list shows, by the status they lead to, and whose parcels they are. */
+export const OPERATION_STATUSES = ["DELIVERED", "RETURN_PENDING", "READY_FOR_PICKUP"] as const satisfies readonly ParcelStatus[];
+export type OperationStatus = (typeof OPERATION_STATUSES)[number];
+
+/**
+ * The parcels this counter moved to `status` since a time, by the time of that change (its
+ * history line: the scan's time for a queued operation): hand-overs (DELIVERED), refusals
+ * (RETURN_PENDING by an agent or operator, not a holding period's end) and drop-offs
+ * (READY_FOR_PICKUP of a customer's return left here).
+ */
+export async function listOperations(
+  db: Queryable,
+  code: string,
+  filter: { status: OperationStatus; since: Date; page: number; size: number }
+): Promise<{ records: ShelfParcel[]; total: number }> {
+  const mine = filter.status === "READY_FOR_PICKUP" ? "p.origin_relay_code = $1" : "p.destination_relay_code = $1";
+  const from = `FROM parcels.parcels p
+    JOIN LATERAL (SELECT max(created_at) AS at FROM parcels.status_history
+                   WHERE parcel_id = p.id AND to_status = $2 AND actor = 'operator') h ON h.at IS NOT NULL
+   WHERE p.mode = 'live' AND ${mine} AND h.at >= $3`;
+  const params: unknown[] = [code, filter.status, filter.since];
+  const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::integer AS n ${from}`, params);
+  const rows = await db.query<ShelfRow>(`SELECT p.* ${from} ORDER BY h.at, p.id LIMIT $4 OFFSET $5`, [
+    ...params,
+    filter.size,
+    filter.page * filter.size
+  ]);
+  return { records: rows.map(toShelfParcel), total: Number(n) };
+}
+
 /** A visible parcel by its normalised tracking number, locked for a change; null when there is none. */
 export async function lockByTracking(tx: Queryable, trackingNumber: string): Promise<ShelfParcel | null> {
   const [row] = await tx.query<ShelfRow>("SELECT * FROM parcels.parcels WHERE tracking_number = $1 AND status <> 'PENDING' FOR UPDATE", [
