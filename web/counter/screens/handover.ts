@@ -1,4 +1,4 @@
-import { ApiError, call, NetworkError, RelayParcel, sameNumber } from "../api";
+import { ApiError, call, NetworkError, Page, RelayParcel, sameNumber } from "../api";
 import { h, ltr, notice } from "../dom";
 import { amount, errorText, t } from "../i18n";
 import { checkPin, verifierOf } from "../offline-pin";
@@ -15,17 +15,39 @@ import { errorNotice, screen, slot } from "./common";
  */
 type Tender = "cash" | "card" | "qr";
 
+/** The parcel by its number: the server's answer when there is a network, else the day's copy. */
 async function findOnShelf(number: string): Promise<RelayParcel | undefined> {
+  if (navigator.onLine) {
+    try {
+      const parcel = await call<RelayParcel>("GET", `/parcels/${encodeURIComponent(number.trim())}`);
+      return onShelf(parcel) ? parcel : undefined;
+    } catch (err) {
+      if (err instanceof ApiError) return undefined;
+    }
+  }
   if (!currentDay()) await loadDay().catch(() => undefined);
   return shelfParcel(number);
 }
 
-/** The shelf parcels whose hint matches: digits are the phone's last digits, a letter the name's initial. */
-function byHint(hint: string): RelayParcel[] {
-  const text = hint.trim().toUpperCase();
-  const shelf = (currentDay()?.parcels ?? []).filter(onShelf);
-  if (/^\d+$/.test(text)) return shelf.filter(p => p.recipientHint.replace(/\D/g, "").endsWith(text.slice(-2)));
-  return shelf.filter(p => p.recipientHint.toUpperCase().startsWith(text.slice(0, 1)));
+/**
+ * The shelf parcels whose hint matches: the last digits of the phone, the initial, or both. The
+ * server knows whole phones; the phone's copy only the hint's two digits and initial (offline).
+ */
+async function byHint(hint: string): Promise<RelayParcel[]> {
+  const text = hint.replace(/[\s.]/g, "").toUpperCase();
+  if (navigator.onLine) {
+    try {
+      const page = await call<Page<RelayParcel>>("GET", `/parcels?hint=${encodeURIComponent(text)}&size=100`);
+      return page.items.filter(onShelf);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400) return [];
+    }
+  }
+  if (!currentDay()) await loadDay().catch(() => undefined);
+  const [, initial = "", digits = ""] = /^(\D?)(\d*)$/u.exec(text) ?? [];
+  return (currentDay()?.parcels ?? [])
+    .filter(onShelf)
+    .filter(p => p.recipientHint.toUpperCase().startsWith(initial) && p.recipientHint.replace(/\D/g, "").endsWith(digits.slice(-2)));
 }
 
 export function handoverScreen(): HTMLElement {
@@ -51,8 +73,7 @@ export function handoverScreen(): HTMLElement {
           class: "hint",
           onsubmit: async (event: Event) => {
             event.preventDefault();
-            if (!currentDay()) await loadDay().catch(() => undefined);
-            const found = byHint(hintInput.value);
+            const found = await byHint(hintInput.value);
             matches.replaceChildren(
               found.length
                 ? h(
