@@ -69,6 +69,7 @@ describeBrowser("the counter app: a day at the counter", () => {
       expect(await page.getAttribute("html", "dir")).toBe(locale === "ar-DZ" ? "rtl" : "ltr");
       await page.waitForSelector("#tile-incoming");
       expect(await page.innerText("#tile-incoming")).toContain("3");
+      const handedBefore = Number((await page.innerText("#tile-handed")).replace(/\D/g, ""));
       await noSeriousAxeFindings(page);
       await screenshot(page, `${tag}-01-today`);
 
@@ -164,6 +165,11 @@ describeBrowser("the counter app: a day at the counter", () => {
       await page.waitForSelector(".notice-ok");
       await expect(page.innerText(".notice-ok")).resolves.toMatch(text.closed);
       await screenshot(page, `${tag}-08-closed`);
+
+      // Today counts the day's two hand-overs.
+      await page.click(".back");
+      await page.waitForSelector("#tile-handed");
+      expect(Number((await page.innerText("#tile-handed")).replace(/\D/g, ""))).toBe(handedBefore + 2);
 
       // What the server holds: each parcel once, in its final state; the closing with its total.
       expect((await system.parcel(cod.id)).status).toBe("DELIVERED");

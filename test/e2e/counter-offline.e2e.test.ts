@@ -5,6 +5,7 @@ import zlib from "node:zlib";
 import type { Browser } from "playwright-core";
 import { barcodeVideo, labelBarcode } from "./counter-label-video";
 import {
+  axeFindings,
   CounterSystem,
   describeBrowser,
   launchChromium,
@@ -71,6 +72,7 @@ describeBrowser("the counter app offline, its camera and its budget", () => {
       expect(await page.locator("#outbox-count").count()).toBe(0);
       expect(await page.innerText("#sync-results")).toContain(first.trackingNumber);
       await screenshot(page, "offline-03-synced");
+      expect(await axeFindings(page)).toEqual([]);
 
       // Each arrival reached the server exactly once, and a flush after that sends nothing more.
       await page.evaluate("window.dispatchEvent(new Event('online'))");

@@ -1,4 +1,4 @@
-import { allPages, call, Me, RelayParcel, Till } from "./api";
+import { allPages, call, Me, Page, RelayParcel, Till } from "./api";
 import { readCopy, saveCopy } from "./device";
 import { refreshVerifiers } from "./offline-pin";
 
@@ -10,6 +10,8 @@ export interface Day {
   me: Me;
   parcels: RelayParcel[];
   till: Till;
+  /** Parcels handed over at this counter since midnight (the phone's). */
+  handedToday: number;
   at: string;
   /** Read from the phone's copy, not the server (offline). */
   fromCopy: boolean;
@@ -23,13 +25,21 @@ export function currentDay(): Day | null {
 
 export async function loadDay(): Promise<Day> {
   try {
-    const [me, parcels, till] = await Promise.all([call<Me>("GET", "/me"), allPages("/parcels"), call<Till>("GET", "/cash")]);
-    day = { me, parcels, till, at: new Date().toISOString(), fromCopy: false };
-    saveCopy("day", { me, parcels, till });
+    const midnight = new Date();
+    midnight.setHours(0, 0, 0, 0);
+    const [me, parcels, till, handed] = await Promise.all([
+      call<Me>("GET", "/me"),
+      allPages("/parcels"),
+      call<Till>("GET", "/cash"),
+      call<Page<RelayParcel>>("GET", `/parcels?status=DELIVERED&since=${encodeURIComponent(midnight.toISOString())}&size=1`)
+    ]);
+    const handedToday = handed.totalElements;
+    day = { me, parcels, till, handedToday, at: new Date().toISOString(), fromCopy: false };
+    saveCopy("day", { me, parcels, till, handedToday });
     void refreshVerifiers();
     return day;
   } catch (err) {
-    const copy = readCopy<{ me: Me; parcels: RelayParcel[]; till: Till }>("day");
+    const copy = readCopy<{ me: Me; parcels: RelayParcel[]; till: Till; handedToday: number }>("day");
     if (!copy) throw err;
     day = { ...copy.value, at: copy.at, fromCopy: true };
     return day;

@@ -31,6 +31,8 @@ export const ar: Messages = {
   onShelf: "على الرف",
   returnsWaiting: "مرتجعات للموزّع",
   cashInTill: "الصندوق",
+  handedToday: "سُلّم اليوم",
+  pairAgain: "أعد الربط",
   capacity: "السعة المستعملة",
   capacityOf: "{n} / {max}",
   expiresToday: "ينتهي اليوم",

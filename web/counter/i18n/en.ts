@@ -30,6 +30,8 @@ export const en: Messages = {
   onShelf: "On the shelf",
   returnsWaiting: "Returns for the courier",
   cashInTill: "Till",
+  handedToday: "Handed over today",
+  pairAgain: "Pair again",
   capacity: "Space used",
   capacityOf: "{n} / {max}",
   expiresToday: "Expires today",

@@ -31,6 +31,8 @@ export const fr = {
   onShelf: "En rayon",
   returnsWaiting: "Retours pour le livreur",
   cashInTill: "Caisse",
+  handedToday: "Remis aujourd'hui",
+  pairAgain: "Relier à nouveau",
   capacity: "Place utilisée",
   capacityOf: "{n} / {max}",
   expiresToday: "Expire aujourd'hui",

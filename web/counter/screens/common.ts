@@ -1,4 +1,5 @@
 import { ApiError, NetworkError } from "../api";
+import { forgetPairing } from "../device";
 import { h, notice } from "../dom";
 import { errorText, t } from "../i18n";
 import type { MessageKey } from "../i18n/fr";
@@ -25,7 +26,22 @@ export function errorNotice(err: unknown): HTMLElement {
     // The API says the tries left in its message ("…; 3 attempts left").
     const left = err.code === "PIN_INCORRECT" ? /(\d+) attempts? left/.exec(err.message)?.[1] : undefined;
     const extra = left ? ` ${t("triesLeft", { n: left })}` : "";
-    return notice("error", errorText(err.code) + extra, h("small", { class: "code" }, ` (${err.code})`));
+    const again =
+      err.code === "UNAUTHENTICATED"
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: "small",
+              onclick: () => {
+                forgetPairing();
+                go("pair");
+              }
+            },
+            t("pairAgain")
+          )
+        : null;
+    return notice("error", errorText(err.code) + extra, h("small", { class: "code" }, ` (${err.code})`), again);
   }
   if (err instanceof NetworkError) return notice("error", errorText("NETWORK"));
   return notice("error", errorText("UNKNOWN"));

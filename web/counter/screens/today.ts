@@ -93,6 +93,7 @@ function dayView(day: Day): HTMLElement {
       tile("toReceive", ltr(coming.length), "tile-incoming"),
       tile("onShelf", ltr(shelf.length), "tile-shelf"),
       tile("returnsWaiting", ltr(returns.length), "tile-returns"),
+      tile("handedToday", ltr(day.handedToday), "tile-handed"),
       tile("cashInTill", t("dzd", { n: amount(day.till.amountDzd) }), "tile-till"),
       tile("capacity", ltr(t("capacityOf", { n: day.me.onShelf, max: day.me.capacity })), "tile-capacity")
     ),
