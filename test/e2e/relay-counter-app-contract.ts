@@ -182,3 +182,101 @@ export function counterReadsContract(system: () => SystemUnderTest): void {
     expectError(await agent("GET", "/parcels?status=DELIVERED&since=2026-02-30T00:00:00Z"), 400, "VALIDATION_FAILED", "since");
   });
 }
+
+/** Acceptance 3: every relay POST takes an Idempotency-Key, with the partner API's semantics, under concurrency. */
+export function idempotencyContract(system: () => SystemUnderTest): void {
+  const h = relayHelpers(system);
+  let merchant: Merchant;
+  beforeAll(async () => {
+    merchant = await h.m.create("Idempotent Counter SARL", 200_000);
+  });
+  const send = (key: string, path: string, body: unknown, agentKey: string) =>
+    http(system().baseUrl, "POST", `/api/relay/v1${path}`, {
+      body,
+      headers: { Authorization: `ApiKey ${agentKey}`, "Idempotency-Key": key }
+    });
+
+  /** Sent five times at once with one key: one 2xx first answer, the others that same answer or 409 CONFLICT (still running). */
+  async function sentConcurrently(path: string, body: unknown, agentKey: string, status: number): Promise<HttpResult> {
+    const key = randomUUID();
+    const answers = await Promise.all([1, 2, 3, 4, 5].map(() => send(key, path, body, agentKey)));
+    const firsts = answers.filter(a => a.status === status);
+    expect(firsts.length).toBeGreaterThanOrEqual(1);
+    for (const other of answers) {
+      if (other.status === status) expect(other.body).toEqual(firsts[0].body);
+      else expectError(other, 409, "CONFLICT");
+    }
+    const again = await send(key, path, body, agentKey);
+    expect({ status: again.status, body: again.body }).toEqual({ status, body: firsts[0].body });
+    return again;
+  }
+
+  test("a hand-over, a refusal and a closing sent at once with one key: one effect, and the first answer again", async () => {
+    const code = await h.relayPoint();
+    const { key } = await h.agentKey(code);
+    const agent = relayAgent(system().baseUrl, key);
+    const cod = await h.inTransit(merchant, code, { codAmountDzd: 1500 });
+    const refused = await h.inTransit(merchant, code);
+    for (const parcel of [cod, refused])
+      expect((await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber })).status).toBe(200);
+    const pin = await system().sms.pinOf(cod.trackingNumber);
+
+    const handover = await sentConcurrently("/handovers", { trackingNumber: cod.trackingNumber, pin, codCollectedDzd: 1500 }, key, 200);
+    expect(handover.body.status).toBe("DELIVERED");
+    await sentConcurrently("/refusals", { trackingNumber: refused.trackingNumber, reason: "Refusé" }, key, 200);
+    const till = await agent("GET", "/cash");
+    expect(till.body).toMatchObject({ count: 1, amountDzd: 1500 });
+    const closing = await sentConcurrently("/cash/closings", { countedDzd: 1500 }, key, 201);
+    expect(closing.body).toMatchObject({ expectedDzd: 1500, count: 1 });
+
+    const closings = await h.bo().call("GET", `/relay-points/${code}/cash-closings`);
+    expect(closings.body.totalElements).toBe(1);
+    for (const parcel of [cod, refused]) {
+      const events = (await merchant.live("GET", `/parcels/${parcel.id}/events`)).body.items as { status: string }[];
+      const last = parcel === cod ? "DELIVERED" : "RETURN_PENDING";
+      expect(events.filter(e => e.status === last)).toHaveLength(1);
+    }
+  });
+
+  test("same key, other body: 422 IDEMPOTENCY_KEY_REUSED; a refusal is answered again without a second count; keys are per relay point", async () => {
+    const code = await h.relayPoint();
+    const { key: agentKey } = await h.agentKey(code);
+    const parcel = await h.inTransit(merchant, code);
+    const arrivalKey = randomUUID();
+    expect((await send(arrivalKey, "/arrivals", { trackingNumber: parcel.trackingNumber }, agentKey)).status).toBe(200);
+    const pin = await system().sms.pinOf(parcel.trackingNumber);
+    expectError(
+      await send(arrivalKey, "/refusals", { trackingNumber: parcel.trackingNumber, reason: "x" }, agentKey),
+      422,
+      "IDEMPOTENCY_KEY_REUSED"
+    );
+
+    const wrongPin = pin === "000000" ? "111111" : "000000";
+    const wrongKey = randomUUID();
+    const wrong = await send(wrongKey, "/handovers", { trackingNumber: parcel.trackingNumber, pin: wrongPin }, agentKey);
+    expectError(wrong, 409, "PIN_INCORRECT");
+    expect(wrong.body.message).toContain("4 attempts left");
+    const wrongAgain = await send(wrongKey, "/handovers", { trackingNumber: parcel.trackingNumber, pin: wrongPin }, agentKey);
+    expect({ status: wrongAgain.status, code: wrongAgain.body.code, message: wrongAgain.body.message }).toEqual({
+      status: 409,
+      code: "PIN_INCORRECT",
+      message: wrong.body.message
+    });
+    const third = await send(randomUUID(), "/handovers", { trackingNumber: parcel.trackingNumber, pin: wrongPin }, agentKey);
+    expect(third.body.message).toContain("3 attempts left");
+
+    // Another relay point may use the same key for its own operation.
+    const other = await h.relayPoint();
+    const { key: otherAgent } = await h.agentKey(other);
+    const otherParcel = await h.inTransit(merchant, other);
+    expect((await send(arrivalKey, "/arrivals", { trackingNumber: otherParcel.trackingNumber }, otherAgent)).body.trackingNumber).toBe(
+      otherParcel.trackingNumber
+    );
+    expectError(
+      await send("bad key with spaces", "/arrivals", { trackingNumber: parcel.trackingNumber }, agentKey),
+      400,
+      "VALIDATION_FAILED",
+      "Idempotency-Key"
+    );
+  });
+}

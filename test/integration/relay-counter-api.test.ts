@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { acquireDatabase, releaseDatabase } from "../../lib/db/connection";
 import type { Database } from "../../lib/db/database";
-import { counterReadsContract, pairingContract } from "../e2e/relay-counter-app-contract";
+import { counterReadsContract, idempotencyContract, pairingContract } from "../e2e/relay-counter-app-contract";
 import { EngineDatabase, inProcessSystem } from "../helpers/in-process-system";
 import { createTestDatabase } from "../helpers/postgres";
 import { describeWithServers } from "../helpers/servers";
@@ -28,6 +28,7 @@ function onEngine(databaseEnv: () => Promise<EngineDatabase>): void {
   const sql = () => (text: string, params?: unknown[]) => db.query(text, params);
   pairingContract(system, sql);
   counterReadsContract(system);
+  idempotencyContract(system);
 }
 
 describe("the relay API for the counter app on PGlite", () =>

@@ -1,3 +1,5 @@
+import { RELAY_IDEMPOTENCY_KEY_HEADER } from "../../../lib/idempotency";
+import { IdempotentMeta, relayIdempotently } from "./relay-idempotency";
 import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { randomUUID } from "node:crypto";
 import { defineAction } from "../../../lib/action";
@@ -194,7 +196,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ClosuresThis>> 
       }
     }),
 
-    relayAnnounceClosure: defineAction<ClosureBody, ClosuresThis, AgentMeta>({
+    relayAnnounceClosure: defineAction<ClosureBody, ClosuresThis, IdempotentMeta>({
       rest: "POST /closures",
       api: "relay",
       schema: ClosureBodySchema,
@@ -208,11 +210,14 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ClosuresThis>> 
         status: 201,
         response: ClosureCreatedSchema,
         responseDescription: "Stored and applied.",
-        errors: ["RELAY_POINT_NOT_FOUND"],
+        errors: ["RELAY_POINT_NOT_FOUND", "IDEMPOTENCY_KEY_REUSED", "CONFLICT"],
+        parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
         body: { name: "RelayAgentClosureRequest", description: "The days closed." }
       },
       handler(ctx): Promise<ClosureCreatedView> {
-        return announce(this, ctx.meta.agent.relayCode, ctx.params, "agent");
+        return relayIdempotently(this.db, ctx, "closure", async () => {
+          return announce(this, ctx.meta.agent.relayCode, ctx.params, "agent");
+        });
       }
     }),
 

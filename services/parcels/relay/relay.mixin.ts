@@ -1,3 +1,5 @@
+import { RELAY_IDEMPOTENCY_KEY_HEADER } from "../../../lib/idempotency";
+import { IdempotentMeta, relayIdempotently } from "./relay-idempotency";
 import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../../../lib/action";
 import type { AgentMeta } from "../../../lib/agent-keys";
@@ -188,7 +190,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
       }
     }),
 
-    relayArrival: defineAction<TrackingBody, RelayThis, AgentMeta>({
+    relayArrival: defineAction<TrackingBody, RelayThis, IdempotentMeta>({
       rest: "POST /arrivals",
       api: "relay",
       schema: ArrivalSchema,
@@ -203,17 +205,28 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         tag: "Shelf",
         response: RelayParcelViewSchema,
         responseDescription: "The parcel, on the shelf.",
-        errors: ["PARCEL_NOT_FOUND", "RELAY_POINT_NOT_FOUND", "WRONG_RELAY", "INVALID_TRANSITION", "RELAY_FULL"],
+        errors: [
+          "PARCEL_NOT_FOUND",
+          "RELAY_POINT_NOT_FOUND",
+          "WRONG_RELAY",
+          "INVALID_TRANSITION",
+          "RELAY_FULL",
+          "IDEMPOTENCY_KEY_REUSED",
+          "CONFLICT"
+        ],
+        parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
         body: { name: "RelayArrivalRequest", description: "The parcel scanned." }
       },
-      async handler(ctx): Promise<RelayParcelView> {
-        const { shelf, arrived } = await arrive(deps(this), ctx.meta.agent, ctx.params.trackingNumber);
-        if (arrived) void this.runRelay();
-        return view(this, shelf);
+      handler(ctx): Promise<RelayParcelView> {
+        return relayIdempotently(this.db, ctx, "arrival", async () => {
+          const { shelf, arrived } = await arrive(deps(this), ctx.meta.agent, ctx.params.trackingNumber);
+          if (arrived) void this.runRelay();
+          return view(this, shelf);
+        });
       }
     }),
 
-    relayHandover: defineAction<HandoverParams, RelayThis, AgentMeta>({
+    relayHandover: defineAction<HandoverParams, RelayThis, IdempotentMeta>({
       rest: "POST /handovers",
       api: "relay",
       schema: HandoverSchema,
@@ -228,16 +241,28 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         tag: "Shelf",
         response: RelayParcelViewSchema,
         responseDescription: "The parcel, DELIVERED.",
-        errors: ["PIN_REQUIRED", "PARCEL_NOT_FOUND", "INVALID_TRANSITION", "PIN_INCORRECT", "COD_AMOUNT_MISMATCH", "PIN_LOCKED"],
+        errors: [
+          "PIN_REQUIRED",
+          "PARCEL_NOT_FOUND",
+          "INVALID_TRANSITION",
+          "PIN_INCORRECT",
+          "COD_AMOUNT_MISMATCH",
+          "PIN_LOCKED",
+          "IDEMPOTENCY_KEY_REUSED",
+          "CONFLICT"
+        ],
+        parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
         body: { name: "RelayHandoverRequest", description: "The parcel, the recipient's PIN and the cash taken." }
       },
-      async handler(ctx): Promise<RelayParcelView> {
-        const shelf = await handOver(deps(this), ctx.meta.agent, ctx.params).finally(() => void this.runRelay());
-        return view(this, shelf);
+      handler(ctx): Promise<RelayParcelView> {
+        return relayIdempotently(this.db, ctx, "handover", async () => {
+          const shelf = await handOver(deps(this), ctx.meta.agent, ctx.params).finally(() => void this.runRelay());
+          return view(this, shelf);
+        });
       }
     }),
 
-    relayRefusal: defineAction<RefusalParams, RelayThis, AgentMeta>({
+    relayRefusal: defineAction<RefusalParams, RelayThis, IdempotentMeta>({
       rest: "POST /refusals",
       api: "relay",
       schema: RefusalSchema,
@@ -250,12 +275,15 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         tag: "Shelf",
         response: RelayParcelViewSchema,
         responseDescription: "The parcel, RETURN_PENDING.",
-        errors: ["PARCEL_NOT_FOUND", "INVALID_TRANSITION"],
+        errors: ["PARCEL_NOT_FOUND", "INVALID_TRANSITION", "IDEMPOTENCY_KEY_REUSED", "CONFLICT"],
+        parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
         body: { name: "RelayRefusalRequest", description: "The parcel and why it was refused." }
       },
-      async handler(ctx): Promise<RelayParcelView> {
-        const shelf = await refuse(deps(this), ctx.meta.agent, ctx.params).finally(() => void this.runRelay());
-        return view(this, { ...shelf, parcel: await this.settleReturnFee(ctx, shelf.parcel) });
+      handler(ctx): Promise<RelayParcelView> {
+        return relayIdempotently(this.db, ctx, "refusal", async () => {
+          const shelf = await refuse(deps(this), ctx.meta.agent, ctx.params).finally(() => void this.runRelay());
+          return view(this, { ...shelf, parcel: await this.settleReturnFee(ctx, shelf.parcel) });
+        });
       }
     }),
 
@@ -277,7 +305,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
       }
     }),
 
-    relayCloseTill: defineAction<CloseTillParams, RelayThis, AgentMeta>({
+    relayCloseTill: defineAction<CloseTillParams, RelayThis, IdempotentMeta>({
       rest: "POST /cash/closings",
       api: "relay",
       schema: CloseTillSchema,
@@ -291,15 +319,18 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         status: 201,
         response: ClosingViewSchema,
         responseDescription: "Closed.",
-        errors: ["RELAY_POINT_NOT_FOUND"],
+        errors: ["RELAY_POINT_NOT_FOUND", "IDEMPOTENCY_KEY_REUSED", "CONFLICT"],
+        parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
         body: { name: "RelayTillClosingRequest", description: "The cash counted." }
       },
       handler(ctx): Promise<ClosingView> {
-        return closeTill(this.db, ctx.meta.agent, ctx.params.countedDzd);
+        return relayIdempotently(this.db, ctx, "closing", async () => {
+          return closeTill(this.db, ctx.meta.agent, ctx.params.countedDzd);
+        });
       }
     }),
 
-    relayReturnDispatch: defineAction<DispatchParams, RelayThis, AgentMeta>({
+    relayReturnDispatch: defineAction<DispatchParams, RelayThis, IdempotentMeta>({
       rest: "POST /return-dispatches",
       api: "relay",
       schema: DispatchSchema,
@@ -313,11 +344,14 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         tag: "Shelf",
         response: DispatchViewSchema,
         responseDescription: "They left.",
-        errors: ["RETURN_NOT_DISPATCHABLE"],
+        errors: ["RETURN_NOT_DISPATCHABLE", "IDEMPOTENCY_KEY_REUSED", "CONFLICT"],
+        parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
         body: { name: "RelayReturnDispatchRequest", description: "The returns handed over." }
       },
       handler(ctx): Promise<{ dispatched: number }> {
-        return dispatchReturns(this.db, ctx.meta.agent, ctx.params.trackingNumbers);
+        return relayIdempotently(this.db, ctx, "return-dispatch", async () => {
+          return dispatchReturns(this.db, ctx.meta.agent, ctx.params.trackingNumbers);
+        });
       }
     }),
 

@@ -1,6 +1,7 @@
+import { RELAY_IDEMPOTENCY_KEY_HEADER } from "../../../lib/idempotency";
+import { IdempotentMeta, relayIdempotently } from "../relay/relay-idempotency";
 import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../../../lib/action";
-import type { AgentMeta } from "../../../lib/agent-keys";
 import { BackgroundLoop } from "../../../lib/background-loop";
 import { decryptField } from "../../../lib/crypto";
 import type { Database } from "../../../lib/db/database";
@@ -219,7 +220,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ReturnsThis>> =
       }
     }),
 
-    relayDropOff: defineAction<DropOffParams, ReturnsThis, AgentMeta>({
+    relayDropOff: defineAction<DropOffParams, ReturnsThis, IdempotentMeta>({
       rest: "POST /drop-offs",
       api: "relay",
       schema: DropOffSchema,
@@ -236,18 +237,28 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ReturnsThis>> =
         status: 201,
         response: RelayParcelViewSchema,
         responseDescription: "The return parcel, READY_FOR_PICKUP here.",
-        errors: ["RETURN_CODE_NOT_FOUND", "RETURN_CODE_USED", "RETURN_CODE_EXPIRED", "RELAY_POINT_NOT_FOUND"],
+        errors: [
+          "RETURN_CODE_NOT_FOUND",
+          "RETURN_CODE_USED",
+          "RETURN_CODE_EXPIRED",
+          "RELAY_POINT_NOT_FOUND",
+          "IDEMPOTENCY_KEY_REUSED",
+          "CONFLICT"
+        ],
+        parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
         body: { name: "RelayDropOffRequest", description: "The return code the customer gives." }
       },
-      async handler(ctx): Promise<RelayParcelView> {
-        const relayCode = ctx.meta.agent.relayCode;
-        if (!(await parcels.findRelayPoint(this.db, relayCode))) {
-          throw new AppError("RELAY_POINT_NOT_FOUND", `Relay point ${relayCode} does not exist`);
-        }
-        const { parcel } = await dropOff(deps(this, ctx), { relayCode, mode: "live" }, ctx.params.returnCode, ctx.params.weightG).finally(
-          () => void this.runRelay()
-        );
-        return toRelayParcelView(await readShelfParcel(this.db, parcel.id), this.encryptionKey);
+      handler(ctx): Promise<RelayParcelView> {
+        return relayIdempotently(this.db, ctx, "drop-off", async () => {
+          const relayCode = ctx.meta.agent.relayCode;
+          if (!(await parcels.findRelayPoint(this.db, relayCode))) {
+            throw new AppError("RELAY_POINT_NOT_FOUND", `Relay point ${relayCode} does not exist`);
+          }
+          const { parcel } = await dropOff(deps(this, ctx), { relayCode, mode: "live" }, ctx.params.returnCode, ctx.params.weightG).finally(
+            () => void this.runRelay()
+          );
+          return toRelayParcelView(await readShelfParcel(this.db, parcel.id), this.encryptionKey);
+        });
       }
     }),
 
