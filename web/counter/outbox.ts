@@ -47,9 +47,12 @@ export async function items(): Promise<OutboxItem[]> {
   return all.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
-/** A 5xx or a 429 is the server not answering the question: the item waits, as with no network. */
+/**
+ * The answers that are no answer yet: a 5xx, a 429, and a 409 CONFLICT (the same key still running
+ * on the server, after a lost answer). The item waits and goes again with its key, as with no network.
+ */
 function isTransient(err: ApiError): boolean {
-  return err.status >= 500 || err.status === 429;
+  return err.status >= 500 || err.status === 429 || err.code === "CONFLICT";
 }
 
 async function send(item: OutboxItem): Promise<Outcome> {
