@@ -52,8 +52,12 @@ export async function call<T>(method: "GET" | "POST", path: string, body?: unkno
   } catch (err) {
     throw new NetworkError(String(err));
   }
+  // The Date header has whole seconds: a phone within 2 s of the server keeps its own clock.
   const date = response.headers.get("Date");
-  if (date) clockOffsetMs = Date.parse(date) - Date.now();
+  if (date) {
+    const offset = Date.parse(date) - Date.now();
+    clockOffsetMs = Math.abs(offset) > 2000 ? offset : 0;
+  }
   const text = await response.text();
   const data = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   if (!response.ok) {
