@@ -35,8 +35,18 @@ export function applyDocumentLanguage(): void {
   document.title = MESSAGES[current].appName;
 }
 
+/**
+ * A message with its values. In Arabic each value is isolated so that it keeps its own order and
+ * the punctuation stays on the right side of it: numbers, amounts ("1 500", whose space would
+ * otherwise swap its groups) and codes left to right (U+2066 … U+2069), any other text by its
+ * own first letter (U+2068 … U+2069).
+ */
 export function t(key: MessageKey, vars: Record<string, string | number> = {}): string {
-  return MESSAGES[current][key].replace(/\{(\w+)\}/g, (_, name: string) => String(vars[name] ?? ""));
+  const isolate =
+    current === "ar"
+      ? (value: string) => (/^[\w\s.,:/+-]*$/.test(value) ? `\u2066${value}\u2069` : `\u2068${value}\u2069`)
+      : (value: string) => value;
+  return MESSAGES[current][key].replace(/\{(\w+)\}/g, (_, name: string) => isolate(String(vars[name] ?? "")));
 }
 
 /** The message of a relay error code, or the generic one for a code the app does not know. */
