@@ -141,6 +141,15 @@ describeBrowser("the counter app offline, its camera and its budget", () => {
       })()`);
       expect(cached).toEqual(expect.arrayContaining(["/counter/index.html", "/counter/main.js", "/counter/zxing_reader.wasm"]));
       expect(cached.some(file => /\/counter\/decoder-[\w-]+\.js$/.test(file))).toBe(true);
+
+      // One address for the shell (inside the worker's scope), and nothing but the app's own files.
+      for (const address of ["/counter", "/counter/"]) {
+        const answer = await fetch(system.base + address, { redirect: "manual" });
+        expect([answer.status, answer.headers.get("location")]).toEqual([308, "/counter/index.html"]);
+      }
+      for (const address of ["/counter/package.json", "/counter/..%2F..%2Fpackage.json", "/counter/.env", "/counter/sw.js.map"]) {
+        expect((await fetch(system.base + address)).status).toBe(404);
+      }
     } finally {
       await context.close();
     }

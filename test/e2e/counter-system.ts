@@ -134,6 +134,8 @@ export async function launchChromium(extraArgs: string[] = []): Promise<Browser>
 export async function phonePage(browser: Browser, locale: string): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await browser.newContext({ ...PHONE, locale });
   const page = await context.newPage();
+  // Waits, not measures: a shared two-core runner under load has taken over 30 s to install the worker.
+  page.setDefaultTimeout(90_000);
   const problems: string[] = [];
   page.on("console", message => {
     if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) problems.push(message.text());
