@@ -189,16 +189,29 @@ export async function setStatus(
     pickupPinEnc: string | null;
     holdingDays: number | null;
     returnFeeCentimes: number | null;
+    /** When the change happened, if not now (an operation sent later): the arrival and the deadline count from it. */
+    at: Date | null;
   }
 ): Promise<ParcelRecord> {
   const rows = await tx.query<ParcelRow>(
     `UPDATE parcels.parcels SET status = $2, updated_at = now(), refund_pending = refund_pending OR $3, cod_status = $4,
             pickup_pin_enc = $5,
-            pickup_deadline = CASE WHEN $6::int IS NULL THEN pickup_deadline ELSE now() + make_interval(days => $6::int) END,
+            pickup_deadline = CASE WHEN $6::int IS NULL THEN pickup_deadline
+                                   ELSE coalesce($8::timestamptz, now()) + make_interval(days => $6::int) END,
+            arrived_at = CASE WHEN $2 = 'AT_RELAY' AND arrived_at IS NULL THEN $8::timestamptz ELSE arrived_at END,
             return_fee_centimes = coalesce(return_fee_centimes, $7::bigint),
             return_fee_pending = return_fee_pending OR (return_fee_centimes IS NULL AND coalesce($7::bigint, 0) > 0)
       WHERE id = $1 RETURNING *`,
-    [id, change.status, change.refundPending, change.codStatus, change.pickupPinEnc, change.holdingDays, change.returnFeeCentimes]
+    [
+      id,
+      change.status,
+      change.refundPending,
+      change.codStatus,
+      change.pickupPinEnc,
+      change.holdingDays,
+      change.returnFeeCentimes,
+      change.at
+    ]
   );
   return toParcel(rows[0]);
 }
@@ -224,11 +237,12 @@ export async function resetPickupPin(tx: Queryable, id: string, pickupPinEnc: st
  */
 export async function recordHistory(
   tx: Queryable,
-  entry: { parcelId: string; from: StoredStatus | null; to: ParcelStatus; reason: string | null; actor: string }
+  entry: { parcelId: string; from: StoredStatus | null; to: ParcelStatus; reason: string | null; actor: string; at?: Date | null }
 ): Promise<{ sequence: number; occurredAt: Date }> {
   const [line] = await tx.query<{ created_at: Date }>(
-    "INSERT INTO parcels.status_history (parcel_id, from_status, to_status, reason, actor) VALUES ($1, $2, $3, $4, $5) RETURNING created_at",
-    [entry.parcelId, entry.from, entry.to, entry.reason, entry.actor]
+    `INSERT INTO parcels.status_history (parcel_id, from_status, to_status, reason, actor, created_at)
+     VALUES ($1, $2, $3, $4, $5, coalesce($6::timestamptz, now())) RETURNING created_at`,
+    [entry.parcelId, entry.from, entry.to, entry.reason, entry.actor, entry.at ?? null]
   );
   return { sequence: await eventCount(tx, entry.parcelId), occurredAt: line.created_at };
 }

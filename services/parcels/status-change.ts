@@ -18,6 +18,8 @@ export interface StatusChange {
   refundPending?: boolean;
   /** Seals a new pick-up PIN (lib/crypto); a live parcel reaching AT_RELAY without one gets one. */
   sealPin?: (pin: string) => string;
+  /** When it happened, if not now: a counter's operation sent later (its history line, arrival and deadline count from it). */
+  at?: Date | null;
 }
 
 /**
@@ -46,14 +48,16 @@ export async function applyStatusChange(
     codStatus,
     pickupPinEnc: newPin !== null ? change.sealPin!(newPin) : row.pickupPinEnc,
     holdingDays: change.to === "AT_RELAY" && !isReturnParcel ? await holdingDaysFor(tx, row.destinationRelayCode) : null,
-    returnFeeCentimes: change.to === "RETURN_PENDING" ? returnFeeCentimes(row.priceCentimes) : null
+    returnFeeCentimes: change.to === "RETURN_PENDING" ? returnFeeCentimes(row.priceCentimes) : null,
+    at: change.at ?? null
   });
   const { sequence, occurredAt } = await store.recordHistory(tx, {
     parcelId: row.id,
     from: row.status,
     to: change.to,
     reason: change.reason,
-    actor: change.actor
+    actor: change.actor,
+    at: change.at ?? null
   });
   const event = eventOf(updated, { type: eventTypeFor(change.to), sequence, occurredAt, reason: change.reason });
   event.data = { previousStatus: previous, parcel: parcelOf(event)! };

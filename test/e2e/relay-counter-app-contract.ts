@@ -131,7 +131,11 @@ export function counterReadsContract(system: () => SystemUnderTest): void {
     const typed = ` ${parcel.trackingNumber.slice(0, 5).toLowerCase()}-${parcel.trackingNumber.slice(5)} `;
     const read = await agent("GET", `/parcels/${encodeURIComponent(typed)}`);
     expect(read.status).toBe(200);
-    expect(read.body).toMatchObject({ trackingNumber: parcel.trackingNumber, status: "RELAY_NOTIFIED", recipientHint: "A. ••56" });
+    expect(read.body).toMatchObject({
+      trackingNumber: parcel.trackingNumber,
+      status: expect.stringMatching(/^(AT_RELAY|RELAY_NOTIFIED)$/),
+      recipientHint: "A. ••56"
+    });
     expect(read.text).not.toContain("Benali");
 
     const other = await shelfWith(h, system, merchant, [{}]);
@@ -278,5 +282,81 @@ export function idempotencyContract(system: () => SystemUnderTest): void {
       "VALIDATION_FAILED",
       "Idempotency-Key"
     );
+  });
+}
+
+/** occurredAt: when the agent scanned, for operations queued offline; the history, the till and the deadline use it. */
+export function occurredAtContract(system: () => SystemUnderTest): void {
+  const h = relayHelpers(system);
+  let merchant: Merchant;
+  beforeAll(async () => {
+    merchant = await h.m.create("Offline Counter SARL", 200_000);
+  });
+  const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+
+  test("an arrival and a hand-over sent later carry the scan's time: history, arrival, deadline, till and the day's list", async () => {
+    const code = await h.relayPoint({ holdingDays: 5 });
+    const agent = await h.agent(code);
+    const parcel = await h.inTransit(merchant, code, { codAmountDzd: 900 });
+    const scannedIn = hoursAgo(3);
+    const arrival = await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: scannedIn });
+    expect(arrival.status).toBe(200);
+    expect(arrival.body.arrivedAt).toBe(scannedIn);
+    expect(arrival.body.pickupDeadline).toBe(new Date(Date.parse(scannedIn) + 5 * 86_400_000).toISOString());
+    const pin = await system().sms.pinOf(parcel.trackingNumber);
+
+    const handedOver = hoursAgo(1);
+    const since = hoursAgo(2);
+    const handover = await agent("POST", "/handovers", {
+      trackingNumber: parcel.trackingNumber,
+      pin,
+      codCollectedDzd: 900,
+      occurredAt: handedOver
+    });
+    expect(handover.status).toBe(200);
+    expect((await agent("GET", "/cash")).body.items).toEqual([
+      { trackingNumber: parcel.trackingNumber, amountDzd: 900, deliveredAt: handedOver }
+    ]);
+    const events = (await merchant.live("GET", `/parcels/${parcel.id}/events`)).body.items as { status: string; occurredAt: string }[];
+    expect(events.find(e => e.status === "AT_RELAY")?.occurredAt).toBe(scannedIn);
+    expect(events.find(e => e.status === "DELIVERED")?.occurredAt).toBe(handedOver);
+    const today = await agent("GET", `/parcels?status=DELIVERED&since=${encodeURIComponent(since)}`);
+    expect(today.body.items.map((p: { trackingNumber: string }) => p.trackingNumber)).toEqual([parcel.trackingNumber]);
+    const tooLate = await agent("GET", `/parcels?status=DELIVERED&since=${encodeURIComponent(hoursAgo(0.5))}`);
+    expect(tooLate.body.items).toEqual([]);
+  });
+
+  test("occurredAt in the future or more than 72 hours back is 400 OCCURRED_AT_OUT_OF_RANGE, and nothing happens", async () => {
+    const code = await h.relayPoint();
+    const agent = await h.agent(code);
+    const parcel = await h.inTransit(merchant, code);
+    const ahead = new Date(Date.now() + 60_000).toISOString();
+    expectError(
+      await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: ahead }),
+      400,
+      "OCCURRED_AT_OUT_OF_RANGE",
+      "occurredAt"
+    );
+    expectError(
+      await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: hoursAgo(73) }),
+      400,
+      "OCCURRED_AT_OUT_OF_RANGE"
+    );
+    expectError(
+      await agent("POST", "/refusals", { trackingNumber: parcel.trackingNumber, reason: "x", occurredAt: hoursAgo(80) }),
+      400,
+      "OCCURRED_AT_OUT_OF_RANGE"
+    );
+    expectError(await agent("POST", "/drop-offs", { returnCode: "ABCDEFGH", occurredAt: ahead }), 400, "OCCURRED_AT_OUT_OF_RANGE");
+    expectError(
+      await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: "yesterday" }),
+      400,
+      "VALIDATION_FAILED",
+      "occurredAt"
+    );
+    expect((await agent("GET", `/parcels/${parcel.trackingNumber}`)).body.status).toBe("IN_TRANSIT");
+    // A few seconds of a phone's clock drift are no error.
+    const drift = new Date(Date.now() + 3_000).toISOString();
+    expect((await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: drift })).status).toBe(200);
   });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { acquireDatabase, releaseDatabase } from "../../lib/db/connection";
 import type { Database } from "../../lib/db/database";
-import { counterReadsContract, idempotencyContract, pairingContract } from "../e2e/relay-counter-app-contract";
+import { counterReadsContract, idempotencyContract, occurredAtContract, pairingContract } from "../e2e/relay-counter-app-contract";
 import { EngineDatabase, inProcessSystem } from "../helpers/in-process-system";
 import { createTestDatabase } from "../helpers/postgres";
 import { describeWithServers } from "../helpers/servers";
@@ -29,6 +29,7 @@ function onEngine(databaseEnv: () => Promise<EngineDatabase>): void {
   pairingContract(system, sql);
   counterReadsContract(system);
   idempotencyContract(system);
+  occurredAtContract(system);
 }
 
 describe("the relay API for the counter app on PGlite", () =>

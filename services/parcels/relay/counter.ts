@@ -7,7 +7,8 @@ import { toCentimes, toDzd } from "../../../lib/money";
 import { normaliseTrackingNumber } from "../../../lib/tracking-number";
 import { judgeHandoverPin, PinRefusal, refusal } from "../handover";
 import { applyStatusChange } from "../status-change";
-import type { HandoverParams, RefusalParams } from "./relay.params";
+import { occurredAtOf } from "./occurred-at";
+import type { HandoverParams, RefusalParams, TrackingBody } from "./relay.params";
 import * as store from "./relay.store";
 
 /**
@@ -51,9 +52,10 @@ function onShelfOrRefuse(shelf: store.ShelfParcel, what: string): void {
 export async function arrive(
   deps: CounterDeps,
   agent: AgentPrincipal,
-  typed: string
+  request: TrackingBody
 ): Promise<{ shelf: store.ShelfParcel; arrived: boolean }> {
-  const trackingNumber = normaliseTrackingNumber(typed);
+  const trackingNumber = normaliseTrackingNumber(request.trackingNumber);
+  const at = occurredAtOf(request.occurredAt);
   return deps.db.transaction(async tx => {
     const relay = await store.lockCounter(tx, agent.relayCode);
     if (!relay) throw new AppError("RELAY_POINT_NOT_FOUND", `Relay point ${agent.relayCode} does not exist`);
@@ -78,7 +80,8 @@ export async function arrive(
       to: "AT_RELAY",
       reason: `arrived at relay point ${relay.code}`,
       actor: "operator",
-      sealPin: pin => encryptField(pin, deps.encryptionKey)
+      sealPin: pin => encryptField(pin, deps.encryptionKey),
+      at
     });
     return { shelf: await store.readShelfParcel(tx, parcel.id), arrived: true };
   });
@@ -102,6 +105,7 @@ function checkCash(parcel: store.ShelfParcel["parcel"], collectedDzd: number | n
  */
 export async function handOver(deps: CounterDeps, agent: AgentPrincipal, request: HandoverParams): Promise<store.ShelfParcel> {
   const trackingNumber = normaliseTrackingNumber(request.trackingNumber);
+  const at = occurredAtOf(request.occurredAt);
   const outcome = await deps.db.transaction(async (tx): Promise<{ shelf: store.ShelfParcel } | { refused: PinRefusal }> => {
     const found = await lockAddressedHere(tx, agent, trackingNumber);
     onShelfOrRefuse(found, "handed over");
@@ -112,10 +116,11 @@ export async function handOver(deps: CounterDeps, agent: AgentPrincipal, request
     const { row } = await applyStatusChange(tx, parcel, {
       to: "DELIVERED",
       reason: `handed over at relay point ${agent.relayCode}`,
-      actor: "operator"
+      actor: "operator",
+      at
     });
     if (parcel.codStatus === "PENDING" && row.codStatus === "COLLECTED") {
-      await store.addToTill(tx, { parcelId: parcel.id, relayCode: agent.relayCode, amountCentimes: parcel.codAmountCentimes! });
+      await store.addToTill(tx, { parcelId: parcel.id, relayCode: agent.relayCode, amountCentimes: parcel.codAmountCentimes!, at });
     }
     return { shelf: await store.readShelfParcel(tx, parcel.id) };
   });
@@ -129,10 +134,11 @@ export async function handOver(deps: CounterDeps, agent: AgentPrincipal, request
 /** The recipient refuses the parcel at the counter: RETURN_PENDING with the reason; its COD will not be collected. */
 export async function refuse(deps: CounterDeps, agent: AgentPrincipal, request: RefusalParams): Promise<store.ShelfParcel> {
   const trackingNumber = normaliseTrackingNumber(request.trackingNumber);
+  const at = occurredAtOf(request.occurredAt);
   return deps.db.transaction(async tx => {
     const found = await lockAddressedHere(tx, agent, trackingNumber);
     onShelfOrRefuse(found, "refused");
-    await applyStatusChange(tx, found.parcel, { to: "RETURN_PENDING", reason: request.reason, actor: "operator" });
+    await applyStatusChange(tx, found.parcel, { to: "RETURN_PENDING", reason: request.reason, actor: "operator", at });
     return store.readShelfParcel(tx, found.parcel.id);
   });
 }

@@ -211,6 +211,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
           "WRONG_RELAY",
           "INVALID_TRANSITION",
           "RELAY_FULL",
+          "OCCURRED_AT_OUT_OF_RANGE",
           "IDEMPOTENCY_KEY_REUSED",
           "CONFLICT"
         ],
@@ -219,7 +220,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
       },
       handler(ctx): Promise<RelayParcelView> {
         return relayIdempotently(this.db, ctx, "arrival", async () => {
-          const { shelf, arrived } = await arrive(deps(this), ctx.meta.agent, ctx.params.trackingNumber);
+          const { shelf, arrived } = await arrive(deps(this), ctx.meta.agent, ctx.params);
           if (arrived) void this.runRelay();
           return view(this, shelf);
         });
@@ -248,6 +249,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
           "PIN_INCORRECT",
           "COD_AMOUNT_MISMATCH",
           "PIN_LOCKED",
+          "OCCURRED_AT_OUT_OF_RANGE",
           "IDEMPOTENCY_KEY_REUSED",
           "CONFLICT"
         ],
@@ -275,7 +277,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         tag: "Shelf",
         response: RelayParcelViewSchema,
         responseDescription: "The parcel, RETURN_PENDING.",
-        errors: ["PARCEL_NOT_FOUND", "INVALID_TRANSITION", "IDEMPOTENCY_KEY_REUSED", "CONFLICT"],
+        errors: ["PARCEL_NOT_FOUND", "INVALID_TRANSITION", "OCCURRED_AT_OUT_OF_RANGE", "IDEMPOTENCY_KEY_REUSED", "CONFLICT"],
         parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
         body: { name: "RelayRefusalRequest", description: "The parcel and why it was refused." }
       },

@@ -6,6 +6,7 @@ import { MAX_TRACKING_INPUT_LENGTH } from "../../../lib/tracking-number";
 import { PARCEL_STATUSES, ParcelStatus } from "../../../lib/parcel-status";
 import { dateTimeText, moneyDzd, queryInteger, relayCode } from "../../../lib/schemas";
 import { pin } from "../cod.params";
+import { occurredAtKey } from "./occurred-at";
 import { COUNTER_STATUSES } from "./relay.store";
 
 /** The relay API's params and answers (each interface beside the Joi schema that validates it), and the back-office's till reading. */
@@ -69,16 +70,19 @@ export const ParcelNumberSchema = Joi.object<ParcelNumberParams, true>({ trackin
 
 export interface TrackingBody {
   trackingNumber: string;
+  occurredAt: string | null;
 }
-export const ArrivalSchema = Joi.object<TrackingBody, true>({ trackingNumber: trackingNumber().required() });
+export const ArrivalSchema = Joi.object<TrackingBody, true>({ trackingNumber: trackingNumber().required(), occurredAt: occurredAtKey() });
 
 export interface HandoverParams {
   trackingNumber: string;
   pin: string | null;
   codCollectedDzd: number | null;
+  occurredAt: string | null;
 }
 export const HandoverSchema = Joi.object<HandoverParams, true>({
   trackingNumber: trackingNumber().required(),
+  occurredAt: occurredAtKey(),
   pin: pin(),
   codCollectedDzd: moneyDzd()
     .allow(null)
@@ -89,9 +93,11 @@ export const HandoverSchema = Joi.object<HandoverParams, true>({
 export interface RefusalParams {
   trackingNumber: string;
   reason: string;
+  occurredAt: string | null;
 }
 export const RefusalSchema = Joi.object<RefusalParams, true>({
   trackingNumber: trackingNumber().required(),
+  occurredAt: occurredAtKey(),
   reason: Joi.string()
     .trim()
     .min(1)

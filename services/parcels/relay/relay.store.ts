@@ -212,12 +212,16 @@ export interface TillItem {
   deliveredAt: Date;
 }
 
-export async function addToTill(tx: Queryable, item: { parcelId: string; relayCode: string; amountCentimes: number }): Promise<void> {
-  await tx.query("INSERT INTO parcels.relay_cash_items (parcel_id, relay_code, amount_centimes) VALUES ($1, $2, $3)", [
-    item.parcelId,
-    item.relayCode,
-    item.amountCentimes
-  ]);
+/** A hand-over's cash in the open till, at the time of the hand-over (the scan's, for one sent later). */
+export async function addToTill(
+  tx: Queryable,
+  item: { parcelId: string; relayCode: string; amountCentimes: number; at: Date | null }
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO parcels.relay_cash_items (parcel_id, relay_code, amount_centimes, delivered_at)
+     VALUES ($1, $2, $3, coalesce($4::timestamptz, now()))`,
+    [item.parcelId, item.relayCode, item.amountCentimes, item.at]
+  );
 }
 
 export async function openTillItems(db: Queryable, code: string): Promise<TillItem[]> {

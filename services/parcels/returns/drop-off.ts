@@ -26,6 +26,8 @@ export interface DropOffPlace {
   mode: "live" | "sandbox";
   /** The sandbox drop-off: only this organisation's returns. */
   organizationId?: string;
+  /** When the counter took it, if not now (a drop-off sent later, issue 27). */
+  at?: Date | null;
 }
 
 const NOT_FOUND = () => new AppError("RETURN_CODE_NOT_FOUND", "No return has this code");
@@ -101,8 +103,8 @@ export async function dropOff(
     await store.markReturnParcel(tx, pending.id, original.id, place.relayCode);
     const reason = `return of ${original.trackingNumber} dropped off at relay point ${place.relayCode}`;
     const marked = (await parcels.lockParcel(tx, pending.id))!;
-    const created = await applyStatusChange(tx, marked, { to: "CREATED", reason, actor: "operator" });
-    const ready = await applyStatusChange(tx, created.row, { to: "READY_FOR_PICKUP", reason, actor: "operator" });
+    const created = await applyStatusChange(tx, marked, { to: "CREATED", reason, actor: "operator", at: place.at });
+    const ready = await applyStatusChange(tx, created.row, { to: "READY_FOR_PICKUP", reason, actor: "operator", at: place.at });
     const returned = await store.markDroppedOff(tx, found.id, { returnParcelId: pending.id, relayCode: place.relayCode, feeCentimes });
     await appendReturnEvent(tx, "return.dropped_off", returned);
     return { returned, parcel: ready.row };

@@ -1,5 +1,6 @@
 import { RELAY_IDEMPOTENCY_KEY_HEADER } from "../../../lib/idempotency";
 import { IdempotentMeta, relayIdempotently } from "../relay/relay-idempotency";
+import { occurredAtOf } from "../relay/occurred-at";
 import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../../../lib/action";
 import { BackgroundLoop } from "../../../lib/background-loop";
@@ -242,6 +243,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ReturnsThis>> =
           "RETURN_CODE_USED",
           "RETURN_CODE_EXPIRED",
           "RELAY_POINT_NOT_FOUND",
+          "OCCURRED_AT_OUT_OF_RANGE",
           "IDEMPOTENCY_KEY_REUSED",
           "CONFLICT"
         ],
@@ -254,9 +256,12 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ReturnsThis>> =
           if (!(await parcels.findRelayPoint(this.db, relayCode))) {
             throw new AppError("RELAY_POINT_NOT_FOUND", `Relay point ${relayCode} does not exist`);
           }
-          const { parcel } = await dropOff(deps(this, ctx), { relayCode, mode: "live" }, ctx.params.returnCode, ctx.params.weightG).finally(
-            () => void this.runRelay()
-          );
+          const { parcel } = await dropOff(
+            deps(this, ctx),
+            { relayCode, mode: "live", at: occurredAtOf(ctx.params.occurredAt) },
+            ctx.params.returnCode,
+            ctx.params.weightG
+          ).finally(() => void this.runRelay());
           return toRelayParcelView(await readShelfParcel(this.db, parcel.id), this.encryptionKey);
         });
       }

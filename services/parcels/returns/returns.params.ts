@@ -1,3 +1,4 @@
+import { occurredAtKey } from "../relay/occurred-at";
 import { Joi } from "../../../lib/joi";
 import { component, objectOf } from "../../../lib/openapi/json-schema";
 import { Page, pageSchema } from "../../../lib/parcel-view";
@@ -85,8 +86,10 @@ export const ReturnSettingsView = component(
 export interface DropOffParams {
   returnCode: string;
   weightG: number | null;
+  occurredAt: string | null;
 }
 export const DropOffSchema = Joi.object<DropOffParams, true>({
+  occurredAt: occurredAtKey(),
   returnCode: Joi.string()
     .min(1)
     .max(32)
