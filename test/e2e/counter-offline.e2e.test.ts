@@ -56,6 +56,7 @@ describeBrowser("the counter app offline, its camera and its budget", () => {
       await screenshot(page, "offline-01-today");
 
       await page.click('[data-screen="receive"]');
+      const beforeScans = Date.now();
       await scan(page, "receive-scan", first.trackingNumber);
       await page.waitForSelector(`.notice-info:has-text("${first.trackingNumber} enregistré")`);
       await scan(page, "receive-scan", second.trackingNumber);
@@ -67,6 +68,7 @@ describeBrowser("the counter app offline, its camera and its budget", () => {
       await page.reload();
       await page.waitForSelector('#outbox-count:has-text("2 en attente d\'envoi")');
 
+      const beforeOnline = Date.now();
       await context.setOffline(false);
       await page.waitForSelector("#sync-results li.result-ok >> nth=1");
       expect(await page.locator("#outbox-count").count()).toBe(0);
@@ -78,7 +80,11 @@ describeBrowser("the counter app offline, its camera and its budget", () => {
       await page.evaluate("window.dispatchEvent(new Event('online'))");
       for (const parcel of [first, second]) {
         const history = await system.history(parcel.id);
-        expect(history.filter(event => event.status === "AT_RELAY")).toHaveLength(1);
+        const arrivals = history.filter(event => event.status === "AT_RELAY");
+        expect(arrivals).toHaveLength(1);
+        // The scan's time (sent as occurredAt), not the sync's.
+        const at = Date.parse(arrivals[0].occurredAt);
+        expect(at >= beforeScans - 1000 && at <= beforeOnline).toBe(true);
       }
       expect(problems).toEqual([]);
     } finally {

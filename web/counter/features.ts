@@ -3,7 +3,7 @@
  * version. `occurredAt` in a body is refused (400) by a server that does not know it, so the app
  * sends it only when this says so (issue 27 part A adds it with offline hand-over).
  */
-export const SERVER_TAKES_OCCURRED_AT = false;
+export const SERVER_TAKES_OCCURRED_AT = true;
 
 /** `GET /offline-verifiers` and offline hand-overs (issue 27 part A); without them a hand-over needs the network. */
 export const SERVER_HAS_OFFLINE_HANDOVER = false;

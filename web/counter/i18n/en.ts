@@ -143,6 +143,7 @@ export const en: Messages = {
   err_PARCEL_REDIRECTED: "Parcel redirected to another relay point during the outage: do not hand it over, keep it for the courier.",
   err_PARCEL_EXPIRED: "Pick-up period ended during the outage: keep the parcel for the courier.",
   err_PIN_RESET: "The PIN changed during the outage: ask the customer for the new one.",
+  err_OCCURRED_AT_OUT_OF_RANGE: "Operation too old (over 72 h) or the phone's clock is ahead: check the phone's time, then do it again.",
   err_UNAUTHENTICATED: "This phone is no longer paired (key revoked): ask the operator for a new code.",
   err_RATE_LIMITED: "Too many requests: wait a minute.",
   err_VALIDATION_FAILED: "Missing or invalid entry: check the fields.",

@@ -155,6 +155,8 @@ export const fr = {
   err_PARCEL_REDIRECTED: "Colis redirigé vers un autre point relais pendant la coupure : ne le remettez pas, gardez-le pour le livreur.",
   err_PARCEL_EXPIRED: "Délai de retrait dépassé pendant la coupure : gardez le colis pour le livreur.",
   err_PIN_RESET: "Le code PIN a changé pendant la coupure : redemandez le nouveau code au client.",
+  err_OCCURRED_AT_OUT_OF_RANGE:
+    "Opération trop ancienne (plus de 72 h) ou horloge du téléphone en avance : vérifiez l'heure du téléphone, puis refaites-la.",
   err_UNAUTHENTICATED: "Ce téléphone n'est plus relié (clé révoquée) : demandez un nouveau code à l'opérateur.",
   err_RATE_LIMITED: "Trop de demandes : attendez une minute.",
   err_VALIDATION_FAILED: "Saisie incomplète ou invalide : vérifiez les champs.",
