@@ -151,6 +151,7 @@ export const fr = {
   err_RETURN_CODE_EXPIRED: "Code retour expiré (plus de 14 jours) : le client doit contacter le vendeur.",
   err_PAIRING_CODE_NOT_FOUND: "Code de liaison inconnu : vérifiez-le ou demandez-en un autre.",
   err_PAIRING_CODE_EXPIRED: "Code de liaison expiré (15 minutes) : demandez-en un nouveau à l'opérateur.",
+  err_CONFLICT: "Cette opération est encore en cours : attendez un instant et réessayez.",
   err_IDEMPOTENCY_KEY_REUSED: "Opération en double refusée : actualisez et recommencez.",
   err_PARCEL_REDIRECTED: "Colis redirigé vers un autre point relais pendant la coupure : ne le remettez pas, gardez-le pour le livreur.",
   err_PARCEL_EXPIRED: "Délai de retrait dépassé pendant la coupure : gardez le colis pour le livreur.",
