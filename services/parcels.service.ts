@@ -41,6 +41,7 @@ import { HoldingMixin } from "./parcels/holding.mixin";
 import { RedirectMixin } from "./parcels/redirect/redirect.mixin";
 import { redirectsOf } from "./parcels/redirect/redirect.store";
 import { ClosuresMixin } from "./parcels/relay/closures.mixin";
+import { OfflineMixin } from "./parcels/relay/offline.mixin";
 import { assertRelayOpenForNewParcels, ClosureStatus, withClosureStatus } from "./parcels/relay/closures";
 import { ClaimsMixin } from "./parcels/claims/claims.mixin";
 import { CLAIMS_DOCS_TAGS } from "./parcels/claims/claims.params";
@@ -193,7 +194,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     ClaimsMixin,
     ReturnsMixin,
     RedirectMixin,
-    ClosuresMixin
+    ClosuresMixin,
+    OfflineMixin
   ],
   settings: {
     openapi: detached({ ...PARCELS_DOCS, tags: [...PARCELS_DOCS.tags, ...RELAY_DOCS_TAGS, ...CLAIMS_DOCS_TAGS, ...RETURNS_DOCS_TAGS] })

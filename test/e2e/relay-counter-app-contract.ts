@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
+import { pbkdf2Sync, randomUUID } from "node:crypto";
 import { http, HttpResult } from "../helpers/http";
 import type { SystemUnderTest } from "./gateway-contract";
-import { expectError, freshAddress, Merchant } from "./merchant-helpers";
+import { eventually, expectError, freshAddress, Merchant } from "./merchant-helpers";
 import { relayAgent, relayHelpers } from "./relay-contract";
 
 /**
@@ -315,7 +315,7 @@ export function occurredAtContract(system: () => SystemUnderTest): void {
     });
     expect(handover.status).toBe(200);
     expect((await agent("GET", "/cash")).body.items).toEqual([
-      { trackingNumber: parcel.trackingNumber, amountDzd: 900, deliveredAt: handedOver }
+      { trackingNumber: parcel.trackingNumber, amountDzd: 900, deliveredAt: handedOver, tender: "cash" }
     ]);
     const events = (await merchant.live("GET", `/parcels/${parcel.id}/events`)).body.items as { status: string; occurredAt: string }[];
     expect(events.find(e => e.status === "AT_RELAY")?.occurredAt).toBe(scannedIn);
@@ -358,5 +358,96 @@ export function occurredAtContract(system: () => SystemUnderTest): void {
     // A few seconds of a phone's clock drift are no error.
     const drift = new Date(Date.now() + 3_000).toISOString();
     expect((await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: drift })).status).toBe(200);
+  });
+}
+
+/** Offline hand-overs: verifiers for the shelf, and the server's own judgement of what was queued. */
+export function offlineHandoverContract(system: () => SystemUnderTest): void {
+  const h = relayHelpers(system);
+  let merchant: Merchant;
+  beforeAll(async () => {
+    merchant = await h.m.create("Offline Handover SARL", 200_000);
+  });
+  type Verifier = { trackingNumber: string; codToCollectDzd: number | null; pinVersion: number; verifier: Record<string, any> };
+
+  test("verifiers: a salted PBKDF2 of each shelf parcel's PIN that recomputes from the PIN, never the PIN itself", async () => {
+    const { agent, parcels } = await shelfWith(h, system, merchant, [{ codAmountDzd: 700 }, {}]);
+    const incoming = await h.inTransit(merchant, (await agent("GET", "/me")).body.relayCode);
+    const res = await agent("GET", "/offline-verifiers");
+    expect(res.status).toBe(200);
+    const items = res.body.items as Verifier[];
+    expect(items.map(i => i.trackingNumber).sort()).toEqual(parcels.map(p => p.trackingNumber).sort());
+    expect(items.map(i => i.trackingNumber)).not.toContain(incoming.trackingNumber);
+    for (const parcel of parcels) {
+      const item = items.find(i => i.trackingNumber === parcel.trackingNumber)!;
+      expect(Object.keys(item.verifier).sort()).toEqual(["alg", "hash", "iterations", "salt"]);
+      const { salt, iterations, hash } = item.verifier;
+      expect(pbkdf2Sync(parcel.pin, Buffer.from(salt, "base64"), iterations, 32, "sha256").toString("base64")).toBe(hash);
+      const wrong = parcel.pin === "000000" ? "000001" : "000000";
+      expect(pbkdf2Sync(wrong, Buffer.from(salt, "base64"), iterations, 32, "sha256").toString("base64")).not.toBe(hash);
+    }
+    expect(items.find(i => i.trackingNumber === parcels[0].trackingNumber)?.codToCollectDzd).toBe(700);
+    // The same verifier on the next fetch (the app may keep it), a different salt for each parcel.
+    expect((await agent("GET", "/offline-verifiers")).body.items).toEqual(items);
+    expect(new Set(items.map(i => i.verifier.salt)).size).toBe(items.length);
+  });
+
+  test("a queued hand-over is accepted under the server's rules, or refused with PIN_RESET, PARCEL_EXPIRED or PARCEL_REDIRECTED", async () => {
+    const { code, agent, parcels } = await shelfWith(h, system, merchant, [{ codAmountDzd: 700 }, {}, {}]);
+    const [cod, reset, expiring] = parcels;
+    const verifiers = new Map(((await agent("GET", "/offline-verifiers")).body.items as Verifier[]).map(v => [v.trackingNumber, v]));
+    const offline = (parcel: { trackingNumber: string; pin: string }, extra: Record<string, unknown> = {}) =>
+      agent("POST", "/handovers", {
+        trackingNumber: parcel.trackingNumber,
+        pin: parcel.pin,
+        offline: true,
+        pinVersion: verifiers.get(parcel.trackingNumber)?.pinVersion ?? 1,
+        occurredAt: new Date(Date.now() - 600_000).toISOString(),
+        ...extra
+      });
+
+    expectError(await offline(cod, { codCollectedDzd: 700, tender: "card", tenderReference: "T-1" }), 400, "VALIDATION_FAILED", "tender");
+    expect((await offline(cod, { codCollectedDzd: 700 })).body.status).toBe("DELIVERED");
+
+    const parcelOf = async (trackingNumber: string) =>
+      (await merchant.live("GET", `/parcels/by-tracking/${trackingNumber}`)).body as { id: string };
+    expect((await h.bo().call("POST", `/parcels/${(await parcelOf(reset.trackingNumber)).id}/pickup-pin/reset`)).status).toBe(200);
+    expectError(await offline(reset), 409, "PIN_RESET");
+
+    const expiringId = (await parcelOf(expiring.trackingNumber)).id;
+    await h.bo().call("PUT", `/parcels/${expiringId}/pickup-deadline`, { pickupDeadline: "2020-01-01T00:00:00Z" });
+    await eventually(
+      () => h.statusOf(merchant, expiringId),
+      p => p.status === "RETURN_PENDING",
+      200
+    );
+    expectError(await offline(expiring), 409, "PARCEL_EXPIRED");
+
+    // Redirected before it arrived, while the phone thought it was coming here.
+    const moved = await h.inTransit(merchant, code);
+    const elsewhere = await h.relayPoint();
+    expect((await merchant.live("POST", `/parcels/${moved.id}/redirect`, { destinationRelayCode: elsewhere })).status).toBe(200);
+    expectError(await offline({ trackingNumber: moved.trackingNumber, pin: "123456" }), 409, "PARCEL_REDIRECTED");
+  });
+
+  test("online, a card or QR payment is recorded beside cash: the till shows each tender, a closing counts the cash", async () => {
+    const { agent, parcels } = await shelfWith(h, system, merchant, [{ codAmountDzd: 1000 }, { codAmountDzd: 400 }]);
+    const [card, cash] = parcels;
+    expectError(
+      await agent("POST", "/handovers", { trackingNumber: card.trackingNumber, pin: card.pin, codCollectedDzd: 1000, tender: "card" }),
+      400,
+      "VALIDATION_FAILED",
+      "tenderReference"
+    );
+    const paid = { trackingNumber: card.trackingNumber, pin: card.pin, codCollectedDzd: 1000, tender: "card", tenderReference: "TPE-889" };
+    expect((await agent("POST", "/handovers", paid)).status).toBe(200);
+    expect((await agent("POST", "/handovers", { trackingNumber: cash.trackingNumber, pin: cash.pin, codCollectedDzd: 400 })).status).toBe(
+      200
+    );
+    const till = await agent("GET", "/cash");
+    expect(till.body).toMatchObject({ count: 2, amountDzd: 400, byTender: { cash: 400, card: 1000, qr: 0 } });
+    const closing = await agent("POST", "/cash/closings", { countedDzd: 400 });
+    expect(closing.body).toMatchObject({ expectedDzd: 400, countedDzd: 400, differenceDzd: 0, count: 2 });
+    expect((await agent("GET", "/cash")).body).toMatchObject({ count: 0, byTender: { cash: 0, card: 0, qr: 0 } });
   });
 }

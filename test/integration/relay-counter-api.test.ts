@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { acquireDatabase, releaseDatabase } from "../../lib/db/connection";
 import type { Database } from "../../lib/db/database";
-import { counterReadsContract, idempotencyContract, occurredAtContract, pairingContract } from "../e2e/relay-counter-app-contract";
+import {
+  counterReadsContract,
+  idempotencyContract,
+  occurredAtContract,
+  offlineHandoverContract,
+  pairingContract
+} from "../e2e/relay-counter-app-contract";
 import { EngineDatabase, inProcessSystem } from "../helpers/in-process-system";
 import { createTestDatabase } from "../helpers/postgres";
 import { describeWithServers } from "../helpers/servers";
@@ -30,6 +36,7 @@ function onEngine(databaseEnv: () => Promise<EngineDatabase>): void {
   counterReadsContract(system);
   idempotencyContract(system);
   occurredAtContract(system);
+  offlineHandoverContract(system);
 }
 
 describe("the relay API for the counter app on PGlite", () =>

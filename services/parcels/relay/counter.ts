@@ -8,6 +8,7 @@ import { normaliseTrackingNumber } from "../../../lib/tracking-number";
 import { judgeHandoverPin, PinRefusal, refusal } from "../handover";
 import { applyStatusChange } from "../status-change";
 import { occurredAtOf } from "./occurred-at";
+import { checkOfflineRequest, refuseIfChanged, refuseIfRedirectedAway } from "./offline-handover";
 import type { HandoverParams, RefusalParams, TrackingBody } from "./relay.params";
 import * as store from "./relay.store";
 
@@ -106,8 +107,11 @@ function checkCash(parcel: store.ShelfParcel["parcel"], collectedDzd: number | n
 export async function handOver(deps: CounterDeps, agent: AgentPrincipal, request: HandoverParams): Promise<store.ShelfParcel> {
   const trackingNumber = normaliseTrackingNumber(request.trackingNumber);
   const at = occurredAtOf(request.occurredAt);
+  checkOfflineRequest(request);
   const outcome = await deps.db.transaction(async (tx): Promise<{ shelf: store.ShelfParcel } | { refused: PinRefusal }> => {
+    if (request.offline) await refuseIfRedirectedAway(tx, agent, await store.lockByTracking(tx, trackingNumber));
     const found = await lockAddressedHere(tx, agent, trackingNumber);
+    if (request.offline) refuseIfChanged(found, request);
     onShelfOrRefuse(found, "handed over");
     const { parcel } = found;
     checkCash(parcel, request.codCollectedDzd);
@@ -120,7 +124,14 @@ export async function handOver(deps: CounterDeps, agent: AgentPrincipal, request
       at
     });
     if (parcel.codStatus === "PENDING" && row.codStatus === "COLLECTED") {
-      await store.addToTill(tx, { parcelId: parcel.id, relayCode: agent.relayCode, amountCentimes: parcel.codAmountCentimes!, at });
+      await store.addToTill(tx, {
+        parcelId: parcel.id,
+        relayCode: agent.relayCode,
+        amountCentimes: parcel.codAmountCentimes!,
+        at,
+        tender: request.tender,
+        tenderReference: request.tenderReference
+      });
     }
     return { shelf: await store.readShelfParcel(tx, parcel.id) };
   });

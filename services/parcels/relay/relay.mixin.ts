@@ -250,6 +250,9 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
           "COD_AMOUNT_MISMATCH",
           "PIN_LOCKED",
           "OCCURRED_AT_OUT_OF_RANGE",
+          "PARCEL_REDIRECTED",
+          "PARCEL_EXPIRED",
+          "PIN_RESET",
           "IDEMPOTENCY_KEY_REUSED",
           "CONFLICT"
         ],

@@ -79,10 +79,37 @@ export interface HandoverParams {
   pin: string | null;
   codCollectedDzd: number | null;
   occurredAt: string | null;
+  offline: boolean;
+  pinVersion: number | null;
+  tender: "cash" | "card" | "qr";
+  tenderReference: string | null;
 }
 export const HandoverSchema = Joi.object<HandoverParams, true>({
   trackingNumber: trackingNumber().required(),
   occurredAt: occurredAtKey(),
+  offline: Joi.boolean()
+    .default(false)
+    .description(
+      "true for a hand-over the device checked offline against GET /offline-verifiers: refused with 409 PARCEL_REDIRECTED, " +
+        "PARCEL_EXPIRED or PIN_RESET if the parcel changed meanwhile. Cash only."
+    ),
+  pinVersion: Joi.number()
+    .integer()
+    .min(0)
+    .max(4_294_967_295)
+    .allow(null)
+    .default(null)
+    .description("With offline: the pinVersion of the verifier the device checked the PIN with."),
+  tender: Joi.string()
+    .valid("cash", "card", "qr")
+    .default("cash")
+    .description("How the COD was paid: cash (the default, the only one offline), or card or qr with a tenderReference."),
+  tenderReference: Joi.string()
+    .trim()
+    .max(100)
+    .allow(null)
+    .default(null)
+    .description("The card terminal's or the QR payment's reference, for card and qr."),
   pin: pin(),
   codCollectedDzd: moneyDzd()
     .allow(null)
@@ -221,7 +248,8 @@ export interface TillView {
   openSince: string;
   count: number;
   amountDzd: number;
-  items: Array<{ trackingNumber: string; amountDzd: number; deliveredAt: string }>;
+  byTender: { cash: number; card: number; qr: number };
+  items: Array<{ trackingNumber: string; amountDzd: number; deliveredAt: string; tender: "cash" | "card" | "qr" }>;
 }
 
 export const TillViewSchema = component(
@@ -229,14 +257,19 @@ export const TillViewSchema = component(
   objectOf<TillView>({
     openSince: dateTime("The last closing (or the relay point's creation), UTC."),
     count: { type: "integer", minimum: 0 },
-    amountDzd: amountDzd("The cash the till should hold."),
+    amountDzd: amountDzd("The cash the till should hold (cash hand-overs only)."),
+    byTender: objectOf<TillView["byTender"]>(
+      { cash: amountDzd("Paid in cash."), card: amountDzd("Paid by card."), qr: amountDzd("Paid by QR.") },
+      { description: "The COD taken since the last closing, by how it was paid." }
+    ),
     items: {
       type: "array",
       description: "The COD hand-overs since the last closing, oldest first.",
       items: objectOf<TillView["items"][number]>({
         trackingNumber: { type: "string", pattern: TRACKING_NUMBER_PATTERN },
         amountDzd: amountDzd("Cash taken."),
-        deliveredAt: dateTime("Handed over at, UTC.")
+        deliveredAt: dateTime("Handed over at, UTC."),
+        tender: { type: "string", enum: ["cash", "card", "qr"], description: "How it was paid." }
       })
     }
   })
@@ -255,7 +288,7 @@ export const ClosingViewSchema = component(
   "RelayTillClosing",
   objectOf<ClosingView>({
     id: uuidSchema(),
-    expectedDzd: amountDzd("The COD handed over since the previous closing."),
+    expectedDzd: amountDzd("The COD paid in cash since the previous closing (card and QR payments are closed, not counted)."),
     countedDzd: amountDzd("What the agent counted."),
     differenceDzd: amountDzd("countedDzd − expectedDzd: negative when cash is missing. Recorded as it is."),
     count: { type: "integer", minimum: 0, description: "Hand-overs this closing takes." },

@@ -205,28 +205,38 @@ export async function readShelfParcel(db: Queryable, id: string): Promise<ShelfP
 
 // --- the till -----------------------------------------------------------------------------------
 
+export type Tender = "cash" | "card" | "qr";
+export const TENDERS: readonly Tender[] = ["cash", "card", "qr"];
+
 export interface TillItem {
   parcelId: string;
   trackingNumber: string;
   amountCentimes: number;
   deliveredAt: Date;
+  tender: Tender;
 }
 
 /** A hand-over's cash in the open till, at the time of the hand-over (the scan's, for one sent later). */
 export async function addToTill(
   tx: Queryable,
-  item: { parcelId: string; relayCode: string; amountCentimes: number; at: Date | null }
+  item: { parcelId: string; relayCode: string; amountCentimes: number; at: Date | null; tender: Tender; tenderReference: string | null }
 ): Promise<void> {
   await tx.query(
-    `INSERT INTO parcels.relay_cash_items (parcel_id, relay_code, amount_centimes, delivered_at)
-     VALUES ($1, $2, $3, coalesce($4::timestamptz, now()))`,
-    [item.parcelId, item.relayCode, item.amountCentimes, item.at]
+    `INSERT INTO parcels.relay_cash_items (parcel_id, relay_code, amount_centimes, delivered_at, tender, tender_reference)
+     VALUES ($1, $2, $3, coalesce($4::timestamptz, now()), $5, $6)`,
+    [item.parcelId, item.relayCode, item.amountCentimes, item.at, item.tender, item.tenderReference]
   );
 }
 
 export async function openTillItems(db: Queryable, code: string): Promise<TillItem[]> {
-  const rows = await db.query<{ parcel_id: string; tracking_number: string; amount_centimes: string | number; delivered_at: Date }>(
-    `SELECT i.parcel_id, p.tracking_number, i.amount_centimes, i.delivered_at
+  const rows = await db.query<{
+    parcel_id: string;
+    tracking_number: string;
+    amount_centimes: string | number;
+    delivered_at: Date;
+    tender: Tender;
+  }>(
+    `SELECT i.parcel_id, p.tracking_number, i.amount_centimes, i.delivered_at, i.tender
        FROM parcels.relay_cash_items i JOIN parcels.parcels p ON p.id = i.parcel_id
       WHERE i.relay_code = $1 AND i.closing_id IS NULL ORDER BY i.delivered_at, i.parcel_id`,
     [code]
@@ -235,7 +245,8 @@ export async function openTillItems(db: Queryable, code: string): Promise<TillIt
     parcelId: r.parcel_id,
     trackingNumber: r.tracking_number,
     amountCentimes: Number(r.amount_centimes),
-    deliveredAt: r.delivered_at
+    deliveredAt: r.delivered_at,
+    tender: r.tender
   }));
 }
 
@@ -292,11 +303,12 @@ export async function closeTill(
      VALUES ($1, $2, 0, 0, $3, $4, $5)`,
     [closing.id, closing.relayCode, closing.countedCentimes, closing.openedAt, closing.agentKeyId]
   );
-  const taken = await tx.query<{ amount_centimes: string | number }>(
-    "UPDATE parcels.relay_cash_items SET closing_id = $2 WHERE relay_code = $1 AND closing_id IS NULL RETURNING amount_centimes",
+  const taken = await tx.query<{ amount_centimes: string | number; tender: Tender }>(
+    "UPDATE parcels.relay_cash_items SET closing_id = $2 WHERE relay_code = $1 AND closing_id IS NULL RETURNING amount_centimes, tender",
     [closing.relayCode, closing.id]
   );
-  const expected = taken.reduce((sum, item) => sum + Number(item.amount_centimes), 0);
+  // The drawer holds the cash: card and QR payments are closed with it, not counted in it.
+  const expected = taken.filter(item => item.tender === "cash").reduce((sum, item) => sum + Number(item.amount_centimes), 0);
   const [row] = await tx.query<ClosingRow>(
     "UPDATE parcels.relay_cash_closings SET item_count = $2, expected_centimes = $3 WHERE id = $1 RETURNING *",
     [closing.id, taken.length, expected]

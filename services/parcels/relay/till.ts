@@ -15,14 +15,18 @@ export async function openTill(db: Database, relayCode: string): Promise<TillVie
   const relay = await store.findCounter(db, relayCode);
   if (!relay) throw relayGone(relayCode);
   const [items, openedAt] = await Promise.all([store.openTillItems(db, relayCode), store.tillOpenedAt(db, relay)]);
+  const totalOf = (tender: store.Tender) =>
+    toDzd(items.filter(item => item.tender === tender).reduce((sum, item) => sum + item.amountCentimes, 0));
   return {
     openSince: openedAt.toISOString(),
     count: items.length,
-    amountDzd: toDzd(items.reduce((sum, item) => sum + item.amountCentimes, 0)),
+    amountDzd: totalOf("cash"),
+    byTender: { cash: totalOf("cash"), card: totalOf("card"), qr: totalOf("qr") },
     items: items.map(item => ({
       trackingNumber: item.trackingNumber,
       amountDzd: toDzd(item.amountCentimes),
-      deliveredAt: item.deliveredAt.toISOString()
+      deliveredAt: item.deliveredAt.toISOString(),
+      tender: item.tender
     }))
   };
 }
