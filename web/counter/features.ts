@@ -6,7 +6,7 @@
 export const SERVER_TAKES_OCCURRED_AT = true;
 
 /** `GET /offline-verifiers` and offline hand-overs (issue 27 part A); without them a hand-over needs the network. */
-export const SERVER_HAS_OFFLINE_HANDOVER = false;
+export const SERVER_HAS_OFFLINE_HANDOVER = true;
 
 /** `POST /parcels/{n}/reminders` (issue 27 part A): the Today screen's reminder button. */
 export const SERVER_SENDS_REMINDERS = false;
