@@ -1,7 +1,8 @@
 /**
  * The gateway service. Owns the HTTP edge: routing, authentication, rate limits, request ids,
- * the error shape, the API documents, the public tracking page and label downloads; its code is
- * this file and services/gateway/ (http/, tracking-page/, principal cache, rate limiter).
+ * the error shape, the API documents, the public tracking page, label downloads and the counter
+ * app's files (/counter); its code is this file and services/gateway/ (http/, tracking-page/,
+ * principal cache, rate limiter).
  * Others may call (types in gateway/gateway.contract.ts): `gateway.forgetApiKey` (auth, on a
  * revoke); bin/api-docs.ts uses `gateway.partnerApiDocs` and `gateway.backofficeApiDocs`.
  */
@@ -38,6 +39,7 @@ import type { RoutedEndpoint } from "./gateway/endpoints";
 import { ForgetApiKeySchema, GATEWAY_DOCS, PROBE_DOCS } from "./gateway/gateway.params";
 import { LabelDownloadsMixin } from "./gateway/label-downloads.mixin";
 import { WidgetMixin } from "./gateway/widget.mixin";
+import { CounterAppMixin } from "./gateway/counter-app.mixin";
 import { countHttpRequests } from "./gateway/http-metrics";
 import { ACCESS_LOG_SETTINGS } from "./gateway/access-log";
 
@@ -130,7 +132,7 @@ function applyDeclaredSuccess(
 const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars> = {
   name: "gateway",
   // EdgeMixin first: its routing methods take precedence over moleculer-web's.
-  mixins: [EdgeMixin, ApiGateway, ApiDocsMixin, TrackingPageMixin, LabelDownloadsMixin, WidgetMixin, ConfigMixin],
+  mixins: [EdgeMixin, ApiGateway, ApiDocsMixin, TrackingPageMixin, LabelDownloadsMixin, WidgetMixin, CounterAppMixin, ConfigMixin],
 
   settings: {
     port: 3000,

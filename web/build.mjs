@@ -4,7 +4,7 @@
 import { build } from "esbuild";
 import { cpSync, existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const out = join(root, "..", "dist", "web");
@@ -12,12 +12,15 @@ const out = join(root, "..", "dist", "web");
 /**
  * One line per app: its entry points (relative to web/) and an optional folder of static files
  * (manifest, icons, HTML) copied as they are.
- * @type {{ name: string, entryPoints: string[], staticDir?: string }[]}
+ * `after` is a module (relative to web/) whose default export runs once the app is built, with its
+ * output folder (the counter app writes its service worker there, listing what it precaches).
+ * @type {{ name: string, entryPoints: string[], staticDir?: string, after?: string }[]}
  */
 const apps = [
   // The checkout's relay-point picker: one self-contained module (no dynamic import of our own code,
   // so no chunk); the gateway serves it at /widget/v1/relay-point-picker.js.
-  { name: "picker", entryPoints: ["picker/relay-point-picker.ts"] }
+  { name: "picker", entryPoints: ["picker/relay-point-picker.ts"] },
+  { name: "counter", entryPoints: ["counter/main.ts"], staticDir: "counter/static", after: "counter/build-sw.mjs" }
 ];
 
 for (const app of apps) {
@@ -37,5 +40,9 @@ for (const app of apps) {
   });
   if (app.staticDir && existsSync(join(root, app.staticDir))) {
     cpSync(join(root, app.staticDir), outdir, { recursive: true });
+  }
+  if (app.after) {
+    const { default: after } = await import(pathToFileURL(join(root, app.after)).href);
+    await after(outdir);
   }
 }

@@ -1,0 +1,125 @@
+import { pairing } from "./device";
+
+/**
+ * The relay API, on this page's own origin. An answer with a status is an ApiError (its `code`
+ * is the relay API's); no answer at all (offline, cut, timed out) is a NetworkError, the one case
+ * where an operation may be queued and sent again with the same Idempotency-Key.
+ */
+export const API = "/api/relay/v1";
+const TIMEOUT_MS = 15_000;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {}
+  ) {
+    super(message);
+  }
+}
+
+export class NetworkError extends Error {}
+
+/** The server's clock minus the phone's, from the last answer's Date header: occurredAt is in the server's time. */
+let clockOffsetMs = 0;
+
+export function serverNow(): Date {
+  return new Date(Date.now() + clockOffsetMs);
+}
+
+export interface CallOptions {
+  idempotencyKey?: string;
+  /** Without the agent key (pairing). */
+  anonymous?: boolean;
+}
+
+export async function call<T>(method: "GET" | "POST", path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
+  const key = pairing()?.key;
+  if (key && !options.anonymous) headers.Authorization = `ApiKey ${key}`;
+  let response: Response;
+  try {
+    response = await fetch(API + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+      signal: AbortSignal.timeout(TIMEOUT_MS)
+    });
+  } catch (err) {
+    throw new NetworkError(String(err));
+  }
+  // The Date header has whole seconds: a phone within 2 s of the server keeps its own clock.
+  const date = response.headers.get("Date");
+  if (date) {
+    const offset = Date.parse(date) - Date.now();
+    clockOffsetMs = Math.abs(offset) > 2000 ? offset : 0;
+  }
+  const text = await response.text();
+  const data = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  if (!response.ok) {
+    throw new ApiError(
+      response.status,
+      typeof data.code === "string" ? data.code : "UNKNOWN",
+      typeof data.message === "string" ? data.message : response.statusText,
+      (data.details as Record<string, unknown>) ?? {}
+    );
+  }
+  return data as T;
+}
+
+/** A parcel as the counter sees it (docs/relay-points/guide.md). */
+export interface RelayParcel {
+  trackingNumber: string;
+  status: string;
+  weightG: number;
+  arrivedAt: string | null;
+  pickupDeadline: string | null;
+  codToCollectDzd: number | null;
+  recipientHint: string;
+  labelUrl?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  page: number;
+  size: number;
+  totalElements: number;
+  totalPages: number;
+}
+
+export interface Me {
+  relayCode: string;
+  name: string;
+  capacity: number;
+  onShelf: number;
+  holdingDays: number;
+}
+
+export interface Till {
+  openSince: string | null;
+  count: number;
+  amountDzd: number;
+  items: { trackingNumber: string; amountDzd: number; deliveredAt: string }[];
+}
+
+/** Every page of a list (the counter's lists are a shelf's worth: a few pages at most). */
+export async function allPages(path: string): Promise<RelayParcel[]> {
+  const items: RelayParcel[] = [];
+  const joiner = path.includes("?") ? "&" : "?";
+  for (let page = 0; page < 20; page++) {
+    const answer = await call<Page<RelayParcel>>("GET", `${path}${joiner}size=100&page=${page}`);
+    items.push(...answer.items);
+    if (page + 1 >= answer.totalPages) break;
+  }
+  return items;
+}
+
+/** Tracking numbers as scanned or typed compare without case, spaces or dashes (as the API reads them). */
+export function sameNumber(a: string, b: string): boolean {
+  const norm = (s: string) => s.replace(/[\s-]/g, "").toUpperCase();
+  return norm(a) === norm(b);
+}

@@ -1,0 +1,41 @@
+/**
+ * What this phone keeps about its pairing: the agent key (never shown on screen, sent only as the
+ * relay API's credential) and the relay point it belongs to. localStorage because the key must be
+ * readable before anything else loads, and the origin is the app's own.
+ */
+export interface Pairing {
+  key: string;
+  relayCode: string;
+  relayName: string;
+  deviceName: string;
+}
+
+const PAIRING = "counter.pairing";
+
+export function pairing(): Pairing | null {
+  const raw = localStorage.getItem(PAIRING);
+  if (!raw) return null;
+  try {
+    return JSON.parse(raw) as Pairing;
+  } catch {
+    return null;
+  }
+}
+
+export function savePairing(value: Pairing): void {
+  localStorage.setItem(PAIRING, JSON.stringify(value));
+}
+
+export function forgetPairing(): void {
+  localStorage.removeItem(PAIRING);
+}
+
+/** A copy of the last answers read, to show the day while offline. */
+export function saveCopy<T>(name: string, value: T): void {
+  localStorage.setItem(`counter.copy.${name}`, JSON.stringify({ at: new Date().toISOString(), value }));
+}
+
+export function readCopy<T>(name: string): { at: string; value: T } | null {
+  const raw = localStorage.getItem(`counter.copy.${name}`);
+  return raw ? (JSON.parse(raw) as { at: string; value: T }) : null;
+}

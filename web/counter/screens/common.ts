@@ -1,0 +1,53 @@
+import { ApiError, NetworkError } from "../api";
+import { forgetPairing } from "../device";
+import { h, notice } from "../dom";
+import { errorText, t } from "../i18n";
+import type { MessageKey } from "../i18n/fr";
+import { go } from "../router";
+
+/** A screen's frame: its title, a way back to Today, and its content. */
+export function screen(titleKey: MessageKey, ...content: (Node | null)[]): HTMLElement {
+  return h(
+    "section",
+    { class: "screen", "aria-labelledby": "screen-title" },
+    h(
+      "div",
+      { class: "screen-head" },
+      h("button", { type: "button", class: "back", onclick: () => go("today") }, t("back")),
+      h("h1", { id: "screen-title", tabindex: "-1" }, t(titleKey))
+    ),
+    ...content
+  );
+}
+
+/** The one line that explains an error, and what to do. */
+export function errorNotice(err: unknown): HTMLElement {
+  if (err instanceof ApiError) {
+    // The API says the tries left in its message ("…; 3 attempts left").
+    const left = err.code === "PIN_INCORRECT" ? /(\d+) attempts? left/.exec(err.message)?.[1] : undefined;
+    const extra = left ? ` ${t("triesLeft", { n: left })}` : "";
+    const again =
+      err.code === "UNAUTHENTICATED"
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: "small",
+              onclick: () => {
+                forgetPairing();
+                go("pair");
+              }
+            },
+            t("pairAgain")
+          )
+        : null;
+    return notice("error", errorText(err.code) + extra, h("small", { class: "code" }, ` (${err.code})`), again);
+  }
+  if (err instanceof NetworkError) return notice("error", errorText("NETWORK"));
+  return notice("error", errorText("UNKNOWN"));
+}
+
+/** A slot on the screen whose content is replaced as the flow goes. */
+export function slot(): HTMLDivElement {
+  return h("div", { class: "slot", "aria-live": "polite" });
+}

@@ -1,0 +1,243 @@
+import { ApiError, call, NetworkError, Page, RelayParcel, sameNumber } from "../api";
+import { h, ltr, notice } from "../dom";
+import { amount, errorText, t } from "../i18n";
+import { checkPin, verifierOf } from "../offline-pin";
+import { submit } from "../outbox";
+import { scanField } from "../scan-field";
+import { currentDay, loadDay, onShelf, shelfParcel } from "../state";
+import { errorNotice, screen, slot } from "./common";
+
+/**
+ * Hand-over, two factors: the parcel's label is scanned (or, found by its hint, scanned to
+ * confirm) and the recipient's PIN typed; then the exact cash. A prepaid parcel is one scan, the
+ * PIN and one tap. With no network, the PIN is checked on the phone (offline-pin.ts), cash only,
+ * and the hand-over waits in the outbox.
+ */
+type Tender = "cash" | "card" | "qr";
+
+/** The parcel by its number: the server's answer when there is a network, else the day's copy. */
+async function findOnShelf(number: string): Promise<RelayParcel | undefined> {
+  if (navigator.onLine) {
+    try {
+      const parcel = await call<RelayParcel>("GET", `/parcels/${encodeURIComponent(number.trim())}`);
+      return onShelf(parcel) ? parcel : undefined;
+    } catch (err) {
+      if (err instanceof ApiError) return undefined;
+    }
+  }
+  if (!currentDay()) await loadDay().catch(() => undefined);
+  return shelfParcel(number);
+}
+
+/**
+ * The shelf parcels whose hint matches: the last digits of the phone, the initial, or both. The
+ * server knows whole phones; the phone's copy only the hint's two digits and initial (offline).
+ */
+async function byHint(hint: string): Promise<RelayParcel[]> {
+  const text = hint.replace(/[\s.]/g, "").toUpperCase();
+  if (navigator.onLine) {
+    try {
+      const page = await call<Page<RelayParcel>>("GET", `/parcels?hint=${encodeURIComponent(text)}&size=100`);
+      return page.items.filter(onShelf);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400) return [];
+    }
+  }
+  if (!currentDay()) await loadDay().catch(() => undefined);
+  const [, initial = "", digits = ""] = /^(\D?)(\d*)$/u.exec(text) ?? [];
+  return (currentDay()?.parcels ?? [])
+    .filter(onShelf)
+    .filter(p => p.recipientHint.toUpperCase().startsWith(initial) && p.recipientHint.replace(/\D/g, "").endsWith(digits.slice(-2)));
+}
+
+export function handoverScreen(): HTMLElement {
+  const step = slot();
+  const result = slot();
+
+  const start = () => {
+    const hintInput = h("input", { id: "hint", name: "hint", type: "text", autocomplete: "off", maxlength: 6, dir: "ltr" });
+    const matches = slot();
+    step.replaceChildren(
+      scanField({
+        id: "handover-scan",
+        label: t("scanHere"),
+        onValue: async number => {
+          const parcel = await findOnShelf(number);
+          if (!parcel) result.replaceChildren(notice("error", t("notOnShelf")));
+          else confirmed(parcel);
+        }
+      }),
+      h(
+        "form",
+        {
+          class: "hint",
+          onsubmit: async (event: Event) => {
+            event.preventDefault();
+            const found = await byHint(hintInput.value);
+            matches.replaceChildren(
+              found.length
+                ? h(
+                    "ul",
+                    { class: "list" },
+                    found.map(p =>
+                      h(
+                        "li",
+                        { class: "parcel" },
+                        h("div", { class: "parcel-main" }, h("strong", null, ltr(p.recipientHint)), " ", ltr(p.trackingNumber)),
+                        h("button", { type: "button", class: "small", onclick: () => confirmByScan(p) }, t("choose"))
+                      )
+                    )
+                  )
+                : notice("info", t("noMatch"))
+            );
+          }
+        },
+        h("label", { for: "hint" }, t("findByHint"), " — ", t("hintLabel")),
+        h("div", { class: "scan-row" }, hintInput, h("button", { type: "submit", class: "secondary" }, t("search")))
+      ),
+      matches
+    );
+  };
+
+  /** Found by hint: the label must still be scanned, so that the PIN and the parcel are one. */
+  const confirmByScan = (parcel: RelayParcel) => {
+    result.replaceChildren();
+    step.replaceChildren(
+      h("p", null, h("strong", null, ltr(parcel.recipientHint)), " ", ltr(parcel.trackingNumber)),
+      scanField({
+        id: "handover-confirm-scan",
+        label: t("scanAgain"),
+        onValue: number => {
+          if (sameNumber(number, parcel.trackingNumber)) confirmed(parcel);
+          else result.replaceChildren(notice("error", t("scanMismatch")));
+        }
+      })
+    );
+  };
+
+  const confirmed = (parcel: RelayParcel) => {
+    result.replaceChildren();
+    const offline = !navigator.onLine;
+    const cod = parcel.codToCollectDzd ?? 0;
+    const pin = h("input", {
+      id: "pin",
+      name: "pin",
+      type: "text",
+      inputmode: "numeric",
+      autocomplete: "off",
+      pattern: "[0-9]{6}",
+      maxlength: 6,
+      required: true,
+      dir: "ltr",
+      class: "pin"
+    });
+    const reference = h("input", { id: "tender-reference", name: "tenderReference", type: "text", autocomplete: "off", dir: "ltr" });
+    const referenceRow = h(
+      "div",
+      { class: "field", hidden: true },
+      h("label", { for: "tender-reference" }, t("tenderReference")),
+      reference
+    );
+    const cashBox = h("input", { id: "cash-taken", name: "cashTaken", type: "checkbox", required: true });
+    const cashRow = h("label", { class: "choice cash", for: "cash-taken" }, cashBox, t("cashTaken", { n: amount(cod) }));
+    let key = crypto.randomUUID();
+    let sentBody = "";
+
+    const tenders: Tender[] = offline ? ["cash"] : ["cash", "card", "qr"];
+    const tenderChoice = h(
+      "fieldset",
+      { class: "choices inline" },
+      h("legend", null, t("tender")),
+      tenders.map((tender, index) =>
+        h(
+          "label",
+          { class: "choice" },
+          h("input", {
+            type: "radio",
+            name: "tender",
+            value: tender,
+            checked: index === 0,
+            onchange: () => {
+              const cash = tender === "cash";
+              cashRow.hidden = !cash;
+              cashBox.required = cash;
+              referenceRow.hidden = cash;
+              reference.required = !cash;
+            }
+          }),
+          t(tender === "cash" ? "tenderCash" : tender === "card" ? "tenderCard" : "tenderQr")
+        )
+      )
+    );
+
+    const form = h(
+      "form",
+      {
+        class: "stack",
+        onsubmit: async (event: Event) => {
+          event.preventDefault();
+          const tender = (new FormData(form).get("tender") as Tender | null) ?? "cash";
+          const body: Record<string, unknown> = { trackingNumber: parcel.trackingNumber, pin: pin.value.trim() };
+          if (cod) body.codCollectedDzd = cod;
+          if (cod && tender !== "cash") Object.assign(body, { tender, tenderReference: reference.value.trim() });
+          if (!navigator.onLine) return offlineHandover(parcel, body);
+          // A re-send after no answer carries the same key and body: the server answers the first.
+          if (JSON.stringify(body) !== sentBody) key = crypto.randomUUID();
+          sentBody = JSON.stringify(body);
+          try {
+            await call("POST", "/handovers", body, { idempotencyKey: key });
+            handedOver(parcel, false);
+          } catch (err) {
+            if (err instanceof ApiError && err.code !== "PIN_INCORRECT") sentBody = "";
+            pin.value = "";
+            result.replaceChildren(errorNotice(err));
+            if (!(err instanceof NetworkError)) pin.focus();
+          }
+        }
+      },
+      h("p", { class: "parcel-title" }, h("strong", null, ltr(parcel.recipientHint)), " ", ltr(parcel.trackingNumber)),
+      h("p", { class: cod ? "amount" : "muted", id: "cod" }, cod ? t("codToCollect", { n: amount(cod) }) : t("prepaid")),
+      h("div", { class: "field" }, h("label", { for: "pin" }, t("pinLabel")), pin),
+      cod ? tenderChoice : null,
+      cod ? cashRow : null,
+      cod ? referenceRow : null,
+      offline && cod ? notice("info", t("offlineCashOnly")) : null,
+      h("button", { type: "submit", class: "primary wide", id: "handover-confirm" }, t("handoverButton"))
+    );
+    step.replaceChildren(form);
+    pin.focus();
+  };
+
+  const offlineHandover = async (parcel: RelayParcel, body: Record<string, unknown>) => {
+    const verifier = verifierOf(parcel.trackingNumber);
+    if (!verifier) {
+      result.replaceChildren(notice("error", t("offlineNoVerifier")));
+      return;
+    }
+    const check = await checkPin(verifier, String(body.pin));
+    if (!check.ok) {
+      result.replaceChildren(
+        notice("error", check.locked ? errorText("PIN_LOCKED") : `${errorText("PIN_INCORRECT")} ${t("triesLeft", { n: check.triesLeft })}`)
+      );
+      return;
+    }
+    const outcome = await submit(
+      "handover",
+      "/handovers",
+      { ...body, offline: true, pinVersion: verifier.pinVersion },
+      parcel.trackingNumber
+    );
+    if (outcome.outcome === "refused") result.replaceChildren(errorNotice(outcome.error));
+    else handedOver(parcel, outcome.outcome === "queued");
+  };
+
+  const handedOver = (parcel: RelayParcel, queued: boolean) => {
+    const day = currentDay();
+    if (day) day.parcels = day.parcels.filter(p => p.trackingNumber !== parcel.trackingNumber);
+    start();
+    result.replaceChildren(notice(queued ? "info" : "ok", t(queued ? "handedOverQueued" : "handedOver", { n: parcel.trackingNumber })));
+  };
+
+  start();
+  return screen("handover", step, result);
+}
