@@ -15,7 +15,14 @@ import * as kept from "./relay-idempotency.store";
 
 /** A claim this old without an answer belongs to a process that died mid-request. */
 const ABANDONED_AFTER_SECONDS = 60;
-const RETRYABLE: readonly ErrorCode[] = ["IDEMPOTENCY_KEY_IN_USE", "CONFLICT", "RATE_LIMITED", "UNAVAILABLE", "REQUEST_TIMEOUT", "INTERNAL"];
+const RETRYABLE: readonly ErrorCode[] = [
+  "IDEMPOTENCY_KEY_IN_USE",
+  "CONFLICT",
+  "RATE_LIMITED",
+  "UNAVAILABLE",
+  "REQUEST_TIMEOUT",
+  "INTERNAL"
+];
 
 export type IdempotentMeta = AgentMeta & { idempotencyKey?: string };
 

@@ -282,7 +282,14 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         tag: "Shelf",
         response: RelayParcelViewSchema,
         responseDescription: "The parcel, RETURN_PENDING.",
-        errors: ["PARCEL_NOT_FOUND", "INVALID_TRANSITION", "OCCURRED_AT_OUT_OF_RANGE", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_USE", "CONFLICT"],
+        errors: [
+          "PARCEL_NOT_FOUND",
+          "INVALID_TRANSITION",
+          "OCCURRED_AT_OUT_OF_RANGE",
+          "IDEMPOTENCY_KEY_REUSED",
+          "IDEMPOTENCY_KEY_IN_USE",
+          "CONFLICT"
+        ],
         parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
         body: { name: "RelayRefusalRequest", description: "The parcel and why it was refused." }
       },
