@@ -87,7 +87,7 @@ export interface AppConfig {
   outboxIntervalMs: number;
   /** Group commit on the create path (lib/group-commit.ts): items per flush, and items allowed to wait. */
   groupCommit: { maxBatch: number; maxQueue: number; gatherOneTurn: boolean };
-  /** Test systems only (lib/fault-points.ts): while this file exists, the wallet holds its debits' answers. Null: inert. */
+  /** Test systems only (services/wallet/fault-points.ts): while this file exists, the wallet holds its debits' answers. Null: inert. */
   testHoldDebitsFile: string | null;
   webhookWorkerIntervalMs: number;
   webhookTimeoutMs: number;

@@ -13,7 +13,7 @@ import { toCentimes, toDzd } from "../lib/money";
 import { Page, pageOf } from "../lib/parcel-view";
 import type { PartnerMeta } from "../lib/principal";
 import { NoParams, NoParamsSchema } from "../lib/schemas";
-import { holdAfterCommit } from "../lib/fault-points";
+import { holdAfterCommit } from "./wallet/fault-points";
 import { GroupCommit } from "../lib/group-commit";
 import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";

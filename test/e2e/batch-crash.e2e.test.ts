@@ -13,7 +13,7 @@ import { describeWithServers, distributedEnv } from "../helpers/servers";
 const SERVICES = ["auth", "labels", "wallet", "parcels", "gateway"] as const;
 const BATCHES = 4;
 const ITEMS = 100;
-/** Debits the wallet commits before its fault point holds them (lib/fault-points.ts). */
+/** Debits the wallet commits before its fault point holds them (services/wallet/fault-points.ts). */
 const HELD_AFTER = 20;
 
 const item = (i: number) => ({

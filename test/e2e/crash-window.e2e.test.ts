@@ -17,7 +17,7 @@ const PARCEL = {
 const CONCURRENT_CREATES = 200;
 /**
  * Debits committed before the kill: the wallet's fault point holds the group that reaches it
- * (lib/fault-points.ts), the creates behind it are in flight. Above GROUP_COMMIT_MAX_BATCH (64), so
+ * (services/wallet/fault-points.ts), the creates behind it are in flight. Above GROUP_COMMIT_MAX_BATCH (64), so
  * that groups before the held one were answered and their parcels finished (cutAfterDebit needs them).
  */
 const DEBITS_BEFORE_KILL = 100;

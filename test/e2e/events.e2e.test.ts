@@ -196,7 +196,8 @@ describe("event path: webhooks, SMS and labels (embedded)", () => {
     for (const req of sms.requests) {
       expect(req.headers.authorization).toBe(`Bearer ${SMS_TOKEN}`);
       const body = JSON.parse(req.rawBody);
-      expect(body.to.replace(/\s/g, "")).toBe("0770112233");
+      // Issue 30: the SMS goes to the number as E.164, whatever way the merchant typed it.
+      expect(body.to).toBe("+213770112233");
       expect(body.message).toMatch(/RP\d{9}DZ/);
       expect(body.message).toContain("1 500,00 DZD");
       expect(body.message).toMatch(/Code de retrait: \d{6}\./);

@@ -77,6 +77,7 @@ describe("SPEC §2.2: the creation request, row by row", () => {
       "destinationRelayCode",
       "heightCm",
       "lengthCm",
+      "recipientLanguage",
       "recipientName",
       "recipientPhone",
       "weightG",
@@ -294,7 +295,7 @@ describe("SPEC §4 and §7: the seven operations and every status they answer", 
     const codes = (o: Operation, status: number) =>
       (response(o, status).content!["application/json"].schema.allOf![1].properties!.code.examples as string[]).slice().sort();
     const create = op("post", `${P}/parcels`);
-    expect(codes(create, 400)).toEqual(["INVALID_TARIFF", "RELAY_NOT_FOUND", "VALIDATION_FAILED"]);
+    expect(codes(create, 400)).toEqual(["INVALID_TARIFF", "RECIPIENT_PHONE_INVALID", "RELAY_NOT_FOUND", "VALIDATION_FAILED"]);
     expect(codes(create, 402)).toEqual(["INSUFFICIENT_BALANCE"]);
     expect(codes(create, 403)).toEqual(["SCOPE_MISSING"]);
     expect(codes(create, 422)).toEqual(["IDEMPOTENCY_KEY_REUSED"]);
@@ -387,6 +388,8 @@ describe("SPEC §5: authentication", () => {
       cancelReturn: either("parcels:write"),
       getReturnSettings: either("parcels:read"),
       setReturnSettings: either("parcels:write"),
+      getRecipientSettings: either("parcels:read"),
+      setRecipientSettings: either("parcels:write"),
       dropOffSandboxReturn: either("parcels:write")
     });
   });
@@ -400,6 +403,7 @@ describe("SPEC §6: webhooks", () => {
       "cod.remitted",
       "parcel.pickup_reminder",
       "parcel.pickup_extended",
+      "parcel.recipient_unreachable",
       "claim.opened",
       "claim.approved",
       "claim.rejected",
