@@ -145,7 +145,9 @@ describe("generated TypeScript client (embedded)", () => {
     });
     expect(quote.data).toEqual({
       priceDzd: 500,
-      returnFeeDzd: 250,
+      // Half the shipping price (450), not of the COD fee; no declared value insures the default 5 000.
+      returnFeeDzd: 225,
+      insuredValueDzd: 5000,
       currency: "DZD",
       breakdown: [
         { item: "shipping", amountDzd: 450 },

@@ -117,8 +117,9 @@ export function merchantContract(system: () => SystemUnderTest): void {
       expect(quote.body.currency).toBe("DZD");
       const parts = quote.body.breakdown.reduce((sum: number, p: { amountDzd: number }) => sum + Math.round(p.amountDzd * 100), 0);
       expect(parts).toBe(Math.round(quote.body.priceDzd * 100));
-      // RETURN_FEE_PERCENT (50) % of the price, to the centime.
-      expect(Math.round(quote.body.returnFeeDzd * 100)).toBe(Math.round(Math.round(quote.body.priceDzd * 100) / 2));
+      // RETURN_FEE_PERCENT (50) % of the shipping price alone (issue 26: never of the COD fee or the insurance), to the centime.
+      const shipping = quote.body.breakdown.find((p: { item: string }) => p.item === "shipping").amountDzd as number;
+      expect(Math.round(quote.body.returnFeeDzd * 100)).toBe(Math.round(Math.round(shipping * 100) / 2));
       expect(await balance()).toBe(before);
       // The whole creation body quotes alike: the recipient is checked, then ignored.
       expect((await shop.live("POST", "/parcels/quote", body)).body).toEqual(quote.body);

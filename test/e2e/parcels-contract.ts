@@ -141,6 +141,7 @@ export function parcelsContract(system: () => SystemUnderTest & { databaseUrl?: 
       "destinationRelayCode",
       "direction",
       "id",
+      "insuredValueDzd",
       "labelUrl",
       "pickupDeadline",
       "pricePaidDzd",
