@@ -15,7 +15,7 @@ export function relayAgent(baseUrl: string, key: string): Agent {
   return (method, path, body) => http(baseUrl, method, `/api/relay/v1${path}`, { headers: { Authorization: `ApiKey ${key}` }, body });
 }
 
-function relayHelpers(system: () => SystemUnderTest) {
+export function relayHelpers(system: () => SystemUnderTest) {
   const m = merchants(system);
   const bo = () => m.bo();
   return {
