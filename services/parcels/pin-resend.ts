@@ -1,9 +1,9 @@
 import { encryptField } from "../../lib/crypto";
-import type { Queryable } from "../../lib/db/database";
 import { AppError } from "../../lib/errors";
 import { generatePickupPin } from "../../lib/pickup-pin";
 import { HandoverDeps, sendNewPinSms } from "./handover";
 import * as store from "./parcels.store";
+import { findParcelIdByTracking, recordPinResend, resendsToday } from "./pin-resend.store";
 
 /**
  * "Send me the code again" (issue 30): a new pick-up PIN for a live parcel waiting at its relay
@@ -19,17 +19,6 @@ export const PIN_RESENDS_PER_DAY = 3;
 
 export type ResendOutcome = "accepted" | "limited";
 
-/** The requests of the last 24 hours, and the seconds until the oldest of them leaves the count. */
-async function resendsToday(tx: Queryable, trackingNumber: string): Promise<{ n: number; retryAfterSeconds: number }> {
-  const rows = await tx.query<{ n: number; retry: number }>(
-    `SELECT count(*)::integer AS n,
-            COALESCE(ceil(extract(epoch FROM min(created_at) + interval '1 day' - now())), 0)::integer AS retry
-       FROM parcels.pin_resends WHERE tracking_number = $1 AND created_at > now() - interval '1 day'`,
-    [trackingNumber]
-  );
-  return { n: rows[0].n, retryAfterSeconds: Math.max(1, rows[0].retry) };
-}
-
 const waitingAtRelay = (p: store.ParcelRecord) => p.mode === "live" && (p.status === "AT_RELAY" || p.status === "RELAY_NOTIFIED");
 
 export async function resendPickupPin(
@@ -37,9 +26,9 @@ export async function resendPickupPin(
   request: { trackingNumber: string; requestedBy: "recipient" | "agent"; relayCode?: string }
 ): Promise<{ outcome: ResendOutcome; retryAfterSeconds?: number }> {
   const outcome = await deps.db.transaction(async tx => {
-    const found = await tx.query<{ id: string }>("SELECT id FROM parcels.parcels WHERE tracking_number = $1", [request.trackingNumber]);
+    const id = await findParcelIdByTracking(tx, request.trackingNumber);
     // The parcel's row lock serialises two requests for one parcel, so that the count holds.
-    const parcel = found[0] ? await store.lockParcel(tx, found[0].id) : null;
+    const parcel = id ? await store.lockParcel(tx, id) : null;
     const eligible =
       parcel !== null && waitingAtRelay(parcel) && (request.relayCode === undefined || parcel.destinationRelayCode === request.relayCode);
     // The agent asks about a parcel on its own shelf: anything else is not theirs to see.
@@ -47,11 +36,7 @@ export async function resendPickupPin(
       throw new AppError("PARCEL_NOT_FOUND", "No parcel with this number waits on this shelf");
     const today = await resendsToday(tx, request.trackingNumber);
     if (today.n >= PIN_RESENDS_PER_DAY) return { limited: true as const, retryAfterSeconds: today.retryAfterSeconds };
-    await tx.query("INSERT INTO parcels.pin_resends (parcel_id, tracking_number, requested_by) VALUES ($1, $2, $3)", [
-      parcel?.id ?? null,
-      request.trackingNumber,
-      request.requestedBy
-    ]);
+    await recordPinResend(tx, { parcelId: parcel?.id ?? null, trackingNumber: request.trackingNumber, requestedBy: request.requestedBy });
     if (!eligible) return { limited: false as const, parcel: null };
     return {
       limited: false as const,
