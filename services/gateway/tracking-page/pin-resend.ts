@@ -91,7 +91,8 @@ export function renderPinResendPage(trackingNumber: string, options: PageOptions
     lang: options.lang,
     linkLang: options.linkLang,
     title: `${heading} – ${MESSAGES[options.lang].brand}`,
-    path: pinResendPath(trackingNumber),
+    // The language links lead to the parcel's page: the form's path answers POST only.
+    path: trackingPagePath(trackingNumber),
     main: html`<h1>${heading}</h1>
 <section class="card status ${outcome === "accepted" ? "ok" : "bad"}" role="status"><p>${outcome === "accepted" ? p.sent : p.limited}</p></section>
 <p><a href="${trackingPagePath(trackingNumber, options.linkLang)}">${p.back}</a></p>`
