@@ -47,6 +47,8 @@ export const ERROR_STATUS = {
   EXTENSION_ALREADY_USED: 409,
   PARCEL_ALREADY_AT_RELAY: 409,
   REDIRECT_LIMIT: 409,
+  /** Issue 30: a parcel had its three new pick-up PINs of the last 24 hours (relay API). */
+  PIN_RESEND_LIMIT: 409,
   RELAY_CLOSED: 409,
   CLAIM_NOT_ALLOWED: 409,
   CLAIM_ALREADY_OPEN: 409,

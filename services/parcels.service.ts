@@ -39,6 +39,7 @@ import { RELAY_DOCS_TAGS } from "./parcels/relay/relay.params";
 import { RelayPointWithSettings, setRelaySettings, withRelaySettings } from "./parcels/relay/relay-settings";
 import { HoldingMixin } from "./parcels/holding.mixin";
 import { RedirectMixin } from "./parcels/redirect/redirect.mixin";
+import { PinResendMixin } from "./parcels/pin-resend.mixin";
 import { redirectsOf } from "./parcels/redirect/redirect.store";
 import { ClosuresMixin } from "./parcels/relay/closures.mixin";
 import { PublicRelaySearchMixin } from "./parcels/relay/public-search.mixin";
@@ -203,7 +204,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     ClosuresMixin,
     PublicRelaySearchMixin,
     RecipientMixin,
-    OfflineMixin
+    OfflineMixin,
+    PinResendMixin
   ],
   settings: {
     openapi: detached({ ...PARCELS_DOCS, tags: [...PARCELS_DOCS.tags, ...RELAY_DOCS_TAGS, ...CLAIMS_DOCS_TAGS, ...RETURNS_DOCS_TAGS] })

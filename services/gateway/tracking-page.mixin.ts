@@ -13,6 +13,7 @@ import {
   respondToChange,
   respondToChangePage,
   respondToCodeRequest,
+  respondToPinResend,
   respondToTrackingPage,
   TRACK_PATH,
   TrackingPageResponse,
@@ -156,6 +157,27 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, TrackingPageMethods, Tr
       }
     }),
 
+    // "Send me the code again" (issue 30, tracking-page/pin-resend.ts).
+    resendPin: defineAction<Record<string, unknown>, TrackingPageThis, PageMeta>({
+      rest: `POST ${TRACK_PATH}/:trackingNumber/pin`,
+      api: "open",
+      endpoint: page("postPinResend", "Send the pick-up code again"),
+      async handler(ctx) {
+        const client = ctx.meta.client ?? { address: "unknown", acceptLanguage: null };
+        const { trackingNumber: typed, ...fields } = ctx.params;
+        const answer = await respondToPinResend(
+          {
+            typed: typeof typed === "string" ? typed : "",
+            fields: queryOf(fields),
+            acceptLanguage: client.acceptLanguage,
+            limit: () => this.consumePublicLimit(client.address)
+          },
+          trackingNumber => call(ctx, "parcels.resendPickupPinForRecipient", { trackingNumber })
+        );
+        return answerWith(ctx, answer);
+      }
+    }),
+
     changeRelay: defineAction<Record<string, unknown>, TrackingPageThis, PageMeta>({
       rest: `POST ${TRACK_PATH}/:trackingNumber/change`,
       api: "open",
@@ -204,7 +226,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, TrackingPageMethods, Tr
           path,
           query: queryOf(params),
           acceptLanguage: client.acceptLanguage,
-          limit: () => this.consumePublicLimit(client.address)
+          limit: () => this.consumePublicLimit(client.address),
+          formToken: action => this.formTokens.issue(action)
         },
         trackingNumber => call(ctx, "parcels.trackingPage", { trackingNumber })
       );

@@ -107,6 +107,11 @@ export async function resetPickupPin(deps: HandoverDeps, parcelId: string): Prom
     }
     return store.resetPickupPin(tx, row.id, encryptField(generatePickupPin(), deps.encryptionKey));
   });
+  return { parcelId, smsQueued: await sendNewPinSms(deps, parcel) };
+}
+
+/** The pick-up SMS with the parcel's (new) PIN, to the phone on file; false when it could not be queued now. */
+export async function sendNewPinSms(deps: HandoverDeps, parcel: store.ParcelRecord): Promise<boolean> {
   try {
     const view = toParcelView(parcel, null);
     await call(deps.caller, "notifications.sendPickupSms", {
@@ -119,9 +124,9 @@ export async function resetPickupPin(deps: HandoverDeps, parcelId: string): Prom
         codAmountDzd: view.codAmountDzd
       }
     });
-    return { parcelId, smsQueued: true };
+    return true;
   } catch (err) {
-    deps.logger.warn(`parcel ${parcelId}: PIN reset, but the pick-up SMS could not be queued (${(err as Error).message})`);
-    return { parcelId, smsQueued: false };
+    deps.logger.warn(`parcel ${parcel.id}: new PIN drawn, but the pick-up SMS could not be queued (${(err as Error).message})`);
+    return false;
   }
 }

@@ -83,6 +83,8 @@ declare module "../../lib/contract" {
       params: { trackingNumber: string; code: string; destinationRelayCode: string };
       answer: { trackingNumber: string; destination: { code: string } };
     };
+    /** "Send me the code again" from the tracking page (pin-resend.ts): "limited" past three a day. */
+    "parcels.resendPickupPinForRecipient": { params: { trackingNumber: string }; answer: { outcome: "accepted" | "limited" } };
     "parcels.sweep": { params: { olderThanSeconds?: number }; answer: SweepResult };
   }
 }

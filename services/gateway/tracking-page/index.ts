@@ -13,5 +13,12 @@ export {
   type TrackingPageResponse
 } from "./respond";
 export { STYLESHEET_HASH, TRACKING_PAGE_CSP } from "./styles";
-export { respondToChange, respondToChangePage, respondToCodeRequest, type ChangeDeps, type ChangeRequest } from "./respond-change";
+export {
+  respondToChange,
+  respondToChangePage,
+  respondToCodeRequest,
+  respondToPinResend,
+  type ChangeDeps,
+  type ChangeRequest
+} from "./respond-change";
 export { checkPageFormToken, checkPagePostOrigin, FORM_TOKEN_FIELD, formTokenField, FormTokens } from "./form-guard";

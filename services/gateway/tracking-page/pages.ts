@@ -8,6 +8,7 @@ import { Messages, MESSAGES } from "./messages";
 import type { PageOptions } from "./page-options";
 import { CHANGE_MESSAGES } from "./change-messages";
 import { changeRelayPath, isChangeable } from "./change-relay";
+import { pinCard } from "./pin-resend";
 
 export type { PageOptions };
 
@@ -206,6 +207,7 @@ ${lastUpdate ? html`<p class="muted">${m.lastUpdate} <time datetime="${lastUpdat
 </section>
 ${options.changed ? html`<p class="card status ok" role="status">${CHANGE_MESSAGES[lang].changed}</p>` : ""}
 ${deadline}
+${pinCard(parcel, options)}
 ${returnCode}
 ${cod}
 ${relayBlock(parcel.destination, m, options)}

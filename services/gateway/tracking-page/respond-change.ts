@@ -8,6 +8,7 @@ import { changeRelayPath, renderChangeRelayPage } from "./change-relay";
 import { renderNotFoundPage, renderTooManyRequestsPage } from "./pages";
 import { QueryValue, trackingPageHeaders, TrackingPageResponse } from "./respond";
 import { trackingPagePath } from "./layout";
+import { renderPinResendPage } from "./pin-resend";
 
 /**
  * The "change relay point" pages (change-relay.ts) as answers: `GET /track/{n}/change`, and the
@@ -137,4 +138,19 @@ export async function respondToChange(request: ChangeRequest, deps: ChangeDeps):
   }
   const page = trackingPagePath(trackingNumber, linkLang);
   return seeOther(headers, `${page}${page.includes("?") ? "&" : "?"}changed=1`);
+}
+
+/**
+ * "Send me the code again" (pin-resend.ts): counted against the address's limit like every form,
+ * then the same page for any number (200), or the polite refusal past the day's three (429).
+ */
+export async function respondToPinResend(
+  request: ChangeRequest,
+  resend: (trackingNumber: string) => Promise<{ outcome: "accepted" | "limited" }>
+): Promise<TrackingPageResponse> {
+  const admitted = await admit(request);
+  if ("answer" in admitted) return admitted.answer;
+  const { trackingNumber, lang, linkLang, headers } = admitted;
+  const { outcome } = await resend(trackingNumber);
+  return { status: outcome === "accepted" ? 200 : 429, headers, body: renderPinResendPage(trackingNumber, { lang, linkLang }, outcome) };
 }

@@ -19,6 +19,8 @@ export interface TrackingPageRequest {
    * looks nothing up (the form) is not counted. Without it, nothing is limited.
    */
   limit?: () => Promise<RateDecision>;
+  /** Signs the page's form tokens (form-guard.ts). */
+  formToken?: (action: string) => string;
 }
 
 export interface TrackingPageResponse {
@@ -66,7 +68,7 @@ export async function respondToTrackingPage(request: TrackingPageRequest, lookup
   const queryLang = first(request.query.lang)?.trim().toLowerCase();
   const linkLang = isLang(queryLang) ? queryLang : undefined;
   const lang = negotiateLanguage({ queryLang, acceptLanguage: request.acceptLanguage });
-  const options = { lang, linkLang, now: request.now };
+  const options = { lang, linkLang, now: request.now, formToken: request.formToken };
   const page = (status: number, body: string): TrackingPageResponse => ({ status, headers: trackingPageHeaders(lang), body });
   const path = request.path.replace(/\/+$/, "") || "/";
 

@@ -141,6 +141,7 @@ export const en: Messages = {
   err_PAIRING_CODE_EXPIRED: "Pairing code expired (15 minutes): ask the operator for a new one.",
   err_CONFLICT: "This operation is still running: wait a moment and try again.",
   err_IDEMPOTENCY_KEY_IN_USE: "This operation is still running: wait a moment and try again.",
+  err_PIN_RESEND_LIMIT: "Already 3 new codes today: the customer tries again tomorrow or calls customer service.",
   err_IDEMPOTENCY_KEY_REUSED: "Duplicate operation refused: refresh and start again.",
   err_PARCEL_REDIRECTED: "Parcel redirected to another relay point during the outage: do not hand it over, keep it for the courier.",
   err_PARCEL_EXPIRED: "Pick-up period ended during the outage: keep the parcel for the courier.",

@@ -153,6 +153,7 @@ export const fr = {
   err_PAIRING_CODE_EXPIRED: "Code de liaison expiré (15 minutes) : demandez-en un nouveau à l'opérateur.",
   err_CONFLICT: "Cette opération est encore en cours : attendez un instant et réessayez.",
   err_IDEMPOTENCY_KEY_IN_USE: "Cette opération est encore en cours : attendez un instant et réessayez.",
+  err_PIN_RESEND_LIMIT: "Déjà 3 nouveaux codes aujourd'hui : le client réessaie demain ou appelle le service client.",
   err_IDEMPOTENCY_KEY_REUSED: "Opération en double refusée : actualisez et recommencez.",
   err_PARCEL_REDIRECTED: "Colis redirigé vers un autre point relais pendant la coupure : ne le remettez pas, gardez-le pour le livreur.",
   err_PARCEL_EXPIRED: "Délai de retrait dépassé pendant la coupure : gardez le colis pour le livreur.",
