@@ -46,7 +46,8 @@ describeBrowser("the counter app offline, its camera and its budget", () => {
       await openPaired(system, page, "Comptoir hors ligne");
       await page.waitForSelector("#tile-incoming");
       // The service worker has precached the shell and controls the page.
-      await page.waitForFunction("navigator.serviceWorker.controller !== null");
+      // A function, not a string: the page's CSP forbids eval, and a string predicate is eval'd.
+      await page.waitForFunction(() => (globalThis as any).navigator.serviceWorker.controller !== null);
 
       await context.setOffline(true);
       await page.reload();
@@ -134,7 +135,8 @@ describeBrowser("the counter app offline, its camera and its budget", () => {
       });
       await openPaired(system, page, "Comptoir budget");
       await page.waitForSelector("#tile-incoming");
-      await page.waitForFunction("navigator.serviceWorker.controller !== null");
+      // A function, not a string: the page's CSP forbids eval, and a string predicate is eval'd.
+      await page.waitForFunction(() => (globalThis as any).navigator.serviceWorker.controller !== null);
       const loaded = shell.map(file => file.path);
       expect(loaded).toEqual(expect.arrayContaining(["/counter/index.html", "/counter/app.css", "/counter/main.js"]));
       expect(loaded.some(file => file.includes("decoder"))).toBe(false);

@@ -107,7 +107,9 @@ describeWithServers(["postgres", "redis", "nats"], "holding period: SIGKILL of p
     const returned = await waitFor(statuses, views => views.every(v => v.status === "RETURN_PENDING" && v.returnFeeDzd !== null), 60_000);
     for (const view of returned) {
       expect(view).toMatchObject({ status: "RETURN_PENDING", codStatus: "NOT_COLLECTED" });
-      expect(Math.round(view.returnFeeDzd! * 100)).toBe(Math.round(view.pricePaidDzd * 50));
+      // Half the shipping price alone (issue 26): never more than half of what was paid.
+      expect(view.returnFeeDzd!).toBeGreaterThan(0);
+      expect(Math.round(view.returnFeeDzd! * 100)).toBeLessThanOrEqual(Math.round(view.pricePaidDzd * 50));
     }
 
     for (const id of ids) {

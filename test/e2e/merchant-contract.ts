@@ -138,7 +138,9 @@ export function merchantContract(system: () => SystemUnderTest): void {
       });
       expect(res.body).toEqual({
         priceDzd: 650,
-        returnFeeDzd: 325,
+        // Half the shipping price (450): the insurance and the COD fee are not taken again on a return.
+        returnFeeDzd: 225,
+        insuredValueDzd: 20000,
         currency: "DZD",
         breakdown: [
           { item: "shipping", amountDzd: 450 },

@@ -208,7 +208,7 @@ export function idempotencyContract(system: () => SystemUnderTest): void {
     expect(firsts.length).toBeGreaterThanOrEqual(1);
     for (const other of answers) {
       if (other.status === status) expect(other.body).toEqual(firsts[0].body);
-      else expectError(other, 409, "CONFLICT");
+      else expectError(other, 409, "IDEMPOTENCY_KEY_IN_USE");
     }
     const again = await send(key, path, body, agentKey);
     expect({ status: again.status, body: again.body }).toEqual({ status, body: firsts[0].body });

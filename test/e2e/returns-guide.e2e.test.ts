@@ -23,7 +23,7 @@ describe("the customer returns guide, run as written (npm start)", () => {
     expect(stdout).toContain('"returnRelayCode": "DZ-16-HYDRA"');
     expect(stdout).toContain('"status":"DELIVERED"');
     expect(stdout).toMatch(/"status": "AWAITING_DROP_OFF",\n\s+"returnCode": "[A-HJKMNP-Z2-9]{8}"/);
-    expect(stdout).toMatch(/Retour de votre colis RP\d{9}DZ: .* code de retour [A-HJKMNP-Z2-9]{8}\./);
+    expect(stdout).toMatch(/retour du colis RP\d{9}DZ: .* code de retour [A-HJKMNP-Z2-9]{8}\./);
     expect(stdout).toMatch(/"returnCodeSentAt": "20/);
     expect(stdout).toContain('"status":"READY_FOR_PICKUP","weightG":1200');
     expect(stdout).toContain('"status":"DROPPED_OFF"');

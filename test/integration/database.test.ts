@@ -24,7 +24,7 @@ function databaseContract(open: () => Promise<{ db: Database; close: () => Promi
     const tables = await db.query<{ table_name: string }>(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'auth' ORDER BY table_name"
     );
-    expect(tables.map(t => t.table_name)).toEqual(["agent_keys", "api_keys", "organizations", "schema_migrations"]);
+    expect(tables.map(t => t.table_name)).toEqual(["agent_keys", "api_keys", "organizations", "pairing_codes", "schema_migrations"]);
   });
 
   test("a failed transaction leaves nothing behind", async () => {

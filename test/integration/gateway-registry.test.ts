@@ -70,19 +70,19 @@ describeWithServers(["postgres", "redis", "nats"], "a gateway built from the reg
     await database?.drop();
   });
 
-  test("before any service joins: their routes are unknown (404), the document lists only the gateway's own", async () => {
+  test("before any service joins: their routes are unknown (404), and the document is 503 rather than partial", async () => {
     const res = await createOrganization("Too early SARL");
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: "NOT_FOUND", status: 404 });
+    // A partial document would read as the whole API: until every service has registered, 503 and Retry-After.
     const document = await http(base, "GET", "/v3/api-docs/partner");
-    expect(document.status).toBe(200);
-    // Only what the gateway itself answers: the signed label downloads.
-    expect(Object.keys(document.body.paths)).toEqual(["/labels/batch.pdf", "/labels/{file}"]);
+    expect(document.status).toBe(503);
+    expect(document.headers.get("retry-after")).toBeTruthy();
   });
 
   test("services joining later: their routes answer and the document lists them, without restarting the gateway", async () => {
     const env = (globalThis as { registryEnv?: Record<string, string> }).registryEnv!;
-    services = await startService({ ...env, SERVICES: "auth,wallet,parcels,labels" });
+    services = await startService({ ...env, SERVICES: "auth,wallet,parcels,labels,webhooks,notifications" });
 
     const org = await eventually(() => createOrganization("Registry SARL"), 201);
     expect(org.status).toBe(201);
@@ -99,7 +99,7 @@ describeWithServers(["postgres", "redis", "nats"], "a gateway built from the reg
     });
     expect(byTracking.body).toMatchObject({ code: "PARCEL_NOT_FOUND" });
 
-    const document = await http(base, "GET", "/v3/api-docs/partner");
+    const document = await eventually(() => http(base, "GET", "/v3/api-docs/partner"), 200);
     expect(Object.keys(document.body.paths)).toEqual(
       expect.arrayContaining([
         "/api/partner/v1/parcels",

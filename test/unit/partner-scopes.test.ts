@@ -30,6 +30,7 @@ test("only the health ping is open to every key; writes need parcels:write; mone
     "parcels.extendPickup",
     "parcels.openClaim",
     "parcels.openReturn",
+    "parcels.putRecipientSettings",
     "parcels.putReturnSettings",
     "parcels.redirect",
     "parcels.sandboxDropOff",
@@ -43,6 +44,7 @@ test("only the health ping is open to every key; writes need parcels:write; mone
     "parcels.get",
     "parcels.getByTracking",
     "parcels.getClaim",
+    "parcels.getRecipientSettings",
     "parcels.getRemittance",
     "parcels.getReturn",
     "parcels.getReturnSettings",
@@ -61,6 +63,7 @@ test("only the health ping is open to every key; writes need parcels:write; mone
 test("the public API carries no scope and no key: nothing in it is per merchant", () => {
   const publicActions = [...ACTION_DEFINITIONS].filter(([, action]) => action.api === "public");
   expect(publicActions.map(([name]) => name).sort()).toEqual([
+    "parcels.publicRelayPoints",
     "parcels.publicTracking",
     "parcels.recipientRedirect",
     "parcels.requestRedirectCode"
