@@ -199,7 +199,9 @@ describe("event path: webhooks, SMS and labels (embedded)", () => {
       // Issue 30: the SMS goes to the number as E.164, whatever way the merchant typed it.
       expect(body.to).toBe("+213770112233");
       expect(body.message).toMatch(/RP\d{9}DZ/);
-      expect(body.message).toContain("1 500,00 DZD");
+      // One SMS segment (issue 30): the amount in its short form, the deadline and the short tracking link.
+      expect(body.message).toContain("Payer 1500 DA");
+      expect(body.message).toMatch(/\/t\/RP\d{9}DZ/);
       expect(body.message).toMatch(/Code de retrait: \d{6}\./);
     }
     // The PIN went in the SMS only: never in a webhook or a log.
