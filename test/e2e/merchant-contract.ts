@@ -151,6 +151,8 @@ export function merchantContract(system: () => SystemUnderTest): void {
       expect((await shop.sandbox("POST", "/parcels/quote", { weightG: 1200, destinationRelayCode: "DZ-31-ORAN-CENTRE" })).body).toEqual({
         priceDzd: 450,
         returnFeeDzd: 225,
+        // No declared value: the default 5 000 is insured, within the price.
+        insuredValueDzd: 5000,
         currency: "DZD",
         breakdown: [{ item: "shipping", amountDzd: 450 }]
       });
