@@ -1,7 +1,4 @@
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { Client } from "pg";
 import { backoffice } from "../helpers/http";
 import { checkMoneyInvariant } from "../helpers/money-invariant";
@@ -13,8 +10,6 @@ import { describeWithServers, distributedEnv } from "../helpers/servers";
 const SERVICES = ["auth", "labels", "wallet", "parcels", "gateway"] as const;
 const BATCHES = 4;
 const ITEMS = 100;
-/** Debits the wallet commits before its fault point holds them (services/wallet/fault-points.ts). */
-const HELD_AFTER = 20;
 
 const item = (i: number) => ({
   recipientName: `Lot ${i}`,
@@ -28,11 +23,6 @@ const item = (i: number) => ({
  * so a SIGKILL of the wallet or of the parcels process now lands in the middle of a group. After
  * the restart and the sweeper's pass, DESIGN §3 still holds: balance = the ledger's sum, and every
  * un-refunded debit has exactly one visible parcel; every item a batch answered 201 is there.
- *
- * The moment of the kill is set up, not raced (issue 26): the wallet runs with a test-only fault
- * point (TEST_HOLD_DEBITS_FILE) that, once the test arms it, holds its debit groups after they
- * committed and before they answer. So when the kill comes, debits are committed, others wait in
- * the wallet's queue, and no batch has answered — whatever the speed of the machine.
  */
 describeWithServers(["postgres", "nats"], "crash safety: SIGKILL of wallet or parcels in the middle of batches (distributed)", () => {
   let database: { url: string; drop: () => Promise<void> };
@@ -40,7 +30,6 @@ describeWithServers(["postgres", "nats"], "crash safety: SIGKILL of wallet or pa
   let env: Record<string, string>;
   let base: string;
   const token = `bo_${randomBytes(16).toString("hex")}`;
-  const holdFile = path.join(os.tmpdir(), `relay-batch-crash-${randomBytes(6).toString("hex")}.hold`);
 
   const start = async (service: string) => {
     procs[service] = await startNode({ ...env, SERVICES: service, NODE_ID: `${service}-node` });
@@ -55,8 +44,7 @@ describeWithServers(["postgres", "nats"], "crash safety: SIGKILL of wallet or pa
       PORT: String(port),
       PENDING_SWEEP_AFTER_SECONDS: "2",
       SWEEP_INTERVAL_MS: "500",
-      OUTBOX_INTERVAL_MS: "100",
-      TEST_HOLD_DEBITS_FILE: holdFile
+      OUTBOX_INTERVAL_MS: "100"
     };
     for (const service of SERVICES) await start(service);
     await waitForHttp(`${base}/readyz`);
@@ -65,7 +53,6 @@ describeWithServers(["postgres", "nats"], "crash safety: SIGKILL of wallet or pa
   afterAll(async () => {
     await Promise.all(Object.values(procs).map(p => p.stop()));
     await database?.drop();
-    fs.rmSync(holdFile, { force: true });
   });
 
   async function debitsSoFar(): Promise<number> {
@@ -88,17 +75,13 @@ describeWithServers(["postgres", "nats"], "crash safety: SIGKILL of wallet or pa
       expect((await bo.call("POST", `/organizations/${org.id}/wallet/top-ups`, { amountDzd: 10_000_000 })).status).toBe(201);
       const headers = { Authorization: `ApiKey ${key}`, "Content-Type": "application/json" };
       const before = await debitsSoFar();
-      const walletLogMark = procs.wallet.output().length;
-      fs.writeFileSync(holdFile, String(HELD_AFTER));
 
       let answered = 0;
       const createdIds: string[] = [];
-      const client = new AbortController();
       const batches = Array.from({ length: BATCHES }, (_, b) =>
         fetch(`${base}/api/partner/v1/parcels/batch`, {
           method: "POST",
           headers,
-          signal: client.signal,
           body: JSON.stringify({ items: Array.from({ length: ITEMS }, (_, i) => item(b * ITEMS + i)) })
         })
           .then(async res => {
@@ -108,22 +91,11 @@ describeWithServers(["postgres", "nats"], "crash safety: SIGKILL of wallet or pa
           .catch(() => undefined)
           .finally(() => answered++)
       );
-      // In the middle: the wallet holds a committed group (the fault point says so), no batch answered.
-      await waitFor(
-        () => procs.wallet.output().slice(walletLogMark),
-        log => log.includes("fault point: holding"),
-        120_000
-      );
-      expect(await debitsSoFar()).toBeGreaterThanOrEqual(before + HELD_AFTER);
-      expect(answered).toBe(0);
+      // In the middle: some of the batches' debits committed, not all of the batches answered.
+      await waitFor(debitsSoFar, n => n >= before + 20, 60_000);
+      expect(answered).toBeLessThan(BATCHES);
       await procs[victim].stop("SIGKILL");
-      // Disarmed before the restart: the groups still held by a surviving wallet answer, the rest go on.
-      fs.rmSync(holdFile);
       await start(victim);
-      // The batches sent to a killed parcels would answer only at their call's time-out (2 minutes,
-      // the restarted node has the same id): the client gives up on them. Those through a killed
-      // wallet are answered by the living parcels: every item that says 201 must be visible.
-      if (victim === "parcels") client.abort();
       await Promise.all(batches);
 
       let report = await checkMoneyInvariant(database.url);
