@@ -21,6 +21,9 @@ import {
  * service worker cut by Playwright's offline mode), its outbox, its camera fed a real label by
  * Chromium's fake video capture, and the size of its shell.
  */
+
+/** What the page-side predicates read (this file is typed for Node, without the DOM library). */
+type BrowserGlobals = { navigator: { serviceWorker: { controller: unknown } } };
 describeBrowser("the counter app offline, its camera and its budget", () => {
   let system: CounterSystem;
   let browser: Browser;
@@ -47,7 +50,7 @@ describeBrowser("the counter app offline, its camera and its budget", () => {
       await page.waitForSelector("#tile-incoming");
       // The service worker has precached the shell and controls the page.
       // A function, not a string: the page's CSP forbids eval, and a string predicate is eval'd.
-      await page.waitForFunction(() => (globalThis as any).navigator.serviceWorker.controller !== null);
+      await page.waitForFunction(() => (globalThis as unknown as BrowserGlobals).navigator.serviceWorker.controller !== null);
 
       await context.setOffline(true);
       await page.reload();
@@ -136,7 +139,7 @@ describeBrowser("the counter app offline, its camera and its budget", () => {
       await openPaired(system, page, "Comptoir budget");
       await page.waitForSelector("#tile-incoming");
       // A function, not a string: the page's CSP forbids eval, and a string predicate is eval'd.
-      await page.waitForFunction(() => (globalThis as any).navigator.serviceWorker.controller !== null);
+      await page.waitForFunction(() => (globalThis as unknown as BrowserGlobals).navigator.serviceWorker.controller !== null);
       const loaded = shell.map(file => file.path);
       expect(loaded).toEqual(expect.arrayContaining(["/counter/index.html", "/counter/app.css", "/counter/main.js"]));
       expect(loaded.some(file => file.includes("decoder"))).toBe(false);
