@@ -154,10 +154,10 @@ describeBrowser("the counter app: a day at the counter", () => {
       await page.click(".back");
       await page.click('[data-screen="till"]');
       await page.waitForSelector("#till-expected");
-      await expect(page.innerText("#till-expected")).resolves.toMatch(/1 500/);
+      await expect(page.innerText("#till-expected")).resolves.toMatch(/1[ \u202f]500/);
       await page.fill("#note-1000", "1");
       await page.fill("#note-500", "1");
-      await expect(page.innerText("#till-counted")).resolves.toMatch(/^\u2066?1 500\u2069? (DA|دج)$/);
+      await expect(page.innerText("#till-counted")).resolves.toMatch(/^\u2066?1[ \u202f]500\u2069? (DA|دج)$/);
       await expect(page.innerText("#till-difference")).resolves.toMatch(/^\u2066?0\u2069? (DA|دج)$/);
       await noSeriousAxeFindings(page);
       await screenshot(page, `${tag}-07-till`);
@@ -200,9 +200,9 @@ describeBrowser("the counter app: a day at the counter", () => {
       received: /تم استلام/,
       unknown: /رقم غير معروف: تحقق من الملصق\. \(PARCEL_NOT_FOUND\)/,
       mismatch: /ليس نفس الطرد/,
-      cod: /المبلغ المطلوب: \u20661 500\u2069 دج/,
+      cod: /المبلغ المطلوب: \u20661\u202f500\u2069 دج/,
       prepaid: /مدفوع مسبقًا/,
-      closed: /المتوقع \u20661 500\u2069 دج، المعدود \u20661 500\u2069 دج، الفرق \u20660\u2069 دج/
+      closed: /المتوقع \u20661\u202f500\u2069 دج، المعدود \u20661\u202f500\u2069 دج، الفرق \u20660\u2069 دج/
     });
   }, 180_000);
 });

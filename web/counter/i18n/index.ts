@@ -57,9 +57,13 @@ export function errorText(code: string): string {
 
 /** Amounts with Western digits in every language (Arabic included), grouped by thousands. */
 export function amount(value: number): string {
-  return new Intl.NumberFormat("fr-FR", { maximumFractionDigits: 0, numberingSystem: "latn" } as Intl.NumberFormatOptions)
-    .format(value)
-    .replace(/\u202f|\u00a0/g, " ");
+  return (
+    new Intl.NumberFormat("fr-FR", { maximumFractionDigits: 0, numberingSystem: "latn" } as Intl.NumberFormatOptions)
+      .format(value)
+      // A plain space elsewhere; in Arabic U+202F, whose bidi class (CS) keeps "1 500" one number
+      // run: with a space, right-to-left text shows its groups swapped ("500 1").
+      .replace(/\u202f|\u00a0/g, current === "ar" ? "\u202f" : " ")
+  );
 }
 
 /** A time of day, Western digits, in the phone's time zone. */
