@@ -70,10 +70,14 @@ async function insertPending(
 }
 
 /**
- * Gives the money back and discards the pending row. If the wallet cannot be reached either, the
- * row stays PENDING and the sweeper settles it later: nothing is lost, only delayed.
+ * Gives the money back and discards the pending row, after claiming the row so that the sweeper
+ * cannot finish it as CREATED meanwhile. When the sweeper got there first (the debit was held past
+ * its age limit), the parcel it finished is returned: it is created and paid, and refunding it
+ * would leave a live parcel nobody paid for. If the wallet cannot be reached, the row stays PENDING
+ * and claimed, and the sweeper settles it once the claim is old: nothing is lost, only delayed.
  */
-async function compensate(deps: SagaDeps, row: store.ParcelRecord, why: string): Promise<void> {
+async function compensate(deps: SagaDeps, row: store.ParcelRecord, why: string): Promise<store.ParcelRecord | null> {
+  if (!(await store.claimForCompensation(deps.db, row.id))) return finishedMeanwhile(deps, row.id);
   try {
     await call(deps.caller, "wallet.refund", {
       parcelId: row.id,
@@ -87,6 +91,13 @@ async function compensate(deps: SagaDeps, row: store.ParcelRecord, why: string):
     deps.onCompensation?.("deferred");
     deps.logger.warn(`parcel ${row.id}: compensation deferred to the sweeper (${(err as Error).message})`);
   }
+  return null;
+}
+
+/** The parcel the sweeper finished while this create was away; null when it was discarded. */
+async function finishedMeanwhile(deps: SagaDeps, id: string): Promise<store.ParcelRecord | null> {
+  const row = await store.findParcel(deps.db, id);
+  return row && row.status !== "PENDING" ? row : null;
 }
 
 /**
@@ -178,7 +189,8 @@ export async function createParcel(
       throw err;
     }
     // The debit may or may not have happened (timeout, wallet restarting): refund is safe either way.
-    await compensate(deps, row, (err as Error).message);
+    const finished = await compensate(deps, row, (err as Error).message);
+    if (finished) return { parcel: finished, replayed: false };
     throw new AppError("UNAVAILABLE", "The wallet could not be reached; the parcel was not created. Please retry");
   }
 
@@ -186,9 +198,13 @@ export async function createParcel(
     const created = await deps.groups.finishCreation.submit({ parcelId: row.id, actor: "merchant" });
     if (created) return { parcel: created, replayed: false };
   } catch (err) {
-    await compensate(deps, row, (err as Error).message);
+    const finished = await compensate(deps, row, (err as Error).message);
+    if (finished) return { parcel: finished, replayed: false };
     throw new AppError("UNAVAILABLE", "The parcel could not be stored; the wallet was refunded. Please retry");
   }
-  // The sweeper discarded it between the debit and now: the debit was refunded by then.
+  // finishCreation found the row no longer PENDING: the sweeper finished it (return it, it is
+  // paid) or discarded it (the debit was refunded by then).
+  const finished = await finishedMeanwhile(deps, row.id);
+  if (finished) return { parcel: finished, replayed: false };
   throw new AppError("UNAVAILABLE", "The parcel could not be completed; please retry");
 }

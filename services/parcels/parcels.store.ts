@@ -180,6 +180,34 @@ export async function deletePending(db: Queryable, id: string): Promise<void> {
   await db.query("DELETE FROM parcels.parcels WHERE id = $1 AND status = 'PENDING'", [id]);
 }
 
+/**
+ * A create about to refund its debit claims its row: true when the row was still PENDING (the
+ * sweeper now leaves it alone), false when the sweeper finished or discarded it first.
+ */
+export async function claimForCompensation(db: Queryable, id: string): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    "UPDATE parcels.parcels SET compensating_since = now() WHERE id = $1 AND status = 'PENDING' RETURNING id",
+    [id]
+  );
+  return rows.length === 1;
+}
+
+/**
+ * Locks a PENDING row for the sweeper, unless a create claimed it for compensation less than
+ * `claimAgeSeconds` ago. The condition is checked again once the lock is held, so a claim that
+ * committed while the sweeper waited keeps the row out of its hands.
+ */
+export async function lockPendingForSweeper(tx: Queryable, id: string, claimAgeSeconds: number): Promise<ParcelRecord | null> {
+  return first(
+    await tx.query<ParcelRow>(
+      `SELECT * FROM parcels.parcels WHERE id = $1
+          AND (compensating_since IS NULL OR compensating_since < now() - make_interval(secs => $2::int))
+        FOR UPDATE`,
+      [id, claimAgeSeconds]
+    )
+  );
+}
+
 /** Any parcel, PENDING included (internal callers: labels, notifications, the saga). */
 export async function findParcel(db: Queryable, id: string): Promise<ParcelRecord | null> {
   return first(await db.query<ParcelRow>("SELECT * FROM parcels.parcels WHERE id = $1", [id]));
@@ -427,6 +455,7 @@ export async function labelRecords(db: Queryable, ids: readonly string[], owner:
 export async function pendingOlderThan(db: Queryable, seconds: number, limit: number): Promise<ParcelRecord[]> {
   const rows = await db.query<ParcelRow>(
     `SELECT * FROM parcels.parcels WHERE status = 'PENDING' AND created_at < now() - make_interval(secs => $1::int)
+        AND (compensating_since IS NULL OR compensating_since < now() - make_interval(secs => $1::int))
       ORDER BY created_at LIMIT $2`,
     [seconds, limit]
   );

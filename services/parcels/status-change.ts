@@ -114,14 +114,19 @@ export async function appendEvent(tx: Queryable, event: ParcelEvent): Promise<vo
   });
 }
 
-/** PENDING → CREATED once the debit is acknowledged; null when someone else finished or discarded it. */
+/**
+ * PENDING → CREATED once the debit is acknowledged; null when someone else finished or discarded
+ * it, or (for the sweeper, which passes `claimAgeSeconds`) when a create is refunding it.
+ */
 export async function finishCreation(
   db: { transaction: <T>(w: (tx: Queryable) => Promise<T>) => Promise<T> },
   parcelId: string,
-  actor: string
+  actor: string,
+  claimAgeSeconds?: number
 ) {
   return db.transaction(async tx => {
-    const row = await store.lockParcel(tx, parcelId);
+    const row =
+      claimAgeSeconds === undefined ? await store.lockParcel(tx, parcelId) : await store.lockPendingForSweeper(tx, parcelId, claimAgeSeconds);
     if (!row || row.status !== "PENDING") return row && row.status !== "PENDING" ? row : null;
     return (await applyStatusChange(tx, row, { to: "CREATED", reason: null, actor })).row;
   });

@@ -59,7 +59,7 @@ async function settlePending(deps: SweepDeps, olderThanSeconds: number): Promise
     try {
       const { state } = await call(deps.caller, "wallet.settlePending", movement);
       if (state === "debited") {
-        if (await finishCreation(deps.db, row.id, "sweeper")) result.finished++;
+        if (await finishCreation(deps.db, row.id, "sweeper", olderThanSeconds)) result.finished++;
       } else {
         await store.deletePending(deps.db, row.id);
         result.discarded++;

@@ -7,6 +7,10 @@ import { createSystem } from "../../bin/system";
 import { insertPendingGroup } from "../../services/parcels/create-groups.store";
 import * as store from "../../services/parcels/parcels.store";
 import { settlePendingAtStart } from "../../services/parcels/sweeper";
+import { createParcel } from "../../services/parcels/create-parcel";
+import { createGroups } from "../../services/parcels/create-groups";
+import type { Caller } from "../../lib/contract";
+import { requireSecret } from "../../lib/secrets";
 
 /**
  * The sweeper's decisions, one by one, on the embedded engine: what a crash can leave behind and
@@ -112,6 +116,74 @@ describe("create-parcel saga: the sweeper settles what a crash left", () => {
     expect(await sweep()).toMatchObject({ refunded: 1 });
     expect(await sweep()).toMatchObject({ refunded: 0 });
     expect(await balance()).toBe(afterDebit + 350);
+  });
+
+  describe("a create refunding its debit and the sweeper finishing it never both win (issue 26)", () => {
+    const ageOf = (id: string, column: "created_at" | "compensating_since", seconds: number) =>
+      db.query(`UPDATE parcels.parcels SET ${column} = now() - make_interval(secs => $2::int) WHERE id = $1`, [id, seconds]);
+    const sweepOlderThan = (olderThanSeconds: number) =>
+      broker.call<Record<string, number>, object>("parcels.sweep", { olderThanSeconds });
+
+    beforeEach(() => broker.call("wallet.topUp", { organizationId: orgId, mode: "live", amountDzd: 1000 }));
+
+    test("a row claimed for compensation is left to its create; a claim older than the age limit is settled", async () => {
+      const row = await pendingParcel();
+      await broker.call("wallet.debit", { parcelId: row.id, organizationId: orgId, mode: "live", amountCentimes: 35000 });
+      expect(await store.claimForCompensation(db, row.id)).toBe(true);
+      await ageOf(row.id, "created_at", 3600);
+      expect(await sweepOlderThan(60)).toMatchObject({ finished: 0, discarded: 0 });
+      expect(await statusOf(row.id)).toBe("PENDING");
+      // The create that claimed it crashed before refunding: the debit landed, so the parcel is finished.
+      await ageOf(row.id, "compensating_since", 3600);
+      expect(await sweepOlderThan(60)).toMatchObject({ finished: 1 });
+      expect(await statusOf(row.id)).toBe("CREATED");
+    });
+
+    test("a finished row cannot be claimed any more", async () => {
+      const row = await pendingParcel();
+      await broker.call("wallet.debit", { parcelId: row.id, organizationId: orgId, mode: "live", amountCentimes: 35000 });
+      await sweep();
+      expect(await store.claimForCompensation(db, row.id)).toBe(false);
+    });
+
+    test("the debit's answer is lost after the sweeper finished the parcel: the create answers that parcel and keeps the money", async () => {
+      // The wallet debits, then the sweeper runs (the answer was held past its age limit), then the answer is lost.
+      const caller: Caller = {
+        call: async <T, P>(action: string, params?: P): Promise<T> => {
+          if (action !== "wallet.debit") return broker.call<T, P>(action, params as P);
+          await broker.call(action, params);
+          await sweep();
+          throw new Error("Request timed out");
+        }
+      };
+      const before = await balance();
+      const outcome = await createParcel(
+        {
+          db,
+          encryptionKey: requireSecret(config, "encryptionKey"),
+          logger: broker.getLogger("test"),
+          caller,
+          groups: createGroups(() => db, config.groupCommit),
+          closureNoticeDays: 0
+        },
+        { organizationId: orgId, mode: "live" },
+        {
+          recipientName: "Amina Benali",
+          recipientPhone: "0661 22 33 07",
+          weightG: 500,
+          destinationRelayCode: "DZ-16-ALGER-CENTRE",
+          lengthCm: null,
+          widthCm: null,
+          heightCm: null,
+          declaredValueDzd: null,
+          codAmountDzd: null
+        },
+        null
+      );
+      expect(outcome.parcel.status).toBe("CREATED");
+      expect(await statusOf(outcome.parcel.id)).toBe("CREATED");
+      expect(await balance()).toBe(before - outcome.parcel.priceCentimes / 100);
+    });
   });
 
   describe("at start, before the first create is taken", () => {
