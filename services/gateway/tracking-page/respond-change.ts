@@ -99,7 +99,8 @@ export async function respondToChangePage(request: ChangeRequest, deps: ChangeDe
   if ("answer" in admitted) return admitted.answer;
   const { trackingNumber, lang, linkLang, brand, headers } = admitted;
   const parcel = await deps.lookup(trackingNumber);
-  if (!parcel) return { status: 404, headers, body: renderNotFoundPage({ brand, lang, linkLang, number: trackingNumber, reason: "unknown" }) };
+  if (!parcel)
+    return { status: 404, headers, body: renderNotFoundPage({ brand, lang, linkLang, number: trackingNumber, reason: "unknown" }) };
   const { wilaya, city } = searchOf(request.fields);
   const results = wilaya || city ? await deps.search({ wilaya: wilaya || undefined, city: city || undefined }) : null;
   const problem = text(request.fields.problem);
@@ -158,5 +159,9 @@ export async function respondToPinResend(
   if ("answer" in admitted) return admitted.answer;
   const { trackingNumber, lang, linkLang, brand, headers } = admitted;
   const { outcome } = await resend(trackingNumber);
-  return { status: outcome === "accepted" ? 200 : 429, headers, body: renderPinResendPage(trackingNumber, { brand, lang, linkLang }, outcome) };
+  return {
+    status: outcome === "accepted" ? 200 : 429,
+    headers,
+    body: renderPinResendPage(trackingNumber, { brand, lang, linkLang }, outcome)
+  };
 }

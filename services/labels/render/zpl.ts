@@ -69,7 +69,8 @@ function labelZpl(label: LabelData, text: ZplTextOptions): string {
   // As on the PDF (pdf-label.ts): the brand (BRAND_NAME) at the right of the header, the date then on the caption line.
   const date = formatLabelDate(label.createdAt);
   add(zplTextField(`From: ${label.senderName}`, MARGIN, 72, CONTENT - 230, { height: 26 }, text));
-  if (label.brandName) add(zplTextField(label.brandName, WIDTH - MARGIN - 210, 70, 210, { height: 30, minHeight: 16, align: "right" }, text));
+  if (label.brandName)
+    add(zplTextField(label.brandName, WIDTH - MARGIN - 210, 70, 210, { height: 30, minHeight: 16, align: "right" }, text));
   else add(zplTextField(date, WIDTH - MARGIN - 210, 72, 210, { height: 26, align: "right" }, text));
   fields.push(`^FO${MARGIN},110^GB${CONTENT},3,3^FS`);
 

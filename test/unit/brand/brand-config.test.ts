@@ -14,7 +14,9 @@ describe("the brand's configuration", () => {
   });
 
   it("takes the three variables at start; #rgb is the short form of #rrggbb", () => {
-    expect(loadConfig({ BRAND_NAME: "Colis Express", BRAND_COLOR: "#0a7", BRAND_LOGO_URL: "https://cdn.colis.example/logo.svg" }).brand).toEqual({
+    expect(
+      loadConfig({ BRAND_NAME: "Colis Express", BRAND_COLOR: "#0a7", BRAND_LOGO_URL: "https://cdn.colis.example/logo.svg" }).brand
+    ).toEqual({
       name: "Colis Express",
       color: "#00aa77",
       logoUrl: "https://cdn.colis.example/logo.svg"

@@ -58,13 +58,17 @@ describe("the tracking pages under BRAND_NAME and BRAND_COLOR", () => {
 });
 
 describe("BRAND_LOGO_URL on the pages", () => {
-  it("an https logo: shown escaped beside the name, decorative (alt=\"\"), and its origin alone added to img-src", async () => {
+  it('an https logo: shown escaped beside the name, decorative (alt=""), and its origin alone added to img-src', async () => {
     const brand = brandOf({ name: "Colis Express", color: "#0a7", logoUrl: "https://cdn.colis.example/logo.svg?v=2&size=64" });
     const answer = await respondToTrackingPage({ path: `/track/${NUMBER}`, query: {}, brand }, async () => parcel());
-    expect(answer.body).toContain('<img src="https://cdn.colis.example/logo.svg?v=2&amp;size=64" alt="" height="32"><span>Colis Express</span>');
+    expect(answer.body).toContain(
+      '<img src="https://cdn.colis.example/logo.svg?v=2&amp;size=64" alt="" height="32"><span>Colis Express</span>'
+    );
     const csp = answer.headers["Content-Security-Policy"];
     expect(csp).toContain("img-src 'self' data: https://cdn.colis.example;");
-    expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]{43}='; img-src [^;]+; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/);
+    expect(csp).toMatch(
+      /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]{43}='; img-src [^;]+; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/
+    );
   });
 
   it("a path of this server: 'self' already allows it", () => {
