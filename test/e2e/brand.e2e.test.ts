@@ -19,6 +19,11 @@ const CHROMIUM = "/usr/bin/chromium";
 const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"];
 const ARTIFACTS = path.join(ROOT, ".ci-artifacts");
 const hasChromium = fs.existsSync(CHROMIUM);
+/** Served by the test itself (the browser's request is answered by a route): no network needed. */
+const LOGO_URL = "https://cdn.colis.example/logo.svg";
+const LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" fill="#fff"/>' +
+  '<path d="M12 22l20-10 20 10v20L32 52 12 42z" fill="#0a7"/></svg>';
 const describeBrowser = hasChromium || process.env.CI === "true" ? describe : describe.skip;
 
 /** What the page functions below use in the browser (the project compiles without the DOM library). */
@@ -26,6 +31,10 @@ interface BrowserElement {
   parentElement: BrowserElement | null;
 }
 declare const document: { documentElement: { scrollWidth: number }; title: string };
+interface BrowserImage {
+  complete: boolean;
+  naturalWidth: number;
+}
 declare function getComputedStyle(element: BrowserElement): { backgroundColor: string; color: string };
 
 /** WCAG contrast of two rgb() colours. */
@@ -62,6 +71,7 @@ describeBrowser("a system under its operator's brand", () => {
       PUBLIC_BASE_URL: base,
       BRAND_NAME: "Colis Express",
       BRAND_COLOR: "#0a7",
+      BRAND_LOGO_URL: LOGO_URL,
       ...sms.env
     });
     await waitForHttp(`${base}/readyz`);
@@ -113,6 +123,16 @@ describeBrowser("a system under its operator's brand", () => {
     expect(response?.status()).toBe(200);
     expect(await page.getAttribute("html", "dir")).toBe(lang === "ar" ? "rtl" : "ltr");
     expect(await page.innerText("header a.brand")).toBe("Colis Express");
+    // The logo, from its https origin, which the page's CSP allows (a blocked image has no natural width).
+    expect(await page.getAttribute("header a.brand img", "src")).toBe(LOGO_URL);
+    expect(response?.headers()["content-security-policy"]).toContain("img-src 'self' data: https://cdn.colis.example;");
+    await page.waitForFunction(() => {
+      const img = (globalThis as unknown as { document: { querySelector(s: string): BrowserImage | null } }).document.querySelector(
+        "header img"
+      );
+      return img !== null && img.complete;
+    });
+    expect(await page.$eval("header a.brand img", e => (e as unknown as BrowserImage).naturalWidth)).toBeGreaterThan(0);
     expect(await page.evaluate(() => document.title)).toMatch(/ – Colis Express$/);
     // The colour came through the CSP (a blocked stylesheet would leave the header transparent).
     const header = await page.$eval("header", e => getComputedStyle(e).backgroundColor);
@@ -135,6 +155,7 @@ describeBrowser("a system under its operator's brand", () => {
 
   test("the tracking page, French then Arabic, on a 390 px phone: the name, the colour, readable", async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: "fr-FR" });
+    await context.route(LOGO_URL, route => route.fulfill({ status: 200, contentType: "image/svg+xml", body: LOGO_SVG }));
     const page = await context.newPage();
     const problems: string[] = [];
     page.on("console", m => {
