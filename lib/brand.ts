@@ -6,7 +6,7 @@ import { ConfigError } from "./config-checks";
  * a plain, readable name rather than the project's code name.
  */
 export interface Brand {
-  /** BRAND_NAME: 1 to 30 characters; it starts every SMS, so it is kept short. */
+  /** BRAND_NAME: 1 to MAX_BRAND_NAME_LENGTH characters; it starts every SMS, so it is kept short. */
   name: string;
   /** BRAND_COLOR: #rgb or #rrggbb, kept as lower-case #rrggbb; the pages' accent colour. */
   color: string;
@@ -17,6 +17,15 @@ export interface Brand {
    */
   logoUrl: string | null;
 }
+
+/**
+ * The name starts every SMS, whose segments are counted (services/notifications/sms-texts.ts):
+ * each character of it is one the relay point's name loses. Measured with the directory's longest
+ * names, the largest COD and a deadline, 16 characters still leave the Arabic pick-up SMS (UCS-2,
+ * two segments) about 9 letters of the relay's name, and French and English 12 or more; at 30
+ * the name went down to nothing (test/unit/brand/brand-sms.test.ts).
+ */
+export const MAX_BRAND_NAME_LENGTH = 16;
 
 export const DEFAULT_BRAND: Readonly<Brand> = Object.freeze({ name: "Relais DZ", color: "#0b6e4f", logoUrl: null });
 
@@ -49,8 +58,8 @@ function logoOf(raw: string | null): string | null {
 
 export function brandOf(env: { name: string | null; color: string | null; logoUrl: string | null }): Brand {
   const name = (env.name ?? DEFAULT_BRAND.name).replace(/\s+/g, " ").trim();
-  if (name.length < 1 || name.length > 30 || /[<>]/.test(name))
-    throw new ConfigError("BRAND_NAME must be 1 to 30 characters, without < or >");
+  if (name.length < 1 || name.length > MAX_BRAND_NAME_LENGTH || /[<>]/.test(name))
+    throw new ConfigError(`BRAND_NAME must be 1 to ${MAX_BRAND_NAME_LENGTH} characters (it starts every SMS), without < or >`);
   const color = (env.color ?? DEFAULT_BRAND.color).trim();
   if (!HEX_COLOUR.test(color)) throw new ConfigError(`BRAND_COLOR must be a hex colour as #rrggbb or #rgb, not ${JSON.stringify(color)}`);
   return { name, color: longHex(color), logoUrl: logoOf(env.logoUrl) };

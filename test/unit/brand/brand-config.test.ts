@@ -32,7 +32,7 @@ describe("the brand's configuration", () => {
     }
   );
 
-  it.each(["x".repeat(31), "<b>Relais</b>"])("refuses BRAND_NAME=%j", name => {
+  it.each(["x".repeat(17), "<b>Relais</b>"])("refuses BRAND_NAME=%j", name => {
     expect(() => loadConfig({ BRAND_NAME: name })).toThrow(/BRAND_NAME/);
   });
 
