@@ -110,7 +110,13 @@ const LabelsService: ServiceSchema<object, object, LabelsVars> = {
         refuseUnlessValid(verifyLabelSignature(parcelId, expires, signature, this.labelUrlSecret));
         const print = printOptionsOf(ctx.params);
         const parcel = await call(ctx, "parcels.labelData", { parcelId });
-        return renderCached(ctx.broker, this.rendered, await labelInputs(ctx, [parcel]), print, `label-${parcel.trackingNumber}`);
+        return renderCached(
+          ctx.broker,
+          this.rendered,
+          await labelInputs(ctx, [parcel], this.config.brand.name),
+          print,
+          `label-${parcel.trackingNumber}`
+        );
       }
     }),
 
@@ -126,7 +132,13 @@ const LabelsService: ServiceSchema<object, object, LabelsVars> = {
         const parcelIds = unpackParcelIds(parcels)!;
         const { labels, missing } = await call(ctx, "parcels.labelDataOf", { parcelIds });
         if (missing.length > 0) throw new AppError("PARCEL_NOT_FOUND", `${missing.length} parcels of this document no longer exist`);
-        return renderCached(ctx.broker, this.rendered, await labelInputs(ctx, labels), print, `labels-${labels.length}-${print.format}`);
+        return renderCached(
+          ctx.broker,
+          this.rendered,
+          await labelInputs(ctx, labels, this.config.brand.name),
+          print,
+          `labels-${labels.length}-${print.format}`
+        );
       }
     }),
 

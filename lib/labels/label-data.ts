@@ -20,6 +20,8 @@ export interface LabelData {
   weightG: number;
   codAmountDzd: number | null;
   senderName: string;
+  /** BRAND_NAME (lib/brand.ts), the carrier the label is for, printed at the top right; absent, none. */
+  brandName?: string;
   createdAt: string | Date;
   sandbox?: boolean;
 }

@@ -1,3 +1,4 @@
+import type { Brand } from "../../lib/brand";
 import type { IncomingMessage } from "node:http";
 import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../../lib/action";
@@ -52,6 +53,8 @@ interface TrackingPageVars {
   consumePublicLimit(address: string): Promise<RateDecision>;
   /** Signs and checks the forms' tokens (tracking-page/form-guard.ts); made by the gateway at start. */
   formTokens: FormTokens;
+  /** BRAND_NAME, BRAND_COLOR, BRAND_LOGO_URL (the gateway's configuration). */
+  config: { brand: Brand };
 }
 
 interface TrackingPageMethods {
@@ -170,7 +173,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, TrackingPageMethods, Tr
             typed: typeof typed === "string" ? typed : "",
             fields: queryOf(fields),
             acceptLanguage: client.acceptLanguage,
-            limit: () => this.consumePublicLimit(client.address)
+            limit: () => this.consumePublicLimit(client.address),
+            brand: this.config.brand
           },
           trackingNumber => call(ctx, "parcels.resendPickupPinForRecipient", { trackingNumber })
         );
@@ -202,7 +206,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, TrackingPageMethods, Tr
           fields: queryOf(fields),
           acceptLanguage: client.acceptLanguage,
           limit: () => this.consumePublicLimit(client.address),
-          formToken: action => this.formTokens.issue(action)
+          formToken: action => this.formTokens.issue(action),
+          brand: this.config.brand
         },
         {
           lookup: trackingNumber => call(ctx, "parcels.trackingPage", { trackingNumber }),
@@ -227,7 +232,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, TrackingPageMethods, Tr
           query: queryOf(params),
           acceptLanguage: client.acceptLanguage,
           limit: () => this.consumePublicLimit(client.address),
-          formToken: action => this.formTokens.issue(action)
+          formToken: action => this.formTokens.issue(action),
+          brand: this.config.brand
         },
         trackingNumber => call(ctx, "parcels.trackingPage", { trackingNumber })
       );

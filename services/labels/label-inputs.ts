@@ -5,9 +5,9 @@ import type { ParcelLabelData } from "../parcels/parcels.contract";
 
 /**
  * What the renderer needs of each parcel: its label data and its sender's name, asked once per
- * organisation (a merged document normally holds one merchant's parcels).
+ * organisation (a merged document normally holds one merchant's parcels), and the brand (BRAND_NAME).
  */
-export async function labelInputs(ctx: Context, parcels: readonly ParcelLabelData[]): Promise<LabelData[]> {
+export async function labelInputs(ctx: Context, parcels: readonly ParcelLabelData[], brandName: string): Promise<LabelData[]> {
   const senders = new Map<string, string>();
   for (const organizationId of new Set(parcels.map(p => p.organizationId))) {
     senders.set(organizationId, (await call(ctx, "auth.getOrganization", { organizationId })).name);
@@ -23,6 +23,7 @@ export async function labelInputs(ctx: Context, parcels: readonly ParcelLabelDat
     weightG: parcel.weightG,
     codAmountDzd: parcel.codAmountDzd,
     senderName: senders.get(parcel.organizationId)!,
+    brandName,
     createdAt: parcel.createdAt,
     sandbox: parcel.sandbox
   }));

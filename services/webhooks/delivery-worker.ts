@@ -209,6 +209,7 @@ async function followEndpointHealth(worker: Worker, endpoint: store.Endpoint, re
   );
   const notice = endpointDisabledNotice({
     organizationName,
+    brandName: worker.config.brand.name,
     endpointUrl: endpoint.url,
     firstFailureAt: streak.firstFailureAt!,
     disabledAt: worker.now(),

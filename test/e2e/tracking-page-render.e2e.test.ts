@@ -167,7 +167,8 @@ describeBrowser("tracking pages in headless Chromium", () => {
       expect(await page.getAttribute("html", "lang")).toBe("fr");
       expect(await page.getAttribute("html", "dir")).toBe("ltr");
       // The hashed stylesheet applied: the CSP let it through.
-      expect(await page.$eval("header", e => getComputedStyle(e).backgroundColor)).toBe("rgb(11, 79, 138)");
+      // The default BRAND_COLOR, #0b6e4f (lib/brand.ts); brand.e2e.test.ts starts one of its own.
+      expect(await page.$eval("header", e => getComputedStyle(e).backgroundColor)).toBe("rgb(11, 110, 79)");
 
       await expect(page.getByRole("heading", { level: 1 }).innerText()).resolves.toContain(waiting.trackingNumber);
       const main = await page.innerText("main");

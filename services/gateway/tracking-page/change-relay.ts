@@ -5,7 +5,6 @@ import { CHANGE_MESSAGES, ChangeProblem } from "./change-messages";
 import { formTokenField } from "./form-guard";
 import { Html, html } from "./html";
 import { renderLayout, TRACK_PATH } from "./layout";
-import { MESSAGES } from "./messages";
 import type { PageOptions } from "./page-options";
 
 /**
@@ -65,7 +64,6 @@ function relayChoices(results: RelayPointSearchItem[], current: string): Html[] 
 }
 
 export function renderChangeRelayPage(parcel: TrackingPageParcel, options: PageOptions, view: ChangeRelayView): string {
-  const m = MESSAGES[options.lang];
   const c = CHANGE_MESSAGES[options.lang];
   const tn = parcel.trackingNumber;
   const lang = options.linkLang;
@@ -73,9 +71,10 @@ export function renderChangeRelayPage(parcel: TrackingPageParcel, options: PageO
   const problem = view.problem ? html`<section class="card status bad" role="alert"><p>${c.problems[view.problem]}</p></section>` : "";
   const shell = (main: Html) =>
     renderLayout({
+      brand: options.brand,
       lang: options.lang,
       linkLang: lang,
-      title: `${c.heading} ${tn} – ${m.brand}`,
+      title: `${c.heading} ${tn}`,
       path: changeRelayPath(tn),
       main
     });

@@ -1,7 +1,8 @@
 import { DIRECTION_OF, Lang, LANGUAGES } from "../../../lib/languages";
 import { Html, html, HtmlValue } from "./html";
 import { MESSAGES } from "./messages";
-import { STYLESHEET } from "./styles";
+import { brandedStyle } from "./styles";
+import { Brand, DEFAULT_BRAND } from "../../../lib/brand";
 
 export const TRACK_PATH = "/track";
 
@@ -12,7 +13,10 @@ export function trackingPagePath(trackingNumber: string | null, lang?: Lang): st
 }
 
 export interface LayoutInput {
+  /** BRAND_NAME, BRAND_COLOR, BRAND_LOGO_URL (lib/brand.ts); the default brand when absent. */
+  brand?: Brand;
   lang: Lang;
+  /** The page's own title; the brand's name follows it. */
   title: string;
   /** The page's own path, which the language links point to (with their `?lang=`). */
   path: string;
@@ -32,8 +36,14 @@ function languageLinks(lang: Lang, path: string): Html {
   return html`<nav class="langs" aria-label="${MESSAGES[lang].languageNav}"><ul>${links}</ul></nav>`;
 }
 
-/** The shell every tracking page shares: landmarks, the language links, the hashed stylesheet. */
-export function renderLayout({ lang, title, path, main, linkLang }: LayoutInput): string {
+/** The brand at the top of every page: the logo (decorative: the name beside it says the same), then the name. */
+function brandLink(brand: Brand, linkLang: Lang | undefined): Html {
+  const logo = brand.logoUrl ? html`<img src="${brand.logoUrl}" alt="" height="32">` : "";
+  return html`<a class="brand" href="${trackingPagePath(null, linkLang)}">${logo}<span>${brand.name}</span></a>`;
+}
+
+/** The shell every tracking page shares: landmarks, the brand, the language links, the hashed stylesheet. */
+export function renderLayout({ brand = DEFAULT_BRAND, lang, title, path, main, linkLang }: LayoutInput): string {
   const m = MESSAGES[lang];
   return `<!doctype html>\n${html`<html lang="${lang}" dir="${DIRECTION_OF[lang]}">
 <head>
@@ -41,13 +51,13 @@ export function renderLayout({ lang, title, path, main, linkLang }: LayoutInput)
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
-<title>${title}</title>
+<title>${title} – ${brand.name}</title>
 <link rel="icon" href="data:,">
-<style>${new Html(STYLESHEET)}</style>
+<style>${new Html(brandedStyle(brand).css)}</style>
 </head>
 <body>
 <a class="skip" href="#content">${m.skipToContent}</a>
-<header class="site"><div class="bar"><a class="brand" href="${trackingPagePath(null, linkLang)}">${m.brand}</a>${languageLinks(lang, path)}</div></header>
+<header class="site"><div class="bar">${brandLink(brand, linkLang)}${languageLinks(lang, path)}</div></header>
 <main id="content">
 ${main}
 </main>

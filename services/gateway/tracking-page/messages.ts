@@ -9,7 +9,6 @@ export interface StatusWording {
 
 export interface Messages {
   languageName: string;
-  brand: string;
   pageTitle: string;
   languageNav: string;
   skipToContent: string;
@@ -54,7 +53,6 @@ export interface Messages {
 
 const fr: Messages = {
   languageName: "Français",
-  brand: "Relay Parcels",
   pageTitle: "Suivi de colis",
   languageNav: "Langue",
   skipToContent: "Aller au contenu",
@@ -123,7 +121,6 @@ const fr: Messages = {
 
 const ar: Messages = {
   languageName: "العربية",
-  brand: "Relay Parcels",
   pageTitle: "تتبع الطرود",
   languageNav: "اللغة",
   skipToContent: "انتقل إلى المحتوى",
@@ -179,7 +176,6 @@ const ar: Messages = {
 
 const en: Messages = {
   languageName: "English",
-  brand: "Relay Parcels",
   pageTitle: "Parcel tracking",
   languageNav: "Language",
   skipToContent: "Skip to content",

@@ -1,7 +1,10 @@
+import type { Brand } from "../../../lib/brand";
 import type { Lang } from "../../../lib/languages";
 
 /** What every tracking page is rendered with (pages.ts, change-relay.ts). */
 export interface PageOptions {
+  /** The operator's brand (lib/brand.ts); the default brand when absent. */
+  brand?: Brand;
   lang: Lang;
   /** Set when the person picked the language (`?lang=`): internal links keep it. */
   linkLang?: Lang;

@@ -58,9 +58,10 @@ ${options.linkLang ? html`<input type="hidden" name="lang" value="${options.link
 export function renderTrackingFormPage(options: PageOptions & { value?: string; problem?: NumberProblem }): string {
   const m = MESSAGES[options.lang];
   return renderLayout({
+    brand: options.brand,
     lang: options.lang,
     linkLang: options.linkLang,
-    title: `${m.formHeading} – ${m.brand}`,
+    title: `${m.formHeading}`,
     path: TRACK_PATH,
     main: html`<h1>${m.formHeading}</h1>
 <p>${m.formIntro}</p>
@@ -78,9 +79,10 @@ export function renderNotFoundPage(options: PageOptions & { number: string; reas
       ? html`<p>${m.malformedNumber}</p>`
       : html`<p>${before}${trackingNumber(shown)}${after}</p><p>${m.notFoundHelp}</p>`;
   return renderLayout({
+    brand: options.brand,
     lang: options.lang,
     linkLang: options.linkLang,
-    title: `${m.notFoundHeading} – ${m.brand}`,
+    title: `${m.notFoundHeading}`,
     path: options.reason === "unknown" ? trackingPagePath(shown) : TRACK_PATH,
     main: html`<h1>${m.notFoundHeading}</h1>
 <section class="card status bad" role="status">${explanation}</section>
@@ -93,9 +95,10 @@ ${trackingForm(m, options, shown)}`
 export function renderTooManyRequestsPage(options: PageOptions & { number: string }): string {
   const m = MESSAGES[options.lang];
   return renderLayout({
+    brand: options.brand,
     lang: options.lang,
     linkLang: options.linkLang,
-    title: `${m.tooManyHeading} – ${m.brand}`,
+    title: `${m.tooManyHeading}`,
     path: trackingPagePath(options.number.slice(0, MAX_SHOWN_INPUT)),
     main: html`<h1>${m.tooManyHeading}</h1>
 <section class="card status bad" role="status"><p>${m.tooManyBody}</p></section>`
@@ -193,9 +196,10 @@ export function renderParcelPage(parcel: TrackingPageParcel, options: PageOption
       html`<li><span class="event">${m.statuses[event.status].title}</span><time class="when" datetime="${event.occurredAt}">${formatDateTime(event.occurredAt, lang)}</time></li>`
   );
   return renderLayout({
+    brand: options.brand,
     lang,
     linkLang: options.linkLang,
-    title: `${m.parcelHeading} ${parcel.trackingNumber} – ${m.brand}`,
+    title: `${m.parcelHeading} ${parcel.trackingNumber}`,
     path: trackingPagePath(parcel.trackingNumber),
     main: html`<h1>${m.parcelHeading} ${trackingNumber(parcel.trackingNumber)}</h1>
 ${parcel.sandbox ? html`<p class="card sandbox" role="note">${m.sandbox}</p>` : ""}

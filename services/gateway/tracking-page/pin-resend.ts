@@ -3,7 +3,6 @@ import type { TrackingPageParcel } from "../../../lib/public-tracking";
 import { formTokenField } from "./form-guard";
 import { html, Html } from "./html";
 import { renderLayout, TRACK_PATH, trackingPagePath } from "./layout";
-import { MESSAGES } from "./messages";
 import type { PageOptions } from "./page-options";
 
 /**
@@ -88,9 +87,10 @@ export function renderPinResendPage(trackingNumber: string, options: PageOptions
   const p = PIN_RESEND_MESSAGES[options.lang];
   const heading = outcome === "accepted" ? p.sentHeading : p.limitedHeading;
   return renderLayout({
+    brand: options.brand,
     lang: options.lang,
     linkLang: options.linkLang,
-    title: `${heading} – ${MESSAGES[options.lang].brand}`,
+    title: `${heading}`,
     // The language links lead to the parcel's page: the form's path answers POST only.
     path: trackingPagePath(trackingNumber),
     main: html`<h1>${heading}</h1>

@@ -1,3 +1,4 @@
+import type { Brand } from "../../../lib/brand";
 import { isLang, Lang, negotiateLanguage } from "../../../lib/languages";
 import type { TrackingPageParcel } from "../../../lib/public-tracking";
 import { parseTrackingInput } from "../../../lib/tracking-number";
@@ -27,6 +28,8 @@ export interface ChangeRequest {
   limit?: () => Promise<RateDecision>;
   /** Signs the page's form tokens (form-guard.ts). */
   formToken?: (action: string) => string;
+  /** The operator's brand (lib/brand.ts); the default brand when absent. */
+  brand?: Brand;
 }
 
 export interface ChangeDeps {
@@ -40,20 +43,23 @@ const text = (value: QueryValue): string => ((typeof value === "string" ? value 
 
 const WILAYA = /^[0-9]{1,2}$/;
 
-function languageOf(request: ChangeRequest): { lang: Lang; linkLang?: Lang } {
+function languageOf(request: ChangeRequest): { lang: Lang; linkLang?: Lang; brand?: Brand } {
   const asked = text(request.fields.lang).toLowerCase();
   return {
     lang: negotiateLanguage({ queryLang: asked, acceptLanguage: request.acceptLanguage }),
-    linkLang: isLang(asked) ? asked : undefined
+    linkLang: isLang(asked) ? asked : undefined,
+    brand: request.brand
   };
 }
 
 /** The limit first; then the number, or a 404 page. */
 async function admit(
   request: ChangeRequest
-): Promise<{ answer: TrackingPageResponse } | { trackingNumber: string; lang: Lang; linkLang?: Lang; headers: Record<string, string> }> {
-  const { lang, linkLang } = languageOf(request);
-  let headers = trackingPageHeaders(lang);
+): Promise<
+  { answer: TrackingPageResponse } | { trackingNumber: string; lang: Lang; linkLang?: Lang; brand?: Brand; headers: Record<string, string> }
+> {
+  const { lang, linkLang, brand } = languageOf(request);
+  let headers = trackingPageHeaders(lang, brand);
   if (request.limit) {
     const decision = await request.limit();
     headers = { ...headers, "X-RateLimit-Limit": String(decision.limit), "X-RateLimit-Remaining": String(decision.remaining) };
@@ -62,7 +68,7 @@ async function admit(
         answer: {
           status: 429,
           headers: { ...headers, "Retry-After": String(decision.retryAfterSeconds) },
-          body: renderTooManyRequestsPage({ lang, linkLang, number: "" })
+          body: renderTooManyRequestsPage({ brand, lang, linkLang, number: "" })
         }
       };
     }
@@ -70,10 +76,10 @@ async function admit(
   const parsed = parseTrackingInput(request.typed);
   if (!parsed.ok) {
     return {
-      answer: { status: 404, headers, body: renderNotFoundPage({ lang, linkLang, number: parsed.normalised, reason: "malformed" }) }
+      answer: { status: 404, headers, body: renderNotFoundPage({ brand, lang, linkLang, number: parsed.normalised, reason: "malformed" }) }
     };
   }
-  return { trackingNumber: parsed.trackingNumber, lang, linkLang, headers };
+  return { trackingNumber: parsed.trackingNumber, lang, linkLang, brand, headers };
 }
 
 const seeOther = (headers: Record<string, string>, location: string): TrackingPageResponse => ({
@@ -91,9 +97,10 @@ function searchOf(fields: ChangeRequest["fields"]): { wilaya: string; city: stri
 export async function respondToChangePage(request: ChangeRequest, deps: ChangeDeps): Promise<TrackingPageResponse> {
   const admitted = await admit(request);
   if ("answer" in admitted) return admitted.answer;
-  const { trackingNumber, lang, linkLang, headers } = admitted;
+  const { trackingNumber, lang, linkLang, brand, headers } = admitted;
   const parcel = await deps.lookup(trackingNumber);
-  if (!parcel) return { status: 404, headers, body: renderNotFoundPage({ lang, linkLang, number: trackingNumber, reason: "unknown" }) };
+  if (!parcel)
+    return { status: 404, headers, body: renderNotFoundPage({ brand, lang, linkLang, number: trackingNumber, reason: "unknown" }) };
   const { wilaya, city } = searchOf(request.fields);
   const results = wilaya || city ? await deps.search({ wilaya: wilaya || undefined, city: city || undefined }) : null;
   const problem = text(request.fields.problem);
@@ -102,7 +109,7 @@ export async function respondToChangePage(request: ChangeRequest, deps: ChangeDe
     headers,
     body: renderChangeRelayPage(
       parcel,
-      { lang, linkLang, now: request.now, formToken: request.formToken },
+      { brand, lang, linkLang, now: request.now, formToken: request.formToken },
       {
         sent: text(request.fields.sent) === "1",
         problem: (CHANGE_PROBLEMS as readonly string[]).includes(problem) ? (problem as ChangeProblem) : null,
@@ -150,7 +157,11 @@ export async function respondToPinResend(
 ): Promise<TrackingPageResponse> {
   const admitted = await admit(request);
   if ("answer" in admitted) return admitted.answer;
-  const { trackingNumber, lang, linkLang, headers } = admitted;
+  const { trackingNumber, lang, linkLang, brand, headers } = admitted;
   const { outcome } = await resend(trackingNumber);
-  return { status: outcome === "accepted" ? 200 : 429, headers, body: renderPinResendPage(trackingNumber, { lang, linkLang }, outcome) };
+  return {
+    status: outcome === "accepted" ? 200 : 429,
+    headers,
+    body: renderPinResendPage(trackingNumber, { brand, lang, linkLang }, outcome)
+  };
 }

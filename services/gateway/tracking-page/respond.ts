@@ -4,7 +4,8 @@ import { parseTrackingInput } from "../../../lib/tracking-number";
 import { TRACK_PATH, trackingPagePath } from "./layout";
 import type { RateDecision } from "../rate-limit";
 import { renderNotFoundPage, renderParcelPage, renderTooManyRequestsPage, renderTrackingFormPage } from "./pages";
-import { TRACKING_PAGE_CSP } from "./styles";
+import { brandedStyle } from "./styles";
+import { Brand, DEFAULT_BRAND } from "../../../lib/brand";
 
 export type QueryValue = string | readonly string[] | undefined;
 
@@ -21,6 +22,8 @@ export interface TrackingPageRequest {
   limit?: () => Promise<RateDecision>;
   /** Signs the page's form tokens (form-guard.ts). */
   formToken?: (action: string) => string;
+  /** The operator's brand (lib/brand.ts); the default brand when absent. */
+  brand?: Brand;
 }
 
 export interface TrackingPageResponse {
@@ -33,11 +36,11 @@ export interface TrackingPageResponse {
 /** Finds the public view of a parcel by its normalised number; null when there is none. */
 export type TrackingLookup = (trackingNumber: string) => Promise<TrackingPageParcel | null>;
 
-/** Headers of every tracking page: the CSP, and no caching or referrer for a URL that names a parcel. */
-export function trackingPageHeaders(lang: Lang): Record<string, string> {
+/** Headers of every tracking page: the CSP (of the brand's stylesheet), and no caching or referrer for a URL that names a parcel. */
+export function trackingPageHeaders(lang: Lang, brand: Brand = DEFAULT_BRAND): Record<string, string> {
   return {
     "Content-Type": "text/html; charset=utf-8",
-    "Content-Security-Policy": TRACKING_PAGE_CSP,
+    "Content-Security-Policy": brandedStyle(brand).csp,
     "Content-Language": lang,
     Vary: "Accept-Language",
     "Cache-Control": "no-store",
@@ -68,8 +71,9 @@ export async function respondToTrackingPage(request: TrackingPageRequest, lookup
   const queryLang = first(request.query.lang)?.trim().toLowerCase();
   const linkLang = isLang(queryLang) ? queryLang : undefined;
   const lang = negotiateLanguage({ queryLang, acceptLanguage: request.acceptLanguage });
-  const options = { lang, linkLang, now: request.now, formToken: request.formToken };
-  const page = (status: number, body: string): TrackingPageResponse => ({ status, headers: trackingPageHeaders(lang), body });
+  const brand = request.brand ?? DEFAULT_BRAND;
+  const options = { brand, lang, linkLang, now: request.now, formToken: request.formToken };
+  const page = (status: number, body: string): TrackingPageResponse => ({ status, headers: trackingPageHeaders(lang, brand), body });
   const path = request.path.replace(/\/+$/, "") || "/";
 
   if (path === TRACK_PATH) {
@@ -79,7 +83,7 @@ export async function respondToTrackingPage(request: TrackingPageRequest, lookup
     if (!parsed.ok) return page(400, renderTrackingFormPage({ ...options, value: typed, problem: parsed.reason }));
     return {
       status: 303,
-      headers: { ...trackingPageHeaders(lang), Location: trackingPagePath(parsed.trackingNumber, linkLang) },
+      headers: { ...trackingPageHeaders(lang, brand), Location: trackingPagePath(parsed.trackingNumber, linkLang) },
       body: ""
     };
   }
@@ -91,14 +95,14 @@ export async function respondToTrackingPage(request: TrackingPageRequest, lookup
     if (!decision.allowed) {
       return {
         status: 429,
-        headers: { ...trackingPageHeaders(lang), ...rate, "Retry-After": String(decision.retryAfterSeconds) },
+        headers: { ...trackingPageHeaders(lang, brand), ...rate, "Retry-After": String(decision.retryAfterSeconds) },
         body: renderTooManyRequestsPage({ ...options, number: "" })
       };
     }
   }
   const limited = (status: number, body: string): TrackingPageResponse => ({
     status,
-    headers: { ...trackingPageHeaders(lang), ...rate },
+    headers: { ...trackingPageHeaders(lang, brand), ...rate },
     body
   });
 

@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { Brand, DEFAULT_BRAND, logoOrigin } from "../../../lib/brand";
+import { brandPalette } from "../../../lib/brand-palette";
 
 /**
  * The one stylesheet of the tracking pages, inlined and allowed by its hash: no file to serve,
@@ -6,21 +8,22 @@ import { createHash } from "node:crypto";
  * logical properties so that Arabic mirrors by itself, contrast at least 4.5:1 everywhere.
  */
 export const STYLESHEET = `
-:root{color-scheme:light;--ink:#1b1f24;--muted:#4a5560;--line:#cfd6dd;--bg:#f2f4f7;--card:#fff;--brand:#0b4f8a;--brand-ink:#fff;--ok:#17602e;--ok-bg:#e6f3ea;--bad:#a11c1c;--bad-bg:#fdeeee;--cod:#3d2a00;--cod-bg:#fff3d1;--cod-line:#a86b00;--test:#312e81;--test-bg:#eef0ff}
+:root{color-scheme:light;--ink:#1b1f24;--muted:#4a5560;--line:#cfd6dd;--bg:#f2f4f7;--card:#fff;--ok:#17602e;--ok-bg:#e6f3ea;--bad:#a11c1c;--bad-bg:#fdeeee;--cod:#3d2a00;--cod-bg:#fff3d1;--cod-line:#a86b00;--test:#312e81;--test-bg:#eef0ff}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;background:var(--bg);color:var(--ink);font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",Arial,sans-serif;overflow-wrap:anywhere}
 html[lang=ar] body{font-family:"Noto Naskh Arabic","Noto Sans Arabic","Segoe UI",Tahoma,"DejaVu Sans",system-ui,sans-serif;line-height:1.7}
-a{color:var(--brand);text-underline-offset:.15em}
+a{color:var(--brand-text);text-underline-offset:.15em}
 :focus-visible{outline:3px solid #c2410c;outline-offset:2px}
-.skip{position:absolute;inset-inline-start:.5rem;top:-3rem;background:var(--card);color:var(--brand);padding:.5rem .75rem;border-radius:.4rem;z-index:1}
+.skip{position:absolute;inset-inline-start:.5rem;top:-3rem;background:var(--card);color:var(--brand-text);padding:.5rem .75rem;border-radius:.4rem;z-index:1}
 .skip:focus{top:.5rem}
 .site{background:var(--brand);color:var(--brand-ink)}
 .bar{max-width:42rem;margin:0 auto;padding:.6rem 1rem;display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.25rem 1rem}
-.brand{color:var(--brand-ink);font-weight:700;font-size:1.1rem;text-decoration:none;padding:.3rem 0}
+.brand{color:var(--brand-ink);font-weight:700;font-size:1.1rem;text-decoration:none;padding:.3rem 0;display:inline-flex;align-items:center;gap:.5rem}
+.brand img{display:block;height:2rem;width:auto;max-width:8rem;object-fit:contain}
 .langs ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem}
 .langs a{display:inline-block;color:var(--brand-ink);padding:.4rem .65rem;border-radius:.4rem;min-width:2.75rem;text-align:center}
-.langs a[aria-current]{background:var(--brand-ink);color:var(--brand);font-weight:700;text-decoration:none}
+.langs a[aria-current]{background:var(--brand-ink);color:var(--brand-pill);font-weight:700;text-decoration:none}
 main{display:block;max-width:42rem;margin:0 auto;padding:1rem}
 h1{font-size:1.5rem;line-height:1.3;margin:.25rem 0 1rem}
 h2{font-size:1.125rem;line-height:1.35;margin:0 0 .6rem}
@@ -64,7 +67,7 @@ label{font-weight:700}
 input[type=text]{font:inherit;font-size:1.2rem;width:100%;padding:.7rem .8rem;border:2px solid #5d6874;border-radius:.5rem;background:#fff;color:var(--ink);direction:ltr;text-transform:uppercase;letter-spacing:.04em}
 input[aria-invalid=true]{border-color:var(--bad)}
 button{font:inherit;font-size:1.1rem;font-weight:700;width:100%;min-height:3rem;padding:.7rem 1.5rem;border:0;border-radius:.5rem;background:var(--brand);color:var(--brand-ink);cursor:pointer}
-button:hover{background:#083d6b}
+button:hover{background:var(--brand-hover)}
 input.plain{text-transform:none;letter-spacing:normal;direction:auto}
 select{font:inherit;font-size:1.1rem;width:100%;padding:.6rem .7rem;border:2px solid #5d6874;border-radius:.5rem;background:#fff;color:var(--ink)}
 fieldset{border:0;margin:0 0 1rem;padding:0;min-width:0}
@@ -79,14 +82,51 @@ footer{max-width:42rem;margin:0 auto;padding:.5rem 1rem 2rem;color:var(--muted);
 @media (min-width:40rem){h1{font-size:1.875rem}main{padding:1.5rem 1rem}button{width:auto}.card{padding:1.25rem 1.5rem}}
 `.trim();
 
-export const STYLESHEET_HASH = `sha256-${createHash("sha256").update(STYLESHEET, "utf8").digest("base64")}`;
+/** The brand's colours (lib/brand-palette.ts) as the custom properties the stylesheet reads. */
+function brandVariables(color: string): string {
+  const p = brandPalette(color);
+  const pill = p.ink === "#ffffff" ? p.text : p.brand;
+  return `:root{--brand:${p.brand};--brand-ink:${p.ink};--brand-text:${p.text};--brand-hover:${p.hover};--brand-pill:${pill}}`;
+}
 
-/** The Content-Security-Policy of every tracking page: our inline stylesheet and nothing else. */
-export const TRACKING_PAGE_CSP = [
-  "default-src 'none'",
-  `style-src '${STYLESHEET_HASH}'`,
-  "img-src 'self' data:",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'"
-].join("; ");
+export interface BrandedStyle {
+  /** The page's one stylesheet: the brand's colours, then STYLESHEET. */
+  css: string;
+  /** Its CSP hash, 'sha256-…'. */
+  hash: string;
+  /** The page's Content-Security-Policy. */
+  csp: string;
+}
+
+const styles = new Map<string, BrandedStyle>();
+
+/**
+ * The stylesheet and CSP of the pages under `brand`, computed once per brand (a process has one).
+ * The colours are part of the one hashed stylesheet, so the CSP stays 'hash only', no
+ * 'unsafe-inline'. The logo is allowed by origin: an https logo on another host adds exactly that
+ * origin to img-src (and only to img-src); a path of this server needs nothing beyond 'self'.
+ */
+export function brandedStyle(brand: Pick<Brand, "color" | "logoUrl">): BrandedStyle {
+  const key = `${brand.color} ${brand.logoUrl ?? ""}`;
+  let style = styles.get(key);
+  if (!style) {
+    const css = `${brandVariables(brand.color)}\n${STYLESHEET}`;
+    const hash = `sha256-${createHash("sha256").update(css, "utf8").digest("base64")}`;
+    const logo = logoOrigin(brand);
+    const csp = [
+      "default-src 'none'",
+      `style-src '${hash}'`,
+      `img-src 'self' data:${logo ? ` ${logo}` : ""}`,
+      "form-action 'self'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'"
+    ].join("; ");
+    style = { css, hash, csp };
+    styles.set(key, style);
+  }
+  return style;
+}
+
+/** The stylesheet's hash and the Content-Security-Policy of every tracking page under the default brand. */
+export const STYLESHEET_HASH = brandedStyle(DEFAULT_BRAND).hash;
+export const TRACKING_PAGE_CSP = brandedStyle(DEFAULT_BRAND).csp;

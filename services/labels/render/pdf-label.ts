@@ -162,11 +162,22 @@ export function drawLabel(doc: Doc, label: LabelData, barcodes: LabelBarcodes, c
   const at = (baseline: number, width = contentWidth, x = left): TextBox => ({ x, baseline: cell.y + baseline, width });
   const layout = barcodeLayout(barcodes, cell, dotsPerInch);
 
-  drawTextLine(doc, `From: ${label.senderName}`, at(TOP.headerBaseline, contentWidth - 80), { size: 9 });
-  drawTextLine(doc, formatLabelDate(label.createdAt), at(TOP.headerBaseline, 75, left + contentWidth - 75), { size: 9, align: "right" });
+  // The header: the sender, and the brand the parcel travels under (BRAND_NAME) at the right; the
+  // date then goes to the caption line, where the short caption leaves room for it.
+  const brandWidth = label.brandName ? Math.min(120, contentWidth * 0.42) : 0;
+  const headerLeftWidth = label.brandName ? contentWidth - brandWidth - 6 : contentWidth - 80;
+  drawTextLine(doc, `From: ${label.senderName}`, at(TOP.headerBaseline, headerLeftWidth), { size: 9 });
+  const date = formatLabelDate(label.createdAt);
+  if (label.brandName) {
+    const brandBox = at(TOP.headerBaseline, brandWidth, left + contentWidth - brandWidth);
+    drawTextLine(doc, label.brandName, brandBox, { size: 11, minSize: 6, weight: "bold", align: "right" });
+  } else {
+    drawTextLine(doc, date, at(TOP.headerBaseline, 75, left + contentWidth - 75), { size: 9, align: "right" });
+  }
   rule(doc, cell, TOP.headerRule);
 
-  drawTextLine(doc, "DESTINATION RELAY POINT", at(TOP.captionBaseline), { size: 7 });
+  drawTextLine(doc, "DESTINATION RELAY POINT", at(TOP.captionBaseline, contentWidth - 80), { size: 7 });
+  if (label.brandName) drawTextLine(doc, date, at(TOP.captionBaseline, 75, left + contentWidth - 75), { size: 8, align: "right" });
   // The relay code is what sorting reads: shrink it rather than cut it.
   drawTextLine(doc, label.relayCode, at(TOP.relayCodeBaseline), { size: 22, minSize: 9, weight: "bold" });
   drawRelayBlock(doc, label, cell);

@@ -66,11 +66,16 @@ function labelZpl(label: LabelData, text: ZplTextOptions): string {
     fields.push(`^FO0,0^GB${WIDTH},${BAND},${BAND}^FS`);
     add(zplTextField(SANDBOX_MARK, 0, 12, WIDTH, { height: 34, align: "center", reverse: true }, text));
   }
+  // As on the PDF (pdf-label.ts): the brand (BRAND_NAME) at the right of the header, the date then on the caption line.
+  const date = formatLabelDate(label.createdAt);
   add(zplTextField(`From: ${label.senderName}`, MARGIN, 72, CONTENT - 230, { height: 26 }, text));
-  add(zplTextField(formatLabelDate(label.createdAt), WIDTH - MARGIN - 210, 72, 210, { height: 26, align: "right" }, text));
+  if (label.brandName)
+    add(zplTextField(label.brandName, WIDTH - MARGIN - 210, 70, 210, { height: 30, minHeight: 16, align: "right" }, text));
+  else add(zplTextField(date, WIDTH - MARGIN - 210, 72, 210, { height: 26, align: "right" }, text));
   fields.push(`^FO${MARGIN},110^GB${CONTENT},3,3^FS`);
 
-  add(zplTextField("DESTINATION RELAY POINT", MARGIN, 124, CONTENT, { height: 20 }, text));
+  add(zplTextField("DESTINATION RELAY POINT", MARGIN, 124, CONTENT - 220, { height: 20 }, text));
+  if (label.brandName) add(zplTextField(date, WIDTH - MARGIN - 210, 122, 210, { height: 22, align: "right" }, text));
   add(zplTextField(label.relayCode, MARGIN, 150, CONTENT, { height: 64, minHeight: 24 }, text));
   let y = 222;
   add(zplTextField(label.relayName, MARGIN, y, CONTENT, { height: 34, minHeight: 24, align: "start" }, text));

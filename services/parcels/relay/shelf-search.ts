@@ -27,7 +27,18 @@ export function parseHint(typed: string): RecipientHint {
   return { initial: match[1] ? recipientInitial(match[1]) : null, lastDigits: match[2] ?? null };
 }
 
+/**
+ * Phones are stored as E.164 since issue 30 (+213661223307), while a recipient at the counter
+ * says the number as they know it (0661 22 33 07): a hint of a whole national number (8 digits
+ * or more after its leading 0) is matched without that trunk 0.
+ */
+function withoutTrunkZero(digits: string): string {
+  return digits.length >= 9 && digits.startsWith("0") ? digits.slice(1) : digits;
+}
+
 export function matchesHint(hint: RecipientHint, recipient: { name: string; phone: string }): boolean {
   if (hint.initial !== null && recipientInitial(recipient.name) !== hint.initial) return false;
-  return hint.lastDigits === null || recipient.phone.replace(/\D/g, "").endsWith(hint.lastDigits);
+  if (hint.lastDigits === null) return true;
+  const digits = recipient.phone.replace(/\D/g, "");
+  return digits.endsWith(hint.lastDigits) || digits.endsWith(withoutTrunkZero(hint.lastDigits));
 }

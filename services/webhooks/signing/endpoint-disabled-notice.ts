@@ -10,6 +10,8 @@ import { Instant, millisOf } from "./rotation";
 
 export interface EndpointDisabledNoticeInput {
   organizationName: string;
+  /** BRAND_NAME (lib/brand.ts): the team that signs the notice. */
+  brandName: string;
   /** Only its scheme and host are shown: a path or query may hold a token of the merchant's. */
   endpointUrl: string;
   firstFailureAt: Instant;
@@ -60,6 +62,7 @@ export function endpointDisabledNotice(input: EndpointDisabledNoticeInput): Endp
     throw new RangeError(`undeliveredCount must be a non-negative integer, got ${input.undeliveredCount}`);
   }
   const name = oneLine(input.organizationName, MAX_NAME_LENGTH) || "—";
+  const brand = oneLine(input.brandName, MAX_NAME_LENGTH);
   const origin = shownOrigin(input.endpointUrl);
   const lastError = input.lastError === null ? null : oneLine(input.lastError, MAX_ERROR_LENGTH);
   const count = input.undeliveredCount;
@@ -88,7 +91,7 @@ export function endpointDisabledNotice(input: EndpointDisabledNoticeInput): Endp
     "2. Enregistrez de nouveau l'adresse dans le back-office (Paramètres, Webhooks) : l'envoi reprend aussitôt.",
     "3. Renvoyez depuis le journal des livraisons celles qui ont échoué ou n'ont pas été envoyées.",
     "",
-    "L'équipe Relay Parcels"
+    `L'équipe ${brand}`
   ];
   const english = [
     `Hello ${name},`,
@@ -105,7 +108,7 @@ export function endpointDisabledNotice(input: EndpointDisabledNoticeInput): Endp
     "2. Save the endpoint URL again in the back-office (Settings, Webhooks): deliveries resume at once.",
     "3. From the delivery log, redeliver the deliveries that failed or were not sent.",
     "",
-    "The Relay Parcels team"
+    `The ${brand} team`
   ];
   return {
     kind: "webhook.endpoint_disabled",

@@ -72,6 +72,7 @@ describe("failureStreakAfterAttempt", () => {
 describe("endpointDisabledNotice", () => {
   const input: EndpointDisabledNoticeInput = {
     organizationName: "Boutique Amel",
+    brandName: "Colis Express",
     endpointUrl: "https://shop.example.dz/hooks/relay?token=s3cr3t",
     firstFailureAt: T0,
     disabledAt: at(5 * DAY + 60_000),
@@ -94,6 +95,9 @@ describe("endpointDisabledNotice", () => {
     expect(english).toContain("Since 12 March 2026 at 14:05 (Algiers time)");
     expect(english).toContain("12 deliveries did not go through.");
     expect(english).toContain("Settings, Webhooks");
+    // Signed with BRAND_NAME (issue 30), the name the merchant signed up with.
+    expect(french.trimEnd().endsWith("L'équipe Colis Express")).toBe(true);
+    expect(english.trimEnd().endsWith("The Colis Express team")).toBe(true);
   });
 
   it("shows the endpoint's scheme and host only: its path and query may hold a token", () => {
