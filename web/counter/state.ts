@@ -1,5 +1,6 @@
 import { allPages, call, Me, Page, RelayParcel, Till } from "./api";
 import { readCopy, saveCopy } from "./device";
+import { dayPaths } from "./early-reads";
 import { refreshVerifiers } from "./offline-pin";
 
 /**
@@ -25,13 +26,12 @@ export function currentDay(): Day | null {
 
 export async function loadDay(): Promise<Day> {
   try {
-    const midnight = new Date();
-    midnight.setHours(0, 0, 0, 0);
+    const paths = dayPaths();
     const [me, parcels, till, handed] = await Promise.all([
-      call<Me>("GET", "/me"),
-      allPages("/parcels"),
-      call<Till>("GET", "/cash"),
-      call<Page<RelayParcel>>("GET", `/parcels?status=DELIVERED&since=${encodeURIComponent(midnight.toISOString())}&size=1`)
+      call<Me>("GET", paths.me),
+      allPages(paths.parcels),
+      call<Till>("GET", paths.cash),
+      call<Page<RelayParcel>>("GET", paths.handedToday)
     ]);
     const handedToday = handed.totalElements;
     day = { me, parcels, till, handedToday, at: new Date().toISOString(), fromCopy: false };
