@@ -1,5 +1,5 @@
 import { pairing } from "./device";
-import { API, pagePath, readHeaders, takeEarlyRead, TIMEOUT_MS } from "./early-reads";
+import { API, pagePath, readHeaders, TIMEOUT_MS } from "./early-reads";
 
 /**
  * The relay API, on this page's own origin. An answer with a status is an ApiError (its `code`
@@ -32,6 +32,8 @@ export interface CallOptions {
   idempotencyKey?: string;
   /** Without the agent key (pairing). */
   anonymous?: boolean;
+  /** This GET's answer, already asked for by prefetch.js (early-reads.ts). */
+  early?: Promise<Response>;
 }
 
 export async function call<T>(method: "GET" | "POST", path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
@@ -40,9 +42,7 @@ export async function call<T>(method: "GET" | "POST", path: string, body?: unkno
   if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
   let response: Response;
   try {
-    // The day's first reads may have been started by prefetch.js already (early-reads.ts).
-    const early = method === "GET" && !options.anonymous ? takeEarlyRead(path) : undefined;
-    response = await (early ??
+    response = await (options.early ??
       fetch(API + path, {
         method,
         headers,
@@ -108,10 +108,11 @@ export interface Till {
 }
 
 /** Every page of a list (the counter's lists are a shelf's worth: a few pages at most). */
-export async function allPages(path: string): Promise<RelayParcel[]> {
+export async function allPages(path: string, early = new Map<string, Promise<Response>>()): Promise<RelayParcel[]> {
   const items: RelayParcel[] = [];
   for (let page = 0; page < 20; page++) {
-    const answer = await call<Page<RelayParcel>>("GET", pagePath(path, page));
+    const address = pagePath(path, page);
+    const answer = await call<Page<RelayParcel>>("GET", address, undefined, { early: early.get(address) });
     items.push(...answer.items);
     if (page + 1 >= answer.totalPages) break;
   }

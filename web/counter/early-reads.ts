@@ -1,8 +1,8 @@
 /**
  * The day's first reads, started by prefetch.js while main.js is still downloading: on a slow
  * network (Slow 4G: 560 ms a round trip) the relay API's answers then arrive about when the app
- * is ready to show them, instead of one round trip after. prefetch.ts starts them; api.ts takes
- * each once, for the same GET, if it is fresh. Built into both bundles (prefetch.js is built
+ * is ready to show them, instead of one round trip after. prefetch.ts starts them; the page's first
+ * loadDay (state.ts) takes them, if they are fresh. Built into both bundles (prefetch.js is built
  * apart, build-sw.mjs, so that it shares no chunk with main.js: a shared chunk is one more
  * round trip).
  */
@@ -18,9 +18,9 @@ interface EarlyReads {
   reads: Map<string, Promise<Response>>;
 }
 
-type WithEarly = typeof globalThis & { [EARLY]?: EarlyReads };
+type WithEarly = typeof globalThis & { [EARLY]?: EarlyReads | "closed" };
 
-/** The first page of a list as the app reads it (api.ts allPages reads the next ones). */
+/** A page of a list as the app reads it, 100 parcels at a time (api.ts allPages). */
 export function pagePath(path: string, page: number): string {
   return `${path}${path.includes("?") ? "&" : "?"}size=100&page=${page}`;
 }
@@ -42,12 +42,23 @@ export function readHeaders(agentKey: string | undefined): Record<string, string
   return agentKey ? { Accept: "application/json", Authorization: `ApiKey ${agentKey}` } : { Accept: "application/json" };
 }
 
+/**
+ * The reads are for the page's first read of the day only: once it has looked (taken them or
+ * found none), the slot is closed, so that a prefetch.js that ran late starts nothing, and no
+ * later read of the day ever gets an answer read before what the shop did since.
+ */
+const CLOSED = "closed";
+
 export function startEarlyReads(agentKey: string): void {
+  if ((globalThis as WithEarly)[EARLY] === CLOSED) return;
   const day = dayPaths();
   const paths = [day.me, pagePath(day.parcels, 0), day.cash, day.handedToday];
   const reads = new Map<string, Promise<Response>>();
+  // Never from the HTTP cache: the day as it is now (a variable, not a literal, so that the
+  // unit test's Node typing, without `cache`, takes it too).
+  const init = { headers: readHeaders(agentKey), cache: "no-store" as const };
   for (const path of paths) {
-    const read = fetch(API + path, { headers: readHeaders(agentKey), cache: "no-store", signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const read = fetch(API + path, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
     // Taken later or never: an unused failure must not show as an unhandled rejection.
     read.catch(() => undefined);
     reads.set(path, read);
@@ -55,11 +66,10 @@ export function startEarlyReads(agentKey: string): void {
   (globalThis as WithEarly)[EARLY] = { at: Date.now(), reads };
 }
 
-/** The early read of this GET, once, if there is a fresh one. */
-export function takeEarlyRead(path: string): Promise<Response> | undefined {
+/** The early reads by path, once per page (then none), if they are fresh. */
+export function takeEarlyReads(): Map<string, Promise<Response>> {
   const early = (globalThis as WithEarly)[EARLY];
-  if (!early || Date.now() - early.at > FRESH_MS) return undefined;
-  const read = early.reads.get(path);
-  early.reads.delete(path);
-  return read;
+  (globalThis as WithEarly)[EARLY] = CLOSED;
+  if (!early || early === CLOSED || Date.now() - early.at > FRESH_MS) return new Map();
+  return early.reads;
 }

@@ -1,6 +1,6 @@
 import { allPages, call, Me, Page, RelayParcel, Till } from "./api";
 import { readCopy, saveCopy } from "./device";
-import { dayPaths } from "./early-reads";
+import { dayPaths, takeEarlyReads } from "./early-reads";
 import { refreshVerifiers } from "./offline-pin";
 
 /**
@@ -27,11 +27,13 @@ export function currentDay(): Day | null {
 export async function loadDay(): Promise<Day> {
   try {
     const paths = dayPaths();
+    // The page's first loadDay may find its reads already asked for by prefetch.js.
+    const early = takeEarlyReads();
     const [me, parcels, till, handed] = await Promise.all([
-      call<Me>("GET", paths.me),
-      allPages(paths.parcels),
-      call<Till>("GET", paths.cash),
-      call<Page<RelayParcel>>("GET", paths.handedToday)
+      call<Me>("GET", paths.me, undefined, { early: early.get(paths.me) }),
+      allPages(paths.parcels, early),
+      call<Till>("GET", paths.cash, undefined, { early: early.get(paths.cash) }),
+      call<Page<RelayParcel>>("GET", paths.handedToday, undefined, { early: early.get(paths.handedToday) })
     ]);
     const handedToday = handed.totalElements;
     day = { me, parcels, till, handedToday, at: new Date().toISOString(), fromCopy: false };
