@@ -266,7 +266,9 @@ describeBrowser("the counter app offline, its camera and its budget", () => {
         const cache = await caches.open(names.find(name => name.startsWith("counter-")));
         return (await cache.keys()).map(request => new URL(request.url).pathname);
       })()`);
-      expect(cached).toEqual(expect.arrayContaining(["/counter/index.html", "/counter/main.js", "/counter/zxing_reader.wasm"]));
+      expect(cached).toEqual(
+        expect.arrayContaining(["/counter/index.html", "/counter/main.js", "/counter/prefetch.js", "/counter/zxing_reader.wasm"])
+      );
       expect(cached.some(file => /\/counter\/decoder-[\w-]+\.js$/.test(file))).toBe(true);
 
       // One address for the shell (inside the worker's scope), and nothing but the app's own files.
