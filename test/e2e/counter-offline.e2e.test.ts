@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { barcodeVideo, labelBarcode } from "./counter-label-video";
 import {
   axeFindings,
@@ -23,7 +23,18 @@ import {
  */
 
 /** What the page-side predicates read (this file is typed for Node, without the DOM library). */
-type BrowserGlobals = { navigator: { serviceWorker: { controller: unknown } } };
+type BrowserGlobals = { navigator: { serviceWorker: { controller: unknown } }; document: { querySelector(selector: string): unknown } };
+type BrowserStorage = { localStorage: { getItem(key: string): string | null } };
+
+const OTHER_RELAY = "DZ-16-HYDRA";
+
+/** An offline hand-over of a prepaid shelf parcel: its label scanned, the PIN typed, one tap; it waits in the outbox. */
+async function offlineHandover(page: Page, trackingNumber: string, pin: string): Promise<void> {
+  await scan(page, "handover-scan", trackingNumber);
+  await page.fill("#pin", pin);
+  await page.click("#handover-confirm");
+  await page.waitForSelector(`.notice-info:has-text("${trackingNumber} remis hors ligne")`);
+}
 describeBrowser("the counter app offline, its camera and its budget", () => {
   let system: CounterSystem;
   let browser: Browser;
@@ -96,6 +107,111 @@ describeBrowser("the counter app offline, its camera and its budget", () => {
     }
   }, 120_000);
 
+  test("offline: two arrivals and a hand-over wait (3), sync once with their scan times; what changed meanwhile comes back refused with its reason", async () => {
+    const first = await system.incoming(null);
+    const second = await system.incoming(900);
+    const redirected = await system.incoming(null);
+    const handed = await system.incoming(null);
+    const reset = await system.incoming(null);
+    const { context, page, problems } = await phonePage(browser, "fr-FR");
+    try {
+      await openPaired(system, page, "Comptoir hors ligne, remises");
+      await page.waitForFunction(() => (globalThis as unknown as BrowserGlobals).navigator.serviceWorker.controller !== null);
+      // Two parcels reach the shelf while there is a network: the phone prepares their offline hand-over.
+      await page.click('[data-screen="receive"]');
+      for (const parcel of [handed, reset]) {
+        await scan(page, "receive-scan", parcel.trackingNumber);
+        await page.waitForSelector(`.notice-ok:has-text("${parcel.trackingNumber} reçu")`);
+      }
+      await page.click(".back");
+      await page.waitForSelector("#tile-incoming");
+      await page.waitForFunction(
+        (numbers: string[]) => {
+          const raw = (globalThis as unknown as BrowserStorage).localStorage.getItem("counter.verifiers") ?? "[]";
+          const ready = (JSON.parse(raw) as { trackingNumber: string }[]).map(v => v.trackingNumber);
+          return numbers.every(n => ready.includes(n));
+        },
+        [handed.trackingNumber, reset.trackingNumber]
+      );
+      const handedPin = await system.sms.pinOf(handed.trackingNumber);
+      const oldPin = await system.sms.pinOf(reset.trackingNumber);
+
+      await context.setOffline(true);
+      await page.reload();
+      await page.waitForSelector(".net-off");
+      const beforeScans = Date.now();
+      await page.click('[data-screen="receive"]');
+      await scan(page, "receive-scan", first.trackingNumber);
+      await page.waitForSelector(`.notice-info:has-text("${first.trackingNumber} enregistré")`);
+      await scan(page, "receive-scan", second.trackingNumber);
+      await page.waitForSelector('#outbox-count:has-text("2 en attente d\'envoi")');
+      await page.click(".back");
+      await page.click('[data-screen="handover"]');
+      await offlineHandover(page, handed.trackingNumber, handedPin);
+      await page.waitForSelector('#outbox-count:has-text("3 en attente d\'envoi")');
+      await screenshot(page, "offline-04-handover-waiting");
+
+      // Meanwhile, elsewhere: the recipient of a parcel on its way here sends it to another relay
+      // point (the public redirect, with the SMS code), and an operator resets a shelf parcel's PIN.
+      await system.redirectAsRecipient(redirected.trackingNumber, OTHER_RELAY);
+      const resetAnswer = await system.bo.call("POST", `/parcels/${reset.id}/pickup-pin/reset`);
+      expect(resetAnswer.status).toBe(200);
+      // The phone, offline, knows neither: the arrival and the hand-over (old PIN) are recorded.
+      await offlineHandover(page, reset.trackingNumber, oldPin);
+      await page.click(".back");
+      await page.click('[data-screen="receive"]');
+      await scan(page, "receive-scan", redirected.trackingNumber);
+      await page.waitForSelector('#outbox-count:has-text("5 en attente d\'envoi")');
+      const beforeOnline = Date.now();
+
+      await context.setOffline(false);
+      await page.waitForSelector("#sync-results li >> nth=4");
+      await page.waitForFunction(() => (globalThis as unknown as BrowserGlobals).document.querySelector("#outbox-count") === null);
+      const rows = await page.locator("#sync-results li").allInnerTexts();
+      const rowOf = (number: string) => rows.filter(row => row.includes(number));
+      for (const number of [first.trackingNumber, second.trackingNumber])
+        expect(rowOf(number)).toEqual([expect.stringMatching(/^Réception .* Envoyé$/)]);
+      expect(rowOf(handed.trackingNumber)).toEqual([expect.stringMatching(/^Remise .* Envoyé$/)]);
+      expect(rowOf(redirected.trackingNumber)).toEqual([
+        expect.stringMatching(/^Réception .* Refusé Ce colis est pour un autre point relais : rendez-le au livreur\. \(WRONG_RELAY\)$/)
+      ]);
+      expect(rowOf(reset.trackingNumber)).toEqual([
+        expect.stringMatching(
+          /^Remise .* Refusé Le code PIN a changé pendant la coupure : redemandez le nouveau code au client\. \(PIN_RESET\)$/
+        )
+      ]);
+      await screenshot(page, "offline-05-results-refused");
+      expect(await axeFindings(page)).toEqual([]);
+
+      // The same results in Arabic, right to left.
+      await page.selectOption("#language", "ar");
+      await page.waitForSelector('#sync-results li:has-text("تغيّر رمز PIN أثناء الانقطاع")');
+      expect(await page.getAttribute("html", "dir")).toBe("rtl");
+      expect(await page.innerText("#sync-results")).toContain("هذا الطرد لنقطة تسليم أخرى");
+      await screenshot(page, "offline-06-results-ar");
+
+      // The server holds each accepted operation once, at its scan time; the refused ones changed nothing.
+      await page.evaluate("window.dispatchEvent(new Event('online'))");
+      for (const [parcel, status] of [
+        [first, "AT_RELAY"],
+        [second, "AT_RELAY"],
+        [handed, "DELIVERED"]
+      ] as const) {
+        const events = (await system.history(parcel.id)).filter(event => event.status === status);
+        expect(events).toHaveLength(1);
+        const at = Date.parse(events[0].occurredAt);
+        expect(at >= beforeScans - 1000 && at <= beforeOnline).toBe(true);
+      }
+      expect((await system.parcel(handed.id)).status).toBe("DELIVERED");
+      expect(await system.parcel(redirected.id)).toMatchObject({ status: "IN_TRANSIT", destinationRelayCode: OTHER_RELAY });
+      expect(["AT_RELAY", "RELAY_NOTIFIED"]).toContain((await system.parcel(reset.id)).status);
+      // The two refusals are the only answers that were not a success.
+      expect(problems.sort()).toEqual(["409 POST /api/relay/v1/arrivals", "409 POST /api/relay/v1/handovers"]);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
   test.each(["code128", "qr"] as const)(
     "the camera reads a real label's %s (the self-hosted decoder where the browser has no detector)",
     async which => {
@@ -150,7 +266,9 @@ describeBrowser("the counter app offline, its camera and its budget", () => {
         const cache = await caches.open(names.find(name => name.startsWith("counter-")));
         return (await cache.keys()).map(request => new URL(request.url).pathname);
       })()`);
-      expect(cached).toEqual(expect.arrayContaining(["/counter/index.html", "/counter/main.js", "/counter/zxing_reader.wasm"]));
+      expect(cached).toEqual(
+        expect.arrayContaining(["/counter/index.html", "/counter/main.js", "/counter/prefetch.js", "/counter/zxing_reader.wasm"])
+      );
       expect(cached.some(file => /\/counter\/decoder-[\w-]+\.js$/.test(file))).toBe(true);
 
       // One address for the shell (inside the worker's scope), and nothing but the app's own files.

@@ -27,6 +27,7 @@ export const CHROMIUM_FLAGS = [
 export const ARTIFACTS = path.join(ROOT, ".ci-artifacts", "counter");
 export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 };
 export const RELAY = "DZ-16-ALGER-CENTRE";
+const PUBLIC = "/api/public/v1";
 
 export const hasChromium = fs.existsSync(CHROMIUM);
 /** Chromium is required under CI=true (the suite fails there without it), optional on a laptop. */
@@ -48,6 +49,11 @@ export interface CounterSystem {
   parcel(id: string): Promise<any>;
   /** Its status history, oldest first (`GET /parcels/{id}/events`). */
   history(id: string): Promise<{ status: string; occurredAt: string }[]>;
+  /**
+   * The recipient sends the parcel to another relay point, as the tracking page does: a code asked
+   * for, read from the SMS, and given back with the new point (`/api/public/v1/tracking/{n}/…`).
+   */
+  redirectAsRecipient(trackingNumber: string, destinationRelayCode: string): Promise<void>;
   /** Its label PDF, from its pre-signed labelUrl. */
   labelPdf(id: string): Promise<Buffer>;
   stop(): Promise<void>;
@@ -105,6 +111,14 @@ export async function startCounterSystem(extraEnv: Record<string, string> = {}):
     },
     async history(id) {
       return (await live("GET", `/parcels/${id}/events`)).body.items;
+    },
+    async redirectAsRecipient(trackingNumber, destinationRelayCode) {
+      const codes = sms.redirectCodesFor(trackingNumber).length;
+      const asked = await http(base, "POST", `${PUBLIC}/tracking/${trackingNumber}/verification`, { body: {} });
+      if (asked.status !== 202) throw new Error(`redirect code: ${asked.status} ${asked.text}`);
+      const code = await sms.redirectCodeOf(trackingNumber, codes + 1);
+      const moved = await http(base, "POST", `${PUBLIC}/tracking/${trackingNumber}/redirect`, { body: { code, destinationRelayCode } });
+      if (moved.status !== 200) throw new Error(`redirect: ${moved.status} ${moved.text}`);
     },
     async labelPdf(id) {
       const url = new URL((await live("GET", `/parcels/${id}`)).body.labelUrl);

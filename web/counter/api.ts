@@ -1,12 +1,12 @@
 import { pairing } from "./device";
+import { API, pagePath, readHeaders, TIMEOUT_MS } from "./early-reads";
 
 /**
  * The relay API, on this page's own origin. An answer with a status is an ApiError (its `code`
  * is the relay API's); no answer at all (offline, cut, timed out) is a NetworkError, the one case
  * where an operation may be queued and sent again with the same Idempotency-Key.
  */
-export const API = "/api/relay/v1";
-const TIMEOUT_MS = 15_000;
+export { API };
 
 export class ApiError extends Error {
   constructor(
@@ -32,23 +32,24 @@ export interface CallOptions {
   idempotencyKey?: string;
   /** Without the agent key (pairing). */
   anonymous?: boolean;
+  /** This GET's answer, already asked for by prefetch.js (early-reads.ts). */
+  early?: Promise<Response>;
 }
 
 export async function call<T>(method: "GET" | "POST", path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: "application/json" };
+  const headers = readHeaders(options.anonymous ? undefined : pairing()?.key);
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
-  const key = pairing()?.key;
-  if (key && !options.anonymous) headers.Authorization = `ApiKey ${key}`;
   let response: Response;
   try {
-    response = await fetch(API + path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      cache: "no-store",
-      signal: AbortSignal.timeout(TIMEOUT_MS)
-    });
+    response = await (options.early ??
+      fetch(API + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        cache: "no-store",
+        signal: AbortSignal.timeout(TIMEOUT_MS)
+      }));
   } catch (err) {
     throw new NetworkError(String(err));
   }
@@ -107,11 +108,11 @@ export interface Till {
 }
 
 /** Every page of a list (the counter's lists are a shelf's worth: a few pages at most). */
-export async function allPages(path: string): Promise<RelayParcel[]> {
+export async function allPages(path: string, early = new Map<string, Promise<Response>>()): Promise<RelayParcel[]> {
   const items: RelayParcel[] = [];
-  const joiner = path.includes("?") ? "&" : "?";
   for (let page = 0; page < 20; page++) {
-    const answer = await call<Page<RelayParcel>>("GET", `${path}${joiner}size=100&page=${page}`);
+    const address = pagePath(path, page);
+    const answer = await call<Page<RelayParcel>>("GET", address, undefined, { early: early.get(address) });
     items.push(...answer.items);
     if (page + 1 >= answer.totalPages) break;
   }

@@ -1,6 +1,6 @@
 // After the counter app is bundled: copies the barcode decoder's .wasm beside it (served by us,
-// never a CDN), then builds the service worker with the list of every file it precaches and a
-// version made of their contents, so that any change to the app is a new worker (a byte-identical
+// never a CDN), builds prefetch.js (the day's first reads, started early: early-reads.ts), then
+// builds the service worker with the list of every file it precaches and a version made of their contents, so that any change to the app is a new worker (a byte-identical
 // worker is never reinstalled, and its old cache would be served for ever).
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
@@ -15,8 +15,13 @@ const require = createRequire(import.meta.url);
 /** The decoder's file name, the one web/counter/camera/decoder.ts asks the ponyfill to load. */
 export const DECODER_WASM = "zxing_reader.wasm";
 
+/** What the two bundles built here share: minified, for the browsers the app supports. */
+const BROWSER = { bundle: true, minify: true, target: ["es2022", "chrome100", "safari15"], legalComments: "none", logLevel: "warning" };
+
 export default async function buildServiceWorker(outdir) {
   copyFileSync(require.resolve(`zxing-wasm/reader/${DECODER_WASM}`), join(outdir, DECODER_WASM));
+  // prefetch.js on its own (no splitting): a chunk shared with main.js would cost a round trip.
+  await build({ ...BROWSER, entryPoints: [join(here, "prefetch.ts")], outfile: join(outdir, "prefetch.js"), format: "esm" });
 
   const files = readdirSync(outdir)
     .filter(name => name !== "sw.js" && !name.endsWith(".map"))
@@ -26,13 +31,9 @@ export default async function buildServiceWorker(outdir) {
 
   await build({
     entryPoints: [join(here, "sw.ts")],
+    ...BROWSER,
     outfile: join(outdir, "sw.js"),
-    bundle: true,
     format: "iife",
-    minify: true,
-    target: ["es2022", "chrome100", "safari15"],
-    legalComments: "none",
-    logLevel: "warning",
     define: {
       __PRECACHE__: JSON.stringify(files),
       __VERSION__: JSON.stringify(version.digest("hex").slice(0, 16))

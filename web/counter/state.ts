@@ -1,5 +1,6 @@
 import { allPages, call, Me, Page, RelayParcel, Till } from "./api";
 import { readCopy, saveCopy } from "./device";
+import { dayPaths, takeEarlyReads } from "./early-reads";
 import { refreshVerifiers } from "./offline-pin";
 
 /**
@@ -25,13 +26,14 @@ export function currentDay(): Day | null {
 
 export async function loadDay(): Promise<Day> {
   try {
-    const midnight = new Date();
-    midnight.setHours(0, 0, 0, 0);
+    const paths = dayPaths();
+    // The page's first loadDay may find its reads already asked for by prefetch.js.
+    const early = takeEarlyReads();
     const [me, parcels, till, handed] = await Promise.all([
-      call<Me>("GET", "/me"),
-      allPages("/parcels"),
-      call<Till>("GET", "/cash"),
-      call<Page<RelayParcel>>("GET", `/parcels?status=DELIVERED&since=${encodeURIComponent(midnight.toISOString())}&size=1`)
+      call<Me>("GET", paths.me, undefined, { early: early.get(paths.me) }),
+      allPages(paths.parcels, early),
+      call<Till>("GET", paths.cash, undefined, { early: early.get(paths.cash) }),
+      call<Page<RelayParcel>>("GET", paths.handedToday, undefined, { early: early.get(paths.handedToday) })
     ]);
     const handedToday = handed.totalElements;
     day = { me, parcels, till, handedToday, at: new Date().toISOString(), fromCopy: false };
