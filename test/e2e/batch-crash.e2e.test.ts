@@ -114,6 +114,7 @@ describeWithServers(["postgres", "nats"], "crash safety: SIGKILL of wallet or pa
       if (victim === "parcels") {
         await procs.parcels.stop();
         await start("parcels", { PENDING_SWEEP_AFTER_SECONDS: SWEEPER_KEPT_OUT_SECONDS });
+        await waitForHttp(`${base}/readyz`);
       }
       const bo = backoffice(base, token);
       const org = await bo.createOrganization(`Lots ${victim}`);
