@@ -6,6 +6,7 @@ import { Webhook } from "standardwebhooks";
 import { standardWebhooksSecretOf, verifyWebhookSignature } from "../../services/webhooks/signing";
 import { backoffice, http, partner } from "../helpers/http";
 import { apiResponseValidator } from "../helpers/openapi-validator";
+import { waitFor } from "../helpers/parcel-events";
 import { parsePdf } from "../helpers/pdf";
 import { freePort, RunningProcess, startNode, waitForHttp } from "../helpers/processes";
 import { Receiver, ReceivedRequest, startReceiver } from "../helpers/receivers";
@@ -140,7 +141,13 @@ describe("event path: webhooks, SMS and labels (embedded)", () => {
     const total = [...expected.values()].reduce((n, s) => n + s.length, 0) + 1;
     const standard = new Webhook(standardWebhooksSecretOf(SECRET));
     await hooks.waitFor(reqs => reqs.length >= total, 60_000);
-    await new Promise(r => setTimeout(r, 500)); // nothing more should come
+    // Nothing more will come once every delivery is final: a condition on the delivery log, not a pause.
+    const log = await waitFor(
+      () => bo.call("GET", `/organizations/${org.id}/webhook-deliveries?size=100`),
+      res => res.status === 200 && res.body.items.every((d: { status: string }) => d.status === "delivered"),
+      60_000
+    );
+    expect(log.body.totalElements).toBe(total);
     const all = deliveriesOf(hooks);
     expect(all).toHaveLength(total);
     const collected = all.filter(d => d.body.type === "cod.collected");
@@ -212,11 +219,6 @@ describe("event path: webhooks, SMS and labels (embedded)", () => {
     }
     expect(proc.output()).not.toContain("0770 11 22 33");
     expect(proc.output()).not.toContain(SECRET);
-
-    const log = await bo.call("GET", `/organizations/${org.id}/webhook-deliveries?size=100`);
-    expect(log.status).toBe(200);
-    expect(log.body.totalElements).toBe(total);
-    expect(log.body.items.every((d: { status: string }) => d.status === "delivered")).toBe(true);
   }, 180_000);
 
   test("label URL: a one-page PDF for a valid URL; 403 when tampered or expired; 404 for a malformed path", async () => {

@@ -153,12 +153,14 @@ function storeContract(open: () => Promise<{ db: Database; close: () => Promise<
     const inserted = await record(makeEvent(org));
     expect(inserted).toMatchObject({ status: "pending" });
 
-    const [first] = await store.claimDue(db, { limit: 10, leaseMs: 300 });
+    // A lease far longer than the test: a loaded machine between the two claims cannot end it.
+    const [first] = await store.claimDue(db, { limit: 10, leaseMs: 600_000 });
     expect(first.id).toBe(inserted.id);
-    expect(await store.claimDue(db, { limit: 10, leaseMs: 300 })).toEqual([]);
+    expect(await store.claimDue(db, { limit: 10, leaseMs: 600_000 })).toEqual([]);
 
-    // The first worker "crashed": after the lease the delivery is due again, under a new token.
-    await new Promise(resolve => setTimeout(resolve, 400));
+    // The first worker "crashed" and its lease ran out: set, not slept for (the lease is the
+    // delivery's next_attempt_at). The delivery is due again, under a new token.
+    await db.query("UPDATE webhooks.deliveries SET next_attempt_at = now() - interval '1 second' WHERE id = $1", [first.id]);
     const [second] = await store.claimDue(db, { limit: 10, leaseMs: 10_000 });
     expect(second.id).toBe(inserted.id);
     expect(second.leaseToken).not.toBe(first.leaseToken);
@@ -319,7 +321,10 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
   });
 
   test("receiver down: the delivery log shows the failed attempt and the next try time", async () => {
-    const { broker } = await start();
+    // The schedule stretched so that its first wait (5 s) outlasts the test whatever the machine's
+    // load: "not due yet" below is then true by construction, not by how fast the test looked.
+    const scale = 60;
+    const { broker } = await start({ settings: { retryDelayScale: scale } });
     const calls = api(broker);
     const org = await calls.createOrg("Down Ltd");
     await calls.setEndpoint(org.id, `http://127.0.0.1:${await closedPort()}/hooks`);
@@ -329,16 +334,18 @@ describeWithServers(["postgres"], "webhooks service on PostgreSQL with a real HT
       () => calls.delivery(org.id, id),
       d => d.attempts >= 1
     );
+    const seenAt = Date.now();
     expect(pending.status).toBe("pending");
     expect(pending.lastStatusCode).toBeNull();
     expect(pending.lastError).toMatch(/ECONNREFUSED/);
     expect(pending.attemptLog).toEqual([
       expect.objectContaining({ attempt: 1, statusCode: null, error: expect.stringMatching(/ECONNREFUSED/) })
     ]);
-    // The schedule's first wait is 5 s ± 10 %.
-    const wait = Date.parse(pending.nextAttemptAt!) - Date.now();
-    expect(wait).toBeGreaterThan(3000);
-    expect(wait).toBeLessThan(6000);
+    // The schedule's first wait is 5 s, lengthened by 0 to 20 %: counted from the attempt (never
+    // shorter) and from before the test saw it (never longer), so no bound depends on the load.
+    const next = Date.parse(pending.nextAttemptAt!);
+    expect(next - Date.parse(pending.attemptLog[0].at)).toBeGreaterThanOrEqual(5000 * scale);
+    expect(next - seenAt).toBeLessThanOrEqual(6000 * scale);
     // Not due yet: a worker pass now sends nothing.
     expect(await calls.runWorker()).toBe(0);
     expect((await calls.list(org.id, { status: "pending" })).totalElements).toBe(1);
