@@ -53,11 +53,12 @@ export async function startReceiver(): Promise<Receiver> {
       const indexOnPath = receiver.on(record.path).length;
       receiver.requests.push(record);
       const answer = receiver.behaviour.get(record.path)?.(indexOnPath, record) ?? receiver.respond(record, indexOnPath);
+      // Unref'd: an answer the client gave up on must not keep the test process alive.
       setTimeout(() => {
         record.answeredAt = Date.now();
         res.writeHead(answer.status, { "Content-Type": "application/json", ...(answer.headers ?? {}) });
         res.end(answer.body ?? "{}");
-      }, answer.delayMs ?? 0);
+      }, answer.delayMs ?? 0).unref();
     });
   });
   await new Promise<void>(resolve => server.listen(0, "127.0.0.1", () => resolve()));
