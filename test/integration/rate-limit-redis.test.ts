@@ -92,3 +92,21 @@ describe("per-key rate limit in memory (embedded)", () => {
     expect(seen[3].retryAfterSeconds).toBeGreaterThan(0);
   });
 });
+
+describe("per-key rate limit when Redis cannot be reached", () => {
+  test("the API keeps answering, limited per process, instead of failing", async () => {
+    // Nothing listens on port 1: every reservation fails at once (no offline queue, as the gateway's client).
+    const unreachable = new Redis("redis://127.0.0.1:1", { enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy: () => null });
+    unreachable.on("error", () => undefined);
+    try {
+      const limiter = new KeyRateLimiter(unreachable, "down");
+      const seen = [];
+      for (let i = 0; i < 3; i++) seen.push(await limiter.consume("k", 2));
+      expect(seen.map(d => d.allowed)).toEqual([true, true, false]);
+      expect(seen.map(d => d.remaining)).toEqual([1, 0, 0]);
+      expect(seen[2].retryAfterSeconds).toBeGreaterThan(0);
+    } finally {
+      unreachable.disconnect();
+    }
+  });
+});
