@@ -41,7 +41,7 @@ import { LabelDownloadsMixin } from "./gateway/label-downloads.mixin";
 import { WidgetMixin } from "./gateway/widget.mixin";
 import { CounterAppMixin } from "./gateway/counter-app.mixin";
 import { countHttpRequests } from "./gateway/http-metrics";
-import { ACCESS_LOG_SETTINGS } from "./gateway/access-log";
+import { ACCESS_LOG_SETTINGS, accessLogWritten } from "./gateway/access-log";
 
 /**
  * Pairing codes a client address may try per minute on the relay API: a shop pairs a phone or two
@@ -289,8 +289,13 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
     this.server.on("request", (_req: IncomingMessage, res: ServerResponse) => {
       if (!this.broker.started) res.setHeader("Connection", "close");
     });
-    const edge = this as unknown as Pick<EdgeMethods, "resolveAlias">;
-    countHttpRequests(this.server, this.broker, (url, method) => (edge.resolveAlias(url, method) || undefined)?.alias);
+    const edge = this as unknown as Pick<EdgeMethods, "resolveAlias"> & { routes: Array<{ logging: boolean }> };
+    // Without a metrics reporter nothing would read the counts: no listener per request then.
+    if (this.broker.isMetricsEnabled()) {
+      countHttpRequests(this.server, this.broker, (url, method) => (edge.resolveAlias(url, method) || undefined)?.alias);
+    }
+    // moleculer-web built the routes already (its created() runs first); logging stays on whenever its line is written.
+    if (!accessLogWritten(config.logLevel)) for (const route of edge.routes) route.logging = false;
     this.backofficeTokenDigest = createHash("sha256").update(requireSecret(config, "backofficeToken")).digest();
     // The forms' tokens are keyed from a secret every gateway node has: a page served by one is posted to any.
     this.formTokens = new FormTokens(requireSecret(config, "backofficeToken"));

@@ -15,3 +15,14 @@ export const ACCESS_LOG_SETTINGS = Object.freeze({
   logRequestParams: null,
   logResponseData: null
 } as const);
+
+const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace"] as const;
+
+/**
+ * Whether the access line would be written at the configured level. When it would not (warn, in
+ * production), the gateway's routes skip moleculer-web's per-request logging altogether: it
+ * formats a coloured line and reads the clock for every request before the logger drops it.
+ */
+export function accessLogWritten(logLevel: (typeof LEVELS)[number]): boolean {
+  return LEVELS.indexOf(logLevel) >= LEVELS.indexOf(ACCESS_LOG_SETTINGS.logResponse);
+}

@@ -14,6 +14,7 @@ import type { RateDecision } from "./rate-limit";
 import type { Principal } from "../../lib/principal";
 import type { AgentPrincipal } from "../../lib/agent-keys";
 import { compareRoutes, endpointsOf, RegistryService, RoutedEndpoint } from "./endpoints";
+import { AliasIndex } from "./alias-index";
 
 /**
  * The gateway's edge: what every request goes through, in this order, before any action runs.
@@ -53,7 +54,7 @@ interface AliasLike {
   action: string | null;
   route: RouteLike;
   _generated?: boolean;
-  isMethod(method: string | undefined): boolean;
+  isMethod(method: string): boolean;
   match(url: string): Record<string, string> | false;
 }
 
@@ -76,6 +77,8 @@ export type EdgeRequest = IncomingMessage & {
 export interface EdgeVars {
   config: AppConfig;
   aliases: AliasLike[];
+  /** The aliases by method (alias-index.ts), rebuilt when `aliases` changes. */
+  aliasIndex?: AliasIndex<AliasLike>;
   broker: ServiceBroker;
   /** The tracking pages' form tokens (tracking-page/form-guard.ts). */
   formTokens: FormTokens;
@@ -165,6 +168,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
 
     /** Literal path segments are tried before parameters, whatever the lengths (see compareRoutes). */
     optimizeAliasesOrder(this: EdgeThis) {
+      this.aliasIndex?.invalidate();
       this.aliases.sort((a, b) =>
         compareRoutes({ path: a.fullPath, method: a.method as "GET" }, { path: b.fullPath, method: b.method as "GET" })
       );
@@ -175,8 +179,10 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
      * the match instead of throwing before the edge has counted the request.
      */
     resolveAlias(this: EdgeThis, url: string, method = "GET"): FoundAlias | false {
-      for (const alias of this.aliases) {
-        if (!alias.isMethod(method)) continue;
+      this.aliasIndex ??= new AliasIndex();
+      const lowerUrl = url.toLowerCase();
+      for (const { alias, prefix } of this.aliasIndex.candidates(this.aliases, method)) {
+        if (!lowerUrl.startsWith(prefix)) continue;
         try {
           const params = alias.match(url);
           if (params) return { alias, params };

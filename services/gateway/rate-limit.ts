@@ -1,5 +1,6 @@
-import Redis from "ioredis";
-import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import type Redis from "ioredis";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { reserveBlock, Reservation } from "./rate-limit-reserve";
 
 export interface RateDecision {
   allowed: boolean;
@@ -8,50 +9,113 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
-const WINDOW_SECONDS = 60;
+const WINDOW_MS = 60_000;
+/** A block is at most this share of the limit: limits under 40 a minute reserve one place at a time, exactly as before. */
+const BLOCK_SHARE = 20;
+/** And at most this many places, so that a gateway never sits on much of a large limit. */
+const MAX_BLOCK = 1_000;
+
+/** How many places one reservation takes for a limit (decision 0039 states the tolerance this gives). */
+export function blockSizeFor(limit: number): number {
+  return Math.max(1, Math.min(MAX_BLOCK, Math.floor(limit / BLOCK_SHARE)));
+}
+
+/** This process's places in one key's current window: `next` to `last` are its own to hand out. */
+interface Window {
+  next: number;
+  last: number;
+  endsAt: number;
+  /** Every place up to the limit is taken (by this gateway or another): refuse until `endsAt`. */
+  full: boolean;
+}
+
+function admitted(limit: number, place: number): RateDecision {
+  return { allowed: true, limit, remaining: limit - place, retryAfterSeconds: 0 };
+}
+
+function refused(limit: number, msLeft: number): RateDecision {
+  return { allowed: false, limit, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(msLeft / 1000)) };
+}
 
 /**
- * Per-key fixed one-minute windows. With Redis the counter is shared (one atomic INCR per
- * request), so N gateways together let exactly the limit through; without it each process counts
- * alone. A key's limit can differ from the default, hence one limiter per distinct limit.
+ * Per-key fixed one-minute windows, counted in this process from blocks of places reserved in
+ * Redis: one round trip per block instead of one per request, and none once the window is full
+ * (decision 0039). Across gateways the total admitted never exceeds the limit; it can fall short
+ * by the places other gateways reserved and did not use. One gateway alone is exact, headers
+ * included. Without Redis (embedded) the whole window is this process's: one map lookup per request.
  */
 export class KeyRateLimiter {
-  private readonly limiters = new Map<number, RateLimiterAbstract>();
+  private readonly windows = new Map<string, Window>();
+  private readonly reserving = new Map<string, Promise<void>>();
+  /** If Redis goes away the API keeps answering, limited per process, instead of failing. */
+  private readonly insurance = new Map<number, RateLimiterMemory>();
+  private nextSweepAt = 0;
 
   constructor(
     private readonly redis: Redis | null,
     private readonly keyPrefix: string
   ) {}
 
-  private limiterFor(points: number): RateLimiterAbstract {
-    let limiter = this.limiters.get(points);
-    if (!limiter) {
-      const options = { points, duration: WINDOW_SECONDS, keyPrefix: `${this.keyPrefix}:${points}` };
-      limiter = this.redis
-        ? new RateLimiterRedis({
-            ...options,
-            storeClient: this.redis,
-            // If Redis goes away the API keeps answering, limited per process, instead of failing.
-            insuranceLimiter: new RateLimiterMemory(options)
-          })
-        : new RateLimiterMemory(options);
-      this.limiters.set(points, limiter);
+  consume(key: string, limit: number): Promise<RateDecision> {
+    const id = `${limit}:${key}`;
+    const now = Date.now();
+    const window = this.windows.get(id);
+    if (window && now < window.endsAt) {
+      if (window.next <= window.last) return Promise.resolve(admitted(limit, window.next++));
+      if (window.full) return Promise.resolve(refused(limit, window.endsAt - now));
     }
-    return limiter;
+    return this.consumeAfterReserving(id, key, limit);
   }
 
-  async consume(key: string, limit: number): Promise<RateDecision> {
+  private async consumeAfterReserving(id: string, key: string, limit: number): Promise<RateDecision> {
+    // Requests that find the block spent while one reservation is on its way wait for it, rather than reserve one each.
+    const pending = this.reserving.get(id);
+    if (pending) {
+      await pending;
+      return this.consume(key, limit);
+    }
+    const reservation = this.reserve(id, key, limit);
+    this.reserving.set(id, reservation);
     try {
-      const res = await this.limiterFor(limit).consume(key, 1);
+      await reservation;
+    } catch {
+      return this.consumeInsured(key, limit);
+    } finally {
+      this.reserving.delete(id);
+    }
+    return this.consume(key, limit);
+  }
+
+  private async reserve(id: string, key: string, limit: number): Promise<void> {
+    this.sweep();
+    const taken: Reservation = this.redis
+      ? await reserveBlock(this.redis, `${this.keyPrefix}:${limit}:${key}`, blockSizeFor(limit), WINDOW_MS)
+      : { last: limit, endsAt: Date.now() + WINDOW_MS };
+    const size = this.redis ? blockSizeFor(limit) : limit;
+    const first = taken.last - size + 1;
+    this.windows.set(id, { next: first, last: Math.min(taken.last, limit), endsAt: taken.endsAt, full: taken.last >= limit });
+  }
+
+  private async consumeInsured(key: string, limit: number): Promise<RateDecision> {
+    let limiter = this.insurance.get(limit);
+    if (!limiter) {
+      limiter = new RateLimiterMemory({ points: limit, duration: WINDOW_MS / 1000, keyPrefix: `${this.keyPrefix}:${limit}` });
+      this.insurance.set(limit, limiter);
+    }
+    try {
+      const res = await limiter.consume(key, 1);
       return { allowed: true, limit, remaining: res.remainingPoints, retryAfterSeconds: 0 };
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      return {
-        allowed: false,
-        limit,
-        remaining: 0,
-        retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))
-      };
+      return refused(limit, rejection.msBeforeNext);
     }
+  }
+
+  /** Windows that ended are dropped, at most once a window, so that a key seen once does not stay forever. */
+  private sweep(): void {
+    const now = Date.now();
+    if (now < this.nextSweepAt) return;
+    this.nextSweepAt = now + WINDOW_MS;
+    for (const [id, window] of this.windows) if (window.endsAt <= now) this.windows.delete(id);
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import Redis from "ioredis";
-import { KeyRateLimiter } from "../../services/gateway/rate-limit";
+import { blockSizeFor, KeyRateLimiter } from "../../services/gateway/rate-limit";
 import { describeWithServers, REDIS_URL } from "../helpers/servers";
 
 describeWithServers(["redis"], "per-key rate limit shared through Redis", () => {
@@ -33,6 +33,47 @@ describeWithServers(["redis"], "per-key rate limit shared through Redis", () => 
     }
   });
 
+  test("one gateway reserves places in blocks: a round trip per block, headers exact, then refusals without Redis", async () => {
+    const limiter = gatewayLimiter();
+    const limit = 100;
+    const block = blockSizeFor(limit);
+    expect(block).toBeGreaterThan(1);
+    const reader = new Redis(REDIS_URL);
+    clients.push(reader);
+    const counted = async () => Number(await reader.get(`${prefix}:${limit}:key-blocks`));
+    const decisions = [];
+    for (let i = 0; i < block + 2; i++) decisions.push(await limiter.consume("key-blocks", limit));
+    // Two reservations, not block + 2 increments.
+    expect(await counted()).toBe(2 * block);
+    for (let i = block + 2; i < limit + 5; i++) decisions.push(await limiter.consume("key-blocks", limit));
+    expect(decisions.slice(0, limit).map(d => d.remaining)).toEqual(Array.from({ length: limit }, (_, i) => limit - 1 - i));
+    for (const refused of decisions.slice(limit)) {
+      expect(refused).toMatchObject({ allowed: false, remaining: 0, limit });
+      expect(refused.retryAfterSeconds).toBeGreaterThan(0);
+      expect(refused.retryAfterSeconds).toBeLessThanOrEqual(60);
+    }
+    // The shared counter moved by whole blocks, and not at all for the refusals once the window was full.
+    expect(await counted()).toBe(limit);
+  });
+
+  test("two gateways never admit more than the limit, and fall short by at most the other's unused block (decision 0039)", async () => {
+    const [a, b] = [gatewayLimiter(), gatewayLimiter()];
+    const limit = 200;
+    const block = blockSizeFor(limit);
+    // A takes a few and then sees no more traffic for this key: the rest of its block stays unused.
+    const fromA = await Promise.all(Array.from({ length: 3 }, () => a.consume("key-shared", limit)));
+    const fromB = await Promise.all(Array.from({ length: limit + 50 }, () => b.consume("key-shared", limit)));
+    const total = [...fromA, ...fromB].filter(d => d.allowed).length;
+    expect(total).toBeLessThanOrEqual(limit);
+    expect(total).toBeGreaterThanOrEqual(limit - (block - 1));
+    // Interleaved on both: every place handed out once, so never over the limit.
+    const interleaved = await Promise.all(Array.from({ length: 2 * limit }, (_, i) => (i % 2 === 0 ? a : b).consume("key-both", limit)));
+    const admitted = interleaved.filter(d => d.allowed);
+    expect(admitted.length).toBeLessThanOrEqual(limit);
+    expect(admitted.length).toBeGreaterThanOrEqual(limit - (block - 1));
+    expect(new Set(admitted.map(d => d.remaining)).size).toBe(admitted.length);
+  });
+
   test("keys are counted apart", async () => {
     const limiter = gatewayLimiter();
     await limiter.consume("key-2", 1);
@@ -49,5 +90,23 @@ describe("per-key rate limit in memory (embedded)", () => {
     expect(seen.map(d => d.allowed)).toEqual([true, true, true, false]);
     expect(seen.map(d => d.remaining)).toEqual([2, 1, 0, 0]);
     expect(seen[3].retryAfterSeconds).toBeGreaterThan(0);
+  });
+});
+
+describe("per-key rate limit when Redis cannot be reached", () => {
+  test("the API keeps answering, limited per process, instead of failing", async () => {
+    // Nothing listens on port 1: every reservation fails at once (no offline queue, as the gateway's client).
+    const unreachable = new Redis("redis://127.0.0.1:1", { enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy: () => null });
+    unreachable.on("error", () => undefined);
+    try {
+      const limiter = new KeyRateLimiter(unreachable, "down");
+      const seen = [];
+      for (let i = 0; i < 3; i++) seen.push(await limiter.consume("k", 2));
+      expect(seen.map(d => d.allowed)).toEqual([true, true, false]);
+      expect(seen.map(d => d.remaining)).toEqual([1, 0, 0]);
+      expect(seen[2].retryAfterSeconds).toBeGreaterThan(0);
+    } finally {
+      unreachable.disconnect();
+    }
   });
 });
