@@ -17,7 +17,15 @@ export interface HealthResponse {
  * just resolved (its cache, or auth), so the gateway's edge answers without a call; `auth.health`
  * gives the same answer to whoever calls the action.
  */
-export function healthOf(principal: Principal, now: Date = new Date()): HealthResponse {
+export function healthOf(principal: Principal, now?: Date): HealthResponse {
   const { organizationId, organizationName, keyPrefix } = principal;
-  return { status: "ok", organizationId, organizationName, keyPrefix, serverTime: now.toISOString() };
+  return { status: "ok", organizationId, organizationName, keyPrefix, serverTime: now ? now.toISOString() : serverTimeNow() };
+}
+
+/** The clock as ISO 8601, formatted once per millisecond: under load many answers share one. */
+let lastTime = { ms: -1, iso: "" };
+function serverTimeNow(): string {
+  const ms = Date.now();
+  if (ms !== lastTime.ms) lastTime = { ms, iso: new Date(ms).toISOString() };
+  return lastTime.iso;
 }

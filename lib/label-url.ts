@@ -44,6 +44,14 @@ function labelsBase(baseUrl: string): string {
 }
 
 /**
+ * The URLs signed during the current second. An expiry has one-second resolution, so a parcel read
+ * again within the same second gets the same URL: kept instead of computing its HMAC again (a
+ * merchant's ERP polling its parcels, a webhook burst). Emptied when the second turns, bounded.
+ */
+const SIGNED_THIS_SECOND = { expires: "", urls: new Map<string, string>() };
+const SIGNED_THIS_SECOND_MAX = 10_000;
+
+/**
  * A download link for the label that needs no API key, so that a merchant can hand it to a
  * printer or a browser; the HMAC binds it to one parcel and one expiry. It serves the A6 PDF;
  * `&format=` and `&startOffset=` may be added to it (the signature does not cover them).
@@ -56,8 +64,18 @@ export function signLabelUrl(
   ttlSeconds: number = LABEL_URL_TTL_SECONDS
 ): string {
   const expires = expiryOf(now, ttlSeconds);
+  if (SIGNED_THIS_SECOND.expires !== expires || SIGNED_THIS_SECOND.urls.size >= SIGNED_THIS_SECOND_MAX) {
+    SIGNED_THIS_SECOND.expires = expires;
+    SIGNED_THIS_SECOND.urls.clear();
+  }
+  // The secret and base are part of the key: tests and tools sign with several.
+  const key = `${parcelId}\n${baseUrl}\n${secret}`;
+  const known = SIGNED_THIS_SECOND.urls.get(key);
+  if (known) return known;
   const signature = labelSignature(parcelId, expires, secret).toString("hex");
-  return `${labelsBase(baseUrl)}/${encodeURIComponent(parcelId)}.pdf?expires=${expires}&signature=${signature}`;
+  const url = `${labelsBase(baseUrl)}/${encodeURIComponent(parcelId)}.pdf?expires=${expires}&signature=${signature}`;
+  SIGNED_THIS_SECOND.urls.set(key, url);
+  return url;
 }
 
 /** A label URL for each parcel (once per id), all valid from `now`: what `labels.signUrls` answers, and what views are built with. */
