@@ -47,6 +47,7 @@ import { PublicTrackingMixin } from "./parcels/public-tracking.mixin";
 import type { HandoverDeps } from "./parcels/handover";
 import { normaliseStoredPhones } from "./parcels/recipient/phone-normalisation";
 import { createGroups } from "./parcels/create-groups";
+import { GroupSizes } from "./parcels/group-sizes";
 import { toLabelData } from "./parcels/label-data";
 import { relayOutbox, releaseLease } from "./parcels/outbox-relay";
 import {
@@ -164,6 +165,15 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       }
     }),
 
+    // For the bench (bench/report/group-sizes.ts): this instance's create groups by size.
+    // call parcels.createGroupSizes
+    createGroupSizes: defineAction<unknown, ParcelsThis>({
+      visibility: "public",
+      handler(): { flushes: Record<string, number> } {
+        return { flushes: this.groupSizes.snapshot() };
+      }
+    }),
+
     // call parcels.sweep --olderThanSeconds 0
     sweep: defineAction<SweepParams, ParcelsThis>({
       visibility: "public",
@@ -211,7 +221,9 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
 
   created(this: ParcelsThis) {
     this.encryptionKey = requireSecret(this.config, "encryptionKey");
-    this.createGroups = createGroups(() => this.db, this.config.groupCommit);
+    this.groupSizes = new GroupSizes(this.broker);
+    // One group end to end (decision 0037): its debits go to the wallet in one call, through the broker.
+    this.createGroups = createGroups(() => this.db, { ...this.config.groupCommit, onFlush: this.groupSizes.record }, this.broker);
     this.relayLoop = new BackgroundLoop(
       () =>
         relayOutbox({

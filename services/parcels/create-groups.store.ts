@@ -121,3 +121,8 @@ export async function appendEvents(tx: Queryable, events: readonly ParcelEvent[]
     ]
   );
 }
+
+/** The PENDING rows of creates the wallet refused, in one statement; a row finished meanwhile stays. */
+export async function deletePendingGroup(db: Queryable, ids: readonly string[]): Promise<void> {
+  await db.query("DELETE FROM parcels.parcels WHERE id = ANY($1::uuid[]) AND status = 'PENDING'", [ids]);
+}

@@ -8,6 +8,7 @@ import type { PublicTrackingSource } from "../../lib/public-tracking";
 import type { ConfigVars } from "../../mixins/config.mixin";
 import type { DbVars } from "../../mixins/db.mixin";
 import type { CreateGroups } from "./create-groups";
+import type { GroupSizes } from "./group-sizes";
 import type { SagaDeps } from "./create-parcel";
 import type { HandoverDeps } from "./handover";
 import type { HoldingPassResult } from "./holding-pass";
@@ -25,6 +26,8 @@ export interface ParcelsVars extends DbVars, ConfigVars {
   encryptionKey: string;
   /** The create path's writes, committed in groups (docs/decisions/0025). */
   createGroups: CreateGroups;
+  /** The sizes of this instance's create groups (group-sizes.ts). */
+  groupSizes: GroupSizes;
   relayLoop: BackgroundLoop<number>;
   sweepLoop: BackgroundLoop<SweepResult>;
   /** Made by HoldingMixin (holding.mixin.ts); started by the service, once the database is open. */
