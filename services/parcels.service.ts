@@ -48,6 +48,7 @@ import type { HandoverDeps } from "./parcels/handover";
 import { normaliseStoredPhones } from "./parcels/recipient/phone-normalisation";
 import { createGroups } from "./parcels/create-groups";
 import { GroupSizes } from "./parcels/group-sizes";
+import { RecipientSettingsCache } from "./parcels/recipient/recipient-settings-cache";
 import { toLabelData } from "./parcels/label-data";
 import { relayOutbox, releaseLease } from "./parcels/outbox-relay";
 import {
@@ -222,6 +223,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
   created(this: ParcelsThis) {
     this.encryptionKey = requireSecret(this.config, "encryptionKey");
     this.groupSizes = new GroupSizes(this.broker);
+    this.recipientSettings = new RecipientSettingsCache(() => this.db);
     // One group end to end (decision 0037): its debits go to the wallet in one call, through the broker.
     this.createGroups = createGroups(() => this.db, { ...this.config.groupCommit, onFlush: this.groupSizes.record }, this.broker);
     this.relayLoop = new BackgroundLoop(

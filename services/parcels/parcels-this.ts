@@ -9,6 +9,7 @@ import type { ConfigVars } from "../../mixins/config.mixin";
 import type { DbVars } from "../../mixins/db.mixin";
 import type { CreateGroups } from "./create-groups";
 import type { GroupSizes } from "./group-sizes";
+import type { RecipientSettingsCache } from "./recipient/recipient-settings-cache";
 import type { SagaDeps } from "./create-parcel";
 import type { HandoverDeps } from "./handover";
 import type { HoldingPassResult } from "./holding-pass";
@@ -28,6 +29,8 @@ export interface ParcelsVars extends DbVars, ConfigVars {
   createGroups: CreateGroups;
   /** The sizes of this instance's create groups (group-sizes.ts). */
   groupSizes: GroupSizes;
+  /** Recipient settings for the create path, at most RECIPIENT_SETTINGS_TTL_MS old (recipient/recipient-settings-cache.ts). */
+  recipientSettings: RecipientSettingsCache;
   relayLoop: BackgroundLoop<number>;
   sweepLoop: BackgroundLoop<SweepResult>;
   /** Made by HoldingMixin (holding.mixin.ts); started by the service, once the database is open. */

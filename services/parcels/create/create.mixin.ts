@@ -30,7 +30,6 @@ import {
   QuoteSchema
 } from "../parcels.params";
 import { acceptRecipientPhone } from "../recipient/phone-policy";
-import { recipientSettingsOf } from "../recipient/recipient-settings.store";
 import { phoneOfItem, withRecipientWarnings } from "../recipient/recipient-warnings";
 import { assertRelayOpenForNewParcels } from "../relay/closures";
 import { priceBreakdown } from "../tariff";
@@ -68,7 +67,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> =
       async handler(ctx) {
         const key = idempotencyKeyOf(ctx.meta);
         const owner = this.owner(ctx);
-        const deps = { ...this.sagaDeps(ctx), recipient: await recipientSettingsOf(this.db, owner) };
+        const deps = { ...this.sagaDeps(ctx), recipient: await this.recipientSettings.of(owner) };
         const { parcel } = await createParcel(deps, owner, ctx.params, key);
         void this.runRelay();
         return withRecipientWarnings((await this.viewsOf(ctx, [parcel]))[0], ctx.params.recipientPhone);
@@ -97,7 +96,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> =
       async handler(ctx): Promise<ParcelQuote> {
         const { relay, quote } = await priceParcel(this.db, ctx.params);
         if (ctx.params.recipientPhone !== undefined) {
-          acceptRecipientPhone(ctx.params.recipientPhone, await recipientSettingsOf(this.db, this.owner(ctx)));
+          acceptRecipientPhone(ctx.params.recipientPhone, await this.recipientSettings.of(this.owner(ctx)));
         }
         await assertRelayOpenForNewParcels({ db: this.db, noticeDays: this.config.closureNoticeDays }, relay.code);
         const price = {
@@ -135,7 +134,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> =
           });
         }
         const owner = this.owner(ctx);
-        const deps = { ...this.sagaDeps(ctx), recipient: await recipientSettingsOf(this.db, owner) };
+        const deps = { ...this.sagaDeps(ctx), recipient: await this.recipientSettings.of(owner) };
         const outcomes = await createBatch(deps, owner, ctx.params.items);
         void this.runRelay();
         const parcels = outcomes.flatMap(o => ("parcel" in o ? [o.parcel] : []));
