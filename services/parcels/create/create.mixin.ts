@@ -23,6 +23,7 @@ import {
   CreateParcelInput,
   CreateSchema,
   IDEMPOTENCY_KEY_HEADER,
+  PARCELS_PATH,
   ParcelQuote,
   ParcelQuoteView,
   QUOTE_DESCRIPTION,
@@ -39,7 +40,7 @@ import type { ParcelsThis } from "../parcels-this";
 const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> = {
   actions: {
     create: defineAction<CreateParcelInput, ParcelsThis, PartnerMeta & { idempotencyKey?: string }>({
-      rest: "POST /parcels",
+      rest: `POST ${PARCELS_PATH}`,
       api: "partner",
       scope: "parcels:write",
       schema: CreateSchema,

@@ -5,7 +5,16 @@ import type { PartnerMeta } from "../../../lib/principal";
 import { freshLabelUrls } from "../../../mixins/label-urls";
 import { ParcelEventView, redirectHistoryLine, toParcelEventView } from "../parcel-events";
 import { toParcelView } from "../parcel-view";
-import { IdParams, IdSchema, ListParams, ListSchema, ParcelEventsView, TrackingParams, TrackingSchema } from "../parcels.params";
+import {
+  IdParams,
+  IdSchema,
+  ListParams,
+  ListSchema,
+  PARCELS_PATH,
+  ParcelEventsView,
+  TrackingParams,
+  TrackingSchema
+} from "../parcels.params";
 import * as store from "../parcels.store";
 import { redirectsOf } from "../redirect/redirect.store";
 import { VisibleParcelCache } from "../visible-parcel-cache";
@@ -15,7 +24,7 @@ import { PARCEL_NOT_FOUND, ParcelsThis } from "../parcels-this";
 const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> = {
   actions: {
     list: defineAction<ListParams, ParcelsThis, PartnerMeta>({
-      rest: "GET /parcels",
+      rest: `GET ${PARCELS_PATH}`,
       api: "partner",
       scope: "parcels:read",
       schema: ListSchema,
