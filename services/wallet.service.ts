@@ -1,8 +1,9 @@
 /**
  * The wallet service. Owns each organisation's balances (live and sandbox) and the ledger in the
  * `wallet` schema; its code is this file and services/wallet/.
- * Others may call (types in wallet/wallet.contract.ts): `wallet.debit`, `wallet.refund`,
- * `wallet.settlePending`, `wallet.creditCodRemittance` (parcels), `wallet.balances` (auth);
+ * Others may call (types in wallet/wallet.contract.ts): `wallet.debitBatch` (parcels' create group,
+ * decision 0037), `wallet.debit`, `wallet.refund`, `wallet.settlePending`, `wallet.creditCodRemittance`
+ * (parcels), `wallet.balances` (auth);
  * bin/demo.ts uses `wallet.topUp`. Everything else is reached over HTTP through the gateway.
  */
 import type { Logger, ServiceSchema } from "moleculer";
