@@ -19,6 +19,8 @@ export interface GroupCommitOptions {
    * requests already read from their sockets join. A separate server needs none of it.
    */
   gatherOneTurn?: boolean;
+  /** Told each flush's size, before it runs (the group-size histogram, lib/metrics.ts). */
+  onFlush?: (size: number) => void;
 }
 
 /**
@@ -56,17 +58,27 @@ export class GroupCommit<I, O> {
   }
 
   submit(item: I): Promise<O> {
-    if (this.queue.length >= this.options.maxQueue) {
-      return Promise.reject(
-        new AppError("UNAVAILABLE", `Too many ${this.options.name} waiting to be committed; retry shortly`, {
-          retryAfterSeconds: this.options.retryAfterSeconds ?? 1
-        })
-      );
-    }
-    return new Promise<O>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
-      if (!this.flushing) void this.drain();
+    return this.submitAll([item])[0];
+  }
+
+  /**
+   * Several items queued at once, in their order, so that a flush starting from idle takes them
+   * together (one `submit` after the other would start the flush with the first alone): a caller
+   * that already holds a group (wallet.debitBatch) keeps it one group. Each answers on its own.
+   */
+  submitAll(items: readonly I[]): Promise<O>[] {
+    const answers = items.map(item => {
+      if (this.queue.length >= this.options.maxQueue) {
+        return Promise.reject<O>(
+          new AppError("UNAVAILABLE", `Too many ${this.options.name} waiting to be committed; retry shortly`, {
+            retryAfterSeconds: this.options.retryAfterSeconds ?? 1
+          })
+        );
+      }
+      return new Promise<O>((resolve, reject) => this.queue.push({ item, resolve, reject }));
     });
+    if (!this.flushing && this.queue.length > 0) void this.drain();
+    return answers;
   }
 
   private async drain(): Promise<void> {
@@ -75,6 +87,7 @@ export class GroupCommit<I, O> {
       if (this.options.gatherOneTurn) await new Promise<void>(resolve => setImmediate(resolve));
       while (this.queue.length > 0) {
         const group = this.queue.splice(0, this.options.maxBatch);
+        this.options.onFlush?.(group.length);
         await this.run(group);
       }
     } finally {

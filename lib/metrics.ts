@@ -16,7 +16,8 @@ export const RELAY_METRICS = {
   webhookFailures: "relay_webhook_failures_total",
   smsSent: "relay_sms_sent_total",
   smsFailed: "relay_sms_failed_total",
-  labelRenders: "relay_label_renders_total"
+  labelRenders: "relay_label_renders_total",
+  createGroupFlushes: "relay_create_group_flushes_total"
 } as const;
 
 type MetricName = (typeof RELAY_METRICS)[keyof typeof RELAY_METRICS];
@@ -62,6 +63,12 @@ const DEFINITIONS: Array<{ type: "counter" | "gauge"; name: MetricName; labelNam
   },
   { type: "counter", name: RELAY_METRICS.smsSent, labelNames: ["provider"], description: "SMS handed to the provider" },
   { type: "counter", name: RELAY_METRICS.smsFailed, labelNames: ["provider"], description: "SMS the provider refused or never answered" },
+  {
+    type: "counter",
+    name: RELAY_METRICS.createGroupFlushes,
+    labelNames: ["size"],
+    description: "Flushes of the parcels create group (decision 0037), by group size bucket (1, 2, 3-4, 5-8, ..., 65+)"
+  },
   { type: "counter", name: RELAY_METRICS.labelRenders, labelNames: ["format"], description: "Labels rendered (cache misses), by format" }
 ];
 

@@ -1,8 +1,9 @@
 /**
  * The wallet service. Owns each organisation's balances (live and sandbox) and the ledger in the
  * `wallet` schema; its code is this file and services/wallet/.
- * Others may call (types in wallet/wallet.contract.ts): `wallet.debit`, `wallet.refund`,
- * `wallet.settlePending`, `wallet.creditCodRemittance` (parcels), `wallet.balances` (auth);
+ * Others may call (types in wallet/wallet.contract.ts): `wallet.debitBatch` (parcels' create group,
+ * decision 0037), `wallet.debit`, `wallet.refund`, `wallet.settlePending`, `wallet.creditCodRemittance`
+ * (parcels), `wallet.balances` (auth);
  * bin/demo.ts uses `wallet.topUp`. Everything else is reached over HTTP through the gateway.
  */
 import type { Logger, ServiceSchema } from "moleculer";
@@ -18,7 +19,8 @@ import { GroupCommit } from "../lib/group-commit";
 import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
 import { debitGroup, DebitDone, DebitItem } from "./wallet/debit-group.store";
-import type { Balances } from "./wallet/wallet.contract";
+import type { Balances, DebitOutcome } from "./wallet/wallet.contract";
+import { toDebitOutcome } from "./wallet/debit-outcome";
 import {
   BalancesParams,
   BalancesSchema,
@@ -26,6 +28,8 @@ import {
   CodCreditSchema,
   DebitParams,
   DebitSchema,
+  DebitBatchParams,
+  DebitBatchSchema,
   ENTRY_TYPE_OF,
   EntriesParams,
   EntriesSchema,
@@ -220,6 +224,17 @@ const WalletService: ServiceSchema<{ openapi: typeof WALLET_DOCS }, object, Wall
         const { parcelId, organizationId, mode, amountCentimes } = ctx.params;
         const done = await this.debits.submit({ parcelId, organizationId, mode, amountCentimes });
         return { debitedCentimes: done.amountCentimes, balanceCentimes: done.balanceAfterCentimes };
+      }
+    }),
+
+    // A parcels create group's debits (docs/decisions/0037): queued together so they commit as one
+    // group (with other callers' if any), each answering alone; the fault point holds them alike.
+    debitBatch: defineAction<DebitBatchParams, WalletThis>({
+      visibility: "public",
+      schema: DebitBatchSchema,
+      async handler(ctx): Promise<{ outcomes: DebitOutcome[] }> {
+        const answers = await Promise.allSettled(this.debits.submitAll(ctx.params.debits));
+        return { outcomes: answers.map(toDebitOutcome) };
       }
     }),
 

@@ -86,5 +86,6 @@ export async function startDistributed(options: StartOptions): Promise<RunningSy
     { label: "nats-server", pids: () => pidsMatching("nats-server") },
     { label: "redis-server", pids: () => pidsMatching("redis-server") }
   ];
-  return { mode: "distributed", baseUrl, backofficeToken, services, databaseUrl: database.url, encryptionKey, cpuWatches, stop };
+  const transport = { natsUrl: NATS_URL, namespace: common.NAMESPACE };
+  return { mode: "distributed", baseUrl, backofficeToken, services, databaseUrl: database.url, encryptionKey, cpuWatches, transport, stop };
 }

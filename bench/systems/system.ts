@@ -17,6 +17,8 @@ export interface RunningSystem {
   dataDir?: string;
   /** Its processes, and the servers it uses, for the CPU meter. */
   cpuWatches: CpuWatch[];
+  /** The distributed system's NATS and namespace, for reading its create groups (report/group-sizes.ts). */
+  transport?: { natsUrl: string; namespace: string };
   stop(): Promise<void>;
 }
 

@@ -1,6 +1,9 @@
+import type { Statement } from "./statement";
+
 /** What a service sees of its database: the same interface over PGlite and a PostgreSQL server. */
 export interface Queryable {
-  query<R extends object = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+  /** `sql` is text, or a hot statement named with `named` (lib/db/statement.ts). */
+  query<R extends object = Record<string, unknown>>(sql: Statement, params?: unknown[]): Promise<R[]>;
   /** Runs several statements at once (migrations); no parameters. */
   exec(sql: string): Promise<void>;
 }

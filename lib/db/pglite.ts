@@ -3,14 +3,17 @@ import path from "node:path";
 import { PGlite, Transaction } from "@electric-sql/pglite";
 import { ensurePrivateDir, keepModesPrivate, restrictToOwner } from "../data-dir";
 import { Database, Queryable } from "./database";
+import { Statement, textOf } from "./statement";
 import { initPgliteCluster } from "./pglite-init";
 import { isPlainRead, WriteGeneration } from "./write-generation";
 
 function wrap(db: PGlite | Transaction, writes: WriteGeneration): Queryable {
   return {
-    async query<R extends object>(sql: string, params?: unknown[]) {
-      const run = () => db.query<R>(sql, params as unknown[] | undefined);
-      const result = isPlainRead(sql) ? await run() : await writes.around(run);
+    async query<R extends object>(sql: Statement, params?: unknown[]) {
+      // PGlite takes no statement name (see lib/db/statement.ts): the text alone.
+      const text = textOf(sql);
+      const run = () => db.query<R>(text, params as unknown[] | undefined);
+      const result = isPlainRead(text) ? await run() : await writes.around(run);
       return result.rows;
     },
     async exec(sql: string) {

@@ -1,10 +1,13 @@
 import { Pool, PoolClient } from "pg";
 import { Database, Queryable } from "./database";
+import type { Statement } from "./statement";
 
 function wrap(client: Pool | PoolClient): Queryable {
   return {
-    async query<R extends object>(sql: string, params?: unknown[]) {
-      const result = await client.query(sql, params as unknown[] | undefined);
+    async query<R extends object>(sql: Statement, params?: unknown[]) {
+      const values = params as unknown[] | undefined;
+      const result =
+        typeof sql === "string" ? await client.query(sql, values) : await client.query({ name: sql.name, text: sql.text, values });
       return result.rows as R[];
     },
     async exec(sql: string) {

@@ -1,4 +1,5 @@
 import type { KeyMode, Scope } from "../../lib/api-keys";
+import { named } from "../../lib/db/statement";
 import type { Queryable } from "../../lib/db/database";
 import type { Principal } from "../../lib/principal";
 import type { ApiKeyRecord, Organization } from "./auth.contract";
@@ -86,14 +87,17 @@ export async function revokeApiKey(db: Queryable, organizationId: string, keyId:
   return rows.length > 0;
 }
 
+// Every partner request's key, when not cached: prepared once per connection (lib/db/statement.ts).
+const ACTIVE_PRINCIPAL = named(
+  "auth_active_principal",
+  `SELECT k.id, k.organization_id, k.key_prefix, k.mode, k.scopes, k.rate_limit_per_minute,
+          o.name AS organization_name
+     FROM auth.api_keys k JOIN auth.organizations o ON o.id = k.organization_id
+    WHERE k.key_hash = $1 AND k.revoked_at IS NULL`
+);
+
 export async function findActivePrincipal(db: Queryable, keyHash: string): Promise<Principal | null> {
-  const [row] = await db.query<ApiKeyRow & { organization_name: string }>(
-    `SELECT k.id, k.organization_id, k.key_prefix, k.mode, k.scopes, k.rate_limit_per_minute,
-            o.name AS organization_name
-       FROM auth.api_keys k JOIN auth.organizations o ON o.id = k.organization_id
-      WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-    [keyHash]
-  );
+  const [row] = await db.query<ApiKeyRow & { organization_name: string }>(ACTIVE_PRINCIPAL, [keyHash]);
   if (!row) return null;
   return {
     keyId: row.id,

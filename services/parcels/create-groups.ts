@@ -1,27 +1,113 @@
+import { call, Caller } from "../../lib/contract";
 import type { Database, Queryable } from "../../lib/db/database";
+import { AppError } from "../../lib/errors";
 import { GroupCommit, GroupCommitOptions, ItemOutcome } from "../../lib/group-commit";
 import { eventTypeFor } from "../../lib/parcel-status";
+import type { DebitOutcome } from "../wallet/wallet.contract";
 import * as groupStore from "./create-groups.store";
 import type * as store from "./parcels.store";
 import { eventOf } from "./status-change";
 
 /**
- * The create path's two writes, each committed for a group of creates at once (lib/group-commit.ts,
- * docs/decisions/0025): the PENDING rows in one multi-row insert, and PENDING → CREATED with its
- * history line and its outbox row, for the whole group in one transaction.
+ * The create path, one group end to end (docs/decisions/0037, after 0025): a group of creates has
+ * its PENDING rows inserted in one statement, its debits made in ONE `wallet.debitBatch` call, and
+ * PENDING → CREATED with history lines and outbox rows for all of it in one transaction. One
+ * grouper, not three in a row: the group formed at the insert is the group that pays and finishes.
+ * The saga's states are those of DESIGN §3 per parcel (a PENDING row before any debit, a debit
+ * idempotent by parcel id, CREATED + outbox in one transaction), so the sweeper and compensation
+ * work on each row as before.
  */
 export interface CreateGroups {
-  /** The PENDING row, or null when a unique key is taken (tracking number or Idempotency-Key): the caller finds out which. */
-  insertPending: GroupCommit<store.NewParcel, store.ParcelRecord | null>;
-  /** PENDING → CREATED + event; the row as it is if someone else finished it; null if it is gone (discarded). */
-  finishCreation: GroupCommit<{ parcelId: string; actor: string }, store.ParcelRecord | null>;
+  creates: GroupCommit<store.NewParcel, CreateStep>;
 }
 
-export function createGroups(db: () => Database, options: Omit<GroupCommitOptions, "name">): CreateGroups {
-  return {
-    insertPending: new GroupCommit(items => groupStore.insertPendingGroup(db(), items), { ...options, name: "creates" }),
-    finishCreation: new GroupCommit(items => db().transaction(tx => finishCreationGroup(tx, items)), { ...options, name: "creates" })
-  };
+/** How far one create of a group went; the saga (create-parcel.ts) takes it from there. */
+export type CreateStep =
+  /** A unique key was taken (tracking number or Idempotency-Key): nothing was inserted or debited. */
+  | { step: "taken" }
+  /** The wallet refused the debit (402 INSUFFICIENT_BALANCE, 409 CONFLICT); the PENDING row is discarded. */
+  | { step: "refused"; error: AppError }
+  /** The debit may or may not have happened (no answer, or the wallet's group failed): compensate. */
+  | { step: "debitUnknown"; row: store.ParcelRecord; error: Error }
+  /** Debited but not finished (the finishing transaction failed): compensate. */
+  | { step: "finishFailed"; row: store.ParcelRecord; error: Error }
+  /** Finished: the CREATED parcel, the row as the sweeper left it, or null when it is gone. */
+  | { step: "done"; row: store.ParcelRecord; parcel: store.ParcelRecord | null };
+
+/** As `wallet.debit` had, per group: the wallet's group commit answers well within it. */
+const DEBIT_BATCH_TIMEOUT_MS = 10_000;
+const WALLET_REFUSALS = new Set(["INSUFFICIENT_BALANCE", "CONFLICT"]);
+
+export function createGroups(db: () => Database, options: Omit<GroupCommitOptions, "name">, caller: Caller): CreateGroups {
+  return { creates: new GroupCommit(items => createGroup(db(), caller, items), { ...options, name: "creates" }) };
+}
+
+/**
+ * One group's creates. Only the insert may throw (then nothing was debited and every item fails
+ * with it); after it, every item gets its own step, never an exception.
+ */
+async function createGroup(db: Database, caller: Caller, items: readonly store.NewParcel[]): Promise<ItemOutcome<CreateStep>[]> {
+  const inserted = (await groupStore.insertPendingGroup(db, items)).map(o => (o.ok ? o.value : null));
+  const rows = inserted.filter((row): row is store.ParcelRecord => row !== null);
+  const steps = new Map<string, CreateStep>();
+  if (rows.length > 0) {
+    const debits = await debitAll(caller, rows);
+    const refused = rows.filter((_, i) => isRefusal(debits[i]));
+    const debited: store.ParcelRecord[] = [];
+    rows.forEach((row, i) => {
+      const step = debitStep(row, debits[i]);
+      if (step) steps.set(row.id, step);
+      else debited.push(row);
+    });
+    // A failed delete leaves a PENDING row the wallet never debited: the sweeper discards it.
+    if (refused.length > 0) await groupStore.deletePendingGroup(db, refused.map(r => r.id)).catch(() => undefined);
+    if (debited.length > 0) await finishAll(db, debited, steps);
+  }
+  return inserted.map(row => ({ ok: true, value: row ? steps.get(row.id)! : { step: "taken" } }));
+}
+
+/** The group's debits in one call; the call failing as a whole leaves every debit unknown. */
+async function debitAll(caller: Caller, rows: readonly store.ParcelRecord[]): Promise<(DebitOutcome | Error)[]> {
+  try {
+    const { outcomes } = await call(
+      caller,
+      "wallet.debitBatch",
+      { debits: rows.map(r => ({ parcelId: r.id, organizationId: r.organizationId, mode: r.mode, amountCentimes: r.priceCentimes })) },
+      { timeout: DEBIT_BATCH_TIMEOUT_MS }
+    );
+    return rows.map((_, i) => outcomes[i] ?? new Error("wallet.debitBatch gave no answer for this item"));
+  } catch (err) {
+    return rows.map(() => err as Error);
+  }
+}
+
+function isRefusal(debit: DebitOutcome | Error): boolean {
+  return !(debit instanceof Error) && debit.error !== undefined && WALLET_REFUSALS.has(debit.error.code);
+}
+
+/** The step a debit's answer leads to; undefined when debited (the row goes on to be finished). */
+function debitStep(row: store.ParcelRecord, debit: DebitOutcome | Error): CreateStep | undefined {
+  if (debit instanceof Error) return { step: "debitUnknown", row, error: debit };
+  if (debit.error === undefined) return undefined;
+  if (isRefusal(debit)) return { step: "refused", error: new AppError(debit.error.code as "CONFLICT", debit.error.message) };
+  return { step: "debitUnknown", row, error: new Error(debit.error.message) };
+}
+
+async function finishAll(db: Database, rows: readonly store.ParcelRecord[], steps: Map<string, CreateStep>): Promise<void> {
+  try {
+    const finished = await db.transaction(tx =>
+      finishCreationGroup(
+        tx,
+        rows.map(r => ({ parcelId: r.id, actor: "merchant" }))
+      )
+    );
+    rows.forEach((row, i) => {
+      const outcome = finished[i];
+      steps.set(row.id, { step: "done", row, parcel: outcome?.ok ? outcome.value : null });
+    });
+  } catch (err) {
+    for (const row of rows) steps.set(row.id, { step: "finishFailed", row, error: err as Error });
+  }
 }
 
 /**

@@ -3,11 +3,11 @@ import type { Logger } from "moleculer";
 import { call, Caller } from "../../lib/contract";
 import { encryptField } from "../../lib/crypto";
 import type { Database, Queryable } from "../../lib/db/database";
-import { AppError, errorCodeOf } from "../../lib/errors";
+import { AppError } from "../../lib/errors";
 import { fingerprintOf, IDEMPOTENCY_HOURS, keyReused, stillProcessing } from "../../lib/idempotency";
 import { toCentimes } from "../../lib/money";
 import { generateTrackingNumber } from "../../lib/s10";
-import type { CreateGroups } from "./create-groups";
+import type { CreateGroups, CreateStep } from "./create-groups";
 import { PriceQuote, quotePrice } from "./tariff";
 import type { RelayPoint } from "./parcels.contract";
 import type { CreateParcelInput } from "./parcels.params";
@@ -24,8 +24,9 @@ export interface SagaDeps {
   /** The create path's writes, committed in groups (create-groups.ts). */
   groups: CreateGroups;
   /**
-   * A batch's order of payment (create-batch.ts): the debit is sent once `wait` resolves, and
-   * `sent` says it went, so that items debit in the batch's order while the rest of them runs together.
+   * A batch's order of payment (create-batch.ts): the item joins a create group once `wait`
+   * resolves, and `sent` says it joined, so that items debit in the batch's order while the rest of
+   * them runs together.
    */
   debitTurn?: { wait: () => Promise<void>; sent: () => void };
   /** Counts a compensation (metrics): refunded at once, or left to the sweeper. */
@@ -51,18 +52,22 @@ function replay(existing: store.ParcelRecord, fingerprint: string): CreateOutcom
 }
 
 /**
- * The PENDING row, through the group commit. A taken unique key is either the Idempotency-Key
- * (another request with it got there first: replay it) or the tracking number (10^8 numbers: rare,
- * and a new draw fixes it).
+ * The create through its group (create-groups.ts): PENDING row, debit and finish. A taken unique
+ * key is either the Idempotency-Key (another request with it got there first: replay it) or the
+ * tracking number (10^8 numbers: rare, and a new draw fixes it). A batch item joins a group only
+ * once the item before it joined one (`debitTurn`), so the wallet takes a batch in its order.
  */
-async function insertPending(
+async function throughGroup(
   deps: SagaDeps,
   parcel: Omit<store.NewParcel, "trackingNumber">,
   replayOf: () => Promise<CreateOutcome | null>
-): Promise<store.ParcelRecord | CreateOutcome> {
+): Promise<CreateStep | CreateOutcome> {
+  await deps.debitTurn?.wait();
   for (let attempt = 1; attempt <= TRACKING_ATTEMPTS; attempt++) {
-    const row = await deps.groups.insertPending.submit({ ...parcel, trackingNumber: generateTrackingNumber() });
-    if (row) return row;
+    const step = deps.groups.creates.submit({ ...parcel, trackingNumber: generateTrackingNumber() });
+    deps.debitTurn?.sent();
+    const reached = await step;
+    if (reached.step !== "taken") return reached;
     const replayed = await replayOf();
     if (replayed) return replayed;
   }
@@ -141,7 +146,7 @@ export async function createParcel(
   // After the replay: a parcel created before the closure is answered again as it was.
   await assertRelayOpenForNewParcels({ db: deps.db, noticeDays: deps.closureNoticeDays }, relay.code);
 
-  const pending = await insertPending(
+  const reached = await throughGroup(
     deps,
     {
       id: randomUUID(),
@@ -169,42 +174,28 @@ export async function createParcel(
       return existing ? replay(existing, fingerprint) : null;
     }
   );
-  if (!("id" in pending)) return pending;
-  const row = pending;
-
-  try {
-    await deps.debitTurn?.wait();
-    const debit = call(deps.caller, "wallet.debit", {
-      parcelId: row.id,
-      organizationId: owner.organizationId,
-      mode: owner.mode,
-      amountCentimes: quote.totalCentimes
-    });
-    deps.debitTurn?.sent();
-    await debit;
-  } catch (err) {
-    const code = errorCodeOf(err);
-    if (code === "INSUFFICIENT_BALANCE" || code === "CONFLICT") {
-      await store.deletePending(deps.db, row.id);
-      throw err;
+  if (!("step" in reached)) return reached;
+  switch (reached.step) {
+    case "refused":
+      throw reached.error;
+    case "debitUnknown": {
+      // The debit may or may not have happened (timeout, wallet restarting): refund is safe either way.
+      const finished = await compensate(deps, reached.row, reached.error.message);
+      if (finished) return { parcel: finished, replayed: false };
+      throw new AppError("UNAVAILABLE", "The wallet could not be reached; the parcel was not created. Please retry");
     }
-    // The debit may or may not have happened (timeout, wallet restarting): refund is safe either way.
-    const finished = await compensate(deps, row, (err as Error).message);
-    if (finished) return { parcel: finished, replayed: false };
-    throw new AppError("UNAVAILABLE", "The wallet could not be reached; the parcel was not created. Please retry");
+    case "finishFailed": {
+      const finished = await compensate(deps, reached.row, reached.error.message);
+      if (finished) return { parcel: finished, replayed: false };
+      throw new AppError("UNAVAILABLE", "The parcel could not be stored; the wallet was refunded. Please retry");
+    }
+    case "done": {
+      if (reached.parcel) return { parcel: reached.parcel, replayed: false };
+      // The row is gone: the sweeper discarded it (the debit was refunded by then).
+      const finished = await finishedMeanwhile(deps, reached.row.id);
+      if (finished) return { parcel: finished, replayed: false };
+      throw new AppError("UNAVAILABLE", "The parcel could not be completed; please retry");
+    }
   }
-
-  try {
-    const created = await deps.groups.finishCreation.submit({ parcelId: row.id, actor: "merchant" });
-    if (created) return { parcel: created, replayed: false };
-  } catch (err) {
-    const finished = await compensate(deps, row, (err as Error).message);
-    if (finished) return { parcel: finished, replayed: false };
-    throw new AppError("UNAVAILABLE", "The parcel could not be stored; the wallet was refunded. Please retry");
-  }
-  // finishCreation found the row no longer PENDING: the sweeper finished it (return it, it is
-  // paid) or discarded it (the debit was refunded by then).
-  const finished = await finishedMeanwhile(deps, row.id);
-  if (finished) return { parcel: finished, replayed: false };
   throw new AppError("UNAVAILABLE", "The parcel could not be completed; please retry");
 }

@@ -248,6 +248,9 @@ export interface SweepParams {
 }
 export const SweepSchema = Joi.object<SweepParams, true>({ olderThanSeconds: Joi.number().integer().min(0) });
 
+/** The partner API's parcels collection: created in create/create.mixin.ts, listed in reads/reads.mixin.ts. */
+export const PARCELS_PATH = "/parcels";
+
 export const IDEMPOTENCY_KEY_HEADER: Parameter = {
   name: "Idempotency-Key",
   in: "header",

@@ -2,6 +2,7 @@ import type { KeyMode } from "../../lib/api-keys";
 import type { Lang } from "../../lib/languages";
 import type { CodStatus } from "../../lib/cod";
 import type { Queryable } from "../../lib/db/database";
+import { named } from "../../lib/db/statement";
 import type { ParcelEvent } from "../../lib/events";
 import { toDzd } from "../../lib/money";
 import type { HistoryRecord } from "./parcel-events";
@@ -136,6 +137,45 @@ export function toParcel(row: ParcelRow): ParcelRecord {
 
 const first = (rows: ParcelRow[]): ParcelRecord | null => (rows[0] ? toParcel(rows[0]) : null);
 
+/**
+ * The columns of a ParcelRow, for the hot statements: fewer than `*` (the table has more, e.g. the
+ * compensation claim and the search text), and a fixed result for a named statement, which
+ * PostgreSQL refuses to re-plan into other columns if a migration adds some (lib/db/statement.ts).
+ */
+export const PARCEL_COLUMNS =
+  "id, organization_id, mode, tracking_number, status, destination_relay_code, recipient_name_enc, recipient_phone_enc, " +
+  "weight_g, length_cm, width_cm, height_cm, declared_value_centimes, cod_amount_centimes, price_centimes, idempotency_key, " +
+  "request_fingerprint, refund_pending, cod_status, pickup_pin_enc, pickup_pin_failures, pickup_deadline, pickup_reminded_for, " +
+  "pickup_extended_days, return_fee_centimes, return_fee_pending, direction, return_of, origin_relay_code, " +
+  "recipient_phone_mobile, recipient_language, created_at, updated_at";
+
+const VISIBLE_BY = {
+  id: named(
+    "parcels_visible_by_id",
+    `SELECT ${PARCEL_COLUMNS} FROM parcels.parcels WHERE id = $1 AND organization_id = $2 AND mode = $3 AND status <> 'PENDING'`
+  ),
+  tracking_number: named(
+    "parcels_visible_by_tracking",
+    `SELECT ${PARCEL_COLUMNS} FROM parcels.parcels
+      WHERE tracking_number = $1 AND organization_id = $2 AND mode = $3 AND status <> 'PENDING'`
+  )
+};
+const BY_IDEMPOTENCY_KEY = named(
+  "parcels_by_idempotency_key",
+  `SELECT ${PARCEL_COLUMNS} FROM parcels.parcels WHERE organization_id = $1 AND mode = $2 AND idempotency_key = $3`
+);
+const RELEASE_EXPIRED_KEY = named(
+  "parcels_release_expired_key",
+  `UPDATE parcels.parcels SET idempotency_key = NULL
+    WHERE organization_id = $1 AND mode = $2 AND idempotency_key = $3
+      AND created_at < now() - make_interval(hours => $4::int)`
+);
+const CLAIM_FOR_COMPENSATION = named(
+  "parcels_claim_for_compensation",
+  "UPDATE parcels.parcels SET compensating_since = now() WHERE id = $1 AND status = 'PENDING' RETURNING id"
+);
+const DELETE_PENDING = named("parcels_delete_pending", "DELETE FROM parcels.parcels WHERE id = $1 AND status = 'PENDING'");
+
 export interface Owner {
   organizationId: string;
   mode: KeyMode;
@@ -177,7 +217,7 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 // --- parcels ------------------------------------------------------------------------------------
 
 export async function deletePending(db: Queryable, id: string): Promise<void> {
-  await db.query("DELETE FROM parcels.parcels WHERE id = $1 AND status = 'PENDING'", [id]);
+  await db.query(DELETE_PENDING, [id]);
 }
 
 /**
@@ -185,10 +225,7 @@ export async function deletePending(db: Queryable, id: string): Promise<void> {
  * sweeper now leaves it alone), false when the sweeper finished or discarded it first.
  */
 export async function claimForCompensation(db: Queryable, id: string): Promise<boolean> {
-  const rows = await db.query<{ id: string }>(
-    "UPDATE parcels.parcels SET compensating_since = now() WHERE id = $1 AND status = 'PENDING' RETURNING id",
-    [id]
-  );
+  const rows = await db.query<{ id: string }>(CLAIM_FOR_COMPENSATION, [id]);
   return rows.length === 1;
 }
 
@@ -349,34 +386,17 @@ export async function findVisible(
   owner: Owner,
   by: { id: string } | { trackingNumber: string }
 ): Promise<ParcelRecord | null> {
-  const [column, value] = "id" in by ? ["id", by.id] : ["tracking_number", by.trackingNumber];
-  return first(
-    await db.query<ParcelRow>(
-      `SELECT * FROM parcels.parcels
-        WHERE ${column} = $1 AND organization_id = $2 AND mode = $3 AND status <> 'PENDING'`,
-      [value, owner.organizationId, owner.mode]
-    )
-  );
+  const [statement, value] = "id" in by ? [VISIBLE_BY.id, by.id] : [VISIBLE_BY.tracking_number, by.trackingNumber];
+  return first(await db.query<ParcelRow>(statement, [value, owner.organizationId, owner.mode]));
 }
 
 export async function findByIdempotencyKey(db: Queryable, owner: Owner, key: string): Promise<ParcelRecord | null> {
-  return first(
-    await db.query<ParcelRow>("SELECT * FROM parcels.parcels WHERE organization_id = $1 AND mode = $2 AND idempotency_key = $3", [
-      owner.organizationId,
-      owner.mode,
-      key
-    ])
-  );
+  return first(await db.query<ParcelRow>(BY_IDEMPOTENCY_KEY, [owner.organizationId, owner.mode, key]));
 }
 
 /** Idempotency keys are kept 24 h: an older one is released so that it may be used again. */
 export async function releaseExpiredIdempotencyKey(db: Queryable, owner: Owner, key: string, hours: number): Promise<void> {
-  await db.query(
-    `UPDATE parcels.parcels SET idempotency_key = NULL
-      WHERE organization_id = $1 AND mode = $2 AND idempotency_key = $3
-        AND created_at < now() - make_interval(hours => $4::int)`,
-    [owner.organizationId, owner.mode, key, hours]
-  );
+  await db.query(RELEASE_EXPIRED_KEY, [owner.organizationId, owner.mode, key, hours]);
 }
 
 export async function listVisible(
@@ -395,17 +415,22 @@ export async function listVisible(
     params.push(filter.direction);
     where += ` AND direction = $${params.length}`;
   }
+  // Four texts (with or without each filter), each its own named statement (lib/db/statement.ts).
+  const variant = `${filter.status ? "_status" : ""}${filter.direction ? "_direction" : ""}`;
   // The total from the counters (migration parcels/005), not a count over the whole table; the
   // counters know no direction, so a page of one direction counts its rows (index parcels/011).
-  const [{ total }] = filter.direction
-    ? await db.query<{ total: string | number }>(`SELECT count(*) AS total FROM parcels.parcels WHERE ${where}`, params)
-    : await db.query<{ total: string | number }>(
-        `SELECT coalesce(sum(n), 0) AS total FROM parcels.parcel_counts WHERE ${countWhere}`,
-        params
-      );
+  const [{ total }] = await db.query<{ total: string | number }>(
+    filter.direction
+      ? named(`parcels_count${variant}`, `SELECT count(*) AS total FROM parcels.parcels WHERE ${where}`)
+      : named(`parcels_count${variant}`, `SELECT coalesce(sum(n), 0) AS total FROM parcels.parcel_counts WHERE ${countWhere}`),
+    params
+  );
   const rows = await db.query<ParcelRow>(
-    `SELECT * FROM parcels.parcels WHERE ${where}
-      ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    named(
+      `parcels_list${variant}`,
+      `SELECT ${PARCEL_COLUMNS} FROM parcels.parcels WHERE ${where}
+        ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`
+    ),
     [...params, filter.size, filter.page * filter.size]
   );
   return { records: rows.map(toParcel), total: Number(total) };

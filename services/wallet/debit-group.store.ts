@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Queryable } from "../../lib/db/database";
+import { named } from "../../lib/db/statement";
 import { AppError } from "../../lib/errors";
 import type { ItemOutcome } from "../../lib/group-commit";
 import type { ParcelMovement } from "./wallet.contract";
@@ -23,6 +24,26 @@ interface PriorEntry {
   balance_after_centimes: string | number;
 }
 
+// The group's statements, prepared once per connection (lib/db/statement.ts, decision 0037).
+const PRIOR_ENTRIES = named(
+  "wallet_prior_entries",
+  `SELECT parcel_id, kind, amount_centimes, balance_after_centimes FROM wallet.ledger
+    WHERE parcel_id = ANY($1::uuid[]) AND kind IN ('debit', 'refund')`
+);
+const TAKE_FROM_ACCOUNTS = named(
+  "wallet_take_from_accounts",
+  `UPDATE wallet.accounts AS a SET balance_centimes = a.balance_centimes - t.amount, updated_at = now()
+     FROM unnest($1::uuid[], $2::text[], $3::bigint[]) AS t(organization_id, mode, amount)
+    WHERE a.organization_id = t.organization_id AND a.mode = t.mode`
+);
+const INSERT_DEBITS = named(
+  "wallet_insert_debits",
+  `INSERT INTO wallet.ledger (id, organization_id, mode, kind, amount_centimes, parcel_id, balance_after_centimes)
+   SELECT id, organization_id, mode, 'debit', amount, parcel_id, balance_after
+     FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::bigint[], $5::uuid[], $6::bigint[])
+       AS t(id, organization_id, mode, amount, parcel_id, balance_after)`
+);
+
 const INSUFFICIENT = () => new AppError("INSUFFICIENT_BALANCE", "The wallet balance is insufficient for this parcel");
 const ABANDONED = () => new AppError("CONFLICT", "This parcel was abandoned and can no longer be paid");
 
@@ -40,11 +61,7 @@ const ABANDONED = () => new AppError("CONFLICT", "This parcel was abandoned and 
 export async function debitGroup(tx: Queryable, items: readonly DebitItem[]): Promise<ItemOutcome<DebitDone>[]> {
   const parcelIds = [...new Set(items.map(i => i.parcelId))];
   await lockParcels(tx, parcelIds);
-  const prior = await tx.query<PriorEntry>(
-    `SELECT parcel_id, kind, amount_centimes, balance_after_centimes FROM wallet.ledger
-      WHERE parcel_id = ANY($1::uuid[]) AND kind IN ('debit', 'refund')`,
-    [parcelIds]
-  );
+  const prior = await tx.query<PriorEntry>(PRIOR_ENTRIES, [parcelIds]);
   const debited = new Map<string, DebitDone>();
   const refunded = new Set<string>();
   for (const row of prior) {
@@ -75,25 +92,18 @@ export async function debitGroup(tx: Queryable, items: readonly DebitItem[]): Pr
   if (lines.length === 0) return outcomes;
 
   const accounts = [...taken.entries()];
-  await tx.query(
-    `UPDATE wallet.accounts AS a SET balance_centimes = a.balance_centimes - t.amount, updated_at = now()
-       FROM unnest($1::uuid[], $2::text[], $3::bigint[]) AS t(organization_id, mode, amount)
-      WHERE a.organization_id = t.organization_id AND a.mode = t.mode`,
-    [accounts.map(([k]) => k.split("/")[0]), accounts.map(([k]) => k.split("/")[1]), accounts.map(([, amount]) => amount)]
-  );
-  await tx.query(
-    `INSERT INTO wallet.ledger (id, organization_id, mode, kind, amount_centimes, parcel_id, balance_after_centimes)
-     SELECT id, organization_id, mode, 'debit', amount, parcel_id, balance_after
-       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::bigint[], $5::uuid[], $6::bigint[])
-         AS t(id, organization_id, mode, amount, parcel_id, balance_after)`,
-    [
-      lines.map(() => randomUUID()),
-      lines.map(l => l.item.organizationId),
-      lines.map(l => l.item.mode),
-      lines.map(l => l.item.amountCentimes),
-      lines.map(l => l.item.parcelId),
-      lines.map(l => l.balanceAfter)
-    ]
-  );
+  await tx.query(TAKE_FROM_ACCOUNTS, [
+    accounts.map(([k]) => k.split("/")[0]),
+    accounts.map(([k]) => k.split("/")[1]),
+    accounts.map(([, amount]) => amount)
+  ]);
+  await tx.query(INSERT_DEBITS, [
+    lines.map(() => randomUUID()),
+    lines.map(l => l.item.organizationId),
+    lines.map(l => l.item.mode),
+    lines.map(l => l.item.amountCentimes),
+    lines.map(l => l.item.parcelId),
+    lines.map(l => l.balanceAfter)
+  ]);
   return outcomes;
 }

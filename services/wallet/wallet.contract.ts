@@ -9,6 +9,11 @@ export interface ParcelMovement {
   mode: KeyMode;
 }
 
+/** One item of `wallet.debitBatch`: debited (now, or before: idempotent per parcel), or refused. */
+export type DebitOutcome =
+  | { debitedCentimes: number; balanceCentimes: number; error?: undefined }
+  | { error: { code: string; message: string } };
+
 export interface Balances {
   liveDzd: number;
   sandboxDzd: number;
@@ -18,6 +23,11 @@ declare module "../../lib/contract" {
   interface ActionContracts {
     /** The create-parcel saga's debit: refused with 402 INSUFFICIENT_BALANCE, idempotent per parcel. */
     "wallet.debit": { params: ParcelMovement & { amountCentimes: number }; answer: { debitedCentimes: number; balanceCentimes: number } };
+    /**
+     * A create group's debits in one call (docs/decisions/0037): each item decided alone, in the
+     * order given, exactly as `wallet.debit` decides it; `error` is INSUFFICIENT_BALANCE or CONFLICT.
+     */
+    "wallet.debitBatch": { params: { debits: (ParcelMovement & { amountCentimes: number })[] }; answer: { outcomes: DebitOutcome[] } };
     /** Cancel and compensation: idempotent; a refund of a parcel never debited leaves a zero tombstone. */
     "wallet.refund": { params: ParcelMovement & { reason?: string | null }; answer: { refundedCentimes: number } };
     /** A returned parcel's fee: once per parcel, whoever repeats it; never refused for want of balance. */

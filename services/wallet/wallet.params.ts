@@ -56,6 +56,14 @@ export const DebitSchema = Joi.object<DebitParams, true>({
   amountCentimes: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).required()
 });
 
+/** A create group's debits (wallet.debitBatch); as many as a parcels group takes at most (GROUP_COMMIT_MAX_BATCH). */
+export interface DebitBatchParams {
+  debits: DebitParams[];
+}
+export const DebitBatchSchema = Joi.object<DebitBatchParams, true>({
+  debits: Joi.array().items(DebitSchema).min(1).max(1_000).required()
+});
+
 /** A return fee names its parcel and amount exactly as a debit does. */
 export type ReturnFeeParams = DebitParams;
 export const ReturnFeeSchema = DebitSchema;

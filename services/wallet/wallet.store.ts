@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { KeyMode } from "../../lib/api-keys";
 import type { Queryable } from "../../lib/db/database";
+import { named } from "../../lib/db/statement";
 import { eachInSavepoint, ItemOutcome } from "../../lib/group-commit";
 import type { ParcelMovement } from "./wallet.contract";
 
@@ -51,16 +52,25 @@ async function lockParcel(tx: Queryable, parcelId: string): Promise<void> {
   await lockParcels(tx, [parcelId]);
 }
 
+// Hot statements of the debit group, prepared once per connection (lib/db/statement.ts, decision 0037).
+const LOCK_PARCELS = named(
+  "wallet_lock_parcels",
+  `SELECT pg_advisory_xact_lock(h) FROM
+     (SELECT DISTINCT hashtext('wallet-parcel:' || id) AS h FROM unnest($1::text[]) AS id ORDER BY h) AS locks`
+);
+const LOCK_ACCOUNTS = named(
+  "wallet_lock_accounts",
+  `SELECT organization_id, mode, balance_centimes FROM wallet.accounts
+    WHERE (organization_id, mode) IN (SELECT * FROM unnest($1::uuid[], $2::text[]))
+    ORDER BY organization_id, mode FOR UPDATE`
+);
+
 /**
  * The locks of several parcels (a group, docs/decisions/0025), taken in one order so that two
  * groups never wait on each other crosswise. The same lock as one parcel's.
  */
 export async function lockParcels(tx: Queryable, parcelIds: readonly string[]): Promise<void> {
-  await tx.query(
-    `SELECT pg_advisory_xact_lock(h) FROM
-       (SELECT DISTINCT hashtext('wallet-parcel:' || id) AS h FROM unnest($1::text[]) AS id ORDER BY h) AS locks`,
-    [parcelIds]
-  );
+  await tx.query(LOCK_PARCELS, [parcelIds]);
 }
 
 /**
@@ -73,12 +83,10 @@ export async function lockAccounts(
 ): Promise<Map<string, number>> {
   const keys = [...new Set(accounts.map(a => accountKey(a.organizationId, a.mode)))].sort();
   if (keys.length === 0) return new Map();
-  const rows = await tx.query<{ organization_id: string; mode: KeyMode; balance_centimes: string | number }>(
-    `SELECT organization_id, mode, balance_centimes FROM wallet.accounts
-      WHERE (organization_id, mode) IN (SELECT * FROM unnest($1::uuid[], $2::text[]))
-      ORDER BY organization_id, mode FOR UPDATE`,
-    [keys.map(k => k.split("/")[0]), keys.map(k => k.split("/")[1])]
-  );
+  const rows = await tx.query<{ organization_id: string; mode: KeyMode; balance_centimes: string | number }>(LOCK_ACCOUNTS, [
+    keys.map(k => k.split("/")[0]),
+    keys.map(k => k.split("/")[1])
+  ]);
   return new Map(rows.map(r => [accountKey(r.organization_id, r.mode), Number(r.balance_centimes)]));
 }
 

@@ -153,6 +153,43 @@ function onEngine(
     expect(answers.map(a => a.balanceCentimes)).toEqual(Array.from({ length: 5 }, () => PRICE_DZD * 100));
     expect(await balanceOf(auth)).toBe(PRICE_DZD);
   });
+
+  test("wallet.debitBatch: one call, each item its own outcome in the order given (debited, again, 402, 409 for a refunded parcel)", async () => {
+    const auth = await merchant("Debits Groupes", 2 * PRICE_DZD);
+    const debit = (parcelId: string) => ({ parcelId, organizationId: auth.organizationId, mode: "live", amountCentimes: PRICE_DZD * 100 });
+    const [first, second, third, refunded] = Array.from({ length: 4 }, () => randomUUID());
+    await broker.call("wallet.refund", { parcelId: refunded, organizationId: auth.organizationId, mode: "live", reason: "test" });
+    const { outcomes } = await broker.call<{ outcomes: { balanceCentimes?: number; error?: { code: string } }[] }, object>(
+      "wallet.debitBatch",
+      { debits: [debit(first), debit(second), debit(first), debit(third), debit(refunded)] }
+    );
+    expect(outcomes).toEqual([
+      { debitedCentimes: PRICE_DZD * 100, balanceCentimes: PRICE_DZD * 100 },
+      { debitedCentimes: PRICE_DZD * 100, balanceCentimes: 0 },
+      { debitedCentimes: PRICE_DZD * 100, balanceCentimes: PRICE_DZD * 100 },
+      { error: { code: "INSUFFICIENT_BALANCE", message: expect.any(String) } },
+      { error: { code: "CONFLICT", message: expect.any(String) } }
+    ]);
+    expect(await balanceOf(auth)).toBe(0);
+  });
+
+  test("creates pay through wallet.debitBatch, each parcel once, never through one wallet.debit per create", async () => {
+    const auth = await merchant("Rafale SARL", 40 * PRICE_DZD);
+    const spy = jest.spyOn(broker, "call");
+    try {
+      const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => create(auth, { ...PARCEL, recipientName: `Rafale ${i}` })));
+      expect(outcomes.every(o => o.ok)).toBe(true);
+      const actions = spy.mock.calls.map(([action]) => action);
+      expect(actions).not.toContain("wallet.debit");
+      const debited = spy.mock.calls
+        .filter(([action]) => action === "wallet.debitBatch")
+        .flatMap(([, params]) => (params as { debits: { parcelId: string }[] }).debits.map(d => d.parcelId));
+      expect(debited.sort()).toEqual(outcomes.map(o => o.id).sort());
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await balanceOf(auth)).toBe(0);
+  }, 60_000);
 }
 
 describe("group commit on the create path, PGlite", () =>

@@ -150,7 +150,7 @@ describe("create-parcel saga: the sweeper settles what a crash left", () => {
       // The wallet debits, then the sweeper runs (the answer was held past its age limit), then the answer is lost.
       const caller: Caller = {
         call: async <T, P>(action: string, params?: P): Promise<T> => {
-          if (action !== "wallet.debit") return broker.call<T, P>(action, params as P);
+          if (action !== "wallet.debitBatch") return broker.call<T, P>(action, params as P);
           await broker.call(action, params);
           await sweep();
           throw new Error("Request timed out");
@@ -163,7 +163,7 @@ describe("create-parcel saga: the sweeper settles what a crash left", () => {
           encryptionKey: requireSecret(config, "encryptionKey"),
           logger: broker.getLogger("test"),
           caller,
-          groups: createGroups(() => db, config.groupCommit),
+          groups: createGroups(() => db, config.groupCommit, caller),
           closureNoticeDays: 0
         },
         { organizationId: orgId, mode: "live" },

@@ -46,6 +46,17 @@ describe("GroupCommit", () => {
     expect(groups).toEqual([[1, 2, 3], [7]]);
   });
 
+  test("submitAll from idle: the items given together are one group, in their order, each answered alone; onFlush is told its size", async () => {
+    const { groups, flush, releaseNext } = gatedFlush();
+    const sizes: number[] = [];
+    const batcher = new GroupCommit(flush, { name: "items", maxBatch: 10, maxQueue: 10, onFlush: size => sizes.push(size) });
+    const answers = Promise.allSettled(batcher.submitAll([1, -2, 3]));
+    await releaseNext();
+    expect((await answers).map(a => (a.status === "fulfilled" ? a.value : (a.reason as Error).message))).toEqual([10, "refused -2", 30]);
+    expect(groups).toEqual([[1, -2, 3]]);
+    expect(sizes).toEqual([3]);
+  });
+
   test("items that arrive during a flush go together in the next one, each answered with its own result", async () => {
     const { groups, flush, releaseNext } = gatedFlush();
     const batcher = new GroupCommit(flush, { name: "items", maxBatch: 100, maxQueue: 100 });

@@ -24,6 +24,7 @@ import { RecipientSettings, recipientSettingsOf, setRecipientSettings } from "./
 import { nonMobilePhones, recipientLanguageOf, setRecipientLanguage } from "./recipient.store";
 import type { Lang } from "../../../lib/languages";
 import { recordRecipientUnreachable } from "./unreachable";
+import type { RecipientSettingsCache } from "./recipient-settings-cache";
 
 interface RecipientThis {
   db: Database;
@@ -31,6 +32,7 @@ interface RecipientThis {
   encryptionKey: string;
   owner(ctx: Context<unknown, PartnerMeta>): { organizationId: string; mode: PartnerMeta["auth"]["mode"] };
   runRelay(): Promise<number>;
+  recipientSettings: RecipientSettingsCache;
 }
 
 const NonMobilePhonePage = pageSchema(
@@ -86,6 +88,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RecipientThis>>
       },
       async handler(ctx): Promise<RecipientSettings> {
         await setRecipientSettings(this.db, this.owner(ctx), ctx.params);
+        this.recipientSettings.forget(this.owner(ctx));
         return { rejectNonMobilePhones: ctx.params.rejectNonMobilePhones, defaultLanguage: ctx.params.defaultLanguage };
       }
     }),
