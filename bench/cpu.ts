@@ -55,3 +55,22 @@ export function meterCpu(watches: CpuWatch[]): { stop: () => Record<string, numb
     }
   };
 }
+
+/**
+ * Processes whose environment holds the entry `exact` (`NAME=value`) and an entry containing
+ * `contains` (e.g. a database name): the processes of one `start:cluster`, told apart by their
+ * `SERVICES` (the cluster gives each child its own), so that CPU per create is shown by process.
+ */
+export function pidsWithEnvironment(exact: string, contains: string): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const environment = fs.readFileSync(`/proc/${entry}/environ`, "utf8").split("\0");
+      if (environment.includes(exact) && environment.some(e => e.includes(contains))) pids.push(Number(entry));
+    } catch {
+      // gone already, or not ours to read
+    }
+  }
+  return pids;
+}

@@ -26,6 +26,8 @@ export interface AppConfig {
   databaseUrl: string | null;
   databasePoolSize: number;
   dataDir: string;
+  /** PGlite's shared_buffers in MB (embedded only): WebAssembly memory the process never gives back. */
+  embeddedSharedBuffersMb: number;
   redisUrl: string | null;
   rateLimitPerMinute: number;
   /** How long a gateway may reuse a resolved API key without asking auth (0: never); revocations reach it at once anyway. */
@@ -228,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl,
     databasePoolSize: integer(env, "DATABASE_POOL_SIZE", 10, 1, 200),
     dataDir: dataDirOf(optional(env, "DATA_DIR") ?? "./data"),
+    embeddedSharedBuffersMb: integer(env, "EMBEDDED_SHARED_BUFFERS_MB", 8, 1, 1024),
     redisUrl: checkUrl("REDIS_URL", optional(env, "REDIS_URL"), ["redis:", "rediss:"], "a Redis URL"),
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
     principalCacheTtlMs: integer(env, "PRINCIPAL_CACHE_TTL_MS", 60_000, 0, 3_600_000),

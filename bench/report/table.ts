@@ -79,6 +79,11 @@ export function notes(rows: Row[]): string {
     .join("\n");
 }
 
+/** CPU time one request (a create, on the create rows) costs a process: cores ÷ requests per second. */
+export function cpuMsPerRequest(cores: number, rate: number): string {
+  return rate > 0 ? `${((1000 * cores) / rate).toFixed(1)} ms` : "– ms";
+}
+
 /** Which process used the CPU during each load of ours: on a small machine, what saturates first. */
 export function cpuLines(rows: Row[], cpus: number): string {
   const lines = rows
@@ -89,10 +94,10 @@ export function cpuLines(rows: Row[], cpus: number): string {
       const parts = cores
         .filter(([, c]) => c >= 0.02)
         .sort((a, b) => b[1] - a[1])
-        .map(([label, c]) => `${label} ${c.toFixed(2)}`);
-      return `- ${r.title}: ${parts.join(" · ")} (total ${total.toFixed(2)})`;
+        .map(([label, c]) => `${label} ${c.toFixed(2)} = ${cpuMsPerRequest(c, r.ours.stats.rate)}`);
+      return `- ${r.title}: ${parts.join(" · ")} (total ${total.toFixed(2)} = ${cpuMsPerRequest(total, r.ours.stats.rate)})`;
     });
   return lines.length > 0
-    ? `CPU used during each load of ours, in cores (the machine has ${cpus}; wrk and the rest of the machine use the remainder):\n${lines.join("\n")}`
+    ? `CPU used during each load of ours, in cores (the machine has ${cpus}; wrk and the rest of the machine use the remainder) = CPU-ms per request by process (per create on the create rows):\n${lines.join("\n")}`
     : "";
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { pidsMatching } from "../cpu";
+import { ALL_SERVICES } from "../../lib/config";
+import { pidsMatching, pidsWithEnvironment } from "../cpu";
 import { cleanEnv, ROOT, startService, waitForHttpOk } from "../proc";
 import { createThrowAwayDatabase } from "./postgres";
 import { freePort, RunningSystem } from "./system";
@@ -56,7 +57,11 @@ export async function startCluster(options: StartOptions): Promise<RunningSystem
     services: [runner],
     databaseUrl: database.url,
     encryptionKey: null,
-    cpuWatches: [{ label: "postgres", pids: () => pidsMatching(` ${database.name} `) }],
+    cpuWatches: [
+      // Each service's processes (its replicas together), then the backends serving this database.
+      ...ALL_SERVICES.map(service => ({ label: service, pids: () => pidsWithEnvironment(`SERVICES=${service}`, database.name) })),
+      { label: "postgres", pids: () => pidsMatching(` ${database.name} `) }
+    ],
     stop
   };
 }

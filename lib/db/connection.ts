@@ -26,7 +26,7 @@ export async function acquireDatabase(config: AppConfig): Promise<Database> {
   if (!shared) {
     const db = config.databaseUrl
       ? Promise.resolve(openPostgres(config.databaseUrl, config.databasePoolSize))
-      : openPglite(pgliteDir(config));
+      : openPglite(pgliteDir(config), config.embeddedSharedBuffersMb);
     shared = { db, users: 0 };
     open.set(key, shared);
     db.catch(() => open.delete(key));

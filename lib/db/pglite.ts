@@ -23,15 +23,16 @@ function wrap(db: PGlite | Transaction, writes: WriteGeneration): Queryable {
 }
 
 /** `dataDir` is a folder, or `memory://<anything>` for a throw-away database (tests). */
-export async function openPglite(dataDir: string): Promise<Database> {
+export async function openPglite(dataDir: string, sharedBuffersMb = 8): Promise<Database> {
   const onDisk = !dataDir.startsWith("memory://");
   if (onDisk) {
     ensurePrivateDir(dataDir);
     keepModesPrivate(dataDir);
   }
   // PostgreSQL's default 128 MB of shared buffers is WebAssembly memory that never shrinks: the
-  // embedded process would sit above 450 MB. An embedded database is small; 8 MB holds its hot pages, and the operating system caches the rest of its files.
-  const options = { postgresqlconf: ["shared_buffers=8MB", "wal_buffers=1MB"] };
+  // embedded process would sit above 450 MB. An embedded database is small; a few MB hold its hot
+  // pages, and the operating system caches the rest of its files (EMBEDDED_SHARED_BUFFERS_MB).
+  const options = { postgresqlconf: [`shared_buffers=${sharedBuffersMb}MB`, "wal_buffers=1MB"] };
   if (onDisk && !fs.existsSync(path.join(dataDir, "PG_VERSION"))) await initPgliteCluster(dataDir, options);
   const db = await PGlite.create(dataDir, options);
   if (onDisk) restrictToOwner(dataDir);
