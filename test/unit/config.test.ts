@@ -90,7 +90,7 @@ describe("configuration from the environment", () => {
     expect(() => requireSecret(config, "encryptionKey")).toThrow(/ENCRYPTION_KEY is required/);
   });
 
-  describe("what each process checks before it starts (bin/start.ts)", () => {
+  describe("what each process checks before it starts (bin/main.ts)", () => {
     const KEY = "ab".repeat(32);
     const distributed = (env: Record<string, string>) =>
       resolveSecrets(

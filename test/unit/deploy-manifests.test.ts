@@ -45,7 +45,7 @@ const APP_UID = 1000;
 /** A registry host (with a dot or a port, or localhost), then a pinned tag or digest that is not `latest`. */
 const IMAGE_WITH_REGISTRY =
   /^(?:[a-z0-9-]+\.[a-z0-9.-]+|[a-z0-9.-]+:\d+|localhost)\/[a-z0-9._/-]+(?::(?!latest$)[\w][\w.-]*)?(?:@sha256:[a-f0-9]{64})?$/;
-/** What bin/start.ts would stop on with this environment, or null. */
+/** What bin/main.ts would stop on with this environment, or null. */
 function startProblem(env: Record<string, string>): string | null {
   try {
     checkServiceConfig(loadConfig(env));

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { Brand, DEFAULT_BRAND, logoOrigin } from "../../../lib/brand";
-import { brandPalette } from "../../../lib/brand-palette";
+import { brandPalette } from "./brand-palette";
 
 /**
  * The one stylesheet of the tracking pages, inlined and allowed by its hash: no file to serve,
@@ -82,7 +82,7 @@ footer{max-width:42rem;margin:0 auto;padding:.5rem 1rem 2rem;color:var(--muted);
 @media (min-width:40rem){h1{font-size:1.875rem}main{padding:1.5rem 1rem}button{width:auto}.card{padding:1.25rem 1.5rem}}
 `.trim();
 
-/** The brand's colours (lib/brand-palette.ts) as the custom properties the stylesheet reads. */
+/** The brand's colours (brand-palette.ts) as the custom properties the stylesheet reads. */
 function brandVariables(color: string): string {
   const p = brandPalette(color);
   const pill = p.ink === "#ffffff" ? p.text : p.brand;

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from "../../../lib/config";
 import { brandOf, DEFAULT_BRAND, logoOrigin } from "../../../lib/brand";
-import { brandPalette, contrast } from "../../../lib/brand-palette";
+import { brandPalette, contrast } from "../../../services/gateway/tracking-page/brand-palette";
 
 /** BRAND_NAME, BRAND_COLOR, BRAND_LOGO_URL (issue 30): checked at start, with a message naming the variable. */
 
