@@ -60,7 +60,13 @@ async function createGroup(db: Database, caller: Caller, items: readonly store.N
       else debited.push(row);
     });
     // A failed delete leaves a PENDING row the wallet never debited: the sweeper discards it.
-    if (refused.length > 0) await groupStore.deletePendingGroup(db, refused.map(r => r.id)).catch(() => undefined);
+    if (refused.length > 0)
+      await groupStore
+        .deletePendingGroup(
+          db,
+          refused.map(r => r.id)
+        )
+        .catch(() => undefined);
     if (debited.length > 0) await finishAll(db, debited, steps);
   }
   return inserted.map(row => ({ ok: true, value: row ? steps.get(row.id)! : { step: "taken" } }));

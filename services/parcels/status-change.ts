@@ -126,7 +126,9 @@ export async function finishCreation(
 ) {
   return db.transaction(async tx => {
     const row =
-      claimAgeSeconds === undefined ? await store.lockParcel(tx, parcelId) : await store.lockPendingForSweeper(tx, parcelId, claimAgeSeconds);
+      claimAgeSeconds === undefined
+        ? await store.lockParcel(tx, parcelId)
+        : await store.lockPendingForSweeper(tx, parcelId, claimAgeSeconds);
     if (!row || row.status !== "PENDING") return row && row.status !== "PENDING" ? row : null;
     return (await applyStatusChange(tx, row, { to: "CREATED", reason: null, actor })).row;
   });

@@ -11,8 +11,7 @@ export interface ParcelMovement {
 
 /** One item of `wallet.debitBatch`: debited (now, or before: idempotent per parcel), or refused. */
 export type DebitOutcome =
-  | { debitedCentimes: number; balanceCentimes: number; error?: undefined }
-  | { error: { code: string; message: string } };
+  { debitedCentimes: number; balanceCentimes: number; error?: undefined } | { error: { code: string; message: string } };
 
 export interface Balances {
   liveDzd: number;

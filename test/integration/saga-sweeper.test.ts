@@ -121,8 +121,7 @@ describe("create-parcel saga: the sweeper settles what a crash left", () => {
   describe("a create refunding its debit and the sweeper finishing it never both win (issue 26)", () => {
     const ageOf = (id: string, column: "created_at" | "compensating_since", seconds: number) =>
       db.query(`UPDATE parcels.parcels SET ${column} = now() - make_interval(secs => $2::int) WHERE id = $1`, [id, seconds]);
-    const sweepOlderThan = (olderThanSeconds: number) =>
-      broker.call<Record<string, number>, object>("parcels.sweep", { olderThanSeconds });
+    const sweepOlderThan = (olderThanSeconds: number) => broker.call<Record<string, number>, object>("parcels.sweep", { olderThanSeconds });
 
     beforeEach(() => broker.call("wallet.topUp", { organizationId: orgId, mode: "live", amountDzd: 1000 }));
 

@@ -5,7 +5,12 @@ const alias = (method: string, fullPath: string) => ({ method, fullPath, isMetho
 
 describe("the aliases a request could match", () => {
   test("by method, in their order, each with the literal start of its path", () => {
-    const aliases = [alias("GET", "/api/partner/v1/health"), alias("POST", "/api/partner/v1/parcels"), alias("GET", "/api/Partner/v1/parcels/:id"), alias("*", "/labels/:file")];
+    const aliases = [
+      alias("GET", "/api/partner/v1/health"),
+      alias("POST", "/api/partner/v1/parcels"),
+      alias("GET", "/api/Partner/v1/parcels/:id"),
+      alias("*", "/labels/:file")
+    ];
     const index = new AliasIndex<(typeof aliases)[number]>();
     expect(index.candidates(aliases, "GET").map(c => [c.alias.fullPath, c.prefix])).toEqual([
       ["/api/partner/v1/health", "/api/partner/v1/health"],
