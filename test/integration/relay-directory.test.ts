@@ -9,7 +9,7 @@ import { assertRelayOpenForNewParcels } from "../../services/parcels/relay/closu
 import { deleteClosure, insertClosure } from "../../services/parcels/relay/closures.store";
 import { RelayDirectory } from "../../services/parcels/relay/relay-directory";
 import { directoryVersion } from "../../services/parcels/relay/relay-directory.store";
-import { attachRelayDirectory, detachRelayDirectory } from "../../services/parcels/relay/relay-lookups";
+import { attachRelayDirectory, detachRelayDirectory, relayLookupsOf } from "../../services/parcels/relay/relay-lookups";
 import { openThrowAwayPglite, openThrowAwayPostgres, ThrowAwayDatabase } from "../helpers/postgres";
 import { describeWithServers } from "../helpers/servers";
 
@@ -109,7 +109,7 @@ function directoryContract(open: () => Promise<ThrowAwayDatabase>): void {
         return handle.db.query<R>(sql, params);
       }
     };
-    attachRelayDirectory(counting, directory);
+    attachRelayDirectory(counting, directory, () => directory.refresh());
     try {
       await expect(assertRelayOpenForNewParcels({ db: counting, noticeDays: 2 }, code)).rejects.toMatchObject({ type: "RELAY_CLOSED" });
       await expect(assertRelayOpenForNewParcels({ db: counting, noticeDays: 2 }, SHIPPED[4].code)).resolves.toBeUndefined();
@@ -120,6 +120,20 @@ function directoryContract(open: () => Promise<ThrowAwayDatabase>): void {
     // Detached, the same check goes to the database: the count above would have seen it.
     await expect(assertRelayOpenForNewParcels({ db: counting, noticeDays: 2 }, code)).rejects.toMatchObject({ type: "RELAY_CLOSED" });
     expect(statements.length).toBeGreaterThan(0);
+  });
+
+  test("a code not in memory is looked for again after a counter check: a point added in SQL a moment ago is found", async () => {
+    const directory = new RelayDirectory(handle.db);
+    await directory.refresh();
+    const holder = { query: handle.db.query.bind(handle.db), exec: handle.db.exec.bind(handle.db) };
+    attachRelayDirectory(holder, directory, () => directory.refresh());
+    try {
+      await handle.db.query("INSERT INTO parcels.relay_points (code, name, city) VALUES ('DZ-16-DIR-SQL', 'Ajouté', 'Alger')");
+      expect(await relayLookupsOf(holder).relayPoint("DZ-16-DIR-SQL")).toMatchObject({ code: "DZ-16-DIR-SQL", active: true });
+      expect(await relayLookupsOf(holder).relayPoint("DZ-16-NOWHERE")).toBeNull();
+    } finally {
+      detachRelayDirectory(holder, directory);
+    }
   });
 }
 

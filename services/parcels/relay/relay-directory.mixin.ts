@@ -79,12 +79,12 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, DirectoryVars>>
     await seedRelayPoints(this.db, relayPointsShipped as RelayPointEntry[]);
     this.relayDirectory = new RelayDirectory(this.db);
     await this.relayDirectory.refresh();
-    attachRelayDirectory(this.db, this.relayDirectory);
     this.relayDirectoryLoop = new BackgroundLoop(
       () => this.relayDirectory.refresh(),
       RELAY_DIRECTORY_CHECK_MS,
       err => this.logger.warn("relay directory check failed:", err.message)
     );
+    attachRelayDirectory(this.db, this.relayDirectory, () => this.relayDirectoryLoop.kick());
     this.relayDirectoryLoop.start();
   },
 

@@ -23,11 +23,20 @@ export interface RelayLookups {
  * process) share one Database handle (lib/db/connection.ts): each attaches its own directory, the
  * last attached answers, and one stopping leaves the others'. Each is kept current on its own.
  */
-const attached = new WeakMap<Queryable, RelayDirectory[]>();
+const attached = new WeakMap<Queryable, Attached[]>();
 
-function fromDirectory(directory: RelayDirectory): RelayLookups {
+/** A directory, and how to check its change counter now (the mixin's loop: concurrent calls share one check). */
+interface Attached {
+  directory: RelayDirectory;
+  checkNow: () => Promise<unknown>;
+}
+
+function fromDirectory({ directory, checkNow }: Attached): RelayLookups {
   return {
-    relayPoint: async code => directory.relayPoint(code),
+    // A code not in memory may be a point added a moment ago without a broadcast (an operator's
+    // SQL, a test's fixture): one counter read, and a reload if it moved, before RELAY_NOT_FOUND.
+    // A known code, the create path's case, costs nothing.
+    relayPoint: async code => directory.relayPoint(code) ?? (await checkNow(), directory.relayPoint(code)),
     relayPoints: async () => directory.relayPoints(),
     closuresMeeting: async (code, from, to) => directory.closuresMeeting(code, from, to),
     relayCodesClosedBetween: async (from, to) => directory.relayCodesClosedBetween(from, to)
@@ -43,17 +52,17 @@ function fromDatabase(db: Queryable): RelayLookups {
   };
 }
 
-export function attachRelayDirectory(db: Queryable, directory: RelayDirectory): void {
-  attached.set(db, [...(attached.get(db) ?? []), directory]);
+export function attachRelayDirectory(db: Queryable, directory: RelayDirectory, checkNow: () => Promise<unknown>): void {
+  attached.set(db, [...(attached.get(db) ?? []), { directory, checkNow }]);
 }
 
 export function detachRelayDirectory(db: Queryable, directory: RelayDirectory): void {
-  const rest = (attached.get(db) ?? []).filter(d => d !== directory);
+  const rest = (attached.get(db) ?? []).filter(a => a.directory !== directory);
   if (rest.length > 0) attached.set(db, rest);
   else attached.delete(db);
 }
 
 export function relayLookupsOf(db: Queryable): RelayLookups {
-  const directory = attached.get(db)?.at(-1);
-  return directory ? fromDirectory(directory) : fromDatabase(db);
+  const last = attached.get(db)?.at(-1);
+  return last ? fromDirectory(last) : fromDatabase(db);
 }
