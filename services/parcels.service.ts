@@ -11,6 +11,7 @@
  * other services call, and the start and stop of its background loops.
  */
 import type { Context, ServiceSchema } from "moleculer";
+import { RelayDirectoryMixin } from "./parcels/relay/relay-directory.mixin";
 import relayDirectory from "../resources/relay-points.json";
 import { defineAction } from "../lib/action";
 import { detached } from "../lib/endpoint";
@@ -71,6 +72,8 @@ import { PARCEL_NOT_FOUND, ParcelsMethods, ParcelsThis, ParcelsVars } from "./pa
 const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMethods, ParcelsVars> = {
   name: "parcels",
   mixins: [
+    // First: Moleculer starts mixins last-listed first, and the directory needs the database open.
+    RelayDirectoryMixin,
     DbMixin({ schema: "parcels" }),
     ConfigMixin,
     CodMixin,

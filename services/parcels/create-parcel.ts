@@ -13,6 +13,7 @@ import type { RelayPoint } from "./parcels.contract";
 import type { CreateParcelInput } from "./parcels.params";
 import * as store from "./parcels.store";
 import { assertRelayOpenForNewParcels } from "./relay/closures";
+import { relayLookupsOf } from "./relay/relay-lookups";
 import { acceptRecipientPhone } from "./recipient/phone-policy";
 import { DEFAULT_RECIPIENT_SETTINGS, RecipientSettings } from "./recipient/recipient-settings.store";
 
@@ -107,13 +108,14 @@ async function finishedMeanwhile(deps: SagaDeps, id: string): Promise<store.Parc
 
 /**
  * The destination and the price of a parcel, exactly as a creation checks and computes them:
- * `POST /parcels/quote` answers with this, so a quote always equals the debit.
+ * `POST /parcels/quote` answers with this, so a quote always equals the debit. The point comes
+ * from the in-memory directory when the service attached one to `db` (relay-lookups.ts).
  */
 export async function priceParcel(
   db: Queryable,
   input: Pick<CreateParcelInput, "destinationRelayCode" | "weightG" | "declaredValueDzd" | "codAmountDzd">
 ): Promise<{ relay: RelayPoint; quote: PriceQuote }> {
-  const relay = await store.findRelayPoint(db, input.destinationRelayCode);
+  const relay = await relayLookupsOf(db).relayPoint(input.destinationRelayCode);
   if (!relay || !relay.active) {
     throw new AppError("RELAY_NOT_FOUND", `Relay point ${input.destinationRelayCode} does not exist or is not in service`, {
       details: [{ field: "destinationRelayCode", message: "unknown or inactive relay point" }]

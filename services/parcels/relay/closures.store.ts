@@ -19,7 +19,7 @@ export interface ClosureRecord {
   createdAt: Date;
 }
 
-interface ClosureRow {
+export interface ClosureRow {
   id: string;
   relay_code: string;
   from_date: string;
@@ -29,9 +29,9 @@ interface ClosureRow {
   created_at: Date;
 }
 
-const COLUMNS = "id, relay_code, from_date::text AS from_date, to_date::text AS to_date, reason, announced_by, created_at";
+export const CLOSURE_COLUMNS = "id, relay_code, from_date::text AS from_date, to_date::text AS to_date, reason, announced_by, created_at";
 
-const toClosure = (row: ClosureRow): ClosureRecord => ({
+export const closureRecordOf = (row: ClosureRow): ClosureRecord => ({
   id: row.id,
   relayCode: row.relay_code,
   from: row.from_date,
@@ -44,19 +44,19 @@ const toClosure = (row: ClosureRow): ClosureRecord => ({
 export async function insertClosure(tx: Queryable, closure: Omit<ClosureRecord, "createdAt">): Promise<ClosureRecord> {
   const [row] = await tx.query<ClosureRow>(
     `INSERT INTO parcels.relay_closures (id, relay_code, from_date, to_date, reason, announced_by)
-     VALUES ($1, $2, $3::date, $4::date, $5, $6) RETURNING ${COLUMNS}`,
+     VALUES ($1, $2, $3::date, $4::date, $5, $6) RETURNING ${CLOSURE_COLUMNS}`,
     [closure.id, closure.relayCode, closure.from, closure.to, closure.reason, closure.announcedBy]
   );
-  return toClosure(row);
+  return closureRecordOf(row);
 }
 
 /** A point's closures that end on `today` or later, by first day. */
 export async function currentAndFutureClosures(db: Queryable, relayCode: string, today: string): Promise<ClosureRecord[]> {
   const rows = await db.query<ClosureRow>(
-    `SELECT ${COLUMNS} FROM parcels.relay_closures WHERE relay_code = $1 AND to_date >= $2::date ORDER BY from_date, created_at`,
+    `SELECT ${CLOSURE_COLUMNS} FROM parcels.relay_closures WHERE relay_code = $1 AND to_date >= $2::date ORDER BY from_date, created_at`,
     [relayCode, today]
   );
-  return rows.map(toClosure);
+  return rows.map(closureRecordOf);
 }
 
 /** The same for several points at once (a search page), by code. */
@@ -64,22 +64,22 @@ export async function closuresOf(db: Queryable, relayCodes: readonly string[], t
   const byCode = new Map<string, ClosureRecord[]>(relayCodes.map(code => [code, []]));
   if (relayCodes.length === 0) return byCode;
   const rows = await db.query<ClosureRow>(
-    `SELECT ${COLUMNS} FROM parcels.relay_closures WHERE relay_code = ANY($1::text[]) AND to_date >= $2::date
+    `SELECT ${CLOSURE_COLUMNS} FROM parcels.relay_closures WHERE relay_code = ANY($1::text[]) AND to_date >= $2::date
       ORDER BY from_date, created_at`,
     [relayCodes, today]
   );
-  for (const closure of rows.map(toClosure)) byCode.get(closure.relayCode)?.push(closure);
+  for (const closure of rows.map(closureRecordOf)) byCode.get(closure.relayCode)?.push(closure);
   return byCode;
 }
 
 /** Closures of the point that meet the days [from, to] (both included), first first. */
 export async function closuresMeeting(db: Queryable, relayCode: string, from: string, to: string): Promise<ClosureRecord[]> {
   const rows = await db.query<ClosureRow>(
-    `SELECT ${COLUMNS} FROM parcels.relay_closures
+    `SELECT ${CLOSURE_COLUMNS} FROM parcels.relay_closures
       WHERE relay_code = $1 AND from_date <= $3::date AND to_date >= $2::date ORDER BY from_date, created_at`,
     [relayCode, from, to]
   );
-  return rows.map(toClosure);
+  return rows.map(closureRecordOf);
 }
 
 /** Codes of the points with a closure meeting the days [from, to]. */
@@ -93,11 +93,11 @@ export async function relayCodesClosedBetween(db: Queryable, from: string, to: s
 
 /** Deletes the closure; answers it as it was, or null when the point has no such closure. */
 export async function deleteClosure(db: Queryable, relayCode: string, id: string): Promise<ClosureRecord | null> {
-  const rows = await db.query<ClosureRow>(`DELETE FROM parcels.relay_closures WHERE relay_code = $1 AND id = $2 RETURNING ${COLUMNS}`, [
+  const rows = await db.query<ClosureRow>(`DELETE FROM parcels.relay_closures WHERE relay_code = $1 AND id = $2 RETURNING ${CLOSURE_COLUMNS}`, [
     relayCode,
     id
   ]);
-  return rows[0] ? toClosure(rows[0]) : null;
+  return rows[0] ? closureRecordOf(rows[0]) : null;
 }
 
 /** A parcel on a shelf, with what the closure extension is computed from. */

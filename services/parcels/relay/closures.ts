@@ -6,8 +6,8 @@ import { positionOf, RelayPointEntry } from "../../../lib/relay-points";
 import { OpeningHours, openingStatusAt } from "../../../lib/opening-hours";
 import { addDays, daysBetween, isClosedOn } from "../calendar-date";
 import { compareCodes, rankByDistance } from "../relay-search";
-import { findRelayPoint, listRelayPoints } from "../relay-points.store";
 import * as closures from "./closures.store";
+import { relayLookupsOf } from "./relay-lookups";
 
 /**
  * Relay closures (issue 22): whole days in Algiers time during which a relay point takes no
@@ -75,8 +75,9 @@ export async function nearestOpenRelays(
   closed: RelayPointEntry,
   window: { from: string; to: string }
 ): Promise<{ entry: RelayPointEntry; distanceKm: number | null }[]> {
-  const shut = await closures.relayCodesClosedBetween(db, window.from, window.to);
-  const candidates = (await listRelayPoints(db)).filter(p => p.active && p.code !== closed.code && !shut.has(p.code));
+  const lookups = relayLookupsOf(db);
+  const shut = await lookups.relayCodesClosedBetween(window.from, window.to);
+  const candidates = (await lookups.relayPoints()).filter(p => p.active && p.code !== closed.code && !shut.has(p.code));
   const center = positionOf(closed);
   if (center) {
     return rankByDistance(candidates, center, Number.POSITIVE_INFINITY)
@@ -105,13 +106,15 @@ function suggestionOf(s: { entry: RelayPointEntry; distanceKm: number | null }):
  * redirect's new relay point): a point closed today or within the next `noticeDays` days is
  * refused with 409 RELAY_CLOSED, whose details name up to three nearest open points by code.
  * Nothing is written: call it before any debit. An unknown point is left to the caller's own
- * check (RELAY_NOT_FOUND).
+ * check (RELAY_NOT_FOUND). Reads the in-memory directory when the service attached one to `db`
+ * (relay-lookups.ts): no query on the create path.
  */
 export async function assertRelayOpenForNewParcels(deps: ClosureCheckDeps, code: string, now: Date = new Date()): Promise<void> {
   const window = noticeWindow(now, deps.noticeDays);
-  const [closure] = await closures.closuresMeeting(deps.db, code, window.from, window.to);
+  const lookups = relayLookupsOf(deps.db);
+  const [closure] = await lookups.closuresMeeting(code, window.from, window.to);
   if (!closure) return;
-  const relay = await findRelayPoint(deps.db, code);
+  const relay = await lookups.relayPoint(code);
   if (!relay) return;
   const suggestions = await nearestOpenRelays(deps.db, relay, window);
   const when = closure.from <= window.from ? "is closed" : "closes";
