@@ -525,7 +525,11 @@ describe.each(testEngines("relay closures"))("relay closures on %s", (_engine, o
         await expect(quoteOnSecond()).resolves.toBeDefined();
         await close(relay, today, addDays(today, 3));
         const refused = await waitFor(
-          () => quoteOnSecond().then(() => null, (err: Failure) => err),
+          () =>
+            quoteOnSecond().then(
+              () => null,
+              (err: Failure) => err
+            ),
           err => err !== null
         );
         expect(refused).toMatchObject({ type: "RELAY_CLOSED" });

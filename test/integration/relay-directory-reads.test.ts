@@ -5,6 +5,7 @@ import { algiersDate } from "../../lib/cod";
 import { AppConfig, loadConfig } from "../../lib/config";
 import { acquireDatabase, releaseDatabase } from "../../lib/db/connection";
 import type { Database, Queryable } from "../../lib/db/database";
+import { Statement, textOf } from "../../lib/db/statement";
 import { addDays } from "../../services/parcels/calendar-date";
 import { TestEngine, testEngines } from "../helpers/engines";
 
@@ -23,8 +24,9 @@ function recordStatements(db: Database): { statements: string[]; stop: () => voi
   const query = db.query.bind(db);
   const transaction = db.transaction.bind(db);
   const recording = (q: Queryable["query"]): Queryable["query"] =>
-    (<R extends object>(sql: string, params?: unknown[]) => {
-      statements.push(sql);
+    (<R extends object>(sql: Statement, params?: unknown[]) => {
+      // Named statements (decision 0037) are recorded by their text like the others.
+      statements.push(textOf(sql));
       return q<R>(sql, params);
     }) as Queryable["query"];
   db.query = recording(query);

@@ -93,10 +93,10 @@ export async function relayCodesClosedBetween(db: Queryable, from: string, to: s
 
 /** Deletes the closure; answers it as it was, or null when the point has no such closure. */
 export async function deleteClosure(db: Queryable, relayCode: string, id: string): Promise<ClosureRecord | null> {
-  const rows = await db.query<ClosureRow>(`DELETE FROM parcels.relay_closures WHERE relay_code = $1 AND id = $2 RETURNING ${CLOSURE_COLUMNS}`, [
-    relayCode,
-    id
-  ]);
+  const rows = await db.query<ClosureRow>(
+    `DELETE FROM parcels.relay_closures WHERE relay_code = $1 AND id = $2 RETURNING ${CLOSURE_COLUMNS}`,
+    [relayCode, id]
+  );
   return rows[0] ? closureRecordOf(rows[0]) : null;
 }
 
