@@ -5,6 +5,7 @@ import { QuietStartConsoleLogger } from "./lib/quiet-start-logger";
 import { RelayMetricsMiddleware } from "./lib/metrics";
 import { AnnounceMiddleware } from "./lib/readiness";
 import { ValidationMiddleware } from "./middlewares/validation.middleware";
+import { NatsPacketsMiddleware } from "./middlewares/nats-packets.middleware";
 
 /**
  * Spans go to Moleculer's Console exporter, or in Zipkin's format to TRACING_URL: Zipkin itself,
@@ -60,7 +61,7 @@ export function brokerOptions(config: AppConfig): BrokerOptions {
     registry: { strategy: "RoundRobin", preferLocal: true, stopDelay: 1_000 },
     // Joi validation replaces fastest-validator (STYLE: one schema gives the type and the check).
     validator: false,
-    middlewares: [ValidationMiddleware, RelayMetricsMiddleware, AnnounceMiddleware],
+    middlewares: [ValidationMiddleware, RelayMetricsMiddleware, AnnounceMiddleware, NatsPacketsMiddleware],
     metrics: config.metricsPort
       ? { enabled: true, reporter: { type: "Prometheus", options: { port: config.metricsPort, path: "/metrics" } } }
       : { enabled: false },

@@ -1,6 +1,7 @@
 import type { ServiceBroker, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { AppConfig, loadConfig } from "../lib/config";
 import { resolveSecrets } from "../lib/secrets";
+import { TrafficMixin } from "./traffic.mixin";
 
 // Config stays out of broker metadata, which would carry secrets to every node.
 const configs = new WeakMap<ServiceBroker, AppConfig>();
@@ -25,6 +26,8 @@ export interface ConfigVars {
 }
 
 const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ConfigVars>> = {
+  // Every service has this mixin or DbMixin: both bring `<service>.processTraffic` for the bench.
+  mixins: [TrafficMixin],
   created() {
     this.config = configOf(this.broker);
   }

@@ -3,6 +3,7 @@ import { acquireDatabase, releaseDatabase } from "../lib/db/connection";
 import { Database } from "../lib/db/database";
 import { migrateSchema } from "../lib/db/migrate";
 import { configOf } from "./config.mixin";
+import { TrafficMixin } from "./traffic.mixin";
 
 export interface DbVars {
   db: Database;
@@ -14,6 +15,8 @@ export interface DbVars {
  */
 export function DbMixin(options: { schema: string }): Partial<ServiceSchema> {
   const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, DbVars>> = {
+    // `<service>.processTraffic` for the bench (mixins/traffic.mixin.ts), as ConfigMixin brings it.
+    mixins: [TrafficMixin],
     async started() {
       const config = configOf(this.broker);
       this.db = await acquireDatabase(config);

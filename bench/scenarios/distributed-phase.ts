@@ -9,6 +9,7 @@ import { listRow } from "./list-row";
 import { constantRateRow, createRow, getRow, healthRow, partnerRequest, WIDE_CONNECTIONS } from "./partner-rows";
 import { webhookRow } from "./webhook-row";
 import { withGroupSizes } from "../report/group-sizes-row";
+import { withTraffic } from "../report/traffic-row";
 
 /** Enough for every parcel a full run creates: growth steps and the constant-rate runs. */
 const FUNDS_DZD = 60_000_000;
@@ -80,22 +81,26 @@ export async function distributedPhase(bench: Bench): Promise<void> {
           await constantRateRow(bench, system, get, partnerRequest(system, merchant.liveKey, "GET", `/parcels/${parcel.id}`), 20);
         }
       }
-      const create = await withGroupSizes(bench, system, `create groups, ${short(size)} stored`, () =>
-        createRow(bench, system, merchant, {
-          id: `create.distributed.${short(size)}`,
-          title: `POST /parcels, ${stored.toLocaleString("en-US")} stored — distributed`,
-          minRatioOfPgbench: 0.2
-        })
+      const create = await withTraffic(bench, system, `create traffic, ${short(size)} stored`, () =>
+        withGroupSizes(bench, system, `create groups, ${short(size)} stored`, () =>
+          createRow(bench, system, merchant, {
+            id: `create.distributed.${short(size)}`,
+            title: `POST /parcels, ${stored.toLocaleString("en-US")} stored — distributed`,
+            minRatioOfPgbench: 0.2
+          })
+        )
       );
       creates.push(create);
       if (step === 0) {
-        await withGroupSizes(bench, system, `create groups, ${WIDE_CONNECTIONS} connections`, () =>
-          createRow(bench, system, merchant, {
-            id: `create.distributed.${short(size)}.c${WIDE_CONNECTIONS}`,
-            title: `POST /parcels, ${stored.toLocaleString("en-US")} stored, ${WIDE_CONNECTIONS} connections — distributed`,
-            minRatioOfPgbench: null,
-            connections: WIDE_CONNECTIONS
-          })
+        await withTraffic(bench, system, `create traffic, ${WIDE_CONNECTIONS} connections`, () =>
+          withGroupSizes(bench, system, `create groups, ${WIDE_CONNECTIONS} connections`, () =>
+            createRow(bench, system, merchant, {
+              id: `create.distributed.${short(size)}.c${WIDE_CONNECTIONS}`,
+              title: `POST /parcels, ${stored.toLocaleString("en-US")} stored, ${WIDE_CONNECTIONS} connections — distributed`,
+              minRatioOfPgbench: null,
+              connections: WIDE_CONNECTIONS
+            })
+          )
         );
       }
       if (step === 0 && !bench.options.short) {

@@ -5,6 +5,7 @@ import { ensurePrivateDir, keepModesPrivate, restrictToOwner } from "../data-dir
 import { Database, Queryable } from "./database";
 import { Statement, textOf } from "./statement";
 import { initPgliteCluster } from "./pglite-init";
+import { countStatements } from "./statement-count";
 import { isPlainRead, WriteGeneration } from "./write-generation";
 
 function wrap(db: PGlite | Transaction, writes: WriteGeneration): Queryable {
@@ -12,11 +13,13 @@ function wrap(db: PGlite | Transaction, writes: WriteGeneration): Queryable {
     async query<R extends object>(sql: Statement, params?: unknown[]) {
       // PGlite takes no statement name (see lib/db/statement.ts): the text alone.
       const text = textOf(sql);
+      countStatements(1);
       const run = () => db.query<R>(text, params as unknown[] | undefined);
       const result = isPlainRead(text) ? await run() : await writes.around(run);
       return result.rows;
     },
     async exec(sql: string) {
+      countStatements(1);
       await writes.around(() => db.exec(sql));
     }
   };
@@ -42,7 +45,11 @@ export async function openPglite(dataDir: string, sharedBuffersMb = 8): Promise<
     query: direct.query,
     exec: direct.exec,
     // PGlite serialises everything behind one connection, so a transaction is exclusive.
-    transaction: <T>(work: (tx: Queryable) => Promise<T>) => writes.around(() => db.transaction(tx => work(wrap(tx, writes)))),
+    // PGlite's transaction sends BEGIN, and COMMIT or ROLLBACK: two statements around the work's own.
+    transaction: <T>(work: (tx: Queryable) => Promise<T>) => {
+      countStatements(2);
+      return writes.around(() => db.transaction(tx => work(wrap(tx, writes))));
+    },
     // Nobody else can open this database (PGlite is in-process): every write is counted here.
     writeGeneration: () => writes.current(),
     async close() {

@@ -1,16 +1,19 @@
 import { Pool, PoolClient } from "pg";
 import { Database, Queryable } from "./database";
 import type { Statement } from "./statement";
+import { countStatements } from "./statement-count";
 
 function wrap(client: Pool | PoolClient): Queryable {
   return {
     async query<R extends object>(sql: Statement, params?: unknown[]) {
       const values = params as unknown[] | undefined;
+      countStatements(1);
       const result =
         typeof sql === "string" ? await client.query(sql, values) : await client.query({ name: sql.name, text: sql.text, values });
       return result.rows as R[];
     },
     async exec(sql: string) {
+      countStatements(1);
       await client.query(sql);
     }
   };
@@ -26,6 +29,8 @@ export function openPostgres(url: string, poolSize: number): Database {
     exec: direct.exec,
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      // BEGIN, and COMMIT or ROLLBACK: two statements around the work's own.
+      countStatements(2);
       try {
         await client.query("BEGIN");
         const result = await work(wrap(client));
