@@ -12,7 +12,6 @@
  */
 import type { Context, ServiceSchema } from "moleculer";
 import { RelayDirectoryMixin } from "./parcels/relay/relay-directory.mixin";
-import relayDirectory from "../resources/relay-points.json";
 import { defineAction } from "../lib/action";
 import { detached } from "../lib/endpoint";
 import { BackgroundLoop } from "../lib/background-loop";
@@ -25,7 +24,7 @@ import { requireSecret } from "../lib/secrets";
 import { ConfigMixin } from "../mixins/config.mixin";
 import { DbMixin } from "../mixins/db.mixin";
 import { requestLogger } from "../lib/request-context";
-import type { ParcelLabelData, RelayPoint } from "./parcels/parcels.contract";
+import type { ParcelLabelData } from "./parcels/parcels.contract";
 import { CodMixin } from "./parcels/cod.mixin";
 import { RelayMixin } from "./parcels/relay/relay.mixin";
 import { RELAY_DOCS_TAGS } from "./parcels/relay/relay.params";
@@ -249,7 +248,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
   },
 
   async started(this: ParcelsThis) {
-    await store.seedRelayPoints(this.db, relayDirectory as RelayPoint[]);
+    // The shipped relay points are seeded by RelayDirectoryMixin's started, before its first load.
     await this.settleCrashedCreates();
     // Rows from before migration parcels/020 (decision 0036): in the background, so that a large table does not hold the start.
     void normaliseStoredPhones(this.db, this.encryptionKey, this.logger).catch(err =>

@@ -52,12 +52,13 @@ async function createGroup(db: Database, caller: Caller, items: readonly store.N
   const steps = new Map<string, CreateStep>();
   if (rows.length > 0) {
     const debits = await debitAll(caller, rows);
-    const refused = rows.filter((_, i) => isRefusal(debits[i]));
+    const refused: store.ParcelRecord[] = [];
     const debited: store.ParcelRecord[] = [];
     rows.forEach((row, i) => {
       const step = debitStep(row, debits[i]);
       if (step) steps.set(row.id, step);
-      else debited.push(row);
+      if (!step) debited.push(row);
+      else if (step.step === "refused") refused.push(row);
     });
     // A failed delete leaves a PENDING row the wallet never debited: the sweeper discards it.
     if (refused.length > 0)

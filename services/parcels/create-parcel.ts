@@ -192,10 +192,9 @@ export async function createParcel(
       throw new AppError("UNAVAILABLE", "The parcel could not be stored; the wallet was refunded. Please retry");
     }
     case "done": {
+      // The finishing group answers a row the sweeper finished as it is; null only when the
+      // sweeper discarded it (the debit was refunded by then).
       if (reached.parcel) return { parcel: reached.parcel, replayed: false };
-      // The row is gone: the sweeper discarded it (the debit was refunded by then).
-      const finished = await finishedMeanwhile(deps, reached.row.id);
-      if (finished) return { parcel: finished, replayed: false };
       throw new AppError("UNAVAILABLE", "The parcel could not be completed; please retry");
     }
   }
