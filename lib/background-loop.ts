@@ -1,7 +1,9 @@
 /**
  * A recurring background pass (outbox relay, sweeper, webhook and SMS workers): one pass at a time,
  * the next one `intervalMs` after the previous ended, and `kick()` to run one now when work arrives.
- * A kick during a pass schedules exactly one more right after it, so no arrival waits a full tick.
+ * A kick during a pass schedules exactly one more right after it, so no arrival waits a full tick,
+ * unless the pass said it had caught up after that kick (`caughtUp()`, just before it reads its
+ * work): what the kick announced is already in what it reads, and the extra pass would find nothing.
  */
 export class BackgroundLoop<T = unknown> {
   private timer: NodeJS.Timeout | null = null;
@@ -16,6 +18,15 @@ export class BackgroundLoop<T = unknown> {
     private readonly intervalMs: number,
     private readonly onError: (err: Error) => void
   ) {}
+
+  /**
+   * Called by a pass right before it reads its queue: every kick so far announced work this read
+   * will see (it was committed before the kick), so none of them needs another pass. The outbox
+   * relay, kicked after each create group, so reads its table once per group instead of twice.
+   */
+  caughtUp(): void {
+    this.again = false;
+  }
 
   /** True once `stop()` was called: a long pass checks it between batches. */
   get stopping(): boolean {

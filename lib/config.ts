@@ -28,6 +28,8 @@ export interface AppConfig {
   dataDir: string;
   /** PGlite's shared_buffers in MB (embedded only): WebAssembly memory the process never gives back. */
   embeddedSharedBuffersMb: number;
+  /** How often the embedded autovacuum reads PGlite's table statistics, ms (0: off); lib/db/pglite-autovacuum.ts. */
+  embeddedAutovacuumIntervalMs: number;
   redisUrl: string | null;
   rateLimitPerMinute: number;
   /** How long a gateway may reuse a resolved API key without asking auth (0: never); revocations reach it at once anyway. */
@@ -231,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databasePoolSize: integer(env, "DATABASE_POOL_SIZE", 10, 1, 200),
     dataDir: dataDirOf(optional(env, "DATA_DIR") ?? "./data"),
     embeddedSharedBuffersMb: integer(env, "EMBEDDED_SHARED_BUFFERS_MB", 8, 1, 1024),
+    embeddedAutovacuumIntervalMs: integer(env, "EMBEDDED_AUTOVACUUM_INTERVAL_MS", 2_000, 0, 3_600_000),
     redisUrl: checkUrl("REDIS_URL", optional(env, "REDIS_URL"), ["redis:", "rediss:"], "a Redis URL"),
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
     principalCacheTtlMs: integer(env, "PRINCIPAL_CACHE_TTL_MS", 60_000, 0, 3_600_000),

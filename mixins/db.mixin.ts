@@ -19,7 +19,7 @@ export function DbMixin(options: { schema: string }): Partial<ServiceSchema> {
     mixins: [TrafficMixin],
     async started() {
       const config = configOf(this.broker);
-      this.db = await acquireDatabase(config);
+      this.db = await acquireDatabase(config, message => this.logger.warn(message));
       const ran = await migrateSchema(this.db, options.schema);
       if (ran.length > 0) this.logger.info(`schema ${options.schema}: applied ${ran.join(", ")}`);
     },

@@ -50,7 +50,7 @@ import { createGroups } from "./parcels/create-groups";
 import { GroupSizes } from "./parcels/group-sizes";
 import { RecipientSettingsCache } from "./parcels/recipient/recipient-settings-cache";
 import { toLabelData } from "./parcels/label-data";
-import { relayOutbox, releaseLease } from "./parcels/outbox-relay";
+import { OUTBOX_BATCH, relayOutbox, releaseLease } from "./parcels/outbox-relay";
 import {
   LabelDataOfParams,
   LabelDataOfSchema,
@@ -235,8 +235,12 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
           logger: this.logger,
           holder: this.broker.nodeID,
           handOver: (consumer, events: ParcelEvent[]) => call(this.broker, consumer, { events }),
-          isAvailable: action => this.broker.registry.actions.isAvailable(action)
-        }).finally(() => measureOutboxLag(this.db, this.broker).catch(() => undefined)),
+          isAvailable: action => this.broker.registry.actions.isAvailable(action),
+          caughtUp: () => this.relayLoop.caughtUp()
+        })
+          // A full batch may have left more behind: another pass right after this one.
+          .then(relayed => (relayed >= OUTBOX_BATCH && void this.relayLoop.kick(), relayed))
+          .finally(() => measureOutboxLag(this.db, this.broker).catch(() => undefined)),
       this.config.outboxIntervalMs,
       err => this.logger.warn("outbox relay pass failed:", err.message)
     );

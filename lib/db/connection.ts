@@ -20,13 +20,18 @@ function pgliteDir(config: AppConfig): string {
   return config.dataDir.startsWith("memory://") ? config.dataDir : path.join(config.dataDir, "pgdata");
 }
 
-export async function acquireDatabase(config: AppConfig): Promise<Database> {
+/** `warn`: where the embedded database's housekeeping reports (the first service to open it). */
+export async function acquireDatabase(config: AppConfig, warn: (message: string) => void = () => undefined): Promise<Database> {
   const key = keyOf(config);
   let shared = open.get(key);
   if (!shared) {
     const db = config.databaseUrl
       ? Promise.resolve(openPostgres(config.databaseUrl, config.databasePoolSize))
-      : openPglite(pgliteDir(config), config.embeddedSharedBuffersMb);
+      : openPglite(pgliteDir(config), {
+          sharedBuffersMb: config.embeddedSharedBuffersMb,
+          autovacuumIntervalMs: config.embeddedAutovacuumIntervalMs,
+          onMaintenanceError: err => warn(`embedded autovacuum: ${err.message} (tried again in the next round)`)
+        });
     shared = { db, users: 0 };
     open.set(key, shared);
     db.catch(() => open.delete(key));

@@ -7,6 +7,7 @@ import { Statement, textOf } from "./statement";
 import { initPgliteCluster } from "./pglite-init";
 import { countStatements } from "./statement-count";
 import { isPlainRead, WriteGeneration } from "./write-generation";
+import { PgliteAutovacuum } from "./pglite-autovacuum";
 
 function wrap(db: PGlite | Transaction, writes: WriteGeneration): Queryable {
   return {
@@ -25,8 +26,17 @@ function wrap(db: PGlite | Transaction, writes: WriteGeneration): Queryable {
   };
 }
 
+export interface PgliteOptions {
+  sharedBuffersMb?: number;
+  /** How often the embedded autovacuum reads the table statistics (pglite-autovacuum.ts); 0 turns it off. */
+  autovacuumIntervalMs?: number;
+  /** Where the autovacuum's failures go (it never stops the database). */
+  onMaintenanceError?: (err: Error) => void;
+}
+
 /** `dataDir` is a folder, or `memory://<anything>` for a throw-away database (tests). */
-export async function openPglite(dataDir: string, sharedBuffersMb = 8): Promise<Database> {
+export async function openPglite(dataDir: string, given: PgliteOptions = {}): Promise<Database> {
+  const { sharedBuffersMb = 8, autovacuumIntervalMs = 2_000, onMaintenanceError = () => undefined } = given;
   const onDisk = !dataDir.startsWith("memory://");
   if (onDisk) {
     ensurePrivateDir(dataDir);
@@ -41,6 +51,9 @@ export async function openPglite(dataDir: string, sharedBuffersMb = 8): Promise<
   if (onDisk) restrictToOwner(dataDir);
   const writes = new WriteGeneration();
   const direct = wrap(db, writes);
+  const autovacuum =
+    autovacuumIntervalMs > 0 ? new PgliteAutovacuum(db, { intervalMs: autovacuumIntervalMs, onError: onMaintenanceError }) : null;
+  autovacuum?.start();
   return {
     query: direct.query,
     exec: direct.exec,
@@ -53,6 +66,7 @@ export async function openPglite(dataDir: string, sharedBuffersMb = 8): Promise<
     // Nobody else can open this database (PGlite is in-process): every write is counted here.
     writeGeneration: () => writes.current(),
     async close() {
+      await autovacuum?.stop();
       await db.close();
     }
   };

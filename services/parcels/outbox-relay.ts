@@ -12,6 +12,8 @@ export interface RelayDeps {
   handOver: (consumer: (typeof EVENT_CONSUMERS)[number], events: ParcelEvent[]) => Promise<unknown>;
   /** Whether a consumer action is reachable now; a pass waits (quietly) until all are. */
   isAvailable: (action: string) => boolean;
+  /** Called right before the outbox is read: events committed until now are in this pass (BackgroundLoop.caughtUp). */
+  caughtUp?: () => void;
 }
 
 /**
@@ -48,7 +50,8 @@ async function holdLease(db: Database, holder: string): Promise<boolean> {
   return held;
 }
 /** Outbox rows read, and handed to each consumer in one call, per pass step. */
-const BATCH = 200;
+export const OUTBOX_BATCH = 200;
+const BATCH = OUTBOX_BATCH;
 const PARALLEL_PARCELS = 8;
 
 /** Hands events to every consumer (one acknowledged call each), then marks them dispatched in one statement. */
@@ -98,6 +101,7 @@ export async function releaseLease(db: Database, holder: string): Promise<void> 
 export async function relayOutbox(deps: RelayDeps): Promise<number> {
   if (!EVENT_CONSUMERS.every(deps.isAvailable)) return 0;
   if (!(await holdLease(deps.db, deps.holder))) return 0;
+  deps.caughtUp?.();
   const records = await store.undispatchedEvents(deps.db, BATCH);
   if (records.length === 0) return 0;
   try {

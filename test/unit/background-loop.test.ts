@@ -34,6 +34,43 @@ describe("BackgroundLoop", () => {
     await loop.stop();
   });
 
+  test("kicks before the pass caught up need no other pass; a kick after it does", async () => {
+    let passes = 0;
+    let release: () => void = () => undefined;
+    let reading: () => void = () => undefined;
+    const loop: BackgroundLoop<number> = new BackgroundLoop(
+      async () => {
+        passes++;
+        // The pass is kicked again while it starts, then reads its queue (caughtUp) and works.
+        await new Promise<void>(r => (reading = r));
+        loop.caughtUp();
+        await new Promise<void>(r => (release = r));
+        return passes;
+      },
+      60_000,
+      () => undefined
+    );
+    void loop.kick();
+    void loop.kick(); // before the read: what it announced is in this pass
+    reading();
+    await tick();
+    release();
+    await tick();
+    expect(passes).toBe(1);
+
+    void loop.kick();
+    reading();
+    await tick();
+    void loop.kick(); // after the read: it needs a pass of its own
+    release();
+    await tick();
+    expect(passes).toBe(3);
+    reading();
+    await tick();
+    release();
+    await loop.stop();
+  });
+
   test("runs on its interval once started, and not after stop", async () => {
     let passes = 0;
     const loop = new BackgroundLoop(
