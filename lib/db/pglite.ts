@@ -45,7 +45,11 @@ export async function openPglite(dataDir: string, given: PgliteOptions = {}): Pr
   // PostgreSQL's default 128 MB of shared buffers is WebAssembly memory that never shrinks: the
   // embedded process would sit above 450 MB. An embedded database is small; a few MB hold its hot
   // pages, and the operating system caches the rest of its files (EMBEDDED_SHARED_BUFFERS_MB).
-  const options = { postgresqlconf: [`shared_buffers=${sharedBuffersMb}MB`, "wal_buffers=1MB"] };
+  // The autovacuum's work memory comes from the same never-returned WebAssembly memory: VACUUM's
+  // dead-row list and ANALYZE's row sample stay small (10 × 300 rows instead of 100 × 300).
+  const options = {
+    postgresqlconf: [`shared_buffers=${sharedBuffersMb}MB`, "wal_buffers=1MB", "maintenance_work_mem=4MB", "default_statistics_target=10"]
+  };
   if (onDisk && !fs.existsSync(path.join(dataDir, "PG_VERSION"))) await initPgliteCluster(dataDir, options);
   const db = await PGlite.create(dataDir, options);
   if (onDisk) restrictToOwner(dataDir);
