@@ -91,6 +91,8 @@ export interface AppConfig {
   outboxIntervalMs: number;
   /** Group commit on the create path (lib/group-commit.ts): items per flush, and items allowed to wait. */
   groupCommit: { maxBatch: number; maxQueue: number; gatherOneTurn: boolean };
+  /** How long a create group starting from idle waits for the last group's callers (GroupCommitOptions.gatherMs). */
+  createGatherMs: number;
   /** Test systems only (services/wallet/fault-points.ts): while this file exists, the wallet holds its debits' answers. Null: inert. */
   testHoldDebitsFile: string | null;
   webhookWorkerIntervalMs: number;
@@ -271,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       // Embedded, the database runs on this thread: see GroupCommitOptions.gatherOneTurn.
       gatherOneTurn: databaseUrl === null
     },
+    createGatherMs: integer(env, "GROUP_COMMIT_GATHER_MS", 2, 0, 100),
     testHoldDebitsFile: optional(env, "TEST_HOLD_DEBITS_FILE"),
     webhookWorkerIntervalMs: integer(env, "WEBHOOK_WORKER_INTERVAL_MS", 500, 10, 60_000),
     webhookTimeoutMs: integer(env, "WEBHOOK_TIMEOUT_MS", 15_000, 100, 60_000),

@@ -19,6 +19,14 @@ export interface GroupCommitOptions {
    * requests already read from their sockets join. A separate server needs none of it.
    */
   gatherOneTurn?: boolean;
+  /**
+   * Closed-loop callers (a client that sends its next create once the last is answered): when a
+   * flush starts from idle shortly after a group of K was answered, wait up to this many ms for K
+   * items, so that the K callers coming back form one group instead of one alone and K − 1 behind
+   * it (measured at c16 distributed: 38 % of the flushes were of one item). 0: never wait. Only
+   * at the entry of a pipeline; a stage fed whole groups (wallet.debitBatch) gains nothing by it.
+   */
+  gatherMs?: number;
   /** Told each flush's size, before it runs (the group-size histogram, lib/metrics.ts). */
   onFlush?: (size: number) => void;
 }
@@ -46,6 +54,11 @@ interface Waiting<I, O> {
 export class GroupCommit<I, O> {
   private readonly queue: Waiting<I, O>[] = [];
   private flushing = false;
+  /** The size of the last flush and when it was answered (performance.now()), for gatherMs. */
+  private lastSize = 0;
+  private lastAnsweredAt = 0;
+  /** Set while a flush waits for the last group's callers: told of each arrival. */
+  private onArrival: (() => void) | null = null;
 
   constructor(
     private readonly flush: Flush<I, O>,
@@ -78,6 +91,7 @@ export class GroupCommit<I, O> {
       return new Promise<O>((resolve, reject) => this.queue.push({ item, resolve, reject }));
     });
     if (!this.flushing && this.queue.length > 0) void this.drain();
+    else this.onArrival?.();
     return answers;
   }
 
@@ -85,14 +99,43 @@ export class GroupCommit<I, O> {
     this.flushing = true;
     try {
       if (this.options.gatherOneTurn) await new Promise<void>(resolve => setImmediate(resolve));
+      else if (this.lastGroupComingBack() > this.queue.length) await this.gatherLastGroup(this.lastGroupComingBack());
       while (this.queue.length > 0) {
         const group = this.queue.splice(0, this.options.maxBatch);
         this.options.onFlush?.(group.length);
         await this.run(group);
+        this.lastSize = group.length;
+        this.lastAnsweredAt = performance.now();
       }
     } finally {
       this.flushing = false;
     }
+  }
+
+  /**
+   * gatherMs: how many items a flush starting from idle waits for, the size of the last group if
+   * it was answered a moment ago (within 5 × gatherMs); 0 otherwise. A lone request after a quiet
+   * moment waits for nothing, and neither does one after a group of one.
+   */
+  private lastGroupComingBack(): number {
+    const gatherMs = this.options.gatherMs ?? 0;
+    if (gatherMs <= 0 || this.lastSize <= 1 || performance.now() - this.lastAnsweredAt > 5 * gatherMs) return 0;
+    return Math.min(this.lastSize, this.options.maxBatch);
+  }
+
+  /** Waits until `expected` items are queued, or gatherMs. */
+  private async gatherLastGroup(expected: number): Promise<void> {
+    await new Promise<void>(resolve => {
+      const timer = setTimeout(done, this.options.gatherMs);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.onArrival = () => {
+        if (this.queue.length >= expected) done();
+      };
+    });
+    this.onArrival = null;
   }
 
   private async run(group: Waiting<I, O>[]): Promise<void> {

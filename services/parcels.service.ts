@@ -227,7 +227,11 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     this.groupSizes = new GroupSizes(this.broker);
     this.recipientSettings = new RecipientSettingsCache(() => this.db);
     // One group end to end (decision 0037): its debits go to the wallet in one call, through the broker.
-    this.createGroups = createGroups(() => this.db, { ...this.config.groupCommit, onFlush: this.groupSizes.record }, this.broker);
+    this.createGroups = createGroups(
+      () => this.db,
+      { ...this.config.groupCommit, gatherMs: this.config.createGatherMs, onFlush: this.groupSizes.record },
+      this.broker
+    );
     this.relayLoop = new BackgroundLoop(
       () =>
         relayOutbox({

@@ -159,3 +159,56 @@ describe("GroupCommit", () => {
     );
   });
 });
+
+describe("GroupCommit with gatherMs (closed-loop callers coming back)", () => {
+  afterEach(() => jest.useRealTimers());
+
+  /** A batcher whose flushes end at once, after a first group of `first` was answered. */
+  async function afterAGroupOf(first: number, gatherMs = 2) {
+    const groups: number[][] = [];
+    const batcher = new GroupCommit<number, number>(
+      async items => (groups.push([...items]), items.map(n => ({ ok: true as const, value: n }))),
+      { name: "items", maxBatch: 64, maxQueue: 100, gatherMs }
+    );
+    await Promise.all(batcher.submitAll(Array.from({ length: first }, (_, i) => i)));
+    return { groups, batcher };
+  }
+
+  test("right after a group of 3 was answered, the next flush waits until 3 are back, then takes them together", async () => {
+    jest.useFakeTimers({ doNotFake: ["setImmediate", "nextTick", "queueMicrotask"] });
+    const { groups, batcher } = await afterAGroupOf(3);
+    const answers = [batcher.submit(10)];
+    await Promise.resolve();
+    expect(groups).toEqual([[0, 1, 2]]);
+    answers.push(batcher.submit(11), batcher.submit(12));
+    expect(await Promise.all(answers)).toEqual([10, 11, 12]);
+    expect(groups).toEqual([
+      [0, 1, 2],
+      [10, 11, 12]
+    ]);
+  });
+
+  test("callers that do not come back hold a flush for gatherMs at most", async () => {
+    jest.useFakeTimers({ doNotFake: ["setImmediate", "nextTick", "queueMicrotask"] });
+    const { groups, batcher } = await afterAGroupOf(3);
+    const answer = batcher.submit(10);
+    jest.advanceTimersByTime(1);
+    await Promise.resolve();
+    expect(groups).toHaveLength(1);
+    jest.advanceTimersByTime(1);
+    expect(await answer).toBe(10);
+    expect(groups).toEqual([[0, 1, 2], [10]]);
+  });
+
+  test("a lone request after a quiet moment, or after a group of one, waits for nothing", async () => {
+    jest.useFakeTimers({ doNotFake: ["setImmediate", "nextTick", "queueMicrotask"] });
+    const quiet = await afterAGroupOf(3);
+    jest.advanceTimersByTime(11); // more than 5 × gatherMs since that group
+    void quiet.batcher.submit(10);
+    expect(quiet.groups).toEqual([[0, 1, 2], [10]]);
+
+    const lone = await afterAGroupOf(1);
+    void lone.batcher.submit(10);
+    expect(lone.groups).toEqual([[0], [10]]);
+  });
+});
