@@ -167,6 +167,12 @@ describeBrowser("the counter app offline, its camera and its budget", () => {
       await context.setOffline(false);
       await page.waitForSelector("#sync-results li >> nth=4");
       await page.waitForFunction(() => (globalThis as unknown as BrowserGlobals).document.querySelector("#outbox-count") === null);
+      // The Receive screen, still open, says what became of the arrival it showed as waiting: the
+      // line under the field gives the refusal, and the parcel leaves "Reçus maintenant".
+      await page.waitForSelector('main .notice:has-text("Ce colis est pour un autre point relais")');
+      expect(await page.innerText("main")).not.toContain("enregistré");
+      expect(await page.locator(`#received li:has-text("${redirected.trackingNumber}")`).count()).toBe(0);
+      expect(await page.locator("#received li.is-waiting").count()).toBe(0);
       const rows = await page.locator("#sync-results li").allInnerTexts();
       const rowOf = (number: string) => rows.filter(row => row.includes(number));
       for (const number of [first.trackingNumber, second.trackingNumber])

@@ -30,12 +30,15 @@ export interface OutboxItem {
   answer?: unknown;
 }
 
-export type Outcome = { outcome: "done"; answer: unknown } | { outcome: "refused"; error: ApiError } | { outcome: "queued" };
+/** `queued` carries the item's id: a screen follows it until it is sent or refused (onOutboxChange). */
+export type Outcome = { outcome: "done"; answer: unknown } | { outcome: "refused"; error: ApiError } | { outcome: "queued"; id: string };
 
 const listeners = new Set<() => void>();
 
-export function onOutboxChange(listener: () => void): void {
+/** Calls `listener` on every change of the outbox; the function returned stops it. */
+export function onOutboxChange(listener: () => void): () => void {
   listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 function changed(): void {
@@ -61,7 +64,7 @@ async function send(item: OutboxItem): Promise<Outcome> {
     return { outcome: "done", answer };
   } catch (err) {
     if (err instanceof ApiError && !isTransient(err)) return { outcome: "refused", error: err };
-    if (err instanceof ApiError || err instanceof NetworkError) return { outcome: "queued" };
+    if (err instanceof ApiError || err instanceof NetworkError) return { outcome: "queued", id: item.id };
     throw err;
   }
 }
@@ -93,7 +96,7 @@ export async function submit(kind: Kind, path: string, body: Record<string, unkn
     if (after && !after.queued) await store.put({ ...after, queued: true });
     askForBackgroundSync();
     changed();
-    return { outcome: "queued" };
+    return { outcome: "queued", id: item.id };
   }
   if (after.queued)
     return after.state === "sent" ? { outcome: "done", answer: after.answer } : { outcome: "refused", error: toApiError(after) };
@@ -102,7 +105,7 @@ export async function submit(kind: Kind, path: string, body: Record<string, unkn
   return after.state === "sent" ? { outcome: "done", answer: after.answer } : { outcome: "refused", error: toApiError(after) };
 }
 
-function toApiError(item: OutboxItem): ApiError {
+export function toApiError(item: OutboxItem): ApiError {
   return new ApiError(item.error?.status ?? 409, item.error?.code ?? "UNKNOWN", item.error?.message ?? "", item.error?.details ?? {});
 }
 

@@ -1,13 +1,42 @@
 import { h, ltr, notice } from "../dom";
 import { t } from "../i18n";
-import { submit } from "../outbox";
+import { items, onOutboxChange, submit, toApiError } from "../outbox";
 import { scanField } from "../scan-field";
 import { errorNotice, screen, slot } from "./common";
 
-/** Receive: one scan per parcel, each answered in one line; the field stays ready for the next. */
+/**
+ * Receive: one scan per parcel, each answered in one line; the field stays ready for the next.
+ * An arrival recorded without network waits in the list (amber) and in the line under the field;
+ * once the outbox has sent it, both say what the server said: received, or refused (the row leaves
+ * "Received now", the line gives the reason), so that nothing on screen stays "will be sent".
+ */
 export function receiveScreen(): HTMLElement {
   const result = slot();
   const done = h("ul", { class: "list", id: "received" });
+  /** The arrival the line under the field is about, while it waits. */
+  let lineWaitsFor: string | null = null;
+
+  const stop = onOutboxChange(() => {
+    if (!done.isConnected) {
+      stop();
+      return;
+    }
+    void items().then(all => {
+      for (const row of done.querySelectorAll<HTMLElement>("li[data-outbox-id]")) {
+        const item = all.find(other => other.id === row.dataset.outboxId);
+        if (!item || item.state === "waiting") continue;
+        delete row.dataset.outboxId;
+        if (item.state === "sent") row.classList.remove("is-waiting");
+        else row.remove();
+        if (lineWaitsFor !== item.id) continue;
+        lineWaitsFor = null;
+        result.replaceChildren(
+          item.state === "sent" ? notice("ok", t("received", { n: item.subject })) : errorNotice(toApiError(item))
+        );
+      }
+    });
+  });
+
   const field = scanField({
     id: "receive-scan",
     label: t("scanHere"),
@@ -18,8 +47,11 @@ export function receiveScreen(): HTMLElement {
         return;
       }
       const queued = outcome.outcome === "queued";
+      lineWaitsFor = queued ? outcome.id : null;
       result.replaceChildren(notice(queued ? "info" : "ok", t(queued ? "receivedQueued" : "received", { n: number })));
-      done.prepend(h("li", { class: `parcel ${queued ? "is-waiting" : ""}` }, ltr(number)));
+      const row = h("li", { class: `parcel ${queued ? "is-waiting" : ""}` }, ltr(number));
+      if (queued) row.dataset.outboxId = outcome.id;
+      done.prepend(row);
     }
   });
   return screen("receive", h("p", { class: "muted" }, t("receiveIntro")), field, result, h("h2", null, t("receivedList")), done);
