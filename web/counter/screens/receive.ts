@@ -30,9 +30,7 @@ export function receiveScreen(): HTMLElement {
         else row.remove();
         if (lineWaitsFor !== item.id) continue;
         lineWaitsFor = null;
-        result.replaceChildren(
-          item.state === "sent" ? notice("ok", t("received", { n: item.subject })) : errorNotice(toApiError(item))
-        );
+        result.replaceChildren(item.state === "sent" ? notice("ok", t("received", { n: item.subject })) : errorNotice(toApiError(item)));
       }
     });
   });
