@@ -1,10 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import type { Context, ServiceSchema } from "moleculer";
 import { defineAction } from "../../lib/action";
 import type { EndpointDocs } from "../../lib/endpoint";
 import { AppError } from "../../lib/errors";
 import { projectRoot } from "../../lib/project-root";
+import type { PageMeta } from "./tracking-page.mixin";
 
 /**
  * The counter app of a relay point (web/counter/, bundled into dist/web/counter by
@@ -43,7 +45,21 @@ const TYPES: Record<string, string> = {
   ".wasm": "application/wasm"
 };
 
-type HttpMeta = { $statusCode?: number; $location?: string; $responseType?: string; $responseHeaders?: Record<string, string> };
+type HttpMeta = PageMeta;
+
+/**
+ * Sent gzipped to a browser that takes it: the first open of the app on a cheap phone over a slow
+ * network pays for every byte of the bundle, the barcode decoder and its WebAssembly (PNG is
+ * compressed already). Compressed once, at the first request, and kept with the file.
+ */
+const COMPRESSIBLE = new Set([".html", ".js", ".css", ".webmanifest", ".svg", ".wasm"]);
+const gzipped = new Map<string, Buffer>();
+
+function gzipOf(name: string, body: Buffer): Buffer {
+  let packed = gzipped.get(name);
+  if (!packed) gzipped.set(name, (packed = zlib.gzipSync(body, { level: 9 })));
+  return packed;
+}
 
 const docs = (operationId: string, summary: string): EndpointDocs => ({
   operationId,
@@ -73,8 +89,12 @@ function readFile(name: string): Buffer | null {
 function serve(ctx: Context<unknown, HttpMeta>, name: string): Buffer {
   const body = readFile(name);
   if (!body) throw new AppError("NOT_FOUND", "No such file");
+  const compressible = COMPRESSIBLE.has(path.extname(name));
+  const gzip = compressible && ctx.meta.client?.acceptsGzip === true;
   ctx.meta.$responseType = TYPES[path.extname(name)];
   ctx.meta.$responseHeaders = {
+    ...(compressible ? { Vary: "Accept-Encoding" } : {}),
+    ...(gzip ? { "Content-Encoding": "gzip" } : {}),
     // The service worker answers from its own cache; the network copy is checked on each update.
     "Cache-Control": "no-cache",
     "X-Content-Type-Options": "nosniff",
@@ -84,7 +104,7 @@ function serve(ctx: Context<unknown, HttpMeta>, name: string): Buffer {
     // The worker's scope is /counter/, where it is served from.
     ...(name === "sw.js" ? { "Service-Worker-Allowed": `${COUNTER_PATH}/` } : {})
   };
-  return body;
+  return gzip ? gzipOf(name, body) : body;
 }
 
 export const CounterAppMixin: Partial<ServiceSchema> = {
