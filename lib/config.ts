@@ -273,7 +273,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       // Embedded, the database runs on this thread: see GroupCommitOptions.gatherOneTurn.
       gatherOneTurn: databaseUrl === null
     },
-    createGatherMs: integer(env, "GROUP_COMMIT_GATHER_MS", 2, 0, 100),
+    // Embedded, nothing arrives while PGlite runs a flush on this thread: gatherOneTurn does that job.
+    createGatherMs: databaseUrl === null ? 0 : integer(env, "GROUP_COMMIT_GATHER_MS", 4, 0, 100),
     testHoldDebitsFile: optional(env, "TEST_HOLD_DEBITS_FILE"),
     webhookWorkerIntervalMs: integer(env, "WEBHOOK_WORKER_INTERVAL_MS", 500, 10, 60_000),
     webhookTimeoutMs: integer(env, "WEBHOOK_TIMEOUT_MS", 15_000, 100, 60_000),

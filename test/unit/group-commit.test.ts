@@ -211,4 +211,35 @@ describe("GroupCommit with gatherMs (closed-loop callers coming back)", () => {
     void lone.batcher.submit(10);
     expect(lone.groups).toEqual([[0], [10]]);
   });
+
+  test("those who came during a flush wait for the callers it answered, then all go together", async () => {
+    jest.useFakeTimers({ doNotFake: ["setImmediate", "nextTick", "queueMicrotask"] });
+    const { groups, flush, releaseNext } = gatedFlush();
+    const batcher = new GroupCommit<number, number>(flush, { name: "items", maxBatch: 64, maxQueue: 100, gatherMs: 4 });
+    const first = batcher.submitAll([1, 2, 3]);
+    const during = batcher.submit(4);
+    await releaseNext();
+    expect(await Promise.all(first)).toEqual([10, 20, 30]);
+    // 4 waits for 1, 2 and 3 to come back (up to 4 ms), instead of going alone.
+    await Promise.resolve();
+    expect(groups).toEqual([[1, 2, 3]]);
+    const back = [batcher.submit(5), batcher.submit(6), batcher.submit(7)];
+    await releaseNext();
+    expect(await Promise.all([during, ...back])).toEqual([40, 50, 60, 70]);
+    expect(groups).toEqual([
+      [1, 2, 3],
+      [4, 5, 6, 7]
+    ]);
+
+    // Callers that do not come back hold it for gatherMs at most.
+    const alone = batcher.submit(8);
+    const last = batcher.submit(9);
+    jest.advanceTimersByTime(3);
+    await Promise.resolve();
+    expect(groups).toHaveLength(2);
+    jest.advanceTimersByTime(1);
+    await releaseNext();
+    expect(await Promise.all([alone, last])).toEqual([80, 90]);
+    expect(groups[2]).toEqual([8, 9]);
+  });
 });
