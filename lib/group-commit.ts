@@ -48,8 +48,9 @@ interface Waiting<I, O> {
 /**
  * Group commit (docs/decisions/0025): callers submit one item each and await their own result.
  * A flush starts at once when none is running (a lone request waits for nothing); items that
- * arrive while one runs wait for it to end and then go together, up to `maxBatch` at a time. No
- * timer: the group is whatever came during the previous commit. The queue is bounded: past
+ * arrive while one runs wait for it to end and then go together, up to `maxBatch` at a time: the
+ * group is whatever came during the previous commit, and with `gatherMs` the callers that commit
+ * just answered, awaited a few ms at most (the only timer). The queue is bounded: past
  * `maxQueue` waiting items a submission is refused at once with UNAVAILABLE (503, Retry-After).
  */
 export class GroupCommit<I, O> {
@@ -117,8 +118,8 @@ export class GroupCommit<I, O> {
   }
 
   /**
-   * gatherMs: how many items a flush starting from idle waits for, the size of the last group if
-   * it was answered a moment ago (within 5 × gatherMs); 0 otherwise. A lone request after a quiet
+   * gatherMs: how many of the last group's callers the next flush expects back, the size of that
+   * group if it was answered a moment ago (within 5 × gatherMs); 0 otherwise. A lone request after a quiet
    * moment waits for nothing, and neither does one after a group of one.
    */
   private lastGroupComingBack(): number {
