@@ -16,7 +16,9 @@ export class BackgroundLoop<T = unknown> {
   constructor(
     private readonly pass: () => Promise<T>,
     private readonly intervalMs: number,
-    private readonly onError: (err: Error) => void
+    private readonly onError: (err: Error) => void,
+    /** Housekeeping that must never keep the process alive (the embedded autovacuum): its timer is unref'd. */
+    private readonly options: { unref?: boolean } = {}
   ) {}
 
   /**
@@ -90,5 +92,6 @@ export class BackgroundLoop<T = unknown> {
       this.timer = null;
       void this.kick();
     }, delayMs);
+    if (this.options.unref) this.timer.unref();
   }
 }

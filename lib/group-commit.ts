@@ -100,8 +100,10 @@ export class GroupCommit<I, O> {
   private async drain(): Promise<void> {
     this.flushing = true;
     try {
+      // From idle, those queued are the last group's callers coming back: wait for the rest of them.
+      const comingBack = this.lastGroupComingBack();
       if (this.options.gatherOneTurn) await new Promise<void>(resolve => setImmediate(resolve));
-      else if (this.lastGroupComingBack() > this.queue.length) await this.gatherLastGroup(this.lastGroupComingBack());
+      else if (comingBack > this.queue.length) await this.gatherLastGroup(comingBack);
       while (this.queue.length > 0) {
         const group = this.queue.splice(0, this.options.maxBatch);
         this.options.onFlush?.(group.length);

@@ -1,4 +1,5 @@
 import type { PGlite } from "@electric-sql/pglite";
+import { BackgroundLoop } from "../background-loop";
 
 /**
  * PostgreSQL's autovacuum for the embedded database. PGlite runs PostgreSQL in single-user mode,
@@ -35,43 +36,35 @@ export function maintenanceOf(t: TableStats): "vacuum" | "analyze" | null {
   return null;
 }
 
+/** One pass at a time, every `intervalMs`, stopped before the database closes: a BackgroundLoop. */
 export class PgliteAutovacuum {
-  private timer: NodeJS.Timeout | null = null;
-  private current: Promise<void> | null = null;
-  private stopped = false;
+  private readonly loop: BackgroundLoop<void>;
 
   constructor(
     private readonly db: PGlite,
-    private readonly options: AutovacuumOptions
-  ) {}
+    options: AutovacuumOptions
+  ) {
+    this.loop = new BackgroundLoop(() => this.round(), options.intervalMs, options.onError, { unref: true });
+  }
 
   start(): void {
-    this.timer = setInterval(() => void this.runOnce(), this.options.intervalMs);
-    // Housekeeping never keeps the process alive.
-    this.timer.unref();
+    this.loop.start();
   }
 
-  /** One round: reads the statistics, maintains every table that needs it. */
-  runOnce(): Promise<void> {
-    if (this.current) return this.current;
-    this.current = this.round()
-      .catch(err => this.options.onError(err as Error))
-      .finally(() => (this.current = null));
-    return this.current;
+  /** One round now (or the one in flight): reads the statistics, maintains every table that needs it. */
+  async runOnce(): Promise<void> {
+    await this.loop.kick();
   }
 
-  /** Stops the timer and waits for a round in flight, before the database closes. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.current;
+  /** Stops the rounds and waits for the one in flight, before the database closes. */
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async round(): Promise<void> {
     const { rows } = await this.db.query<TableStats>(STATS);
     for (const table of rows) {
-      if (this.stopped) return;
+      if (this.loop.stopping) return;
       const needed = maintenanceOf(table);
       if (needed === "vacuum") await this.db.exec(`VACUUM (ANALYZE) ${table.name}`);
       else if (needed === "analyze") await this.db.exec(`ANALYZE ${table.name}`);

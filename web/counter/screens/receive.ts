@@ -21,8 +21,11 @@ export function receiveScreen(): HTMLElement {
       stop();
       return;
     }
+    const waiting = done.querySelectorAll<HTMLElement>("li[data-outbox-id]");
+    // Nothing of this screen waits: no read of the outbox (main.ts reads it for the header already).
+    if (waiting.length === 0) return;
     void items().then(all => {
-      for (const row of done.querySelectorAll<HTMLElement>("li[data-outbox-id]")) {
+      for (const row of waiting) {
         const item = all.find(other => other.id === row.dataset.outboxId);
         if (!item || item.state === "waiting") continue;
         delete row.dataset.outboxId;
