@@ -35,8 +35,12 @@ export const NOT_MOBILE_MESSAGE =
   "recipient gets no SMS and you get a parcel.recipient_unreachable webhook when one would have been sent.";
 
 export function recipientWarnings(phone: string | undefined): RecipientWarning[] {
-  if (phone === undefined || normaliseRecipientPhone(phone).mobile) return [];
-  return [{ code: "RECIPIENT_PHONE_NOT_MOBILE", field: "recipientPhone", message: NOT_MOBILE_MESSAGE }];
+  return phone === undefined ? [] : notMobileWarnings(normaliseRecipientPhone(phone).mobile);
+}
+
+/** The warnings of a number already known to be mobile or not. */
+export function notMobileWarnings(mobile: boolean): RecipientWarning[] {
+  return mobile ? [] : [{ code: "RECIPIENT_PHONE_NOT_MOBILE", field: "recipientPhone", message: NOT_MOBILE_MESSAGE }];
 }
 
 /**

@@ -77,6 +77,22 @@ function onEngine(databaseEnv: () => Promise<EngineDatabase>): void {
     expect(JSON.stringify(item)).not.toContain("21234567");
   });
 
+  test("the warning comes back on an idempotent replay and on a batch item; a mobile's answers carry none", async () => {
+    const key = { "Idempotency-Key": `landline-${randomUUID()}` };
+    const first = await merchant.live("POST", "/parcels", { ...PARCEL, recipientPhone: "021 23 45 67" }, key);
+    const replay = await merchant.live("POST", "/parcels", { ...PARCEL, recipientPhone: "021 23 45 67" }, key);
+    expect([first.status, replay.status]).toEqual([201, 201]);
+    expect(replay.body.id).toBe(first.body.id);
+    expect(replay.body.warnings).toEqual([expect.objectContaining({ code: "RECIPIENT_PHONE_NOT_MOBILE" })]);
+    const batch = await merchant.live("POST", "/parcels/batch", { items: [{ ...PARCEL, recipientPhone: "021 23 45 67" }, PARCEL] });
+    expect(batch.status).toBe(200);
+    expect(batch.body.items.map((i: { parcel: { warnings?: { code: string }[] } }) => i.parcel.warnings?.map(w => w.code) ?? [])).toEqual([
+      ["RECIPIENT_PHONE_NOT_MOBILE"],
+      []
+    ]);
+    expect((await create({})).warnings).toBeUndefined();
+  });
+
   test("with rejectNonMobilePhones, create, quote and batch refuse a landline with 400 RECIPIENT_PHONE_INVALID; mobiles still pass", async () => {
     const strict = await m.create("Stricte SARL", 10_000);
     expect((await strict.live("GET", "/recipient-settings")).body).toEqual({ rejectNonMobilePhones: false, defaultLanguage: "fr" });

@@ -71,7 +71,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> =
         const deps = { ...this.sagaDeps(ctx), recipient: await this.recipientSettings.of(owner) };
         const { parcel } = await createParcel(deps, owner, ctx.params, key);
         void this.runRelay();
-        return withRecipientWarnings((await this.viewsOf(ctx, [parcel]))[0], ctx.params.recipientPhone);
+        return withRecipientWarnings((await this.viewsOf(ctx, [parcel]))[0], ctx.params.recipientPhone, parcel);
       }
     }),
 
@@ -147,7 +147,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> =
                 status: 201,
                 idempotencyKey: o.idempotencyKey,
                 replayed: o.replayed,
-                parcel: withRecipientWarnings(views.get(o.parcel.id)!, phoneOfItem(ctx.params.items[o.index])),
+                parcel: withRecipientWarnings(views.get(o.parcel.id)!, phoneOfItem(ctx.params.items[o.index]), o.parcel),
                 error: null
               }
             : { index: o.index, status: o.error.status, idempotencyKey: o.idempotencyKey, replayed: false, parcel: null, error: o.error }
