@@ -2,7 +2,7 @@ import { initialCodStatus } from "../../lib/cod";
 import type { Queryable } from "../../lib/db/database";
 import { named } from "../../lib/db/statement";
 import { DEFAULT_LANG } from "../../lib/languages";
-import { type ParcelEvent, subjectIdOf } from "../../lib/events";
+import type { ParcelEvent } from "../../lib/events";
 import type { ItemOutcome } from "../../lib/group-commit";
 import * as store from "./parcels.store";
 
@@ -26,20 +26,32 @@ const INSERT_PENDING = named(
    ON CONFLICT DO NOTHING
    RETURNING id, created_at, updated_at`
 );
-const MARK_CREATED = named(
-  "parcels_mark_created_group",
-  `UPDATE parcels.parcels SET status = 'CREATED', updated_at = now()
-    WHERE id = ANY($1::uuid[]) AND status = 'PENDING' RETURNING ${store.PARCEL_COLUMNS}`
-);
-const RECORD_CREATIONS = named(
-  "parcels_record_creations_group",
-  `INSERT INTO parcels.status_history (parcel_id, from_status, to_status, actor)
-   SELECT id, 'PENDING', 'CREATED', actor FROM unnest($1::uuid[], $2::text[]) AS t(id, actor)`
-);
-const APPEND_EVENTS = named(
-  "parcels_append_events_group",
-  `INSERT INTO parcels.outbox (event_id, parcel_id, organization_id, mode, type, payload)
-   SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[])`
+/**
+ * PENDING → CREATED, the history lines and the outbox rows of a group in ONE statement (decision
+ * 0037, addendum 2): a statement is atomic on its own, so no BEGIN and COMMIT around three
+ * statements. Only rows still PENDING are updated (and locked by the update); the history lines and
+ * events of the others are dropped by the joins. The time is the caller's ($2), so that the events,
+ * built before the statement, carry the very `updatedAt` stored.
+ */
+const FINISH_GROUP = named(
+  "parcels_finish_creation_group",
+  `WITH done AS (
+     UPDATE parcels.parcels SET status = 'CREATED', updated_at = $2
+      WHERE id = ANY($1::uuid[]) AND status = 'PENDING' RETURNING id
+   ), history AS (
+     INSERT INTO parcels.status_history (parcel_id, from_status, to_status, actor, created_at)
+     SELECT t.id, 'PENDING', 'CREATED', t.actor, $2
+       FROM unnest($1::uuid[], $3::text[]) WITH ORDINALITY AS t(id, actor, n) JOIN done ON done.id = t.id
+      ORDER BY t.n
+   ), events AS (
+     INSERT INTO parcels.outbox (event_id, parcel_id, organization_id, mode, type, payload)
+     SELECT e.event_id, e.parcel_id, e.organization_id, e.mode, e.type, e.payload
+       FROM unnest($4::uuid[], $1::uuid[], $5::uuid[], $6::text[], $7::text[], $8::jsonb[])
+              WITH ORDINALITY AS e(event_id, parcel_id, organization_id, mode, type, payload, n)
+       JOIN done ON done.id = e.parcel_id
+      ORDER BY e.n
+   )
+   SELECT id FROM done`
 );
 const DELETE_PENDING_GROUP = named(
   "parcels_delete_pending_group",
@@ -106,33 +118,33 @@ function pendingRecord(p: store.NewParcel, createdAt: Date, updatedAt: Date): st
   };
 }
 
-/** PENDING → CREATED for the given rows still PENDING (locked by the update); the others are left as they are. */
-export async function markCreated(tx: Queryable, ids: readonly string[]): Promise<store.ParcelRecord[]> {
-  const rows = await tx.query<store.ParcelRow>(MARK_CREATED, [ids]);
-  return rows.map(store.toParcel);
+/**
+ * Finishes a group (FINISH_GROUP): each row's event is built beforehand from its PENDING record as
+ * it will be once CREATED at `at`. Answers the ids actually finished: a row no longer PENDING (the
+ * sweeper got there first) or gone is not among them.
+ */
+export async function finishGroup(
+  db: Queryable,
+  rows: readonly { parcel: store.ParcelRecord; actor: string; event: ParcelEvent }[],
+  at: Date
+): Promise<Set<string>> {
+  const done = await db.query<{ id: string }>(FINISH_GROUP, [
+    rows.map(r => r.parcel.id),
+    at,
+    rows.map(r => r.actor),
+    rows.map(r => r.event.id),
+    rows.map(r => r.event.organizationId),
+    rows.map(r => r.event.mode),
+    rows.map(r => r.event.type),
+    rows.map(r => JSON.stringify(r.event))
+  ]);
+  return new Set(done.map(r => r.id));
 }
 
 export async function parcelsByIds(tx: Queryable, ids: readonly string[]): Promise<store.ParcelRecord[]> {
   return (await tx.query<store.ParcelRow>(`SELECT ${store.PARCEL_COLUMNS} FROM parcels.parcels WHERE id = ANY($1::uuid[])`, [ids])).map(
     store.toParcel
   );
-}
-
-/** The history lines of parcels just created, one statement for all. */
-export async function recordCreations(tx: Queryable, lines: readonly { parcelId: string; actor: string }[]): Promise<void> {
-  await tx.query(RECORD_CREATIONS, [lines.map(l => l.parcelId), lines.map(l => l.actor)]);
-}
-
-/** Outbox rows of several events, in one statement (status-change.ts appendEvent for one). */
-export async function appendEvents(tx: Queryable, events: readonly ParcelEvent[]): Promise<void> {
-  await tx.query(APPEND_EVENTS, [
-    events.map(e => e.id),
-    events.map(e => subjectIdOf(e)),
-    events.map(e => e.organizationId),
-    events.map(e => e.mode),
-    events.map(e => e.type),
-    events.map(e => JSON.stringify(e))
-  ]);
 }
 
 /** The PENDING rows of creates the wallet refused, in one statement; a row finished meanwhile stays. */

@@ -11,7 +11,7 @@ import { eventOf } from "./status-change";
 /**
  * The create path, one group end to end (docs/decisions/0037, after 0025): a group of creates has
  * its PENDING rows inserted in one statement, its debits made in ONE `wallet.debitBatch` call, and
- * PENDING → CREATED with history lines and outbox rows for all of it in one transaction. One
+ * PENDING → CREATED with history lines and outbox rows for all of it in one statement. One
  * grouper, not three in a row: the group formed at the insert is the group that pays and finishes.
  * The saga's states are those of DESIGN §3 per parcel (a PENDING row before any debit, a debit
  * idempotent by parcel id, CREATED + outbox in one transaction), so the sweeper and compensation
@@ -102,11 +102,9 @@ function debitStep(row: store.ParcelRecord, debit: DebitOutcome | Error): Create
 
 async function finishAll(db: Database, rows: readonly store.ParcelRecord[], steps: Map<string, CreateStep>): Promise<void> {
   try {
-    const finished = await db.transaction(tx =>
-      finishCreationGroup(
-        tx,
-        rows.map(r => ({ parcelId: r.id, actor: "merchant" }))
-      )
+    const finished = await finishCreationGroup(
+      db,
+      rows.map(row => ({ row, actor: "merchant" }))
     );
     rows.forEach((row, i) => {
       const outcome = finished[i];
@@ -118,30 +116,24 @@ async function finishAll(db: Database, rows: readonly store.ParcelRecord[], step
 }
 
 /**
- * PENDING → CREATED for a group, in the caller's transaction: one update, one multi-row insert of
- * history lines and one of outbox rows, whatever the group's size. A PENDING row has no history,
- * so its creation is its event number 1 (no count needed). Rows that are no longer PENDING (the
- * sweeper got there first) are answered as they are; rows that are gone, with null.
+ * PENDING → CREATED for a group of PENDING rows, with their history lines and outbox rows, in one
+ * statement (create-groups.store.ts finishGroup) whatever the group's size. A PENDING row has no
+ * history, so its creation is its event number 1 (no count needed). The time is this process's,
+ * never before a row's own creation. Rows that are no longer PENDING (the sweeper got there first)
+ * are answered as they are; rows that are gone, with null.
  */
 export async function finishCreationGroup(
-  tx: Queryable,
-  items: readonly { parcelId: string; actor: string }[]
+  db: Queryable,
+  items: readonly { row: store.ParcelRecord; actor: string }[]
 ): Promise<ItemOutcome<store.ParcelRecord | null>[]> {
-  const ids = items.map(i => i.parcelId);
-  const updated = await groupStore.markCreated(tx, ids);
-  const byId = new Map(updated.map(p => [p.id, p]));
-  const others = ids.filter(id => !byId.has(id));
-  if (others.length > 0) for (const p of await groupStore.parcelsByIds(tx, others)) byId.set(p.id, p);
-  if (updated.length > 0) {
-    const actorOf = new Map(items.map(i => [i.parcelId, i.actor]));
-    await groupStore.recordCreations(
-      tx,
-      updated.map(p => ({ parcelId: p.id, actor: actorOf.get(p.id)! }))
-    );
-    await groupStore.appendEvents(
-      tx,
-      updated.map(p => eventOf(p, { type: eventTypeFor("CREATED"), sequence: 1, occurredAt: p.updatedAt, reason: null }))
-    );
-  }
-  return items.map(i => ({ ok: true, value: byId.get(i.parcelId) ?? null }));
+  const at = new Date(Math.max(Date.now(), ...items.map(i => i.row.createdAt.getTime())));
+  const created = items.map(({ row, actor }) => {
+    const parcel: store.ParcelRecord = { ...row, status: "CREATED", updatedAt: at };
+    return { parcel, actor, event: eventOf(parcel, { type: eventTypeFor("CREATED"), sequence: 1, occurredAt: at, reason: null }) };
+  });
+  const done = await groupStore.finishGroup(db, created, at);
+  const byId = new Map(created.filter(c => done.has(c.parcel.id)).map(c => [c.parcel.id, c.parcel]));
+  const others = items.map(i => i.row.id).filter(id => !byId.has(id));
+  if (others.length > 0) for (const p of await groupStore.parcelsByIds(db, others)) byId.set(p.id, p);
+  return items.map(i => ({ ok: true, value: byId.get(i.row.id) ?? null }));
 }
