@@ -50,7 +50,6 @@ import { createGroups } from "./parcels/create-groups";
 import { GroupSizes } from "./parcels/group-sizes";
 import { RecipientSettingsCache } from "./parcels/recipient/recipient-settings-cache";
 import { toLabelData } from "./parcels/label-data";
-import { OutboxCursor } from "./parcels/outbox-cursor";
 import { OUTBOX_BATCH, relayOutbox, releaseLease } from "./parcels/outbox-relay";
 import {
   LabelDataOfParams,
@@ -233,8 +232,6 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       { ...this.config.groupCommit, gatherMs: this.config.createGatherMs, onFlush: this.groupSizes.record },
       this.broker
     );
-    // Reads start after the last event this instance handed over (decision 0041).
-    const outboxCursor = new OutboxCursor();
     this.relayLoop = new BackgroundLoop(
       () =>
         relayOutbox({
@@ -243,8 +240,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
           holder: this.broker.nodeID,
           handOver: (consumer, events: ParcelEvent[]) => call(this.broker, consumer, { events }),
           isAvailable: action => this.broker.registry.actions.isAvailable(action),
-          caughtUp: () => this.relayLoop.caughtUp(),
-          cursor: outboxCursor
+          caughtUp: () => this.relayLoop.caughtUp()
         })
           // A full batch may have left more behind: another pass right after this one.
           .then(relayed => (relayed >= OUTBOX_BATCH && void this.relayLoop.kick(), relayed))

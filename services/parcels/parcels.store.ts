@@ -521,14 +521,11 @@ export async function releaseRelayLease(db: Queryable, holder: string): Promise<
   await db.query("DELETE FROM parcels.relay_lease WHERE name = 'outbox' AND holder = $1", [holder]);
 }
 
-const UNDISPATCHED = named(
-  "parcels_outbox_undispatched",
-  "SELECT id, parcel_id, payload FROM parcels.outbox WHERE dispatched_at IS NULL AND id > $2 ORDER BY id LIMIT $1"
-);
-
-/** The oldest events not yet dispatched, with an id above `afterId` (outbox-cursor.ts): "0" reads from the first. */
-export async function undispatchedEvents(db: Queryable, limit: number, afterId = "0"): Promise<OutboxRecord[]> {
-  const rows = await db.query<{ id: string; parcel_id: string; payload: ParcelEvent | string }>(UNDISPATCHED, [limit, afterId]);
+export async function undispatchedEvents(db: Queryable, limit: number): Promise<OutboxRecord[]> {
+  const rows = await db.query<{ id: string; parcel_id: string; payload: ParcelEvent | string }>(
+    "SELECT id, parcel_id, payload FROM parcels.outbox WHERE dispatched_at IS NULL ORDER BY id LIMIT $1",
+    [limit]
+  );
   // jsonb arrives parsed from pg, as text from some drivers.
   return rows.map(r => ({
     id: r.id,

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "moleculer";
-import type { Database, Queryable } from "../../lib/db/database";
+import type { Database } from "../../lib/db/database";
 import { migrateSchema } from "../../lib/db/migrate";
 import { openPostgres } from "../../lib/db/postgres";
 import { mayMessageRecipient, type ParcelEvent, subjectIdOf } from "../../lib/events";
-import { OutboxCursor } from "../../services/parcels/outbox-cursor";
 import { relayOutbox, releaseLease, type RelayDeps } from "../../services/parcels/outbox-relay";
 import * as parcels from "../../services/parcels/parcels.store";
 import * as webhooks from "../../services/webhooks/webhooks.store";
@@ -222,66 +221,5 @@ describeWithServers(["postgres"], "two webhook workers claiming batches on one P
       [organizationId]
     );
     expect(Number(delivered)).toBe(300);
-  });
-});
-
-describeWithServers(["postgres"], "the outbox relay's cursor on the PostgreSQL server (decision 0041)", () => {
-  let db: Database;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ db, close } = await openThrowAwayPostgres());
-    await migrateSchema(db, "parcels");
-  });
-  afterAll(() => close());
-
-  const append = (tx: Queryable, event: ParcelEvent, organizationId: string) =>
-    parcels.appendOutbox(tx, {
-      eventId: event.id,
-      parcelId: subjectIdOf(event),
-      owner: { organizationId, mode: "live" },
-      type: event.type,
-      payload: event
-    });
-
-  test("an event whose transaction commits after a later event was handed over still leaves, at the next full read", async () => {
-    const organizationId = randomUUID();
-    const [late, early] = [makeParcelEvent(organizationId), makeParcelEvent(organizationId)];
-    let now = 0;
-    const handed: string[] = [];
-    const deps: RelayDeps = {
-      db,
-      logger: quiet,
-      holder: `relay-${randomUUID()}`,
-      isAvailable: () => true,
-      handOver: async (consumer, events) => void (consumer === "webhooks.enqueueBatch" && handed.push(...events.map(e => e.id))),
-      cursor: new OutboxCursor(1_000, () => now)
-    };
-    // `late` takes its id first, but its transaction commits only after `early` was handed over.
-    let inserted!: () => void;
-    let commit!: () => void;
-    const lateInserted = new Promise<void>(resolve => (inserted = resolve));
-    const mayCommit = new Promise<void>(resolve => (commit = resolve));
-    const slow = db.transaction(async tx => {
-      await append(tx, late, organizationId);
-      inserted();
-      await mayCommit;
-    });
-    await lateInserted;
-    await db.transaction(tx => append(tx, early, organizationId));
-    try {
-      expect(await relayOutbox(deps)).toBe(1);
-      commit();
-      await slow;
-      // Within the second, reads start after `early`: `late` waits, still undispatched.
-      now = 500;
-      expect(await relayOutbox(deps)).toBe(0);
-      expect((await parcels.undispatchedEvents(db, 10)).map(r => r.event.id)).toEqual([late.id]);
-      now = 1_000;
-      expect(await relayOutbox(deps)).toBe(1);
-    } finally {
-      await releaseLease(db, deps.holder);
-    }
-    expect(handed).toEqual([early.id, late.id]);
-    expect(await parcels.undispatchedEvents(db, 10)).toEqual([]);
   });
 });
