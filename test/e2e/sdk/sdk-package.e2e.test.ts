@@ -13,17 +13,20 @@ import { ROOT } from "../../helpers/processes";
 const SDK = path.join(ROOT, "sdk", "typescript");
 const TSC = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
 let consumer: string;
+/** The package as built by its script, in a folder of this test's own (build.mjs <dir>). */
+let pkg: string;
 
 function node(args: string[], cwd: string): string {
   return execFileSync(process.execPath, args, { cwd, encoding: "utf8" });
 }
 
 beforeAll(() => {
-  node([path.join(SDK, "scripts", "build.mjs")], ROOT);
   // A consumer project with the SDK installed as npm would: node_modules/@relay-parcels/sdk.
   consumer = fs.mkdtempSync(path.join(os.tmpdir(), "relay-sdk-consumer-"));
+  pkg = path.join(consumer, "built-sdk");
+  node([path.join(SDK, "scripts", "build.mjs"), pkg], ROOT);
   fs.mkdirSync(path.join(consumer, "node_modules", "@relay-parcels"), { recursive: true });
-  fs.symlinkSync(SDK, path.join(consumer, "node_modules", "@relay-parcels", "sdk"), "dir");
+  fs.symlinkSync(pkg, path.join(consumer, "node_modules", "@relay-parcels", "sdk"), "dir");
   fs.symlinkSync(path.join(ROOT, "node_modules", "@types"), path.join(consumer, "node_modules", "@types"), "dir");
   fs.writeFileSync(path.join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true }));
 }, 120_000);
@@ -53,8 +56,8 @@ test("the ES module build is imported, and the CommonJS build required, through 
   expect(JSON.parse(node(["esm.mjs"], consumer))).toEqual(EXPECTED);
   expect(JSON.parse(node(["cjs.cjs"], consumer))).toEqual(EXPECTED);
   // Two builds, not one re-exported by the other.
-  expect(fs.readFileSync(path.join(SDK, "dist", "esm", "client.js"), "utf8")).toMatch(/^import /m);
-  expect(fs.readFileSync(path.join(SDK, "dist", "cjs", "client.js"), "utf8")).toMatch(/require\(/);
+  expect(fs.readFileSync(path.join(pkg, "dist", "esm", "client.js"), "utf8")).toMatch(/^import /m);
+  expect(fs.readFileSync(path.join(pkg, "dist", "cjs", "client.js"), "utf8")).toMatch(/require\(/);
 });
 
 test("the declarations compile in a strict consumer project, ESM and CommonJS, and catch a wrong call", () => {
@@ -110,7 +113,7 @@ export async function ship(relay: RelayParcels): Promise<string> {
 });
 
 test("npm pack publishes dist/ and the package's own files, nothing else", () => {
-  const output = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: SDK, encoding: "utf8" });
+  const output = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: pkg, encoding: "utf8" });
   const [pack] = JSON.parse(output) as { name: string; files: { path: string }[] }[];
   expect(pack.name).toBe("@relay-parcels/sdk");
   const files = pack.files.map(f => f.path).sort();
