@@ -50,6 +50,7 @@ import { createGroups } from "./parcels/create-groups";
 import { GroupSizes } from "./parcels/group-sizes";
 import { RecipientSettingsCache } from "./parcels/recipient/recipient-settings-cache";
 import { toLabelData } from "./parcels/label-data";
+import { OutboxCursor } from "./parcels/outbox-cursor";
 import { OUTBOX_BATCH, relayOutbox, releaseLease } from "./parcels/outbox-relay";
 import {
   LabelDataOfParams,
@@ -232,6 +233,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       { ...this.config.groupCommit, gatherMs: this.config.createGatherMs, onFlush: this.groupSizes.record },
       this.broker
     );
+    // Reads start after the last event this instance handed over (decision 0041).
+    const outboxCursor = new OutboxCursor();
     this.relayLoop = new BackgroundLoop(
       () =>
         relayOutbox({
@@ -240,7 +243,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
           holder: this.broker.nodeID,
           handOver: (consumer, events: ParcelEvent[]) => call(this.broker, consumer, { events }),
           isAvailable: action => this.broker.registry.actions.isAvailable(action),
-          caughtUp: () => this.relayLoop.caughtUp()
+          caughtUp: () => this.relayLoop.caughtUp(),
+          cursor: outboxCursor
         })
           // A full batch may have left more behind: another pass right after this one.
           .then(relayed => (relayed >= OUTBOX_BATCH && void this.relayLoop.kick(), relayed))

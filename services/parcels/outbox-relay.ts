@@ -2,6 +2,7 @@ import type { Logger } from "moleculer";
 import pLimit from "p-limit";
 import type { Database } from "../../lib/db/database";
 import { mayMessageRecipient, type ParcelEvent } from "../../lib/events";
+import type { OutboxCursor } from "./outbox-cursor";
 import * as store from "./parcels.store";
 
 export interface RelayDeps {
@@ -14,6 +15,8 @@ export interface RelayDeps {
   isAvailable: (action: string) => boolean;
   /** Called right before the outbox is read: events committed until now are in this pass (BackgroundLoop.caughtUp). */
   caughtUp?: () => void;
+  /** Where each read starts (outbox-cursor.ts); without one, every read starts from the first event. */
+  cursor?: OutboxCursor;
 }
 
 /**
@@ -102,14 +105,16 @@ export async function relayOutbox(deps: RelayDeps): Promise<number> {
   if (!EVENT_CONSUMERS.every(deps.isAvailable)) return 0;
   if (!(await holdLease(deps.db, deps.holder))) return 0;
   deps.caughtUp?.();
-  const records = await store.undispatchedEvents(deps.db, BATCH);
+  const records = await store.undispatchedEvents(deps.db, BATCH, deps.cursor?.readFrom());
   if (records.length === 0) return 0;
   try {
     await handOver(deps, records);
+    deps.cursor?.handedOver(records.map(r => r.id));
     return records.length;
   } catch (err) {
     deps.logger.warn(`outbox: a hand-off of ${records.length} events failed (${(err as Error).message}); retried parcel by parcel`);
   }
+  deps.cursor?.keptSome();
   const byParcel = new Map<string, store.OutboxRecord[]>();
   for (const record of records) byParcel.set(record.parcelId, [...(byParcel.get(record.parcelId) ?? []), record]);
   const limit = pLimit(PARALLEL_PARCELS);

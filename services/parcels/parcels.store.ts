@@ -521,11 +521,23 @@ export async function releaseRelayLease(db: Queryable, holder: string): Promise<
   await db.query("DELETE FROM parcels.relay_lease WHERE name = 'outbox' AND holder = $1", [holder]);
 }
 
-export async function undispatchedEvents(db: Queryable, limit: number): Promise<OutboxRecord[]> {
-  const rows = await db.query<{ id: string; parcel_id: string; payload: ParcelEvent | string }>(
-    "SELECT id, parcel_id, payload FROM parcels.outbox WHERE dispatched_at IS NULL ORDER BY id LIMIT $1",
-    [limit]
-  );
+// Above the cursor, and never an event whose parcel still has one waiting at or below it: that older
+// one committed late and leaves first, at the next full read (decision 0041).
+const UNDISPATCHED = named(
+  "parcels_outbox_undispatched",
+  `SELECT o.id, o.parcel_id, o.payload FROM parcels.outbox o
+    WHERE o.dispatched_at IS NULL AND o.id > $2
+      AND NOT EXISTS (SELECT 1 FROM parcels.outbox older
+                       WHERE older.parcel_id = o.parcel_id AND older.dispatched_at IS NULL AND older.id <= $2)
+    ORDER BY o.id LIMIT $1`
+);
+
+/**
+ * The oldest events not yet dispatched, with an id above `afterId` (outbox-cursor.ts), leaving out
+ * the events of a parcel that has one waiting at or below it; "0" reads from the first.
+ */
+export async function undispatchedEvents(db: Queryable, limit: number, afterId = "0"): Promise<OutboxRecord[]> {
+  const rows = await db.query<{ id: string; parcel_id: string; payload: ParcelEvent | string }>(UNDISPATCHED, [limit, afterId]);
   // jsonb arrives parsed from pg, as text from some drivers.
   return rows.map(r => ({
     id: r.id,

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "moleculer";
-import type { Database } from "../../lib/db/database";
+import type { Database, Queryable } from "../../lib/db/database";
 import { migrateSchema } from "../../lib/db/migrate";
 import { openPostgres } from "../../lib/db/postgres";
 import { mayMessageRecipient, type ParcelEvent, subjectIdOf } from "../../lib/events";
+import { OutboxCursor } from "../../services/parcels/outbox-cursor";
 import { relayOutbox, releaseLease, type RelayDeps } from "../../services/parcels/outbox-relay";
 import * as parcels from "../../services/parcels/parcels.store";
 import * as webhooks from "../../services/webhooks/webhooks.store";
@@ -221,5 +222,71 @@ describeWithServers(["postgres"], "two webhook workers claiming batches on one P
       [organizationId]
     );
     expect(Number(delivered)).toBe(300);
+  });
+});
+
+describeWithServers(["postgres"], "the outbox relay's cursor on the PostgreSQL server (decision 0041)", () => {
+  let db: Database;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ db, close } = await openThrowAwayPostgres());
+    await migrateSchema(db, "parcels");
+  });
+  afterAll(() => close());
+
+  const append = (tx: Queryable, event: ParcelEvent, organizationId: string) =>
+    parcels.appendOutbox(tx, {
+      eventId: event.id,
+      parcelId: subjectIdOf(event),
+      owner: { organizationId, mode: "live" },
+      type: event.type,
+      payload: event
+    });
+
+  test("an event committed after a later one was handed over leaves at the next full read, and its parcel's next event only after it", async () => {
+    const organizationId = randomUUID();
+    const parcelId = randomUUID();
+    // `late` (parcel P) takes its id first; `other` (another parcel) commits first and is handed over;
+    // then `late` commits, and P's `next` is written after it (as a parcel's row lock orders its events).
+    const late = makeParcelEvent(organizationId, { parcelId, sequence: 1 });
+    const other = makeParcelEvent(organizationId);
+    const next = makeParcelEvent(organizationId, { parcelId, sequence: 2, type: "parcel.ready_for_pickup" });
+    let now = 0;
+    const handed: string[] = [];
+    const deps: RelayDeps = {
+      db,
+      logger: quiet,
+      holder: `relay-${randomUUID()}`,
+      isAvailable: () => true,
+      handOver: async (consumer, events) => void (consumer === "webhooks.enqueueBatch" && handed.push(...events.map(e => e.id))),
+      cursor: new OutboxCursor(1_000, () => now)
+    };
+    let inserted!: () => void;
+    let commit!: () => void;
+    const lateInserted = new Promise<void>(resolve => (inserted = resolve));
+    const mayCommit = new Promise<void>(resolve => (commit = resolve));
+    const slow = db.transaction(async tx => {
+      await append(tx, late, organizationId);
+      inserted();
+      await mayCommit;
+    });
+    await lateInserted;
+    await db.transaction(tx => append(tx, other, organizationId));
+    try {
+      expect(await relayOutbox(deps)).toBe(1);
+      commit();
+      await slow;
+      await db.transaction(tx => append(tx, next, organizationId));
+      // Within the second, reads start after `other`: `late` waits, and so does `next`, behind it.
+      now = 500;
+      expect(await relayOutbox(deps)).toBe(0);
+      expect((await parcels.undispatchedEvents(db, 10)).map(r => r.event.id)).toEqual([late.id, next.id]);
+      now = 1_000;
+      expect(await relayOutbox(deps)).toBe(2);
+    } finally {
+      await releaseLease(db, deps.holder);
+    }
+    expect(handed).toEqual([other.id, late.id, next.id]);
+    expect(await parcels.undispatchedEvents(db, 10)).toEqual([]);
   });
 });
