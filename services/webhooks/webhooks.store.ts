@@ -2,6 +2,7 @@ import type { KeyMode } from "../../lib/api-keys";
 import type { Database, Queryable } from "../../lib/db/database";
 import type { ParcelEvent } from "../../lib/events";
 import { isoOrNull } from "../../lib/db/rows";
+import { named } from "../../lib/db/statement";
 
 /**
  * All SQL of the webhooks service (schema `webhooks`, migrations/webhooks/): endpoints and their
@@ -262,7 +263,7 @@ export async function disableEndpoint(db: Queryable, endpointId: string, reason:
 // The events feed
 
 /** Arbitrary, fixed: the first key of the per-organisation advisory lock that orders the feed. */
-const EVENT_FEED_LOCK = 7_211_012;
+export const EVENT_FEED_LOCK = 7_211_012;
 
 export interface StoredEvent {
   /** The event's place in the feed (a bigint, as text). */
@@ -283,79 +284,86 @@ export interface RecordedEvent {
   deliveries: NewDelivery[];
 }
 
+// The organisations' locks first (their one fixed order is the array's), then the events, then
+// their deliveries; see recordEvents. Prepared once per connection (lib/db/statement.ts).
+const RECORD_EVENTS = named(
+  "webhooks_record_events",
+  `WITH locked AS MATERIALIZED (
+     SELECT count(pg_advisory_xact_lock($2::integer, hashtext(o))) AS n FROM unnest($3::text[]) AS o
+   ), incoming AS (
+     SELECT x, n FROM json_array_elements($1::json) WITH ORDINALITY AS t(x, n) WHERE (SELECT n FROM locked) >= 0
+   ), stored AS (
+     INSERT INTO webhooks.events (id, organization_id, mode, parcel_id, type, payload)
+     SELECT (x->>'id')::uuid, (x->>'organizationId')::uuid, x->>'mode', coalesce(x->'data'->'parcel'->>'id', x->'data'->'closure'->>'id')::uuid, x->>'type', x
+       FROM incoming ORDER BY n
+     ON CONFLICT (id) DO NOTHING
+     RETURNING id, seq, organization_id, mode, parcel_id, type
+   ), made AS (
+     INSERT INTO webhooks.deliveries
+       (id, event_id, event_seq, endpoint_id, organization_id, mode, parcel_id, event_type, status, next_attempt_at, last_error)
+     SELECT gen_random_uuid(), s.id, s.seq, e.id, e.organization_id, s.mode, s.parcel_id, s.type,
+            CASE WHEN e.disabled_at IS NULL THEN 'pending' ELSE 'skipped' END,
+            CASE WHEN e.disabled_at IS NULL THEN now() END,
+            CASE WHEN e.disabled_at IS NULL THEN NULL
+                 ELSE 'webhook endpoint disabled' || COALESCE(': ' || e.disabled_reason, '') END
+       FROM stored s
+       JOIN webhooks.endpoints e
+         ON e.organization_id = s.organization_id AND (e.mode = 'both' OR e.mode = s.mode)
+        AND (e.event_types IS NULL OR s.type = ANY (e.event_types))
+      ORDER BY s.seq, e.created_at, e.id
+     RETURNING id, event_id, endpoint_id, status, seq
+   )
+   SELECT s.id::text AS event_id, m.id, m.endpoint_id, m.status
+     FROM stored s LEFT JOIN made m ON m.event_id = s.id
+    ORDER BY s.seq, m.seq`
+);
+
 /**
- * Stores a batch of events and, in the same transaction, one delivery for each endpoint of the
+ * Stores a batch of events and, in the same statement, one delivery for each endpoint of the
  * event's organisation that takes it (mode and event type): pending, or skipped when the endpoint
- * is disabled (kept for a replay). Both inserts are one statement, whatever the batch's size, and
- * an organisation without an endpoint costs only its events' rows (the events API and replays read
- * them). The events take their feed positions in the batch's order, so a parcel's events keep the
- * order the outbox gave them. Idempotent per event id: an event stored before (a redelivered batch)
- * adds nothing, even for an endpoint created in between, and answers the deliveries made the first
- * time. The organisations' locks, taken in one fixed order, make each organisation's events commit
- * in feed order.
+ * is disabled (kept for a replay). One statement whatever the batch's size, and no transaction
+ * around it (one round trip: the statement is its own transaction); an organisation without an
+ * endpoint costs only its events' rows (the events API and replays read them). The events take
+ * their feed positions in the batch's order, so a parcel's events keep the order the outbox gave
+ * them. Idempotent per event id: an event stored before (a redelivered batch) adds nothing, even
+ * for an endpoint created in between, and answers the deliveries made the first time.
+ *
+ * The organisations' locks, taken in one fixed order by the statement's first step, make each
+ * organisation's events commit in feed order: no row is read from `incoming`, so no `seq` is drawn,
+ * until every lock is held (the locks are the one-time filter of `incoming`, an init plan run before
+ * its first row), and they are held until the statement's commit.
  */
-export async function recordEvents(db: Database, events: ParcelEvent[]): Promise<RecordedEvent[]> {
+export async function recordEvents(db: Queryable, events: ParcelEvent[]): Promise<RecordedEvent[]> {
   if (events.length === 0) return [];
-  return db.transaction(async tx => {
-    const organizations = [...new Set(events.map(e => e.organizationId))].sort();
-    await tx.query("SELECT pg_advisory_xact_lock($1::integer, hashtext(o)) FROM unnest($2::text[]) WITH ORDINALITY AS t(o, n) ORDER BY n", [
-      EVENT_FEED_LOCK,
-      organizations
-    ]);
-    // json keeps each element's text: the stored payload is the event exactly as parcels wrote it.
-    const fresh = await tx.query<{ event_id: string; id: string | null; endpoint_id: string | null; status: DeliveryStatus | null }>(
-      `WITH incoming AS (
-         SELECT x, n FROM json_array_elements($1::json) WITH ORDINALITY AS t(x, n)
-       ), stored AS (
-         INSERT INTO webhooks.events (id, organization_id, mode, parcel_id, type, payload)
-         SELECT (x->>'id')::uuid, (x->>'organizationId')::uuid, x->>'mode', coalesce(x->'data'->'parcel'->>'id', x->'data'->'closure'->>'id')::uuid, x->>'type', x
-           FROM incoming ORDER BY n
-         ON CONFLICT (id) DO NOTHING
-         RETURNING id, seq, organization_id, mode, parcel_id, type
-       ), made AS (
-         INSERT INTO webhooks.deliveries
-           (id, event_id, event_seq, endpoint_id, organization_id, mode, parcel_id, event_type, status, next_attempt_at, last_error)
-         SELECT gen_random_uuid(), s.id, s.seq, e.id, e.organization_id, s.mode, s.parcel_id, s.type,
-                CASE WHEN e.disabled_at IS NULL THEN 'pending' ELSE 'skipped' END,
-                CASE WHEN e.disabled_at IS NULL THEN now() END,
-                CASE WHEN e.disabled_at IS NULL THEN NULL
-                     ELSE 'webhook endpoint disabled' || COALESCE(': ' || e.disabled_reason, '') END
-           FROM stored s
-           JOIN webhooks.endpoints e
-             ON e.organization_id = s.organization_id AND (e.mode = 'both' OR e.mode = s.mode)
-            AND (e.event_types IS NULL OR s.type = ANY (e.event_types))
-          ORDER BY s.seq, e.created_at, e.id
-         RETURNING id, event_id, endpoint_id, status, seq
-       )
-       SELECT s.id::text AS event_id, m.id, m.endpoint_id, m.status
-         FROM stored s LEFT JOIN made m ON m.event_id = s.id
-        ORDER BY s.seq, m.seq`,
-      [JSON.stringify(events)]
+  const organizations = [...new Set(events.map(e => e.organizationId))].sort();
+  // json keeps each element's text: the stored payload is the event exactly as parcels wrote it.
+  const fresh = await db.query<{ event_id: string; id: string | null; endpoint_id: string | null; status: DeliveryStatus | null }>(
+    RECORD_EVENTS,
+    [JSON.stringify(events), EVENT_FEED_LOCK, organizations]
+  );
+  const made = new Map<string, NewDelivery[]>();
+  for (const row of fresh) {
+    const list = made.get(row.event_id) ?? [];
+    if (row.id && row.endpoint_id && row.status) list.push({ id: row.id, endpointId: row.endpoint_id, status: row.status });
+    made.set(row.event_id, list);
+  }
+  const before = events.map(e => e.id).filter(id => !made.has(id));
+  const earlier = new Map<string, NewDelivery[]>();
+  if (before.length > 0) {
+    const rows = await db.query<{ id: string; event_id: string; endpoint_id: string; status: DeliveryStatus }>(
+      "SELECT id, event_id, endpoint_id, status FROM webhooks.deliveries WHERE event_id = ANY($1::uuid[]) ORDER BY seq",
+      [before]
     );
-    const made = new Map<string, NewDelivery[]>();
-    for (const row of fresh) {
-      const list = made.get(row.event_id) ?? [];
-      if (row.id && row.endpoint_id && row.status) list.push({ id: row.id, endpointId: row.endpoint_id, status: row.status });
-      made.set(row.event_id, list);
+    for (const row of rows) {
+      earlier.set(row.event_id, [...(earlier.get(row.event_id) ?? []), { id: row.id, endpointId: row.endpoint_id, status: row.status }]);
     }
-    const before = events.map(e => e.id).filter(id => !made.has(id));
-    const earlier = new Map<string, NewDelivery[]>();
-    if (before.length > 0) {
-      const rows = await tx.query<{ id: string; event_id: string; endpoint_id: string; status: DeliveryStatus }>(
-        "SELECT id, event_id, endpoint_id, status FROM webhooks.deliveries WHERE event_id = ANY($1::uuid[]) ORDER BY seq",
-        [before]
-      );
-      for (const row of rows) {
-        earlier.set(row.event_id, [...(earlier.get(row.event_id) ?? []), { id: row.id, endpointId: row.endpoint_id, status: row.status }]);
-      }
-    }
-    const answered = new Set<string>();
-    return events.map(event => {
-      // The same event twice in one batch: stored once, the second answered as already stored.
-      const created = made.has(event.id) && !answered.has(event.id);
-      answered.add(event.id);
-      return { eventId: event.id, created, deliveries: made.get(event.id) ?? earlier.get(event.id) ?? [] };
-    });
+  }
+  const answered = new Set<string>();
+  return events.map(event => {
+    // The same event twice in one batch: stored once, the second answered as already stored.
+    const created = made.has(event.id) && !answered.has(event.id);
+    answered.add(event.id);
+    return { eventId: event.id, created, deliveries: made.get(event.id) ?? earlier.get(event.id) ?? [] };
   });
 }
 

@@ -225,6 +225,52 @@ describeWithServers(["postgres"], "two webhook workers claiming batches on one P
   });
 });
 
+describeWithServers(["postgres"], "an organisation's events commit in feed order on the PostgreSQL server", () => {
+  let database: { url: string; drop: () => Promise<void> };
+  let db: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    // Three sessions at once: the lock's holder, the batch waiting for it, and the test looking on.
+    db = openPostgres(database.url, 3);
+    await migrateSchema(db, "webhooks");
+  });
+  afterAll(async () => {
+    await db.close();
+    await database.drop();
+  });
+
+  /** Sessions of this database waiting for an advisory lock. */
+  const waitingForLock = async () => {
+    const [{ n }] = await db.query<{ n: number }>(
+      `SELECT count(*)::integer AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+        WHERE l.locktype = 'advisory' AND NOT l.granted AND d.datname = current_database()`
+    );
+    return n;
+  };
+
+  test("a batch draws its feed positions only once it holds its organisation's lock", async () => {
+    const organizationId = randomUUID();
+    const holderEvent = makeParcelEvent(organizationId);
+    const waiterEvent = makeParcelEvent(organizationId);
+    let waiter: Promise<unknown> | undefined;
+    await db.transaction(async tx => {
+      // Another batch of the organisation is being stored: it holds the lock and has not drawn its positions yet.
+      await tx.query("SELECT pg_advisory_xact_lock($1::integer, hashtext($2))", [webhooks.EVENT_FEED_LOCK, organizationId]);
+      waiter = webhooks.recordEvents(db, [waiterEvent]);
+      for (let look = 0; (await waitingForLock()) === 0; look++) {
+        if (look === 500) throw new Error("the second batch never waited for the organisation's lock");
+        await new Promise(resolve => setTimeout(resolve, 20));
+      }
+      // It draws its positions while the other batch waits, and commits first.
+      await webhooks.recordEvents(tx, [holderEvent]);
+    });
+    await waiter;
+    // Had the waiting batch drawn its position before it held the lock, a reader paging by position
+    // would have seen the holder's event first and then an earlier position commit behind it.
+    expect(await feed(db, organizationId)).toEqual([holderEvent, waiterEvent]);
+  });
+});
+
 describeWithServers(["postgres"], "the outbox relay's cursor on the PostgreSQL server (decision 0041)", () => {
   let db: Database;
   let close: () => Promise<void>;
