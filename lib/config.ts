@@ -52,6 +52,8 @@ export interface AppConfig {
     /** The headers must arrive within this time (slowloris). */
     headersTimeoutMs: number;
     keepAliveTimeoutMs: number;
+    /** On stop, how long idle kept-alive connections stay open for their clients' next request (services/gateway/http/idle-drain.ts). */
+    drainIdleMs: number;
     /** Largest JSON request body, as sent and once decompressed. */
     maxBodyBytes: number;
     /** Proxies in front of the gateway whose X-Forwarded-For entries are trusted (0: none). */
@@ -191,10 +193,12 @@ function httpLimits(env: NodeJS.ProcessEnv): AppConfig["http"] {
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new ConfigError("HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS");
   }
+  const keepAliveTimeoutMs = integer(env, "HTTP_KEEP_ALIVE_TIMEOUT_MS", 5_000, 100, 600_000);
   return {
     requestTimeoutMs,
     headersTimeoutMs,
-    keepAliveTimeoutMs: integer(env, "HTTP_KEEP_ALIVE_TIMEOUT_MS", 5_000, 100, 600_000),
+    keepAliveTimeoutMs,
+    drainIdleMs: integer(env, "HTTP_DRAIN_IDLE_MS", keepAliveTimeoutMs, 0, 600_000),
     maxBodyBytes: integer(env, "HTTP_MAX_BODY_BYTES", 65_536, 1_024, 16_777_216),
     trustProxyHops: integer(env, "TRUST_PROXY_HOPS", 0, 0, 10)
   };

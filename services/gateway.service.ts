@@ -20,6 +20,7 @@ import { API_BASE_PATH, API_KINDS, LocationRule, detached, PROBE_PATHS } from ".
 import { AppError } from "../lib/errors";
 import { toErrorResponse } from "../lib/http-errors";
 import { addressBucket } from "./gateway/http/client-address";
+import { drainIdleConnectionsOnClose } from "./gateway/http/idle-drain";
 import { answerClientError } from "./gateway/http/client-error";
 import { holdExpectContinue } from "./gateway/http/expect-continue";
 import { lingerAfterAnswer } from "./gateway/http/lingering-close";
@@ -285,10 +286,12 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
     this.server.on("clientError", answerClientError);
     holdExpectContinue(this.server);
     // From SIGTERM on (broker no longer started), answers close their connection: a kept-alive
-    // client opens its next one elsewhere instead of racing the server's close.
+    // client opens its next one elsewhere instead of racing the server's close; idle connections
+    // are left to their clients for a while rather than closed under a request being sent.
     this.server.on("request", (_req: IncomingMessage, res: ServerResponse) => {
       if (!this.broker.started) res.setHeader("Connection", "close");
     });
+    drainIdleConnectionsOnClose(this.server, config.http.drainIdleMs);
     const edge = this as unknown as Pick<EdgeMethods, "resolveAlias"> & { routes: Array<{ logging: boolean }> };
     // Without a metrics reporter nothing would read the counts: no listener per request then.
     if (this.broker.isMetricsEnabled()) {

@@ -89,7 +89,10 @@ describeWithServers(["postgres", "redis", "nats"], "operations: probes, metrics,
       WEBHOOK_WORKER_INTERVAL_MS: "100",
       OUTBOX_INTERVAL_MS: "100",
       PENDING_SWEEP_AFTER_SECONDS: "2",
-      SWEEP_INTERVAL_MS: "500"
+      SWEEP_INTERVAL_MS: "500",
+      // As in production (the keep-alive timeout): a stopping gateway leaves its idle kept-alive
+      // connections to the workers' next requests instead of closing them under a request being sent.
+      HTTP_DRAIN_IDLE_MS: "5000"
     };
     const ports = [await freePort(), await freePort()];
     gatewayUrls = ports.map(port => `http://127.0.0.1:${port}`);

@@ -43,7 +43,9 @@ export function inProcessSystem(
       ENCRYPTION_KEY: randomBytes(32).toString("hex"),
       LABEL_URL_SECRET: randomBytes(32).toString("hex"),
       LOG_LEVEL: "warn",
-      OUTBOX_INTERVAL_MS: "100"
+      OUTBOX_INTERVAL_MS: "100",
+      // The stop does not wait for the test's idle kept-alive connections (services/gateway/http/idle-drain.ts).
+      HTTP_DRAIN_IDLE_MS: "0"
     });
     broker = await createSystem(config, { logger: false });
     await broker.start();

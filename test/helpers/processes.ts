@@ -38,7 +38,9 @@ export interface RunningProcess {
 export function startProcess(command: string, args: string[], env: Record<string, string>): RunningProcess {
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", LOG_LEVEL: "info", ...env },
+    // HTTP_DRAIN_IDLE_MS 0: a test's stop does not wait for its client's idle connections (the
+    // operations e2e sets the production default, where the SIGTERM under load is tested).
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", LOG_LEVEL: "info", HTTP_DRAIN_IDLE_MS: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
     // Its own process group, so that a signal reaches what `npm start` spawned as well.
     detached: true
