@@ -84,6 +84,16 @@ describeBrowser("the counter app: a day at the counter", () => {
       await scan(page, "receive-scan", "RP000000000DZ");
       await expect(page.innerText(".notice-error")).resolves.toMatch(text.unknown);
       await screenshot(page, `${tag}-02-received`);
+      // Switching language keeps the screen: the line under the field, said in the other language, and the parcels received.
+      const other =
+        tag === "ar" ? { code: "fr", unknown: /Numéro inconnu : vérifiez l'étiquette\./ } : { code: "ar", unknown: /رقم غير معروف/ };
+      await page.selectOption("#language", other.code);
+      await expect(page.innerText(".notice-error")).resolves.toMatch(other.unknown);
+      expect(await page.locator("#received li").count()).toBe(3);
+      await screenshot(page, `${tag}-02b-received-in-${other.code}`);
+      await page.selectOption("#language", tag);
+      await expect(page.innerText(".notice-error")).resolves.toMatch(text.unknown);
+      expect(await page.locator("#received li").count()).toBe(3);
 
       // Hand over the COD parcel: label scan, PIN, the exact cash confirmed.
       const codPin = await system.sms.pinOf(cod.trackingNumber);

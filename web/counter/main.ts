@@ -5,6 +5,7 @@ import type { MessageKey } from "./i18n/fr";
 import { dismissResults, flush, items, onOutboxChange, OutboxItem, startFlushing } from "./outbox";
 import { currentScreen, go, Screen, setNavigator } from "./router";
 import { stopCamera } from "./scan-field";
+import { startVisit } from "./visit-memory";
 import { closureScreen } from "./screens/closure";
 import { dispatchScreen } from "./screens/dispatch";
 import { dropOffScreen } from "./screens/drop-off";
@@ -34,7 +35,9 @@ const SCREENS: Record<Exclude<Screen, "pair">, () => HTMLElement> = {
   closure: closureScreen
 };
 
-function show(screen: Screen): void {
+/** Draws a screen: a new visit, or (`redraw`) the same visit in another language, keeping what it holds. */
+function show(screen: Screen, redraw = false): void {
+  if (!redraw) startVisit();
   stopCamera();
   const paired = pairing();
   const view = !paired || screen === "pair" ? pairScreen(() => void drawChrome()) : SCREENS[screen]();
@@ -72,7 +75,7 @@ function languagePicker(): HTMLElement {
       onchange: () => {
         setLanguage(select.value as Language);
         void drawChrome();
-        show(currentScreen());
+        show(currentScreen(), true);
       }
     },
     LANGUAGES.map(code => h("option", { value: code, selected: code === language(), lang: code }, LANGUAGE_NAMES[code]))

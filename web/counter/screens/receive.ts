@@ -3,21 +3,41 @@ import { t } from "../i18n";
 import { items, onOutboxChange, submit, toApiError } from "../outbox";
 import { scanField } from "../scan-field";
 import { errorNotice, screen, slot } from "./common";
+import { visitMemory } from "../visit-memory";
 
 /**
  * Receive: one scan per parcel, each answered in one line; the field stays ready for the next.
  * An arrival recorded without network waits in the list (amber) and in the line under the field;
  * once the outbox has sent it, both say what the server said: received, or refused (the row leaves
  * "Received now", the line gives the reason), so that nothing on screen stays "will be sent".
+ * Both stay when the agent switches language (visit-memory.ts): the line is said again in the new one.
  */
-export function receiveScreen(): HTMLElement {
-  const result = slot();
-  const done = h("ul", { class: "list", id: "received" });
+interface ReceiveMemory {
+  /** The parcels received in this visit: tracking numbers only, the same in every language. */
+  done: HTMLUListElement;
+  /** The line under the field, drawn again (in the language of the moment) when the screen is. */
+  line: (() => HTMLElement) | null;
   /** The arrival the line under the field is about, while it waits. */
-  let lineWaitsFor: string | null = null;
+  lineWaitsFor: string | null;
+}
+
+export function receiveScreen(): HTMLElement {
+  const memory = visitMemory<ReceiveMemory>("receive", () => ({
+    done: h("ul", { class: "list", id: "received" }),
+    line: null,
+    lineWaitsFor: null
+  }));
+  const { done } = memory;
+  const result = slot();
+  const say = (line: () => HTMLElement) => {
+    memory.line = line;
+    result.replaceChildren(line());
+  };
+  if (memory.line) result.replaceChildren(memory.line());
 
   const stop = onOutboxChange(() => {
-    if (!done.isConnected) {
+    // This drawing of the screen is gone (another screen, or the same one in another language).
+    if (!result.isConnected) {
       stop();
       return;
     }
@@ -31,9 +51,9 @@ export function receiveScreen(): HTMLElement {
         delete row.dataset.outboxId;
         if (item.state === "sent") row.classList.remove("is-waiting");
         else row.remove();
-        if (lineWaitsFor !== item.id) continue;
-        lineWaitsFor = null;
-        result.replaceChildren(item.state === "sent" ? notice("ok", t("received", { n: item.subject })) : errorNotice(toApiError(item)));
+        if (memory.lineWaitsFor !== item.id) continue;
+        memory.lineWaitsFor = null;
+        say(() => (item.state === "sent" ? notice("ok", t("received", { n: item.subject })) : errorNotice(toApiError(item))));
       }
     });
   });
@@ -44,12 +64,12 @@ export function receiveScreen(): HTMLElement {
     onValue: async number => {
       const outcome = await submit("arrival", "/arrivals", { trackingNumber: number }, number);
       if (outcome.outcome === "refused") {
-        result.replaceChildren(errorNotice(outcome.error));
+        say(() => errorNotice(outcome.error));
         return;
       }
       const queued = outcome.outcome === "queued";
-      lineWaitsFor = queued ? outcome.id : null;
-      result.replaceChildren(notice(queued ? "info" : "ok", t(queued ? "receivedQueued" : "received", { n: number })));
+      memory.lineWaitsFor = queued ? outcome.id : null;
+      say(() => notice(queued ? "info" : "ok", t(queued ? "receivedQueued" : "received", { n: number })));
       const row = h("li", { class: `parcel ${queued ? "is-waiting" : ""}` }, ltr(number));
       if (queued) row.dataset.outboxId = outcome.id;
       done.prepend(row);
