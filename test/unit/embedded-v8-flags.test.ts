@@ -1,4 +1,4 @@
-import { DEFAULT_EMBEDDED_V8_FLAGS, embeddedV8Flags } from "../../bin/embedded-v8-flags";
+import { DEFAULT_EMBEDDED_V8_FLAGS, EMBEDDED_MALLOC_ENV, embeddedMallocEnv, embeddedV8Flags } from "../../bin/embedded-v8-flags";
 
 const DEFAULTS = DEFAULT_EMBEDDED_V8_FLAGS.split(" ");
 
@@ -29,5 +29,17 @@ describe("the embedded start's V8 flags", () => {
     expect(embeddedV8Flags({}, ["--max-old-space-size=512"])).toEqual([]);
     expect(embeddedV8Flags({ NODE_OPTIONS: "--max-semi-space-size=32" }, [])).toEqual([]);
     expect(embeddedV8Flags({ NODE_OPTIONS: "--enable-source-maps" }, [])).toEqual(DEFAULTS);
+  });
+});
+
+describe("the embedded start's malloc settings", () => {
+  it("fixes glibc's trim threshold of an embedded process, and leaves a distributed one alone", () => {
+    expect(embeddedMallocEnv({})).toEqual({ MALLOC_TRIM_THRESHOLD_: "131072" });
+    expect(embeddedMallocEnv({ DATABASE_URL: "postgres://postgres@127.0.0.1:5432/relay" })).toEqual({});
+  });
+
+  it("restarts once and keeps the operator's value", () => {
+    expect(embeddedMallocEnv({ ...EMBEDDED_MALLOC_ENV })).toEqual({});
+    expect(embeddedMallocEnv({ MALLOC_TRIM_THRESHOLD_: "1048576" })).toEqual({});
   });
 });
