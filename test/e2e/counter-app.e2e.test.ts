@@ -149,6 +149,11 @@ describeBrowser("the counter app: a day at the counter", () => {
       expect(await decodeImage(await page.locator("svg.barcode").screenshot())).toEqual([returnNumber]);
       await noSeriousAxeFindings(page);
       await screenshot(page, `${tag}-05-drop-off`);
+      // The number the agent is copying onto the package survives a language switch.
+      await page.selectOption("#language", other.code);
+      await expect(page.innerText("#return-number")).resolves.toBe(returnNumber);
+      expect(await decodeImage(await page.locator("svg.barcode").screenshot())).toEqual([returnNumber]);
+      await page.selectOption("#language", tag);
 
       // The courier takes the refused parcel and the return: one confirmation.
       await page.click(".back");

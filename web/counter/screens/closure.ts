@@ -2,7 +2,7 @@ import { call } from "../api";
 import { h, ltr, notice } from "../dom";
 import { t } from "../i18n";
 import { submit } from "../outbox";
-import { errorNotice, screen, slot } from "./common";
+import { answerSlot, errorNotice, screen, slot } from "./common";
 
 interface Closure {
   from: string;
@@ -13,7 +13,7 @@ interface Closure {
 /** Announce days closed (holidays, inventory): whole days, both included. */
 export function closureScreen(): HTMLElement {
   const planned = slot();
-  const result = slot();
+  const { slot: result, say } = answerSlot("closure");
   const show = () =>
     call<{ items: Closure[] }>("GET", "/closures")
       .then(answer =>
@@ -46,9 +46,9 @@ export function closureScreen(): HTMLElement {
         const reason = String(data.get("closure-reason") ?? "").trim();
         if (reason) body.reason = reason;
         const outcome = await submit("closure", "/closures", body, `${body.from} → ${body.to}`, false);
-        if (outcome.outcome === "refused") result.replaceChildren(errorNotice(outcome.error));
+        if (outcome.outcome === "refused") say(() => errorNotice(outcome.error));
         else {
-          result.replaceChildren(
+          say(() =>
             notice(outcome.outcome === "queued" ? "info" : "ok", t("closureDone", { from: String(body.from), to: String(body.to) }))
           );
           void show();

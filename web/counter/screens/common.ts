@@ -4,6 +4,7 @@ import { h, notice } from "../dom";
 import { errorText, t } from "../i18n";
 import type { MessageKey } from "../i18n/fr";
 import { go } from "../router";
+import { visitMemory } from "../visit-memory";
 
 /** A screen's frame: its title, a way back to Today, and its content. */
 export function screen(titleKey: MessageKey, ...content: (Node | null)[]): HTMLElement {
@@ -50,4 +51,23 @@ export function errorNotice(err: unknown): HTMLElement {
 /** A slot on the screen whose content is replaced as the flow goes. */
 export function slot(): HTMLDivElement {
   return h("div", { class: "slot", "aria-live": "polite" });
+}
+
+/** What an answer slot shows, made again (in the language of the moment) each time it is drawn. */
+export type Line = () => Node;
+
+/**
+ * The slot under what the agent just did (a scan, a confirmation), remembered for this visit
+ * (visit-memory.ts): when the screen is drawn again for a language switch, the answer is said again
+ * in the new language instead of disappearing (a drop-off's number the agent was copying, a refusal).
+ */
+export function answerSlot(screenName: string): { slot: HTMLDivElement; say: (line: Line | null) => void } {
+  const memory = visitMemory<{ line: Line | null }>(`${screenName}:answer`, () => ({ line: null }));
+  const area = slot();
+  if (memory.line) area.replaceChildren(memory.line());
+  const say = (line: Line | null) => {
+    memory.line = line;
+    area.replaceChildren(...(line ? [line()] : []));
+  };
+  return { slot: area, say };
 }

@@ -2,7 +2,7 @@ import { h, ltr, notice } from "../dom";
 import { t } from "../i18n";
 import { submit } from "../outbox";
 import { awaitingCourier, loadDay } from "../state";
-import { errorNotice, screen, slot } from "./common";
+import { answerSlot, errorNotice, screen, slot } from "./common";
 
 /**
  * The courier takes the returns: every refused or expired parcel waiting, confirmed once. The
@@ -10,7 +10,7 @@ import { errorNotice, screen, slot } from "./common";
  */
 export function dispatchScreen(): HTMLElement {
   const content = slot();
-  const result = slot();
+  const { slot: result, say } = answerSlot("dispatch");
   void loadDay()
     .then(day => {
       const waiting = day.parcels.filter(p => p.status === "RETURN_PENDING").map(p => p.trackingNumber);
@@ -44,10 +44,10 @@ export function dispatchScreen(): HTMLElement {
             id: "dispatch-confirm",
             onclick: async () => {
               const outcome = await submit("dispatch", "/return-dispatches", { trackingNumbers: waiting }, String(waiting.length), false);
-              if (outcome.outcome === "refused") result.replaceChildren(errorNotice(outcome.error));
+              if (outcome.outcome === "refused") say(() => errorNotice(outcome.error));
               else {
                 content.replaceChildren();
-                result.replaceChildren(notice(outcome.outcome === "queued" ? "info" : "ok", t("dispatched", { n: waiting.length })));
+                say(() => notice(outcome.outcome === "queued" ? "info" : "ok", t("dispatched", { n: waiting.length })));
               }
             }
           },

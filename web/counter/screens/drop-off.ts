@@ -3,7 +3,7 @@ import { code128Svg } from "../code128";
 import { h, ltr, notice } from "../dom";
 import { t } from "../i18n";
 import { scanField } from "../scan-field";
-import { errorNotice, screen, slot } from "./common";
+import { answerSlot, errorNotice, screen } from "./common";
 
 /**
  * A customer's return by its code: the answer is a new parcel whose number the shop writes on the
@@ -11,7 +11,7 @@ import { errorNotice, screen, slot } from "./common";
  * gives one, for a shop with a printer). Online only: the number comes from the server.
  */
 export function dropOffScreen(): HTMLElement {
-  const result = slot();
+  const { slot: result, say } = answerSlot("dropOff");
   let key = crypto.randomUUID();
   let lastCode = "";
   const field = scanField({
@@ -20,7 +20,7 @@ export function dropOffScreen(): HTMLElement {
     maxLength: 12,
     onValue: async code => {
       if (!navigator.onLine) {
-        result.replaceChildren(notice("error", t("needsNetwork")));
+        say(() => notice("error", t("needsNetwork")));
         return;
       }
       // The same code sent again after no answer is the same operation.
@@ -28,7 +28,7 @@ export function dropOffScreen(): HTMLElement {
       lastCode = code;
       try {
         const parcel = await call<RelayParcel>("POST", "/drop-offs", { returnCode: code }, { idempotencyKey: key });
-        result.replaceChildren(
+        say(() =>
           h(
             "div",
             { class: "drop-off" },
@@ -41,7 +41,7 @@ export function dropOffScreen(): HTMLElement {
           )
         );
       } catch (err) {
-        result.replaceChildren(errorNotice(err));
+        say(() => errorNotice(err));
       }
     }
   });

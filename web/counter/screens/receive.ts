@@ -2,8 +2,15 @@ import { h, ltr, notice } from "../dom";
 import { t } from "../i18n";
 import { items, onOutboxChange, submit, toApiError } from "../outbox";
 import { scanField } from "../scan-field";
-import { errorNotice, screen, slot } from "./common";
+import { answerSlot, errorNotice, screen } from "./common";
 import { visitMemory } from "../visit-memory";
+
+interface ReceiveMemory {
+  /** The parcels received in this visit: tracking numbers only, the same in every language. */
+  done: HTMLUListElement;
+  /** The arrival the line under the field is about, while it waits. */
+  lineWaitsFor: string | null;
+}
 
 /**
  * Receive: one scan per parcel, each answered in one line; the field stays ready for the next.
@@ -12,28 +19,10 @@ import { visitMemory } from "../visit-memory";
  * "Received now", the line gives the reason), so that nothing on screen stays "will be sent".
  * Both stay when the agent switches language (visit-memory.ts): the line is said again in the new one.
  */
-interface ReceiveMemory {
-  /** The parcels received in this visit: tracking numbers only, the same in every language. */
-  done: HTMLUListElement;
-  /** The line under the field, drawn again (in the language of the moment) when the screen is. */
-  line: (() => HTMLElement) | null;
-  /** The arrival the line under the field is about, while it waits. */
-  lineWaitsFor: string | null;
-}
-
 export function receiveScreen(): HTMLElement {
-  const memory = visitMemory<ReceiveMemory>("receive", () => ({
-    done: h("ul", { class: "list", id: "received" }),
-    line: null,
-    lineWaitsFor: null
-  }));
+  const memory = visitMemory<ReceiveMemory>("receive", () => ({ done: h("ul", { class: "list", id: "received" }), lineWaitsFor: null }));
   const { done } = memory;
-  const result = slot();
-  const say = (line: () => HTMLElement) => {
-    memory.line = line;
-    result.replaceChildren(line());
-  };
-  if (memory.line) result.replaceChildren(memory.line());
+  const { slot: result, say } = answerSlot("receive");
 
   const stop = onOutboxChange(() => {
     // This drawing of the screen is gone (another screen, or the same one in another language).

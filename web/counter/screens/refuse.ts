@@ -3,7 +3,7 @@ import { t } from "../i18n";
 import type { MessageKey } from "../i18n/fr";
 import { submit } from "../outbox";
 import { scanField } from "../scan-field";
-import { errorNotice, screen, slot } from "./common";
+import { answerSlot, errorNotice, screen, slot } from "./common";
 
 /** The reasons a recipient refuses, from a list: the merchant reads the French text in the webhook. */
 const REASONS: MessageKey[] = ["reasonRefused", "reasonDamaged", "reasonWrongItem", "reasonCodTooHigh", "reasonOther"];
@@ -17,7 +17,7 @@ const FRENCH: Record<string, string> = {
 
 export function refuseScreen(): HTMLElement {
   const step = slot();
-  const result = slot();
+  const { slot: result, say } = answerSlot("refuse");
   const askReason = (number: string) => {
     const form = h(
       "form",
@@ -28,10 +28,10 @@ export function refuseScreen(): HTMLElement {
           const chosen = new FormData(form).get("reason");
           if (typeof chosen !== "string") return;
           const outcome = await submit("refusal", "/refusals", { trackingNumber: number, reason: FRENCH[chosen] }, number);
-          if (outcome.outcome === "refused") result.replaceChildren(errorNotice(outcome.error));
+          if (outcome.outcome === "refused") say(() => errorNotice(outcome.error));
           else {
             step.replaceChildren();
-            result.replaceChildren(notice(outcome.outcome === "queued" ? "info" : "ok", t("refused", { n: number })));
+            say(() => notice(outcome.outcome === "queued" ? "info" : "ok", t("refused", { n: number })));
           }
         }
       },
@@ -51,7 +51,7 @@ export function refuseScreen(): HTMLElement {
       ),
       h("button", { type: "submit", class: "primary wide", id: "refuse-confirm" }, t("refuseButton"))
     );
-    result.replaceChildren();
+    say(null);
     step.replaceChildren(form);
   };
   return screen("refuse", scanField({ id: "refuse-scan", label: t("scanHere"), onValue: askReason }), step, result);
