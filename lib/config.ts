@@ -187,7 +187,7 @@ function dataDirOf(raw: string): string {
   return raw.startsWith("memory://") ? raw : path.resolve(raw);
 }
 
-function httpLimits(env: NodeJS.ProcessEnv): AppConfig["http"] {
+function httpLimits(env: NodeJS.ProcessEnv, embedded: boolean): AppConfig["http"] {
   const requestTimeoutMs = integer(env, "HTTP_REQUEST_TIMEOUT_MS", 30_000, 1_000, 600_000);
   const headersTimeoutMs = integer(env, "HTTP_HEADERS_TIMEOUT_MS", 10_000, 1_000, 600_000);
   if (headersTimeoutMs > requestTimeoutMs) {
@@ -198,7 +198,9 @@ function httpLimits(env: NodeJS.ProcessEnv): AppConfig["http"] {
     requestTimeoutMs,
     headersTimeoutMs,
     keepAliveTimeoutMs,
-    drainIdleMs: integer(env, "HTTP_DRAIN_IDLE_MS", keepAliveTimeoutMs, 0, 600_000),
+    // Behind a balancer (distributed) a stopping gateway's clients move to another; embedded there
+    // is no other, and Ctrl-C should not wait for a browser's idle connection.
+    drainIdleMs: integer(env, "HTTP_DRAIN_IDLE_MS", embedded ? 0 : keepAliveTimeoutMs, 0, 600_000),
     maxBodyBytes: integer(env, "HTTP_MAX_BODY_BYTES", 65_536, 1_024, 16_777_216),
     trustProxyHops: integer(env, "TRUST_PROXY_HOPS", 0, 0, 10)
   };
@@ -249,7 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     addressLimitIpv6Prefix: integer(env, "RATE_LIMIT_IPV6_PREFIX", 64, 32, 128),
     relayRateLimitPerMinute: integer(env, "RELAY_RATE_LIMIT_PER_MINUTE", 120, 1, 1_000_000),
     cors: corsOrigins(optional(env, "CORS_ORIGINS")),
-    http: httpLimits(env),
+    http: httpLimits(env, databaseUrl === null),
     services: parseServices(optional(env, "SERVICES")),
     namespace: checkName("NAMESPACE", optional(env, "NAMESPACE")) ?? "relay",
     nodeId: checkName("NODE_ID", optional(env, "NODE_ID")) ?? undefined,

@@ -22,6 +22,15 @@ describe("configuration from the environment", () => {
     expect(config.services).toEqual([...ALL_SERVICES]);
   });
 
+  test("a stopping gateway leaves idle connections to their clients behind a balancer (distributed), not embedded", () => {
+    const distributed = { DATABASE_URL: "postgres://postgres@127.0.0.1/relay" };
+    expect(loadConfig(distributed).http.drainIdleMs).toBe(5_000);
+    expect(loadConfig({ ...distributed, HTTP_KEEP_ALIVE_TIMEOUT_MS: "3000" }).http.drainIdleMs).toBe(3_000);
+    expect(loadConfig({}).http.drainIdleMs).toBe(0);
+    expect(loadConfig({ HTTP_DRAIN_IDLE_MS: "2000" }).http.drainIdleMs).toBe(2_000);
+    expect(() => loadConfig({ HTTP_DRAIN_IDLE_MS: "-1" })).toThrow(/HTTP_DRAIN_IDLE_MS/);
+  });
+
   test("the SSRF guard is on unless asked off, embedded too (a `docker run` of the image is embedded)", () => {
     expect(loadConfig({}).webhookAllowPrivate).toBe(false);
     expect(loadConfig({ DATABASE_URL: "postgres://postgres@127.0.0.1/relay" }).webhookAllowPrivate).toBe(false);
