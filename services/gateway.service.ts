@@ -285,11 +285,13 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
     this.server.connectionsCheckingInterval = 1_000;
     this.server.on("clientError", answerClientError);
     holdExpectContinue(this.server);
-    // From SIGTERM on (broker no longer started), answers close their connection: a kept-alive
-    // client opens its next one elsewhere instead of racing the server's close; idle connections
-    // are left to their clients for a while rather than closed under a request being sent.
+    // Once the listener is closed (moleculer-web's stop), answers close their connection: the
+    // client's next request opens a new one, refused here before anything is sent, and goes to
+    // another gateway. Not earlier: a client sent back to a listener about to close can land in its
+    // accept queue and be reset after sending its request. Idle connections are left to their
+    // clients for a while rather than closed under a request being sent (http/idle-drain.ts).
     this.server.on("request", (_req: IncomingMessage, res: ServerResponse) => {
-      if (!this.broker.started) res.setHeader("Connection", "close");
+      if (!this.server.listening) res.setHeader("Connection", "close");
     });
     drainIdleConnectionsOnClose(this.server, config.http.drainIdleMs);
     const edge = this as unknown as Pick<EdgeMethods, "resolveAlias"> & { routes: Array<{ logging: boolean }> };
