@@ -5,7 +5,7 @@ import { AppError } from "../../lib/errors";
 import type { ItemOutcome } from "../../lib/group-commit";
 import type { ParcelMovement } from "./wallet.contract";
 import type { KeyMode } from "../../lib/api-keys";
-import { accountKey, lockParcels } from "./wallet.store";
+import { accountColumns, accountKey, lockParcels } from "./wallet.store";
 
 /** One parcel's debit, as `wallet.debit` takes it. */
 export interface DebitItem extends ParcelMovement {
@@ -74,7 +74,7 @@ export async function debitGroup(tx: Queryable, items: readonly DebitItem[]): Pr
   const parcelIds = [...new Set(items.map(i => i.parcelId))];
   await lockParcels(tx, parcelIds);
   const keys = [...new Set(items.map(i => accountKey(i.organizationId, i.mode)))].sort();
-  const state = await tx.query<GroupStateRow>(GROUP_STATE, [parcelIds, keys.map(k => k.split("/")[0]), keys.map(k => k.split("/")[1])]);
+  const state = await tx.query<GroupStateRow>(GROUP_STATE, [parcelIds, ...accountColumns(keys)]);
   const debited = new Map<string, DebitDone>();
   const refunded = new Set<string>();
   const balances = new Map<string, number>();
@@ -105,8 +105,7 @@ export async function debitGroup(tx: Queryable, items: readonly DebitItem[]): Pr
 
   const accounts = [...taken.entries()];
   await tx.query(TAKE_AND_RECORD, [
-    accounts.map(([k]) => k.split("/")[0]),
-    accounts.map(([k]) => k.split("/")[1]),
+    ...accountColumns(accounts.map(([key]) => key)),
     accounts.map(([, amount]) => amount),
     lines.map(() => randomUUID()),
     lines.map(l => l.item.organizationId),

@@ -83,14 +83,20 @@ export async function lockAccounts(
 ): Promise<Map<string, number>> {
   const keys = [...new Set(accounts.map(a => accountKey(a.organizationId, a.mode)))].sort();
   if (keys.length === 0) return new Map();
-  const rows = await tx.query<{ organization_id: string; mode: KeyMode; balance_centimes: string | number }>(LOCK_ACCOUNTS, [
-    keys.map(k => k.split("/")[0]),
-    keys.map(k => k.split("/")[1])
-  ]);
+  const rows = await tx.query<{ organization_id: string; mode: KeyMode; balance_centimes: string | number }>(
+    LOCK_ACCOUNTS,
+    accountColumns(keys)
+  );
   return new Map(rows.map(r => [accountKey(r.organization_id, r.mode), Number(r.balance_centimes)]));
 }
 
 export const accountKey = (organizationId: string, mode: KeyMode): string => `${organizationId}/${mode}`;
+
+/** Account keys (accountKey) as the two arrays a statement unnests: organisation ids, modes. */
+export function accountColumns(keys: readonly string[]): [string[], string[]] {
+  const pairs = keys.map(k => k.split("/"));
+  return [pairs.map(([organizationId]) => organizationId), pairs.map(([, mode]) => mode)];
+}
 
 async function entryOf(tx: Queryable, parcelId: string, kind: LedgerKind): Promise<LedgerEntry | null> {
   const [row] = await tx.query<LedgerRow>("SELECT * FROM wallet.ledger WHERE parcel_id = $1 AND kind = $2", [parcelId, kind]);

@@ -30,44 +30,43 @@ async function startServer(graceMs: number): Promise<{ server: http.Server; port
   return { server, port: (server.address() as AddressInfo).port };
 }
 
+/** A server with the drain and a client keeping one connection alive, its first request answered. */
+async function keptAliveClient(graceMs: number, test: (server: http.Server, port: number, agent: http.Agent) => Promise<void>) {
+  const { server, port } = await startServer(graceMs);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    expect((await get(port, agent)).status).toBe(200);
+    await test(server, port, agent);
+  } finally {
+    agent.destroy();
+  }
+}
+
+const closed = (server: http.Server) => new Promise<void>(resolve => server.close(() => resolve()));
+
 describe("idle kept-alive connections when the gateway stops", () => {
   test("a request sent on an idle connection after the close began is answered, with Connection: close, and the close then completes", async () => {
-    const { server, port } = await startServer(60_000);
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      expect((await get(port, agent)).status).toBe(200);
-      const closed = new Promise<void>(resolve => server.close(() => resolve()));
+    await keptAliveClient(60_000, async (server, port, agent) => {
+      const closing = closed(server);
       expect(server.listening).toBe(false);
       // The client's next request goes out on the connection it kept.
       expect(await get(port, agent)).toEqual({ status: 200, body: "ok", reused: true, connection: "close" });
-      await closed;
-    } finally {
-      agent.destroy();
-    }
+      await closing;
+    });
   });
 
   test("what stays idle is closed once the grace has passed", async () => {
-    const { server, port } = await startServer(50);
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      expect((await get(port, agent)).status).toBe(200);
+    await keptAliveClient(50, async server => {
       // Resolves only when every connection is gone: the idle one, closed by the server after 50 ms.
-      await new Promise<void>(resolve => server.close(() => resolve()));
+      await closed(server);
       expect(server.listening).toBe(false);
-    } finally {
-      agent.destroy();
-    }
+    });
   });
 
   test("0 keeps Node's behaviour: idle connections close with the server, and the kept one is no longer usable", async () => {
-    const { server, port } = await startServer(0);
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      expect((await get(port, agent)).status).toBe(200);
-      await new Promise<void>(resolve => server.close(() => resolve()));
+    await keptAliveClient(0, async (server, port, agent) => {
+      await closed(server);
       await expect(get(port, agent)).rejects.toThrow();
-    } finally {
-      agent.destroy();
-    }
+    });
   });
 });

@@ -4,20 +4,15 @@
  * must not wipe the line the agent was about to read. Going to another screen starts a new visit,
  * and the screen comes back empty, as it always has.
  */
-let visit = 0;
-const kept = new Map<string, { visit: number; value: unknown }>();
+const kept = new Map<string, unknown>();
 
 /** A new visit: main.ts calls it on every navigation, not when it redraws for a language. */
 export function startVisit(): void {
-  visit += 1;
   kept.clear();
 }
 
 /** This visit's memory of a screen, made by `empty` on the visit's first drawing. */
 export function visitMemory<T>(screen: string, empty: () => T): T {
-  const found = kept.get(screen);
-  if (found && found.visit === visit) return found.value as T;
-  const value = empty();
-  kept.set(screen, { visit, value });
-  return value;
+  if (!kept.has(screen)) kept.set(screen, empty());
+  return kept.get(screen) as T;
 }
