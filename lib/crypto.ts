@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, KeyObject, randomFillSync, timingSafeEqual } from "node:crypto";
 import { AppError } from "./errors";
 
 /**
@@ -15,18 +15,43 @@ const TAG_BYTES = 16;
 const KEY_SHAPE = /^[0-9a-fA-F]{64}$/;
 const B64URL = /^[A-Za-z0-9_-]*$/;
 
-function keyFromHex(keyHex: string): Buffer {
+/** The keys in use (one or two per process), imported once: checking and importing one per field was a create's hottest crypto. */
+const keys = new Map<string, KeyObject>();
+
+function keyFromHex(keyHex: string): KeyObject {
+  const known = keys.get(keyHex);
+  if (known) return known;
   // Never echo the key: this message may end up in logs.
   if (typeof keyHex !== "string" || !KEY_SHAPE.test(keyHex)) {
     throw new AppError("INTERNAL", "encryption key must be 64 hexadecimal characters (32 bytes)");
   }
-  return Buffer.from(keyHex, "hex");
+  const key = createSecretKey(Buffer.from(keyHex, "hex"));
+  keys.set(keyHex, key);
+  return key;
+}
+
+/**
+ * IVs are cut from a pool of random bytes refilled from the CSPRNG when spent, as Node does for
+ * randomUUID: one call to the generator per 256 fields instead of one each. Each IV is used before
+ * the next call can refill the pool (all of it is synchronous), and no IV is ever cut twice.
+ */
+const IV_POOL = Buffer.alloc(IV_BYTES * 256);
+let ivOffset = IV_POOL.length;
+
+function freshIv(): Buffer {
+  if (ivOffset === IV_POOL.length) {
+    randomFillSync(IV_POOL);
+    ivOffset = 0;
+  }
+  const iv = IV_POOL.subarray(ivOffset, ivOffset + IV_BYTES);
+  ivOffset += IV_BYTES;
+  return iv;
 }
 
 /** Returns `v1:<iv>:<tag>:<ciphertext>`, each part base64url; the version leaves room for key rotation. */
 export function encryptField(plain: string, keyHex: string): string {
   const key = keyFromHex(keyHex);
-  const iv = randomBytes(IV_BYTES);
+  const iv = freshIv();
   const cipher = createCipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
   const ciphertext = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
   const tag = cipher.getAuthTag();

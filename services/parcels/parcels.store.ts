@@ -546,10 +546,15 @@ export async function undispatchedEvents(db: Queryable, limit: number, afterId =
   }));
 }
 
-/** One statement for a whole hand-off. */
+const MARK_DISPATCHED = named(
+  "parcels_outbox_mark_dispatched",
+  "UPDATE parcels.outbox SET dispatched_at = now() WHERE id = ANY($1::bigint[])"
+);
+
+/** One statement for a whole hand-off (prepared: it runs once per create group). */
 export async function markDispatched(db: Queryable, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.query("UPDATE parcels.outbox SET dispatched_at = now() WHERE id = ANY($1::bigint[])", [ids]);
+  await db.query(MARK_DISPATCHED, [ids]);
 }
 
 /** Dispatched rows older than the retention, a bounded batch at a time; answers how many went. */

@@ -36,6 +36,21 @@ describe("encryptField / decryptField", () => {
     expect(a.split(":")[1]).not.toBe(b.split(":")[1]);
   });
 
+  it("never reuses an IV across refills of the IV pool, and each value still opens", () => {
+    // 256 IVs per pool: a thousand fields take it through three refills.
+    const encoded = Array.from({ length: 1000 }, (_, i) => encryptField(`name ${i}`, KEY));
+    expect(new Set(encoded.map(e => e.split(":")[1])).size).toBe(1000);
+    encoded.forEach((e, i) => expect(decryptField(e, KEY)).toBe(`name ${i}`));
+  });
+
+  it("keeps two keys apart once both are in use", () => {
+    const a = encryptField("Amina", KEY);
+    const b = encryptField("Amina", OTHER_KEY);
+    expect(decryptField(a, KEY)).toBe("Amina");
+    expect(decryptField(b, OTHER_KEY)).toBe("Amina");
+    expect(() => decryptField(a, OTHER_KEY)).toThrow(/failed authentication/);
+  });
+
   it("rejects altered ciphertext, tag or IV", () => {
     const encoded = encryptField("Amina Benali", KEY);
     expect(() => decryptField(tamper(encoded, 3), KEY)).toThrow(/authentication/);
