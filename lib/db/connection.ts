@@ -20,13 +20,19 @@ function pgliteDir(config: AppConfig): string {
   return config.dataDir.startsWith("memory://") ? config.dataDir : path.join(config.dataDir, "pgdata");
 }
 
+/** What pg_stat_activity calls this process' connections: its node, or the services it runs. */
+export function applicationNameOf(config: AppConfig): string {
+  // PostgreSQL keeps the first 63 bytes.
+  return `relay-parcels ${config.nodeId ?? config.services.join(",")}`.slice(0, 63);
+}
+
 /** `warn`: where the embedded database's housekeeping reports (the first service to open it). */
 export async function acquireDatabase(config: AppConfig, warn: (message: string) => void = () => undefined): Promise<Database> {
   const key = keyOf(config);
   let shared = open.get(key);
   if (!shared) {
     const db = config.databaseUrl
-      ? Promise.resolve(openPostgres(config.databaseUrl, config.databasePoolSize))
+      ? Promise.resolve(openPostgres(config.databaseUrl, config.databasePoolSize, applicationNameOf(config)))
       : openPglite(pgliteDir(config), {
           sharedBuffersMb: config.embeddedSharedBuffersMb,
           autovacuumIntervalMs: config.embeddedAutovacuumIntervalMs,

@@ -19,8 +19,12 @@ function wrap(client: Pool | PoolClient): Queryable {
   };
 }
 
-export function openPostgres(url: string, poolSize: number): Database {
-  const pool = new Pool({ connectionString: url, max: poolSize });
+/**
+ * `applicationName` names this process' connections in pg_stat_activity and the server's logs
+ * (which service holds a lock, uses the CPU); an `application_name` in the URL or PGAPPNAME wins over it.
+ */
+export function openPostgres(url: string, poolSize: number, applicationName?: string): Database {
+  const pool = new Pool({ connectionString: url, max: poolSize, fallback_application_name: applicationName });
   // An idle client losing its server must not crash the process; the pool replaces it.
   pool.on("error", () => undefined);
   const direct = wrap(pool);

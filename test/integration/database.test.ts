@@ -3,6 +3,8 @@ import { Database } from "../../lib/db/database";
 import { migrateSchema, migrationFiles } from "../../lib/db/migrate";
 import { openPglite } from "../../lib/db/pglite";
 import { openPostgres } from "../../lib/db/postgres";
+import { applicationNameOf } from "../../lib/db/connection";
+import { loadConfig } from "../../lib/config";
 import { createTestDatabase } from "../helpers/postgres";
 import { describeWithServers } from "../helpers/servers";
 
@@ -56,6 +58,14 @@ describe("database layer on PGlite (embedded)", () => {
   });
 });
 
+describe("applicationNameOf", () => {
+  test("names the node, or the services when no node id is set", () => {
+    const base = { DATABASE_URL: "postgres://x@127.0.0.1/db" };
+    expect(applicationNameOf(loadConfig({ ...base, NODE_ID: "parcels-2" }))).toBe("relay-parcels parcels-2");
+    expect(applicationNameOf(loadConfig({ ...base, SERVICES: "wallet,labels" }))).toBe("relay-parcels wallet,labels");
+  });
+});
+
 describeWithServers(["postgres"], "database layer on the PostgreSQL server", () => {
   databaseContract(async () => {
     const test = await createTestDatabase();
@@ -67,6 +77,20 @@ describeWithServers(["postgres"], "database layer on the PostgreSQL server", () 
         await test.drop();
       }
     };
+  });
+
+  test("a process' connections carry its name in pg_stat_activity, unless the URL names them", async () => {
+    const test = await createTestDatabase();
+    const named = openPostgres(test.url, 1, "relay-parcels parcels");
+    const chosen = openPostgres(`${test.url}${test.url.includes("?") ? "&" : "?"}application_name=ops-console`, 1, "relay-parcels parcels");
+    try {
+      const name = (db: Database) => db.query<{ name: string }>("SELECT current_setting('application_name') AS name");
+      expect(await name(named)).toEqual([{ name: "relay-parcels parcels" }]);
+      expect(await name(chosen)).toEqual([{ name: "ops-console" }]);
+    } finally {
+      await Promise.all([named.close(), chosen.close()]);
+      await test.drop();
+    }
   });
 
   test("several processes starting at once migrate exactly once", async () => {
