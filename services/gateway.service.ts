@@ -24,6 +24,7 @@ import { drainIdleConnectionsOnClose } from "./gateway/http/idle-drain";
 import { answerClientError } from "./gateway/http/client-error";
 import { holdExpectContinue } from "./gateway/http/expect-continue";
 import { lingerAfterAnswer } from "./gateway/http/lingering-close";
+import { logUnavailable } from "./gateway/http/unavailable-log";
 import type { Principal } from "../lib/principal";
 import { PrincipalCache } from "./gateway/principal-cache";
 import { KeyRateLimiter, RateDecision } from "./gateway/rate-limit";
@@ -66,6 +67,11 @@ interface GatewayVars {
 }
 
 type GatewayThis = GatewayVars & { broker: ServiceBroker; logger: import("moleculer").Logger };
+
+/** moleculer-web's: answers an error through the settings' onError (sendErrorJson). */
+interface GatewayErrorSender {
+  sendError(req: GatewayRequest, res: ServerResponse, err: unknown): void;
+}
 
 function sendErrorJson(this: { logger: Logger }, req: GatewayRequest, res: ServerResponse, err: unknown) {
   const requestId = req.$ctx?.requestID ?? undefined;
@@ -205,6 +211,12 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
   },
 
   methods: {
+    /** In place of moleculer-web's, which logs every 5xx with its stack (gateway/http/unavailable-log.ts); the answer is sendErrorJson's. */
+    errorHandler(this: GatewayThis & GatewayErrorSender, req: GatewayRequest, res: ServerResponse, err: unknown) {
+      logUnavailable(this.logger, req, err);
+      this.sendError(req, res, err);
+    },
+
     /** `Authorization: ApiKey <key>` or `X-API-Key: <key>` (SPEC §5.1); the edge calls it first. */
     async authenticatePartner(this: GatewayThis, ctx: Context, req: GatewayRequest): Promise<Principal> {
       const reading = readApiKey(req.headers);

@@ -82,6 +82,14 @@ describeWithServers(["postgres", "redis", "nats"], "a gateway built from the reg
     expect(document.headers.get("retry-after")).toBeTruthy();
   });
 
+  test("while the services are missing, readiness answers 503 and the log has no stack for it", async () => {
+    const res = await fetch(`${base}/readyz`);
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { message: string }).message).toMatch(/^Not ready: /);
+    // moleculer-web's own error log printed "Request error!" and a stack for every poll.
+    expect(gateway!.output()).not.toMatch(/Request error|\n\s+at /);
+  });
+
   test("services joining later: their routes answer and the document lists them, without restarting the gateway", async () => {
     const env = (globalThis as { registryEnv?: Record<string, string> }).registryEnv!;
     // Two nodes, as a deployment has several: one node with all six services announces more than
