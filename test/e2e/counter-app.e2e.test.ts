@@ -103,6 +103,14 @@ describeBrowser("the counter app: a day at the counter", () => {
       await page.waitForSelector("#pin");
       await expect(page.innerText("#cod")).resolves.toMatch(text.cod);
       await page.fill("#pin", codPin);
+      // A language switch in the middle of it keeps the parcel and the PIN typed, said in the other language.
+      await page.selectOption("#language", other.code);
+      await expect(page.inputValue("#pin")).resolves.toBe(codPin);
+      await expect(page.innerText("#cod")).resolves.not.toMatch(text.cod);
+      await expect(page.innerText(".parcel-title")).resolves.toContain(cod.trackingNumber);
+      await page.selectOption("#language", tag);
+      await expect(page.innerText("#cod")).resolves.toMatch(text.cod);
+      await expect(page.inputValue("#pin")).resolves.toBe(codPin);
       await page.check("#cash-taken");
       await noSeriousAxeFindings(page);
       await screenshot(page, `${tag}-03-handover-cod`);

@@ -5,7 +5,8 @@ import { checkPin, verifierOf } from "../offline-pin";
 import { submit } from "../outbox";
 import { scanField } from "../scan-field";
 import { currentDay, loadDay, onShelf, shelfParcel } from "../state";
-import { errorNotice, screen, slot } from "./common";
+import { answerSlot, errorNotice, screen, slot } from "./common";
+import { visitMemory } from "../visit-memory";
 
 /**
  * Hand-over, two factors: the parcel's label is scanned (or, found by its hint, scanned to
@@ -50,11 +51,19 @@ async function byHint(hint: string): Promise<RelayParcel[]> {
     .filter(p => p.recipientHint.toUpperCase().startsWith(initial) && p.recipientHint.replace(/\D/g, "").endsWith(digits.slice(-2)));
 }
 
+/**
+ * Where this visit's hand-over stands, so that a language switch redraws it there: the parcel
+ * scanned and the PIN typed stay, in the other language (visit-memory.ts).
+ */
+type Step = { at: "scan" } | { at: "confirmScan"; parcel: RelayParcel } | { at: "pin"; parcel: RelayParcel; pin: string };
+
 export function handoverScreen(): HTMLElement {
   const step = slot();
-  const result = slot();
+  const { slot: result, say } = answerSlot("handover");
+  const memory = visitMemory<{ step: Step }>("handover:step", () => ({ step: { at: "scan" } }));
 
   const start = () => {
+    memory.step = { at: "scan" };
     const hintInput = h("input", { id: "hint", name: "hint", type: "text", autocomplete: "off", maxlength: 6, dir: "ltr" });
     const matches = slot();
     step.replaceChildren(
@@ -63,7 +72,7 @@ export function handoverScreen(): HTMLElement {
         label: t("scanHere"),
         onValue: async number => {
           const parcel = await findOnShelf(number);
-          if (!parcel) result.replaceChildren(notice("error", t("notOnShelf")));
+          if (!parcel) say(() => notice("error", t("notOnShelf")));
           else confirmed(parcel);
         }
       }),
@@ -100,8 +109,10 @@ export function handoverScreen(): HTMLElement {
   };
 
   /** Found by hint: the label must still be scanned, so that the PIN and the parcel are one. */
-  const confirmByScan = (parcel: RelayParcel) => {
-    result.replaceChildren();
+  /** `resumed`: drawn again for a language switch, the answer under the field is kept. */
+  const confirmByScan = (parcel: RelayParcel, resumed = false) => {
+    memory.step = { at: "confirmScan", parcel };
+    if (!resumed) say(null);
     step.replaceChildren(
       h("p", null, h("strong", null, ltr(parcel.recipientHint)), " ", ltr(parcel.trackingNumber)),
       scanField({
@@ -109,14 +120,16 @@ export function handoverScreen(): HTMLElement {
         label: t("scanAgain"),
         onValue: number => {
           if (sameNumber(number, parcel.trackingNumber)) confirmed(parcel);
-          else result.replaceChildren(notice("error", t("scanMismatch")));
+          else say(() => notice("error", t("scanMismatch")));
         }
       })
     );
   };
 
-  const confirmed = (parcel: RelayParcel) => {
-    result.replaceChildren();
+  const confirmed = (parcel: RelayParcel, typed = "", resumed = false) => {
+    const at = { at: "pin" as const, parcel, pin: typed };
+    memory.step = at;
+    if (!resumed) say(null);
     const offline = !navigator.onLine;
     const cod = parcel.codToCollectDzd ?? 0;
     const pin = h("input", {
@@ -129,7 +142,9 @@ export function handoverScreen(): HTMLElement {
       maxlength: 6,
       required: true,
       dir: "ltr",
-      class: "pin"
+      class: "pin",
+      value: typed,
+      oninput: () => (at.pin = pin.value)
     });
     const reference = h("input", { id: "tender-reference", name: "tenderReference", type: "text", autocomplete: "off", dir: "ltr" });
     const referenceRow = h(
@@ -190,7 +205,8 @@ export function handoverScreen(): HTMLElement {
           } catch (err) {
             if (err instanceof ApiError && err.code !== "PIN_INCORRECT") sentBody = "";
             pin.value = "";
-            result.replaceChildren(errorNotice(err));
+            at.pin = "";
+            say(() => errorNotice(err));
             if (!(err instanceof NetworkError)) pin.focus();
           }
         }
@@ -211,12 +227,12 @@ export function handoverScreen(): HTMLElement {
   const offlineHandover = async (parcel: RelayParcel, body: Record<string, unknown>) => {
     const verifier = verifierOf(parcel.trackingNumber);
     if (!verifier) {
-      result.replaceChildren(notice("error", t("offlineNoVerifier")));
+      say(() => notice("error", t("offlineNoVerifier")));
       return;
     }
     const check = await checkPin(verifier, String(body.pin));
     if (!check.ok) {
-      result.replaceChildren(
+      say(() =>
         notice("error", check.locked ? errorText("PIN_LOCKED") : `${errorText("PIN_INCORRECT")} ${t("triesLeft", { n: check.triesLeft })}`)
       );
       return;
@@ -227,7 +243,7 @@ export function handoverScreen(): HTMLElement {
       { ...body, offline: true, pinVersion: verifier.pinVersion },
       parcel.trackingNumber
     );
-    if (outcome.outcome === "refused") result.replaceChildren(errorNotice(outcome.error));
+    if (outcome.outcome === "refused") say(() => errorNotice(outcome.error));
     else handedOver(parcel, outcome.outcome === "queued");
   };
 
@@ -235,9 +251,12 @@ export function handoverScreen(): HTMLElement {
     const day = currentDay();
     if (day) day.parcels = day.parcels.filter(p => p.trackingNumber !== parcel.trackingNumber);
     start();
-    result.replaceChildren(notice(queued ? "info" : "ok", t(queued ? "handedOverQueued" : "handedOver", { n: parcel.trackingNumber })));
+    say(() => notice(queued ? "info" : "ok", t(queued ? "handedOverQueued" : "handedOver", { n: parcel.trackingNumber })));
   };
 
-  start();
+  const kept = memory.step;
+  if (kept.at === "confirmScan") confirmByScan(kept.parcel, true);
+  else if (kept.at === "pin") confirmed(kept.parcel, kept.pin, true);
+  else start();
   return screen("handover", step, result);
 }
