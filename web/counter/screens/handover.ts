@@ -108,8 +108,10 @@ export function handoverScreen(): HTMLElement {
     );
   };
 
-  /** Found by hint: the label must still be scanned, so that the PIN and the parcel are one. */
-  /** `resumed`: drawn again for a language switch, the answer under the field is kept. */
+  /**
+   * Found by hint: the label must still be scanned, so that the PIN and the parcel are one.
+   * `resumed`: drawn again for a language switch, so the answer under the field is kept.
+   */
   const confirmByScan = (parcel: RelayParcel, resumed = false) => {
     memory.step = { at: "confirmScan", parcel };
     if (!resumed) say(null);
@@ -126,6 +128,7 @@ export function handoverScreen(): HTMLElement {
     );
   };
 
+  /** The parcel is the one: its PIN, and the cash or another tender. `typed`: the PIN typed before a language switch. */
   const confirmed = (parcel: RelayParcel, typed = "", resumed = false) => {
     const at = { at: "pin" as const, parcel, pin: typed };
     memory.step = at;
