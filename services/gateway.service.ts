@@ -82,7 +82,9 @@ function sendErrorJson(this: { logger: Logger }, req: GatewayRequest, res: Serve
     lingerAfterAnswer(req);
   }
   const { body, headers, unexpected } = toErrorResponse(err, requestId ?? undefined);
+  // The one place an error answer is logged (gateway/http/unavailable-log.ts says what of it).
   if (unexpected) requestLogger(req.$ctx, this.logger).error("Unexpected error", { requestId, error: err });
+  else logUnavailable(this.logger, req, body);
   if (res.headersSent) {
     res.end();
     return;
@@ -211,9 +213,8 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
   },
 
   methods: {
-    /** In place of moleculer-web's, which logs every 5xx with its stack (gateway/http/unavailable-log.ts); the answer is sendErrorJson's. */
-    errorHandler(this: GatewayThis & GatewayErrorSender, req: GatewayRequest, res: ServerResponse, err: unknown) {
-      logUnavailable(this.logger, req, err);
+    /** In place of moleculer-web's, which logs every 5xx with its stack: sendErrorJson answers and logs. */
+    errorHandler(this: GatewayErrorSender, req: GatewayRequest, res: ServerResponse, err: unknown) {
       this.sendError(req, res, err);
     },
 

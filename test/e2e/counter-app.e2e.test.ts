@@ -108,6 +108,7 @@ describeBrowser("the counter app: a day at the counter", () => {
       await expect(page.inputValue("#pin")).resolves.toBe(codPin);
       await expect(page.innerText("#cod")).resolves.not.toMatch(text.cod);
       await expect(page.innerText(".parcel-title")).resolves.toContain(cod.trackingNumber);
+      await screenshot(page, `${tag}-03a-handover-in-${other.code}`);
       await page.selectOption("#language", tag);
       await expect(page.innerText("#cod")).resolves.toMatch(text.cod);
       await expect(page.inputValue("#pin")).resolves.toBe(codPin);

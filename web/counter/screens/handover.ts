@@ -128,11 +128,14 @@ export function handoverScreen(): HTMLElement {
     );
   };
 
-  /** The parcel is the one: its PIN, and the cash or another tender. `typed`: the PIN typed before a language switch. */
-  const confirmed = (parcel: RelayParcel, typed = "", resumed = false) => {
-    const at = { at: "pin" as const, parcel, pin: typed };
+  /**
+   * The parcel is the one: its PIN, and the cash or another tender. `resumedPin`: drawn again for a
+   * language switch, with the PIN typed so far; the answer under the field is kept.
+   */
+  const confirmed = (parcel: RelayParcel, resumedPin?: string) => {
+    const at = { at: "pin" as const, parcel, pin: resumedPin ?? "" };
     memory.step = at;
-    if (!resumed) say(null);
+    if (resumedPin === undefined) say(null);
     const offline = !navigator.onLine;
     const cod = parcel.codToCollectDzd ?? 0;
     const pin = h("input", {
@@ -146,7 +149,7 @@ export function handoverScreen(): HTMLElement {
       required: true,
       dir: "ltr",
       class: "pin",
-      value: typed,
+      value: at.pin,
       oninput: () => (at.pin = pin.value)
     });
     const reference = h("input", { id: "tender-reference", name: "tenderReference", type: "text", autocomplete: "off", dir: "ltr" });
@@ -259,7 +262,7 @@ export function handoverScreen(): HTMLElement {
 
   const kept = memory.step;
   if (kept.at === "confirmScan") confirmByScan(kept.parcel, true);
-  else if (kept.at === "pin") confirmed(kept.parcel, kept.pin, true);
+  else if (kept.at === "pin") confirmed(kept.parcel, kept.pin);
   else start();
   return screen("handover", step, result);
 }
