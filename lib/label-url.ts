@@ -46,9 +46,11 @@ function labelsBase(baseUrl: string): string {
 /**
  * The URLs signed during the current second. An expiry has one-second resolution, so a parcel read
  * again within the same second gets the same URL: kept instead of computing its HMAC again (a
- * merchant's ERP polling its parcels, a webhook burst). Emptied when the second turns, bounded.
+ * merchant's ERP polling its parcels, a webhook burst). Emptied when the second turns, or when
+ * another base URL or secret signs (tests and tools sign with several; a process signs with one),
+ * and bounded. Keyed by the parcel id alone: building a longer key cost as much as the lookup saved.
  */
-const SIGNED_THIS_SECOND = { expires: "", urls: new Map<string, string>() };
+const SIGNED_THIS_SECOND = { expires: "", baseUrl: "", secret: "", urls: new Map<string, string>() };
 const SIGNED_THIS_SECOND_MAX = 10_000;
 
 /**
@@ -64,17 +66,18 @@ export function signLabelUrl(
   ttlSeconds: number = LABEL_URL_TTL_SECONDS
 ): string {
   const expires = expiryOf(now, ttlSeconds);
-  if (SIGNED_THIS_SECOND.expires !== expires || SIGNED_THIS_SECOND.urls.size >= SIGNED_THIS_SECOND_MAX) {
-    SIGNED_THIS_SECOND.expires = expires;
-    SIGNED_THIS_SECOND.urls.clear();
+  const bucket = SIGNED_THIS_SECOND;
+  if (bucket.expires !== expires || bucket.baseUrl !== baseUrl || bucket.secret !== secret || bucket.urls.size >= SIGNED_THIS_SECOND_MAX) {
+    bucket.expires = expires;
+    bucket.baseUrl = baseUrl;
+    bucket.secret = secret;
+    bucket.urls.clear();
   }
-  // The secret and base are part of the key: tests and tools sign with several.
-  const key = `${parcelId}\n${baseUrl}\n${secret}`;
-  const known = SIGNED_THIS_SECOND.urls.get(key);
+  const known = bucket.urls.get(parcelId);
   if (known) return known;
   const signature = labelSignature(parcelId, expires, secret).toString("hex");
   const url = `${labelsBase(baseUrl)}/${encodeURIComponent(parcelId)}.pdf?expires=${expires}&signature=${signature}`;
-  SIGNED_THIS_SECOND.urls.set(key, url);
+  bucket.urls.set(parcelId, url);
   return url;
 }
 

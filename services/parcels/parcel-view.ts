@@ -4,7 +4,14 @@ import type { ParcelView } from "../../lib/parcel-view";
 import type { ParcelRecord } from "./parcels.store";
 import { insuredValueOf } from "./tariff";
 
-export function toParcelView(parcel: ParcelRecord, labelUrl: string | null): ParcelView {
+/**
+ * The view of each frozen record, without its label URL. A frozen record never changes (the
+ * visible-parcel cache freezes what it keeps), so its view is built once: the three dates to ISO
+ * and the amounts to dinars were most of a GET by id's own CPU after the HTTP write.
+ */
+const viewOfFrozen = new WeakMap<ParcelRecord, ParcelView>();
+
+function buildView(parcel: ParcelRecord, labelUrl: string | null): ParcelView {
   return {
     id: parcel.id,
     trackingNumber: parcel.trackingNumber,
@@ -23,4 +30,15 @@ export function toParcelView(parcel: ParcelRecord, labelUrl: string | null): Par
     createdAt: parcel.createdAt.toISOString(),
     updatedAt: parcel.updatedAt.toISOString()
   };
+}
+
+export function toParcelView(parcel: ParcelRecord, labelUrl: string | null): ParcelView {
+  if (!Object.isFrozen(parcel)) return buildView(parcel, labelUrl);
+  let view = viewOfFrozen.get(parcel);
+  if (!view) {
+    view = buildView(parcel, null);
+    viewOfFrozen.set(parcel, view);
+  }
+  // A copy each time: the caller may add to it (warnings) and the label URL is its own.
+  return { ...view, labelUrl };
 }

@@ -34,6 +34,21 @@ describe("signLabelUrl", () => {
     expect(signature).toBe(createHmac("sha256", secret).update(`${parcelId}.${expires}`).digest("hex"));
   });
 
+  it("gives each base URL and secret its own URL within one second, whatever order they sign in", () => {
+    const sign = (base: string, key: string) => signLabelUrl(base, parcelId, key, issuedAt);
+    const first = sign("https://a.example.dz", secret);
+    const otherBase = sign("https://b.example.dz", secret);
+    const otherSecret = sign("https://a.example.dz", "another-secret");
+    expect(otherBase.startsWith("https://b.example.dz/labels/")).toBe(true);
+    expect(parse(otherSecret).signature).toBe(
+      createHmac("sha256", "another-secret")
+        .update(`${parcelId}.${parse(first).expires}`)
+        .digest("hex")
+    );
+    expect(parse(otherSecret).signature).not.toBe(parse(first).signature);
+    expect(sign("https://a.example.dz", secret)).toBe(first);
+  });
+
   it("honours a custom lifetime", () => {
     const { expires } = parse(signLabelUrl("http://localhost:3000", parcelId, secret, issuedAt, 60));
     expect(Number(expires)).toBe(issuedAt / 1000 + 60);
