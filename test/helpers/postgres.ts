@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Client } from "pg";
 import type { Database } from "../../lib/db/database";
-import { migrationFiles } from "../../lib/db/migrate";
+import { migrateSchema, migrationFiles } from "../../lib/db/migrate";
 import { openPglite } from "../../lib/db/pglite";
 import { openPostgres } from "../../lib/db/postgres";
 import { projectRoot } from "../../lib/project-root";
@@ -64,4 +64,25 @@ export async function migrateUpTo(db: Database, schema: string, migration: strin
     await db.exec(fs.readFileSync(path.join(dir, file), "utf8"));
     await db.query(`INSERT INTO ${schema}.schema_migrations (id) VALUES ($1)`, [file]);
   }
+}
+
+/**
+ * Two pools on one throw-away PostgreSQL database with `schema` migrated, opened before the suite
+ * and closed after it: two processes' worth of connections, for what only a shared server shows.
+ */
+export function twoPoolsOnOneDatabase(schema: string): { a: () => Database; b: () => Database } {
+  let database: { url: string; drop: () => Promise<void> } | undefined;
+  let a: Database | undefined;
+  let b: Database | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    a = openPostgres(database.url, 4);
+    b = openPostgres(database.url, 4);
+    await migrateSchema(a, schema);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    await database?.drop();
+  });
+  return { a: () => a!, b: () => b! };
 }

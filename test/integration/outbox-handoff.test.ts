@@ -9,7 +9,13 @@ import { relayOutbox, releaseLease, type RelayDeps } from "../../services/parcel
 import * as parcels from "../../services/parcels/parcels.store";
 import * as webhooks from "../../services/webhooks/webhooks.store";
 import { makeParcelEvent } from "../helpers/parcel-events";
-import { createTestDatabase, openThrowAwayPglite, openThrowAwayPostgres, type ThrowAwayDatabase } from "../helpers/postgres";
+import {
+  createTestDatabase,
+  openThrowAwayPglite,
+  openThrowAwayPostgres,
+  twoPoolsOnOneDatabase,
+  type ThrowAwayDatabase
+} from "../helpers/postgres";
 import { describeWithServers } from "../helpers/servers";
 import { addTestEndpoint, storedFeed } from "../helpers/webhooks-store";
 
@@ -176,19 +182,12 @@ describeWithServers(["postgres"], "outbox hand-off and batched webhook writes on
 });
 
 describeWithServers(["postgres"], "two webhook workers claiming batches on one PostgreSQL database", () => {
-  let database: { url: string; drop: () => Promise<void> };
+  const pools = twoPoolsOnOneDatabase("webhooks");
   let a: Database;
   let b: Database;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    a = openPostgres(database.url, 4);
-    b = openPostgres(database.url, 4);
-    await migrateSchema(a, "webhooks");
-  });
-  afterAll(async () => {
-    await Promise.all([a.close(), b.close()]);
-    await database.drop();
+  beforeAll(() => {
+    a = pools.a();
+    b = pools.b();
   });
 
   test("concurrent batched claims never give one delivery to two workers, and every delivery is claimed", async () => {

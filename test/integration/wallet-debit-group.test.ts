@@ -1,10 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "../../lib/db/database";
-import { migrateSchema } from "../../lib/db/migrate";
-import { openPostgres } from "../../lib/db/postgres";
 import { debitGroup, type DebitItem } from "../../services/wallet/debit-group.store";
 import { refundForParcel } from "../../services/wallet/wallet.store";
-import { createTestDatabase } from "../helpers/postgres";
+import { twoPoolsOnOneDatabase } from "../helpers/postgres";
 import { describeWithServers } from "../helpers/servers";
 
 /**
@@ -14,19 +12,12 @@ import { describeWithServers } from "../helpers/servers";
  * while the group waited for them is seen.
  */
 describeWithServers(["postgres"], "a wallet debit group on the PostgreSQL server", () => {
-  let database: { url: string; drop: () => Promise<void> };
+  const pools = twoPoolsOnOneDatabase("wallet");
   let a: Database;
   let b: Database;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    a = openPostgres(database.url, 4);
-    b = openPostgres(database.url, 4);
-    await migrateSchema(a, "wallet");
-  });
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-    await database?.drop();
+  beforeAll(() => {
+    a = pools.a();
+    b = pools.b();
   });
 
   async function account(balanceCentimes: number): Promise<string> {
