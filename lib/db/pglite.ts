@@ -6,7 +6,7 @@ import { Database, Queryable } from "./database";
 import { Statement, textOf } from "./statement";
 import { initPgliteCluster } from "./pglite-init";
 import { countStatements } from "./statement-count";
-import { isPlainRead, WriteGeneration } from "./write-generation";
+import { mayWrite, WriteGeneration } from "./write-generation";
 import { PgliteAutovacuum } from "./pglite-autovacuum";
 
 function wrap(db: PGlite | Transaction, writes: WriteGeneration): Queryable {
@@ -16,7 +16,7 @@ function wrap(db: PGlite | Transaction, writes: WriteGeneration): Queryable {
       const text = textOf(sql);
       countStatements(1);
       const run = () => db.query<R>(text, params as unknown[] | undefined);
-      const result = isPlainRead(text) ? await run() : await writes.around(run);
+      const result = mayWrite(sql) ? await writes.around(run) : await run();
       return result.rows;
     },
     async exec(sql: string) {

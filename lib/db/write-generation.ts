@@ -1,3 +1,5 @@
+import { textOf, type Statement } from "./statement";
+
 /**
  * Counts the writes of a database that only this process writes to (the embedded PGlite), so that
  * a cached read can tell whether anything may have changed since it was made. Conservative on
@@ -28,4 +30,10 @@ const READ_ONLY = /^\s*SELECT\s/i;
 /** Whether a statement can only read (a SELECT that locks nothing: FOR UPDATE/SHARE run inside transactions, which count). */
 export function isPlainRead(sql: string): boolean {
   return READ_ONLY.test(sql) && !/\bFOR\s+(UPDATE|SHARE|NO\s+KEY\s+UPDATE|KEY\s+SHARE)\b/i.test(sql);
+}
+
+/** Whether a statement may write: every one but a plain read, and a named one that says it writes (a SELECT of a writing function). */
+export function mayWrite(statement: Statement): boolean {
+  if (typeof statement !== "string" && statement.writes) return true;
+  return !isPlainRead(textOf(statement));
 }

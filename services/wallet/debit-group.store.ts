@@ -27,7 +27,8 @@ interface DebitGroupRow {
 const DEBIT_GROUP = named(
   "wallet_debit_group",
   `SELECT item, outcome, amount_centimes, balance_after_centimes
-     FROM wallet.debit_group($1::text[], $2::uuid[], $3::text[], $4::bigint[]) ORDER BY item`
+     FROM wallet.debit_group($1::text[], $2::uuid[], $3::text[], $4::bigint[]) ORDER BY item`,
+  { writes: true }
 );
 
 const INSUFFICIENT = () => new AppError("INSUFFICIENT_BALANCE", "The wallet balance is insufficient for this parcel");

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { migrateSchema } from "../../lib/db/migrate";
 import type { Database } from "../../lib/db/database";
 import { debitGroup, type DebitItem } from "../../services/wallet/debit-group.store";
 import { refundForParcel } from "../../services/wallet/wallet.store";
-import { twoPoolsOnOneDatabase } from "../helpers/postgres";
+import { openThrowAwayPglite, twoPoolsOnOneDatabase } from "../helpers/postgres";
 import { describeWithServers } from "../helpers/servers";
 
 /**
@@ -122,5 +123,22 @@ describeWithServers(["postgres"], "a wallet debit group on the PostgreSQL server
       [organizationId]
     );
     expect(lines.map(l => Number(l.after))).toEqual([20_000, 0]);
+  });
+});
+
+describe("a wallet debit group on the embedded database", () => {
+  test("counts as a write, though it is a SELECT of the function: no cached read outlives it", async () => {
+    const { db, close } = await openThrowAwayPglite();
+    try {
+      await migrateSchema(db, "wallet");
+      const organizationId = randomUUID();
+      await db.query("INSERT INTO wallet.accounts (organization_id, mode, balance_centimes) VALUES ($1, 'live', 10000)", [organizationId]);
+      const before = db.writeGeneration!();
+      const [outcome] = await debitGroup(db, [{ parcelId: randomUUID(), organizationId, mode: "live", amountCentimes: 4000 }]);
+      expect(outcome).toEqual({ ok: true, value: { amountCentimes: 4000, balanceAfterCentimes: 6000 } });
+      expect(db.writeGeneration!()).toBeGreaterThan(before);
+    } finally {
+      await close();
+    }
   });
 });

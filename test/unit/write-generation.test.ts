@@ -1,4 +1,5 @@
-import { isPlainRead, WriteGeneration } from "../../lib/db/write-generation";
+import { named } from "../../lib/db/statement";
+import { isPlainRead, mayWrite, WriteGeneration } from "../../lib/db/write-generation";
 
 describe("write generation (what lets the embedded system trust a cached read)", () => {
   test("plain SELECTs are reads; anything else, and a SELECT that locks rows, may write", () => {
@@ -16,6 +17,13 @@ describe("write generation (what lets the embedded system trust a cached read)",
     ]) {
       expect({ sql, read: isPlainRead(sql) }).toEqual({ sql, read: false });
     }
+  });
+
+  test("a named statement that says it writes is a write, though its text reads like a plain SELECT", () => {
+    expect(mayWrite(named("test_reads_rows", "SELECT id FROM x WHERE id = $1"))).toBe(false);
+    expect(mayWrite(named("test_writes_through_a_function", "SELECT * FROM x.do_writes($1)", { writes: true }))).toBe(true);
+    expect(mayWrite("UPDATE x SET a = 1")).toBe(true);
+    expect(mayWrite("SELECT 1")).toBe(false);
   });
 
   test("a write moves the generation when it starts and again when it ends, failed or not", async () => {
