@@ -14,6 +14,17 @@
 -- 4. one update per account for the group's sum, and the ledger lines, in one statement.
 -- Answers one row per item, in the order given (ordinality): its outcome, and for 'debited' the
 -- amount taken and the balance right after it.
+-- The parcels' locks, all at once and in one order, until the transaction ends: the one place their
+-- key is spelled. The debit group takes them here; refunds, the sweeper and the charges take them
+-- through services/wallet/wallet.store.ts lockParcels, which calls this too.
+CREATE FUNCTION wallet.lock_parcels(parcel_ids text[]) RETURNS void
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock(h)
+     FROM (SELECT DISTINCT hashtext('wallet-parcel:' || id) AS h FROM unnest(parcel_ids) AS id ORDER BY h) AS locks;
+END;
+$$;
+
 CREATE FUNCTION wallet.debit_group(parcel_ids text[], organization_ids uuid[], modes text[], amounts bigint[])
 RETURNS TABLE (item integer, outcome text, amount_centimes bigint, balance_after_centimes bigint)
 LANGUAGE plpgsql VOLATILE AS $$
@@ -37,8 +48,7 @@ DECLARE
   j integer;
   k integer;
 BEGIN
-  PERFORM pg_advisory_xact_lock(h)
-     FROM (SELECT DISTINCT hashtext('wallet-parcel:' || id) AS h FROM unnest(parcel_ids) AS id ORDER BY h) AS locks;
+  PERFORM wallet.lock_parcels(parcel_ids);
 
   FOR r IN
     SELECT a.organization_id, a.mode, a.balance_centimes FROM wallet.accounts AS a

@@ -52,12 +52,9 @@ async function lockParcel(tx: Queryable, parcelId: string): Promise<void> {
   await lockParcels(tx, [parcelId]);
 }
 
-// Hot statements of the debit group, prepared once per connection (lib/db/statement.ts, decision 0037).
-const LOCK_PARCELS = named(
-  "wallet_lock_parcels",
-  `SELECT pg_advisory_xact_lock(h) FROM
-     (SELECT DISTINCT hashtext('wallet-parcel:' || id) AS h FROM unnest($1::text[]) AS id ORDER BY h) AS locks`
-);
+// Statements of the refund group, prepared once per connection (lib/db/statement.ts, decision 0037).
+// A parcel's lock key is spelled once, in wallet.lock_parcels (migration wallet/008), which the debit group takes too.
+const LOCK_PARCELS = named("wallet_lock_parcels", "SELECT wallet.lock_parcels($1::text[])");
 const LOCK_ACCOUNTS = named(
   "wallet_lock_accounts",
   `SELECT organization_id, mode, balance_centimes FROM wallet.accounts

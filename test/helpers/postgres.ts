@@ -69,20 +69,20 @@ export async function migrateUpTo(db: Database, schema: string, migration: strin
 /**
  * Two pools on one throw-away PostgreSQL database with `schema` migrated, opened before the suite
  * and closed after it: two processes' worth of connections, for what only a shared server shows.
+ * Read `a` and `b` from the returned object once the suite runs (they are set in its beforeAll).
  */
-export function twoPoolsOnOneDatabase(schema: string): { a: () => Database; b: () => Database } {
+export function twoPoolsOnOneDatabase(schema: string): { a: Database; b: Database } {
+  const pools = {} as { a: Database; b: Database };
   let database: { url: string; drop: () => Promise<void> } | undefined;
-  let a: Database | undefined;
-  let b: Database | undefined;
   beforeAll(async () => {
     database = await createTestDatabase();
-    a = openPostgres(database.url, 4);
-    b = openPostgres(database.url, 4);
-    await migrateSchema(a, schema);
+    pools.a = openPostgres(database.url, 4);
+    pools.b = openPostgres(database.url, 4);
+    await migrateSchema(pools.a, schema);
   });
   afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
+    await Promise.all([pools.a?.close(), pools.b?.close()]);
     await database?.drop();
   });
-  return { a: () => a!, b: () => b! };
+  return pools;
 }

@@ -1,3 +1,4 @@
+import type { BrokerOptions } from "moleculer";
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 
@@ -59,4 +60,10 @@ export function distributedEnv(databaseUrl: string, backofficeToken: string, nam
     ENCRYPTION_KEY: randomBytes(32).toString("hex"),
     LABEL_URL_SECRET: randomBytes(32).toString("hex")
   };
+}
+
+/** A test broker on the local NATS, quiet, in `namespace` (one per suite keeps parallel runs apart). */
+export function natsBrokerOptions(namespace: string, nodeID: string, extra: BrokerOptions = {}): BrokerOptions {
+  // A URL string is accepted by Moleculer though its typings list only names.
+  return { nodeID, namespace, transporter: NATS_URL as "NATS", logger: false, ...extra };
 }

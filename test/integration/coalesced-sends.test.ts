@@ -1,19 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { Context, ServiceBroker } from "moleculer";
 import { CoalescedSendsMiddleware } from "../../middlewares/coalesced-sends.middleware";
-import { describeWithServers, NATS_URL } from "../helpers/servers";
+import { describeWithServers, natsBrokerOptions } from "../helpers/servers";
 
 /** Two nodes on the real NATS, both handing their packets over a turn at a time. */
 describeWithServers(["nats"], "packets coalesced per event-loop turn, on NATS", () => {
   const namespace = `coalesced-${randomUUID()}`;
-  const options = (nodeID: string) => ({
-    nodeID,
-    namespace,
-    // A URL string is accepted by Moleculer though its typings list only names.
-    transporter: NATS_URL as "NATS",
-    logger: false,
-    middlewares: [CoalescedSendsMiddleware]
-  });
+  const options = (nodeID: string) => natsBrokerOptions(namespace, nodeID, { middlewares: [CoalescedSendsMiddleware] });
   const caller = new ServiceBroker(options("caller"));
   const callee = new ServiceBroker(options("callee"));
   const received: number[] = [];

@@ -2,21 +2,14 @@ import { randomUUID } from "node:crypto";
 import { ServiceBroker } from "moleculer";
 import { NatsPacketsMiddleware } from "../../middlewares/nats-packets.middleware";
 import { ProcessTraffic, TrafficMixin } from "../../mixins/traffic.mixin";
-import { describeWithServers, NATS_URL } from "../helpers/servers";
+import { describeWithServers, natsBrokerOptions } from "../helpers/servers";
 
 /** Two nodes on NATS in one process: both count into the process's one pair of counters. */
 describeWithServers(["nats"], "NATS packets counted by the transporter hooks (bench: messages per create)", () => {
   const namespace = `packets-${randomUUID()}`;
   // No heartbeats during the test: only the packets the call makes are counted between readings.
-  const options = (nodeID: string) => ({
-    nodeID,
-    namespace,
-    // A URL string is accepted by Moleculer though its typings list only names.
-    transporter: NATS_URL as "NATS",
-    logger: false,
-    heartbeatInterval: 3600,
-    middlewares: [NatsPacketsMiddleware]
-  });
+  const options = (nodeID: string) =>
+    natsBrokerOptions(namespace, nodeID, { heartbeatInterval: 3600, middlewares: [NatsPacketsMiddleware] });
   const caller = new ServiceBroker(options("caller"));
   const callee = new ServiceBroker(options("callee"));
   callee.createService({ name: "counted", mixins: [TrafficMixin] });

@@ -183,19 +183,13 @@ describeWithServers(["postgres"], "outbox hand-off and batched webhook writes on
 
 describeWithServers(["postgres"], "two webhook workers claiming batches on one PostgreSQL database", () => {
   const pools = twoPoolsOnOneDatabase("webhooks");
-  let a: Database;
-  let b: Database;
-  beforeAll(() => {
-    a = pools.a();
-    b = pools.b();
-  });
 
   test("concurrent batched claims never give one delivery to two workers, and every delivery is claimed", async () => {
     const organizationId = randomUUID();
-    await addTestEndpoint(a, organizationId);
+    await addTestEndpoint(pools.a, organizationId);
     // 300 deliveries of 300 parcels: all due at once.
     const events = interleavedEvents(organizationId, 300, 1);
-    await webhooks.recordEvents(a, events);
+    await webhooks.recordEvents(pools.a, events);
 
     const claimedBy = new Map<string, string[]>();
     const work = async (name: string, db: Database) => {
@@ -212,11 +206,11 @@ describeWithServers(["postgres"], "two webhook workers claiming batches on one P
         expect([...numbers.values()].every(n => n === 1)).toBe(true);
       }
     };
-    await Promise.all([work("a1", a), work("b1", b), work("a2", a), work("b2", b)]);
+    await Promise.all([work("a1", pools.a), work("b1", pools.b), work("a2", pools.a), work("b2", pools.b)]);
 
     expect(claimedBy.size).toBe(300);
     expect([...claimedBy.values()].filter(names => names.length > 1)).toEqual([]);
-    const [{ delivered }] = await a.query<{ delivered: number }>(
+    const [{ delivered }] = await pools.a.query<{ delivered: number }>(
       "SELECT count(*)::integer AS delivered FROM webhooks.deliveries WHERE organization_id = $1 AND status = 'delivered' AND attempts = 1",
       [organizationId]
     );

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { migrateSchema } from "../../lib/db/migrate";
-import type { Database } from "../../lib/db/database";
 import { debitGroup, type DebitItem } from "../../services/wallet/debit-group.store";
 import { refundForParcel } from "../../services/wallet/wallet.store";
 import { openThrowAwayPglite, twoPoolsOnOneDatabase } from "../helpers/postgres";
@@ -14,16 +13,10 @@ import { describeWithServers } from "../helpers/servers";
  */
 describeWithServers(["postgres"], "a wallet debit group on the PostgreSQL server", () => {
   const pools = twoPoolsOnOneDatabase("wallet");
-  let a: Database;
-  let b: Database;
-  beforeAll(() => {
-    a = pools.a();
-    b = pools.b();
-  });
 
   async function account(balanceCentimes: number): Promise<string> {
     const organizationId = randomUUID();
-    await a.query("INSERT INTO wallet.accounts (organization_id, mode, balance_centimes) VALUES ($1, 'live', $2)", [
+    await pools.a.query("INSERT INTO wallet.accounts (organization_id, mode, balance_centimes) VALUES ($1, 'live', $2)", [
       organizationId,
       balanceCentimes
     ]);
@@ -32,11 +25,13 @@ describeWithServers(["postgres"], "a wallet debit group on the PostgreSQL server
 
   const balanceOf = async (organizationId: string) =>
     Number(
-      (await a.query<{ b: string }>("SELECT balance_centimes AS b FROM wallet.accounts WHERE organization_id = $1", [organizationId]))[0].b
+      (
+        await pools.a.query<{ b: string }>("SELECT balance_centimes AS b FROM wallet.accounts WHERE organization_id = $1", [organizationId])
+      )[0].b
     );
 
   const entriesOf = (parcelId: string) =>
-    a.query<{ kind: string; amount: string }>(
+    pools.a.query<{ kind: string; amount: string }>(
       "SELECT kind, amount_centimes AS amount FROM wallet.ledger WHERE parcel_id = $1 ORDER BY seq",
       [parcelId]
     );
@@ -44,7 +39,7 @@ describeWithServers(["postgres"], "a wallet debit group on the PostgreSQL server
   /** Until the group's statement waits for a lock (behind the transaction that holds the parcel). */
   async function groupIsWaiting(): Promise<void> {
     for (;;) {
-      const [{ waiting }] = await a.query<{ waiting: number }>(
+      const [{ waiting }] = await pools.a.query<{ waiting: number }>(
         "SELECT count(*)::integer AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%wallet.debit_group(%'"
       );
       if (waiting > 0) return;
@@ -59,10 +54,10 @@ describeWithServers(["postgres"], "a wallet debit group on the PostgreSQL server
     const item = (id: string): DebitItem => ({ parcelId: id, organizationId, mode: "live", amountCentimes: 40_000 });
 
     let group: Promise<Awaited<ReturnType<typeof debitGroup>>> | undefined;
-    await a.transaction(async tx => {
+    await pools.a.transaction(async tx => {
       // The parcel abandoned before its debit: the refund's tombstone, under the parcel's lock.
       await refundForParcel(tx, { parcelId, organizationId, mode: "live" }, "abandoned");
-      group = debitGroup(b, [item(parcelId), item(other)]);
+      group = debitGroup(pools.b, [item(parcelId), item(other)]);
       await groupIsWaiting();
     });
     const [abandoned, paid] = await group!;
@@ -81,7 +76,7 @@ describeWithServers(["postgres"], "a wallet debit group on the PostgreSQL server
     // Each group takes the parcels in its own order; half of them on each connection.
     const groups = Array.from({ length: 12 }, (_, g) => {
       const order = parcels.map((_, i) => parcels[(i + g) % parcels.length]);
-      return debitGroup(g % 2 === 0 ? a : b, (g % 3 === 0 ? order.reverse() : order).map(item));
+      return debitGroup(g % 2 === 0 ? pools.a : pools.b, (g % 3 === 0 ? order.reverse() : order).map(item));
     });
     const answers = await Promise.all(groups);
 
@@ -108,17 +103,19 @@ describeWithServers(["postgres"], "a wallet debit group on the PostgreSQL server
     const organizationId = await account(50_000);
     const [p1, p2, p3] = [randomUUID(), randomUUID(), randomUUID()];
     const item = (parcelId: string, amountCentimes: number): DebitItem => ({ parcelId, organizationId, mode: "live", amountCentimes });
-    const outcomes = await debitGroup(a, [item(p1, 30_000), item(p1, 30_000), item(p2, 30_000), item(p3, 20_000)]);
+    const outcomes = await debitGroup(pools.a, [item(p1, 30_000), item(p1, 30_000), item(p2, 30_000), item(p3, 20_000)]);
 
     expect(outcomes[0]).toEqual({ ok: true, value: { amountCentimes: 30_000, balanceAfterCentimes: 20_000 } });
     expect(outcomes[1]).toEqual(outcomes[0]);
     expect(!outcomes[2].ok && (outcomes[2].error as { type?: string }).type).toBe("INSUFFICIENT_BALANCE");
     expect(outcomes[3]).toEqual({ ok: true, value: { amountCentimes: 20_000, balanceAfterCentimes: 0 } });
     expect(await balanceOf(organizationId)).toBe(0);
-    const unknownWallet = await debitGroup(a, [{ parcelId: randomUUID(), organizationId: randomUUID(), mode: "live", amountCentimes: 1 }]);
+    const unknownWallet = await debitGroup(pools.a, [
+      { parcelId: randomUUID(), organizationId: randomUUID(), mode: "live", amountCentimes: 1 }
+    ]);
     expect(!unknownWallet[0].ok && (unknownWallet[0].error as { type?: string }).type).toBe("INSUFFICIENT_BALANCE");
     // The ledger's order is the balances' order (migration wallet/002): each line's balance follows the one before.
-    const lines = await a.query<{ after: string }>(
+    const lines = await pools.a.query<{ after: string }>(
       "SELECT balance_after_centimes AS after FROM wallet.ledger WHERE organization_id = $1 AND kind = 'debit' ORDER BY seq",
       [organizationId]
     );
