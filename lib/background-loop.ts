@@ -7,6 +7,8 @@
  */
 export class BackgroundLoop<T = unknown> {
   private timer: NodeJS.Timeout | null = null;
+  /** When `timer` fires (performance.now()), so that kickWithin can tell whether it comes soon enough. */
+  private timerDue = 0;
   private current: Promise<T | undefined> | null = null;
   private again = false;
   /** Periodic passes only once started; kicks work either way (an action may run one pass). */
@@ -51,6 +53,23 @@ export class BackgroundLoop<T = unknown> {
     return this.current!;
   }
 
+  /**
+   * A pass within `delayMs`: at once after the pass in flight, as `kick()`; otherwise when the
+   * pass already due comes first, or in `delayMs`. Kicks of a busy path (each create group) so
+   * share one pass: the outbox relay hands the events of several groups over in one read, one
+   * call per consumer and one mark, instead of all of that once per group.
+   */
+  kickWithin(delayMs: number): void {
+    if (this.current || !this.started || this.stopped || delayMs <= 0) {
+      void this.kick();
+      return;
+    }
+    if (this.timer && this.timerDue <= performance.now() + delayMs) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.schedule(delayMs);
+  }
+
   /** A fresh pass once the one in flight is over; its failure is the caller's too (actions, tests). */
   async runNow(): Promise<T> {
     while (this.current) await this.current;
@@ -88,6 +107,7 @@ export class BackgroundLoop<T = unknown> {
 
   private schedule(delayMs: number): void {
     if (!this.started || this.stopped || this.timer) return;
+    this.timerDue = performance.now() + delayMs;
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.kick();

@@ -91,6 +91,8 @@ export interface AppConfig {
   /** A relay point closed today or within this many days refuses new parcels (409 RELAY_CLOSED). */
   closureNoticeDays: number;
   outboxIntervalMs: number;
+  /** After a create, the outbox relay's pass waits this long so that several create groups' events share it (decision 0045). */
+  outboxCreateDelayMs: number;
   /** Group commit on the create path (lib/group-commit.ts): items per flush, and items allowed to wait. */
   groupCommit: { maxBatch: number; maxQueue: number; gatherOneTurn: boolean };
   /** How long a create group starting from idle waits for the last group's callers (GroupCommitOptions.gatherMs). */
@@ -273,6 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     holdingIntervalMs: integer(env, "HOLDING_INTERVAL_MS", 2_000, 50, 60_000),
     closureNoticeDays: integer(env, "CLOSURE_NOTICE_DAYS", 2, 0, 30),
     outboxIntervalMs: integer(env, "OUTBOX_INTERVAL_MS", 500, 10, 60_000),
+    outboxCreateDelayMs: integer(env, "OUTBOX_CREATE_DELAY_MS", 50, 0, 1_000),
     groupCommit: {
       maxBatch: integer(env, "GROUP_COMMIT_MAX_BATCH", 64, 1, 1_000),
       maxQueue: integer(env, "GROUP_COMMIT_MAX_QUEUE", 2_000, 1, 1_000_000),

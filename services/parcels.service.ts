@@ -220,6 +220,11 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     /** Wakes the outbox relay now (one pass at a time; see BackgroundLoop). */
     async runRelay(this: ParcelsThis): Promise<number> {
       return (await this.relayLoop.kick()) ?? 0;
+    },
+
+    /** After creates: a relay pass within OUTBOX_CREATE_DELAY_MS, shared by the creates of those milliseconds (decision 0045). */
+    relaySoon(this: ParcelsThis): void {
+      this.relayLoop.kickWithin(this.config.outboxCreateDelayMs);
     }
   },
 

@@ -55,6 +55,7 @@ export interface ParcelsMethods {
   ): Promise<{ before: store.ParcelRecord; after: store.ParcelRecord }>;
   refundCancelled(ctx: Context, parcel: store.ParcelRecord): Promise<void>;
   runRelay(): Promise<number>;
+  relaySoon(): void;
   settleCrashedCreates(): Promise<void>;
   /**
    * After a change that may owe a return fee: asks the wallet now, so that the answer shows the fee

@@ -129,3 +129,85 @@ describe("BackgroundLoop.runNow", () => {
     await expect(loop.runNow()).rejects.toThrow("boom");
   });
 });
+
+describe("BackgroundLoop.kickWithin (the outbox relay after creates, decision 0045)", () => {
+  afterEach(() => jest.useRealTimers());
+
+  /** A started loop (interval 500 ms) that counts its passes; its first pass, at start, is done. */
+  async function startedLoop() {
+    jest.useFakeTimers({ doNotFake: ["setImmediate", "nextTick", "queueMicrotask"] });
+    let passes = 0;
+    let release: (() => void) | null = null;
+    let holding = false;
+    const loop = new BackgroundLoop(
+      async () => {
+        passes++;
+        if (holding) await new Promise<void>(r => (release = r));
+        return passes;
+      },
+      500,
+      () => undefined
+    );
+    loop.start();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(passes).toBe(1);
+    return {
+      loop,
+      passes: () => passes,
+      hold: () => (holding = true),
+      release: () => ((holding = false), release?.())
+    };
+  }
+
+  test("kicks within 50 ms share one pass, run 50 ms after the first of them, not at once", async () => {
+    const { loop, passes } = await startedLoop();
+    loop.kickWithin(50);
+    await jest.advanceTimersByTimeAsync(20);
+    loop.kickWithin(50);
+    loop.kickWithin(50);
+    await jest.advanceTimersByTimeAsync(29);
+    expect(passes()).toBe(1);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(passes()).toBe(2);
+    // Nothing else was due: the next pass is the interval's, 500 ms after that one.
+    await jest.advanceTimersByTimeAsync(499);
+    expect(passes()).toBe(2);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(passes()).toBe(3);
+    await loop.stop();
+  });
+
+  test("a pass due sooner (the interval's) is not put off; a kick during a pass still runs one right after it", async () => {
+    const { loop, passes, hold, release } = await startedLoop();
+    await jest.advanceTimersByTimeAsync(480); // the interval's pass is due in 20 ms
+    loop.kickWithin(50);
+    await jest.advanceTimersByTimeAsync(20);
+    expect(passes()).toBe(2);
+    hold();
+    loop.kickWithin(50); // no pass in flight: due in 50 ms
+    await jest.advanceTimersByTimeAsync(50);
+    expect(passes()).toBe(3); // in flight, held
+    loop.kickWithin(50);
+    release();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(passes()).toBe(4);
+    await loop.stop();
+  });
+
+  test("with 0 ms, or on a loop not started, it is a kick: a pass at once", async () => {
+    let passes = 0;
+    const idle = new BackgroundLoop(
+      async () => ++passes,
+      60_000,
+      () => undefined
+    );
+    idle.kickWithin(50);
+    await tick();
+    expect(passes).toBe(1);
+    const { loop, passes: started } = await startedLoop();
+    loop.kickWithin(0);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(started()).toBe(2);
+    await loop.stop();
+  });
+});

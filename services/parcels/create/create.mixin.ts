@@ -70,7 +70,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> =
         const owner = this.owner(ctx);
         const deps = { ...this.sagaDeps(ctx), recipient: await this.recipientSettings.of(owner) };
         const { parcel } = await createParcel(deps, owner, ctx.params, key);
-        void this.runRelay();
+        this.relaySoon();
         return withRecipientWarnings((await this.viewsOf(ctx, [parcel]))[0], ctx.params.recipientPhone, parcel);
       }
     }),
@@ -137,7 +137,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> =
         const owner = this.owner(ctx);
         const deps = { ...this.sagaDeps(ctx), recipient: await this.recipientSettings.of(owner) };
         const outcomes = await createBatch(deps, owner, ctx.params.items);
-        void this.runRelay();
+        this.relaySoon();
         const parcels = outcomes.flatMap(o => ("parcel" in o ? [o.parcel] : []));
         const views = new Map((await this.viewsOf(ctx, parcels)).map(view => [view.id, view]));
         const items = outcomes.map(o =>
