@@ -17,6 +17,11 @@ export const RECIPIENT_SETTINGS_TTL_MS = 2_000;
  */
 export class RecipientSettingsCache {
   private readonly entries = new LRUCache<string, Readonly<RecipientSettings>>({ max: MAX_ENTRIES, ttl: RECIPIENT_SETTINGS_TTL_MS });
+  /**
+   * The reads in flight, by key: the creates that miss together (every caller of a busy
+   * organisation, each time its entry expires) share one read instead of one each.
+   */
+  private readonly reading = new Map<string, Promise<Readonly<RecipientSettings>>>();
 
   constructor(private readonly db: () => Database) {}
 
@@ -24,14 +29,29 @@ export class RecipientSettingsCache {
     const key = keyOf(owner);
     const hit = this.entries.get(key);
     if (hit) return { ...hit };
-    const settings = await recipientSettingsOf(this.db(), owner);
-    this.entries.set(key, Object.freeze({ ...settings }));
-    return settings;
+    let read = this.reading.get(key);
+    if (!read) {
+      const started = recipientSettingsOf(this.db(), owner).then(settings => {
+        const frozen = Object.freeze({ ...settings });
+        // Not kept if forgotten meanwhile: the read may have started before the change.
+        if (this.reading.get(key) === started) this.entries.set(key, frozen);
+        return frozen;
+      });
+      read = started;
+      this.reading.set(key, started);
+      void started.then(
+        () => this.reading.get(key) === started && this.reading.delete(key),
+        () => this.reading.get(key) === started && this.reading.delete(key)
+      );
+    }
+    return { ...(await read) };
   }
 
-  /** After this instance changed them: the next create reads them again. */
+  /** After this instance changed them: the next create reads them again (not a read begun before). */
   forget(owner: Owner): void {
-    this.entries.delete(keyOf(owner));
+    const key = keyOf(owner);
+    this.entries.delete(key);
+    this.reading.delete(key);
   }
 }
 
