@@ -46,7 +46,7 @@ function outcomeOf(row: DebitGroupRow | undefined): ItemOutcome<DebitDone> {
  * (wallet.debit_group, migration wallet/008; docs/decisions/0025 for the rules, 0044 for the one
  * round trip). Call it outside any transaction: its locks (each parcel's, then the accounts')
  * are held until that statement commits.
- * - every parcel's lock (the one refunds and the sweeper take, wallet.store lockParcel), all at once
+ * - every parcel's lock (wallet.lock_parcels, the one refunds and the sweeper take too), all at once
  *   and in one order, so two groups never wait on each other crosswise;
  * - a parcel already debited answers its first debit; one already refunded is refused (CONFLICT);
  *   a parcel twice in the group is debited once and both answers are that debit;

@@ -29,22 +29,21 @@ export class RecipientSettingsCache {
     const key = keyOf(owner);
     const hit = this.entries.get(key);
     if (hit) return { ...hit };
-    let read = this.reading.get(key);
-    if (!read) {
-      const started = recipientSettingsOf(this.db(), owner).then(settings => {
-        const frozen = Object.freeze({ ...settings });
-        // Not kept if forgotten meanwhile: the read may have started before the change.
-        if (this.reading.get(key) === started) this.entries.set(key, frozen);
-        return frozen;
-      });
-      read = started;
-      this.reading.set(key, started);
-      void started.then(
-        () => this.reading.get(key) === started && this.reading.delete(key),
-        () => this.reading.get(key) === started && this.reading.delete(key)
-      );
-    }
+    const read = this.reading.get(key) ?? this.startRead(key, owner);
     return { ...(await read) };
+  }
+
+  /** One read for every caller that misses until it answers; kept only if not forgotten meanwhile (the read may predate the change). */
+  private startRead(key: string, owner: Owner): Promise<Readonly<RecipientSettings>> {
+    const read = recipientSettingsOf(this.db(), owner).then(settings => {
+      const frozen = Object.freeze({ ...settings });
+      if (this.reading.get(key) === read) this.entries.set(key, frozen);
+      return frozen;
+    });
+    const over = () => this.reading.get(key) === read && this.reading.delete(key);
+    void read.then(over, over);
+    this.reading.set(key, read);
+    return read;
   }
 
   /** After this instance changed them: the next create reads them again (not a read begun before). */
