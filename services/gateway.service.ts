@@ -51,6 +51,8 @@ import { ACCESS_LOG_SETTINGS, accessLogWritten } from "./gateway/access-log";
  */
 const PAIRING_ATTEMPTS_PER_MINUTE = 10;
 
+const unknownKey = () => new AppError("UNAUTHENTICATED", "Invalid API key (unknown, revoked or malformed)");
+
 type GatewayRequest = EdgeRequest & { $endpoint?: { action: { name: string; endpoint?: RoutedEndpoint["endpoint"] } } };
 
 interface GatewayVars {
@@ -218,17 +220,20 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
       this.sendError(req, res, err);
     },
 
-    /** `Authorization: ApiKey <key>` or `X-API-Key: <key>` (SPEC §5.1); the edge calls it first. */
-    async authenticatePartner(this: GatewayThis, ctx: Context, req: GatewayRequest): Promise<Principal> {
+    /**
+     * `Authorization: ApiKey <key>` or `X-API-Key: <key>` (SPEC §5.1); the edge calls it first.
+     * A key seen a moment ago is answered at once, not as a promise (the edge awaits only a lookup).
+     */
+    authenticatePartner(this: GatewayThis, ctx: Context, req: GatewayRequest): Principal | Promise<Principal> {
       const reading = readApiKey(req.headers);
       if (!("key" in reading)) throw new AppError("UNAUTHENTICATED", reading.problem);
-      if (!isWellFormedKey(reading.key)) throw new AppError("UNAUTHENTICATED", "Invalid API key (unknown, revoked or malformed)");
+      if (!isWellFormedKey(reading.key)) throw unknownKey();
+      const cached = this.principals.get(reading.key);
+      if (cached) return cached;
       // Hashed only when auth must be asked: a cached key costs a map lookup, not a SHA-256.
-      const principal = await this.principals.resolve(reading.key, () =>
-        call(ctx, "auth.resolveKey", { keyHash: hashApiKey(reading.key) })
-      );
-      if (!principal) throw new AppError("UNAUTHENTICATED", "Invalid API key (unknown, revoked or malformed)");
-      return principal;
+      return this.principals
+        .resolve(reading.key, () => call(ctx, "auth.resolveKey", { keyHash: hashApiKey(reading.key) }))
+        .then(principal => principal ?? Promise.reject(unknownKey()));
     },
 
     /**
@@ -255,8 +260,10 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
       return this.addressLimiter.consume(`pairing:${bucket}`, PAIRING_ATTEMPTS_PER_MINUTE);
     },
 
-    consumeKeyLimit(this: GatewayVars, principal: Principal): Promise<RateDecision> {
-      return this.limiter.consume(principal.keyId, principal.rateLimitPerMinute ?? this.config.rateLimitPerMinute);
+    /** Answered at once from this gateway's block of places, as a promise only when a block must be reserved. */
+    consumeKeyLimit(this: GatewayVars, principal: Principal): RateDecision | Promise<RateDecision> {
+      const limit = principal.rateLimitPerMinute ?? this.config.rateLimitPerMinute;
+      return this.limiter.consumeNow(principal.keyId, limit) ?? this.limiter.consume(principal.keyId, limit);
     },
 
     consumeLabelLimit(this: GatewayVars, address: string): Promise<RateDecision> {

@@ -93,13 +93,15 @@ export interface EdgeVars {
   /** moleculer-web's own: the answer as JSON with the declared status and headers, and its access line. */
   sendResponse(req: EdgeRequest, res: ServerResponse, data: unknown): void;
   logResponse(req: EdgeRequest, res: ServerResponse, data: unknown): void;
-  authenticatePartner(ctx: Context, req: EdgeRequest): Promise<Principal>;
+  /** The principal at once when the key is in memory; a promise when auth must be asked. */
+  authenticatePartner(ctx: Context, req: EdgeRequest): Principal | Promise<Principal>;
   authenticateAgent(ctx: Context, req: EdgeRequest): Promise<AgentPrincipal>;
   consumeAgentLimit(agent: AgentPrincipal): Promise<RateDecision>;
   /** Pairing attempts of one client address (the relay API's one keyless endpoint). */
   consumePairingLimit(address: string): Promise<RateDecision>;
   authenticateOperator(req: EdgeRequest): void;
-  consumeKeyLimit(principal: Principal): Promise<RateDecision>;
+  /** The decision at once when this gateway's places can give it; a promise when a block must be reserved. */
+  consumeKeyLimit(principal: Principal): RateDecision | Promise<RateDecision>;
   consumeLabelLimit(address: string): Promise<RateDecision>;
   /** Public tracking lookups of one client address: the API and the /track pages share one budget. */
   consumePublicLimit(address: string): Promise<RateDecision>;
@@ -252,8 +254,11 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
       }
 
       if (api === "partner") {
-        const principal = await this.authenticatePartner(ctx, req);
-        const decision = await this.consumeKeyLimit(principal);
+        // Most requests are answered from memory: awaited only when they are not (each await is a turn of the microtask queue).
+        const known = this.authenticatePartner(ctx, req);
+        const principal = known instanceof Promise ? await known : known;
+        const limited = this.consumeKeyLimit(principal);
+        const decision = limited instanceof Promise ? await limited : limited;
         setRateHeaders(res, decision);
         refuseIfLimited(decision, "requests");
         req.$principal = principal;

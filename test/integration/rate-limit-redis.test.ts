@@ -56,6 +56,17 @@ describeWithServers(["redis"], "per-key rate limit shared through Redis", () => 
     expect(await counted()).toBe(limit);
   });
 
+  test("answers at once only from the block it holds: a spent block, window not full, waits for the next reservation", async () => {
+    const limiter = gatewayLimiter();
+    const limit = 100;
+    const block = blockSizeFor(limit);
+    expect(limiter.consumeNow("key-now", limit)).toBeNull();
+    expect((await limiter.consume("key-now", limit)).remaining).toBe(limit - 1);
+    for (let i = 1; i < block; i++) expect(limiter.consumeNow("key-now", limit)?.remaining).toBe(limit - 1 - i);
+    expect(limiter.consumeNow("key-now", limit)).toBeNull();
+    expect((await limiter.consume("key-now", limit)).remaining).toBe(limit - 1 - block);
+  });
+
   test("two gateways never admit more than the limit, and fall short by at most the other's unused block (decision 0039)", async () => {
     const [a, b] = [gatewayLimiter(), gatewayLimiter()];
     const limit = 200;
@@ -90,6 +101,21 @@ describe("per-key rate limit in memory (embedded)", () => {
     expect(seen.map(d => d.allowed)).toEqual([true, true, true, false]);
     expect(seen.map(d => d.remaining)).toEqual([2, 1, 0, 0]);
     expect(seen[3].retryAfterSeconds).toBeGreaterThan(0);
+  });
+
+  test("answers at once once its window is open, counting the same places as consume", async () => {
+    const limiter = new KeyRateLimiter(null, "mem");
+    // No window yet: the first request opens it (a reservation, here without Redis).
+    expect(limiter.consumeNow("k", 3)).toBeNull();
+    expect((await limiter.consume("k", 3)).remaining).toBe(2);
+    expect(limiter.consumeNow("k", 3)).toEqual({ allowed: true, limit: 3, remaining: 1, retryAfterSeconds: 0 });
+    expect((await limiter.consume("k", 3)).remaining).toBe(0);
+    const refused = limiter.consumeNow("k", 3);
+    expect(refused?.allowed).toBe(false);
+    expect(refused?.retryAfterSeconds).toBeGreaterThan(0);
+    // Another key, or the same key under another limit, is its own window.
+    expect(limiter.consumeNow("other", 3)).toBeNull();
+    expect(limiter.consumeNow("k", 4)).toBeNull();
   });
 });
 
