@@ -27,7 +27,7 @@ import { lingerAfterAnswer } from "./gateway/http/lingering-close";
 import { logUnavailable } from "./gateway/http/unavailable-log";
 import type { Principal } from "../lib/principal";
 import { PrincipalCache } from "./gateway/principal-cache";
-import { KeyRateLimiter, RateDecision } from "./gateway/rate-limit";
+import { KeyRateLimiter, RateAnswer } from "./gateway/rate-limit";
 import { REQUEST_ID_PATTERN } from "../lib/request-id";
 import { requestLogger } from "../lib/request-context";
 import { readinessOf } from "../lib/readiness";
@@ -228,12 +228,9 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
       const reading = readApiKey(req.headers);
       if (!("key" in reading)) throw new AppError("UNAUTHENTICATED", reading.problem);
       if (!isWellFormedKey(reading.key)) throw unknownKey();
-      const cached = this.principals.get(reading.key);
-      if (cached) return cached;
       // Hashed only when auth must be asked: a cached key costs a map lookup, not a SHA-256.
-      return this.principals
-        .resolve(reading.key, () => call(ctx, "auth.resolveKey", { keyHash: hashApiKey(reading.key) }))
-        .then(principal => principal ?? Promise.reject(unknownKey()));
+      const known = this.principals.resolve(reading.key, () => call(ctx, "auth.resolveKey", { keyHash: hashApiKey(reading.key) }));
+      return known instanceof Promise ? known.then(principal => principal ?? Promise.reject(unknownKey())) : known;
     },
 
     /**
@@ -251,32 +248,30 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
       return agent;
     },
 
-    consumeAgentLimit(this: GatewayVars, agent: AgentPrincipal): Promise<RateDecision> {
+    consumeAgentLimit(this: GatewayVars, agent: AgentPrincipal): RateAnswer {
       return this.relayLimiter.consume(agent.keyId, this.config.relayRateLimitPerMinute);
     },
 
-    consumePairingLimit(this: GatewayVars, address: string): Promise<RateDecision> {
+    consumePairingLimit(this: GatewayVars, address: string): RateAnswer {
       const bucket = addressBucket(address, this.config.addressLimitIpv6Prefix);
       return this.addressLimiter.consume(`pairing:${bucket}`, PAIRING_ATTEMPTS_PER_MINUTE);
     },
 
-    /** Answered at once from this gateway's block of places, as a promise only when a block must be reserved. */
-    consumeKeyLimit(this: GatewayVars, principal: Principal): RateDecision | Promise<RateDecision> {
-      const limit = principal.rateLimitPerMinute ?? this.config.rateLimitPerMinute;
-      return this.limiter.consumeNow(principal.keyId, limit) ?? this.limiter.consume(principal.keyId, limit);
+    consumeKeyLimit(this: GatewayVars, principal: Principal): RateAnswer {
+      return this.limiter.consume(principal.keyId, principal.rateLimitPerMinute ?? this.config.rateLimitPerMinute);
     },
 
-    consumeLabelLimit(this: GatewayVars, address: string): Promise<RateDecision> {
+    consumeLabelLimit(this: GatewayVars, address: string): RateAnswer {
       const bucket = addressBucket(address, this.config.addressLimitIpv6Prefix);
       return this.addressLimiter.consume(`labels:${bucket}`, this.config.labelDownloadsPerMinute);
     },
 
-    consumePublicLimit(this: GatewayVars, address: string): Promise<RateDecision> {
+    consumePublicLimit(this: GatewayVars, address: string): RateAnswer {
       const bucket = addressBucket(address, this.config.addressLimitIpv6Prefix);
       return this.addressLimiter.consume(`public:${bucket}`, this.config.publicTrackingPerMinute);
     },
 
-    consumePublicSearchLimit(this: GatewayVars, address: string): Promise<RateDecision> {
+    consumePublicSearchLimit(this: GatewayVars, address: string): RateAnswer {
       const bucket = addressBucket(address, this.config.addressLimitIpv6Prefix);
       return this.addressLimiter.consume(`public-search:${bucket}`, this.config.publicSearchPerMinute);
     },

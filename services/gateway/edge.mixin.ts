@@ -10,7 +10,7 @@ import { continueIfExpected } from "./http/expect-continue";
 import { checkPageFormToken, checkPagePostOrigin, FormTokens } from "./tracking-page/form-guard";
 import type { AppConfig } from "../../lib/config";
 import type { ApiKind } from "../../lib/endpoint";
-import type { RateDecision } from "./rate-limit";
+import type { RateAnswer, RateDecision } from "./rate-limit";
 import type { Principal } from "../../lib/principal";
 import type { AgentPrincipal } from "../../lib/agent-keys";
 import { compareRoutes, endpointsOf, RegistryService, RoutedEndpoint } from "./endpoints";
@@ -96,17 +96,17 @@ export interface EdgeVars {
   /** The principal at once when the key is in memory; a promise when auth must be asked. */
   authenticatePartner(ctx: Context, req: EdgeRequest): Principal | Promise<Principal>;
   authenticateAgent(ctx: Context, req: EdgeRequest): Promise<AgentPrincipal>;
-  consumeAgentLimit(agent: AgentPrincipal): Promise<RateDecision>;
+  consumeAgentLimit(agent: AgentPrincipal): RateAnswer;
   /** Pairing attempts of one client address (the relay API's one keyless endpoint). */
-  consumePairingLimit(address: string): Promise<RateDecision>;
+  consumePairingLimit(address: string): RateAnswer;
   authenticateOperator(req: EdgeRequest): void;
-  /** The decision at once when this gateway's places can give it; a promise when a block must be reserved. */
-  consumeKeyLimit(principal: Principal): RateDecision | Promise<RateDecision>;
-  consumeLabelLimit(address: string): Promise<RateDecision>;
+  /** Like every consume*Limit: the decision at once when this gateway's places can give it, a promise when Redis is asked. */
+  consumeKeyLimit(principal: Principal): RateAnswer;
+  consumeLabelLimit(address: string): RateAnswer;
   /** Public tracking lookups of one client address: the API and the /track pages share one budget. */
-  consumePublicLimit(address: string): Promise<RateDecision>;
+  consumePublicLimit(address: string): RateAnswer;
   /** Searches of one client address on the public endpoints declared `forBrowsers` (a checkout's picker). */
-  consumePublicSearchLimit(address: string): Promise<RateDecision>;
+  consumePublicSearchLimit(address: string): RateAnswer;
 }
 
 type EdgeThis = EdgeVars & EdgeMethods;

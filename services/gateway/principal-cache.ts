@@ -31,11 +31,12 @@ export class PrincipalCache {
    * The principal of a key: from memory, or from `lookup` (auth), which concurrent requests
    * for the same key share — two hundred requests of a new key are one read, not two hundred in the
    * database's queue ahead of their own bodies. A request arriving after a forget never joins a
-   * lookup that began before it. Unknown keys (null) are not remembered.
+   * lookup that began before it. Unknown keys (null) are not remembered. A key in memory is
+   * answered as a value, not a promise: the edge then admits the request without an await.
    */
-  resolve(key: string, lookup: () => Promise<Principal | null>): Promise<Principal | null> {
+  resolve(key: string, lookup: () => Promise<Principal | null>): Principal | Promise<Principal | null> {
     const cached = this.get(key);
-    if (cached) return Promise.resolve(cached);
+    if (cached) return cached;
     const pending = this.inFlight.get(key);
     if (pending && pending.epoch === this.epoch) return pending.answer;
     const epoch = this.epoch;

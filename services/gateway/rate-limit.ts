@@ -9,6 +9,9 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
+/** A decision, or a promise of one when Redis must be asked first. */
+export type RateAnswer = RateDecision | Promise<RateDecision>;
+
 const WINDOW_MS = 60_000;
 /** A block is at most this share of the limit: limits under 40 a minute reserve one place at a time, exactly as before. */
 const BLOCK_SHARE = 20;
@@ -56,15 +59,15 @@ export class KeyRateLimiter {
     private readonly keyPrefix: string
   ) {}
 
-  consume(key: string, limit: number): Promise<RateDecision> {
-    const decided = this.consumeNow(key, limit);
-    return decided ? Promise.resolve(decided) : this.consumeAfterReserving(`${limit}:${key}`, key, limit);
+  /** The decision: at once from this process's window when it can give it, a promise when a block must be reserved first. */
+  consume(key: string, limit: number): RateAnswer {
+    return this.consumeNow(key, limit) ?? this.consumeAfterReserving(`${limit}:${key}`, key, limit);
   }
 
   /**
    * The decision when this process's window can give it (a place left in its block, or the window
-   * full); null when a block must be reserved first (then `consume`). The edge asks this first, so
-   * that most requests are admitted without waiting for a turn of the microtask queue.
+   * full); null when a block must be reserved first. Most requests are so admitted without waiting
+   * for a turn of the microtask queue.
    */
   consumeNow(key: string, limit: number): RateDecision | null {
     const window = this.windows.get(`${limit}:${key}`);

@@ -5,7 +5,7 @@ import { defineAction } from "../../lib/action";
 import { call } from "../../lib/contract";
 import type { EndpointDocs } from "../../lib/endpoint";
 import { clientAddress } from "./http/client-address";
-import type { RateDecision } from "./rate-limit";
+import type { RateAnswer } from "./rate-limit";
 import {
   ChangeDeps,
   ChangeRequest,
@@ -60,7 +60,7 @@ export type PageMeta = {
 };
 
 interface TrackingPageVars {
-  consumePublicLimit(address: string): Promise<RateDecision>;
+  consumePublicLimit(address: string): RateAnswer;
   /** Signs and checks the forms' tokens (tracking-page/form-guard.ts); made by the gateway at start. */
   formTokens: FormTokens;
   /** BRAND_NAME, BRAND_COLOR, BRAND_LOGO_URL (the gateway's configuration). */

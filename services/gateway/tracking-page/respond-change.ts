@@ -3,7 +3,7 @@ import { isLang, Lang, negotiateLanguage } from "../../../lib/languages";
 import type { TrackingPageParcel } from "../../../lib/public-tracking";
 import { parseTrackingInput } from "../../../lib/tracking-number";
 import type { RelayPointSearchItem } from "../../parcels/parcels.contract";
-import type { RateDecision } from "../rate-limit";
+import type { RateAnswer } from "../rate-limit";
 import { CHANGE_PROBLEMS, ChangeProblem, changeProblemOf } from "./change-messages";
 import { changeRelayPath, renderChangeRelayPage } from "./change-relay";
 import { renderNotFoundPage, renderTooManyRequestsPage } from "./pages";
@@ -25,7 +25,7 @@ export interface ChangeRequest {
   fields: Readonly<Record<string, QueryValue>>;
   acceptLanguage?: string | null;
   now?: Date;
-  limit?: () => Promise<RateDecision>;
+  limit?: () => RateAnswer;
   /** Signs the page's form tokens (form-guard.ts). */
   formToken?: (action: string) => string;
   /** The operator's brand (lib/brand.ts); the default brand when absent. */

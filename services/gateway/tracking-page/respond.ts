@@ -2,7 +2,7 @@ import { isLang, Lang, negotiateLanguage } from "../../../lib/languages";
 import type { TrackingPageParcel } from "../../../lib/public-tracking";
 import { parseTrackingInput } from "../../../lib/tracking-number";
 import { TRACK_PATH, trackingPagePath } from "./layout";
-import type { RateDecision } from "../rate-limit";
+import type { RateAnswer } from "../rate-limit";
 import { renderNotFoundPage, renderParcelPage, renderTooManyRequestsPage, renderTrackingFormPage } from "./pages";
 import { brandedStyle } from "./styles";
 import { Brand, DEFAULT_BRAND } from "../../../lib/brand";
@@ -19,7 +19,7 @@ export interface TrackingPageRequest {
    * Counts one lookup against the caller's limit, before any number is looked up; a page that
    * looks nothing up (the form) is not counted. Without it, nothing is limited.
    */
-  limit?: () => Promise<RateDecision>;
+  limit?: () => RateAnswer;
   /** Signs the page's form tokens (form-guard.ts). */
   formToken?: (action: string) => string;
   /** The operator's brand (lib/brand.ts); the default brand when absent. */
