@@ -9,7 +9,9 @@ import { defineAction } from "../lib/action";
 import { call } from "../lib/contract";
 import { AppError } from "../lib/errors";
 import { countMetric, RELAY_METRICS } from "../lib/metrics";
-import { LabelData, LabelFormat, pageCount, PrintOptions, renderLabelFile, startOffsetProblem, zplFontDownload } from "./labels/render";
+import type { LabelData } from "../lib/labels/label-data";
+import { LabelFormat, pageCount } from "../lib/labels/page-formats";
+import { PrintOptions, startOffsetProblem } from "../lib/labels/print-options";
 import {
   LabelSignatureVerdict,
   signLabelBatchUrl,
@@ -34,6 +36,7 @@ import {
   SignUrlsSchema
 } from "./labels/labels.params";
 import { RenderCache } from "./labels/render-cache";
+import { renderers } from "./labels/renderers";
 
 type HttpMeta = { $responseType?: string; $responseHeaders?: Record<string, string> };
 
@@ -66,9 +69,9 @@ async function renderCached(
   print: PrintOptions,
   fileName: string
 ): Promise<RenderedLabel> {
-  const { file, cached } = await cache.fetch({ print, labels }, () => {
+  const { file, cached } = await cache.fetch({ print, labels }, async () => {
     countMetric(broker, RELAY_METRICS.labelRenders, { format: print.format });
-    return renderLabelFile(labels, print);
+    return (await renderers()).renderLabelFile(labels, print);
   });
   return {
     contentBase64: file.content.toString("base64"),
@@ -207,10 +210,10 @@ const LabelsService: ServiceSchema<object, object, LabelsVars> = {
           "Content-Disposition": { required: true, description: 'attachment; filename="rplabel-font.zpl"', schema: { type: "string" } }
         }
       },
-      handler(ctx) {
+      async handler(ctx) {
         ctx.meta.$responseType = "text/plain; charset=us-ascii";
         ctx.meta.$responseHeaders = { "Content-Disposition": 'attachment; filename="rplabel-font.zpl"' };
-        return zplFontDownload();
+        return (await renderers()).zplFontDownload();
       }
     }),
 

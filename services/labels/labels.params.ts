@@ -1,5 +1,6 @@
 import { Joi } from "../../lib/joi";
-import { LABEL_FORMATS, LabelFormat, MAX_LABELS_PER_DOCUMENT } from "./render";
+import { MAX_LABELS_PER_DOCUMENT } from "../../lib/labels/label-data";
+import { LABEL_FORMATS, LabelFormat } from "../../lib/labels/page-formats";
 import { component, dateTime, objectOf } from "../../lib/openapi/json-schema";
 import { uuid } from "../../lib/schemas";
 import type { LabelBatchParts, LabelDocument, LabelUrlParts } from "./labels.contract";
