@@ -7,7 +7,7 @@ import { toCentimes, toDzd } from "../../../lib/money";
 import { normaliseTrackingNumber } from "../../../lib/tracking-number";
 import { judgeHandoverPin, PinRefusal, refusal } from "../handover";
 import { applyStatusChange } from "../status-change";
-import { occurredAtOf } from "./occurred-at";
+import { occurredAtOf } from "../../../lib/occurred-at";
 import { checkOfflineRequest, refuseIfChanged, refuseIfRedirectedAway } from "./offline-handover";
 import type { HandoverParams, RefusalParams, TrackingBody } from "./relay.params";
 import * as store from "./relay.store";
