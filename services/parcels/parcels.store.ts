@@ -329,6 +329,17 @@ export async function recordHistory(
 }
 
 /**
+ * When the parcel's latest status change happened (its history's last line), or null: an operation
+ * sent later may not be dated before it (lib/occurred-at.ts). Under the parcel's row lock.
+ */
+export async function lastStatusAt(tx: Queryable, parcelId: string): Promise<Date | null> {
+  const [row] = await tx.query<{ at: Date | null }>("SELECT max(created_at) AS at FROM parcels.status_history WHERE parcel_id = $1", [
+    parcelId
+  ]);
+  return row?.at ?? null;
+}
+
+/**
  * The parcel's events so far: status changes, COD events (parcels/006), deadline events (parcels/008),
  * redirects (parcels/012), claim events (parcels/013) and return events (parcels/011), one sequence for all.
  */

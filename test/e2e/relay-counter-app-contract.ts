@@ -286,24 +286,47 @@ export function idempotencyContract(system: () => SystemUnderTest): void {
 }
 
 /** occurredAt: when the agent scanned, for operations queued offline; the history, the till and the deadline use it. */
-export function occurredAtContract(system: () => SystemUnderTest): void {
+export function occurredAtContract(system: () => SystemUnderTest, sql: () => Sql): void {
   const h = relayHelpers(system);
   let merchant: Merchant;
   beforeAll(async () => {
     merchant = await h.m.create("Offline Counter SARL", 200_000);
   });
   const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+  /** The parcel's story so far moved `hours` back, as if the couriers had brought it then. */
+  const storyBack = (parcelId: string, hours: number) =>
+    sql()(`UPDATE parcels.status_history SET created_at = created_at - make_interval(hours => $2) WHERE parcel_id = $1`, [parcelId, hours]);
+  /** A device paired `hours` ago: its key made then (set before its first call, which the gateway then caches). */
+  const pairedAgo = async (code: string, hours: number) => {
+    const made = await h.agentKey(code);
+    await sql()(`UPDATE auth.agent_keys SET created_at = created_at - make_interval(hours => $2) WHERE id = $1`, [made.id, hours]);
+    return relayAgent(system().baseUrl, made.key);
+  };
+  const reasonOf = (res: HttpResult) => (res.body.details as { field: string; message: string }[])[0];
 
   test("an arrival and a hand-over sent later carry the scan's time: history, arrival, deadline, till and the day's list", async () => {
     const code = await h.relayPoint({ holdingDays: 5 });
-    const agent = await h.agent(code);
+    const agent = await pairedAgo(code, 24);
     const parcel = await h.inTransit(merchant, code, { codAmountDzd: 900 });
+    await storyBack(parcel.id, 4);
+    // Synced late, the arrival gets the deadline its real time gives: five days from the scan, not from the sync.
     const scannedIn = hoursAgo(3);
     const arrival = await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: scannedIn });
     expect(arrival.status).toBe(200);
     expect(arrival.body.arrivedAt).toBe(scannedIn);
     expect(arrival.body.pickupDeadline).toBe(new Date(Date.parse(scannedIn) + 5 * 86_400_000).toISOString());
     const pin = await system().sms.pinOf(parcel.trackingNumber);
+    // The pick-up SMS went out at the sync (RELAY_NOTIFIED now), and nothing is handed over before it: as
+    // if the phone had been online then, its SMS is sent half an hour after the scan.
+    const notified = await eventually(
+      async () => (await agent("GET", `/parcels/${parcel.trackingNumber}`)).body.status,
+      status => status === "RELAY_NOTIFIED"
+    );
+    expect(notified).toBe("RELAY_NOTIFIED");
+    await sql()(`UPDATE parcels.status_history SET created_at = $2 WHERE parcel_id = $1 AND to_status = 'RELAY_NOTIFIED'`, [
+      parcel.id,
+      hoursAgo(2.5)
+    ]);
 
     const handedOver = hoursAgo(1);
     const since = hoursAgo(2);
@@ -324,6 +347,48 @@ export function occurredAtContract(system: () => SystemUnderTest): void {
     expect(today.body.items.map((p: { trackingNumber: string }) => p.trackingNumber)).toEqual([parcel.trackingNumber]);
     const tooLate = await agent("GET", `/parcels?status=DELIVERED&since=${encodeURIComponent(hoursAgo(0.5))}`);
     expect(tooLate.body.items).toEqual([]);
+  });
+
+  test("an arrival, hand-over or refusal dated before the parcel's previous event is 400 with that reason, and nothing happens", async () => {
+    const code = await h.relayPoint({ holdingDays: 5 });
+    const agent = await pairedAgo(code, 48);
+    const parcel = await h.inTransit(merchant, code);
+    await storyBack(parcel.id, 1);
+    // 71 hours back is within the clock's 72, but the parcel left the hub an hour ago: it cannot have arrived then.
+    const early = await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: hoursAgo(71) });
+    expectError(early, 400, "OCCURRED_AT_OUT_OF_RANGE", "occurredAt");
+    expect(reasonOf(early).message).toMatch(/^is before the parcel's previous event \(.+\)$/);
+    expect((await agent("GET", `/parcels/${parcel.trackingNumber}`)).body).toMatchObject({ status: "IN_TRANSIT", pickupDeadline: null });
+
+    const arrivedAt = hoursAgo(0.5);
+    expect((await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: arrivedAt })).status).toBe(200);
+    const pin = await system().sms.pinOf(parcel.trackingNumber);
+    const beforeArrival = new Date(Date.parse(arrivedAt) - 60_000).toISOString();
+    for (const [path, body] of [
+      ["/handovers", { trackingNumber: parcel.trackingNumber, pin, occurredAt: beforeArrival }],
+      ["/refusals", { trackingNumber: parcel.trackingNumber, reason: "refusé", occurredAt: beforeArrival }]
+    ] as const) {
+      const refused = await agent("POST", path, body);
+      expectError(refused, 400, "OCCURRED_AT_OUT_OF_RANGE", "occurredAt");
+      expect(reasonOf(refused).message).toMatch(/previous event/);
+    }
+    const after = (await agent("GET", `/parcels/${parcel.trackingNumber}`)).body;
+    expect(["AT_RELAY", "RELAY_NOTIFIED"]).toContain(after.status);
+    expect(after.pickupDeadline).toBe(new Date(Date.parse(arrivedAt) + 5 * 86_400_000).toISOString());
+    // The refused hand-over cost no PIN try: the right PIN still hands it over, now.
+    expect((await agent("POST", "/handovers", { trackingNumber: parcel.trackingNumber, pin })).status).toBe(200);
+  });
+
+  test("an operation dated before its device was paired is 400 with that reason", async () => {
+    const code = await h.relayPoint();
+    const agent = await pairedAgo(code, 1);
+    const parcel = await h.inTransit(merchant, code);
+    await storyBack(parcel.id, 10);
+    const refused = await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: hoursAgo(2) });
+    expectError(refused, 400, "OCCURRED_AT_OUT_OF_RANGE", "occurredAt");
+    expect(reasonOf(refused).message).toMatch(/^is before this device was paired \(.+\)$/);
+    expect((await agent("GET", `/parcels/${parcel.trackingNumber}`)).body.status).toBe("IN_TRANSIT");
+    expect((await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: hoursAgo(0.5) })).status).toBe(200);
   });
 
   test("occurredAt in the future or more than 72 hours back is 400 OCCURRED_AT_OUT_OF_RANGE, and nothing happens", async () => {

@@ -1,5 +1,5 @@
 import type { Logger } from "moleculer";
-import type { AgentPrincipal } from "../../../lib/agent-keys";
+import { AgentPrincipal, pairedAtOf } from "../../../lib/agent-keys";
 import { encryptField } from "../../../lib/crypto";
 import type { Database, Queryable } from "../../../lib/db/database";
 import { AppError } from "../../../lib/errors";
@@ -7,7 +7,8 @@ import { toCentimes, toDzd } from "../../../lib/money";
 import { normaliseTrackingNumber } from "../../../lib/tracking-number";
 import { judgeHandoverPin, PinRefusal, refusal } from "../handover";
 import { applyStatusChange } from "../status-change";
-import { occurredAtOf } from "../../../lib/occurred-at";
+import { occurredAtOf, withinStory } from "../../../lib/occurred-at";
+import { lastStatusAt } from "../parcels.store";
 import { checkOfflineRequest, refuseIfChanged, refuseIfRedirectedAway } from "./offline-handover";
 import type { HandoverParams, RefusalParams, TrackingBody } from "./relay.params";
 import * as store from "./relay.store";
@@ -28,6 +29,16 @@ export interface CounterDeps {
 const NOT_ON_SHELF = (trackingNumber: string) =>
   new AppError("PARCEL_NOT_FOUND", `Parcel ${trackingNumber} is not on this relay point's shelf, nor addressed to it`);
 const ON_SHELF: readonly string[] = ["AT_RELAY", "RELAY_NOTIFIED"];
+
+/**
+ * The operation's time within the parcel's story (issue 43): never before its previous event nor
+ * before the device was paired; 400 OCCURRED_AT_OUT_OF_RANGE with the reason otherwise. The parcel
+ * is locked, so no other change comes between the check and the operation.
+ */
+export async function timeInStory(tx: Queryable, agent: AgentPrincipal, parcelId: string, at: Date | null): Promise<Date | null> {
+  if (at === null) return null;
+  return withinStory(at, { previousEventAt: await lastStatusAt(tx, parcelId), pairedAt: pairedAtOf(agent) });
+}
 
 /** A live parcel addressed to this relay point, locked; 404 for anything else (unknown, sandbox, another relay's). */
 async function lockAddressedHere(tx: Queryable, agent: AgentPrincipal, trackingNumber: string): Promise<store.ShelfParcel> {
@@ -56,7 +67,7 @@ export async function arrive(
   request: TrackingBody
 ): Promise<{ shelf: store.ShelfParcel; arrived: boolean }> {
   const trackingNumber = normaliseTrackingNumber(request.trackingNumber);
-  const at = occurredAtOf(request.occurredAt);
+  const given = occurredAtOf(request.occurredAt);
   return deps.db.transaction(async tx => {
     const relay = await store.lockCounter(tx, agent.relayCode);
     if (!relay) throw new AppError("RELAY_POINT_NOT_FOUND", `Relay point ${agent.relayCode} does not exist`);
@@ -73,6 +84,7 @@ export async function arrive(
     if (parcel.status !== "IN_TRANSIT") {
       throw new AppError("INVALID_TRANSITION", `Parcel ${trackingNumber} is ${parcel.status}: only an IN_TRANSIT parcel can arrive`);
     }
+    const at = await timeInStory(tx, agent, parcel.id, given);
     const onShelf = await store.countOnShelf(tx, relay.code);
     if (onShelf >= relay.capacity) {
       throw new AppError("RELAY_FULL", `The shelf is full: ${onShelf} parcels for a capacity of ${relay.capacity}`);
@@ -106,7 +118,7 @@ function checkCash(parcel: store.ShelfParcel["parcel"], collectedDzd: number | n
  */
 export async function handOver(deps: CounterDeps, agent: AgentPrincipal, request: HandoverParams): Promise<store.ShelfParcel> {
   const trackingNumber = normaliseTrackingNumber(request.trackingNumber);
-  const at = occurredAtOf(request.occurredAt);
+  const given = occurredAtOf(request.occurredAt);
   checkOfflineRequest(request);
   const outcome = await deps.db.transaction(async (tx): Promise<{ shelf: store.ShelfParcel } | { refused: PinRefusal }> => {
     if (request.offline) await refuseIfRedirectedAway(tx, agent, await store.lockByTracking(tx, trackingNumber));
@@ -114,6 +126,7 @@ export async function handOver(deps: CounterDeps, agent: AgentPrincipal, request
     if (request.offline) refuseIfChanged(found, request);
     onShelfOrRefuse(found, "handed over");
     const { parcel } = found;
+    const at = await timeInStory(tx, agent, parcel.id, given);
     checkCash(parcel, request.codCollectedDzd);
     const refused = await judgeHandoverPin(tx, parcel, request.pin, deps.encryptionKey);
     if (refused) return { refused };
@@ -145,10 +158,11 @@ export async function handOver(deps: CounterDeps, agent: AgentPrincipal, request
 /** The recipient refuses the parcel at the counter: RETURN_PENDING with the reason; its COD will not be collected. */
 export async function refuse(deps: CounterDeps, agent: AgentPrincipal, request: RefusalParams): Promise<store.ShelfParcel> {
   const trackingNumber = normaliseTrackingNumber(request.trackingNumber);
-  const at = occurredAtOf(request.occurredAt);
+  const given = occurredAtOf(request.occurredAt);
   return deps.db.transaction(async tx => {
     const found = await lockAddressedHere(tx, agent, trackingNumber);
     onShelfOrRefuse(found, "refused");
+    const at = await timeInStory(tx, agent, found.parcel.id, given);
     await applyStatusChange(tx, found.parcel, { to: "RETURN_PENDING", reason: request.reason, actor: "operator", at });
     return store.readShelfParcel(tx, found.parcel.id);
   });
