@@ -15,6 +15,9 @@ import { mayMessageRecipient, parcelOf } from "../lib/events";
 import pLimit from "p-limit";
 import { countMetric, RELAY_METRICS } from "../lib/metrics";
 import { MASKED_PIN } from "../lib/pickup-pin";
+
+/** The stored copy's pass-link key: as long as a real one, so that the copy reads like the SMS sent. */
+const MASKED_PASS_KEY = "*".repeat(13);
 import { requireSecret } from "../lib/secrets";
 import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
@@ -324,7 +327,7 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
       const relay = await relayPointOf(ctx, parcel.destinationRelayCode);
       const kind = request.kind ?? "pickup";
       const sms = this.smsContext(contact.language);
-      const text = (pin: string | null) =>
+      const text = (pin: string | null, passKey: string | null) =>
         composeSms(
           kind,
           {
@@ -332,18 +335,21 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
             relay,
             codAmountDzd: parcel.codAmountDzd,
             pin,
-            pickupDeadline: request.deadline ?? parcel.pickupDeadline ?? null
+            pickupDeadline: request.deadline ?? parcel.pickupDeadline ?? null,
+            passKey
           },
           sms
         );
       const pin = kind === "pickup" ? (contact.pickupPin ?? null) : (request.secret ?? null);
+      // The link to the pickup pass opens it like the PIN does (issue 43): sealed with the text, masked in the stored copy.
+      const passKey = kind === "pickup" && pin !== null ? (contact.passKey ?? null) : null;
       return this.addressed(ctx, parcel.id, contact.phone, {
         eventId: request.eventId,
         parcelId: parcel.id,
         organizationId: request.organizationId,
         kind,
-        body: text(pin === null ? null : MASKED_PIN),
-        bodyEnc: pin === null ? null : encryptField(text(pin), this.encryptionKey),
+        body: text(pin === null ? null : MASKED_PIN, passKey === null ? null : MASKED_PASS_KEY),
+        bodyEnc: pin === null ? null : encryptField(text(pin, passKey), this.encryptionKey),
         provider: this.provider.name
       });
     },
@@ -515,7 +521,7 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
 async function recipientOf(
   ctx: Context,
   parcelId: string
-): Promise<{ name: string; phone: string; pickupPin?: string | null; language?: Lang } | null> {
+): Promise<{ name: string; phone: string; pickupPin?: string | null; language?: Lang; passKey?: string | null } | null> {
   try {
     return await call(ctx, "parcels.recipientContact", { parcelId });
   } catch (err) {

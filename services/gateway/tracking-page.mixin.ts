@@ -18,7 +18,8 @@ import {
   respondToTrackingPage,
   TRACK_PATH,
   TrackingPageResponse,
-  trackingPagePath
+  trackingPagePath,
+  passPagePath
 } from "./tracking-page";
 import { isLang } from "../../lib/languages";
 import { parseTrackingInput } from "../../lib/tracking-number";
@@ -68,6 +69,7 @@ interface TrackingPageVars {
 }
 
 interface TrackingPageMethods {
+  followShortLink(ctx: Context<Record<string, unknown>, PageMeta>, passKey: string | null): Promise<string>;
   answerTrackingPage(ctx: Context<Record<string, unknown>, PageMeta>, path: string, query: Record<string, unknown>): Promise<string>;
   answerChangePage(
     ctx: Context<Record<string, unknown>, PageMeta>,
@@ -139,15 +141,18 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, TrackingPageMethods, Tr
       rest: "GET /t/:trackingNumber",
       api: "open",
       endpoint: page("followShortTrackingLink", "The SMS' short link to a tracking page"),
-      async handler(ctx) {
-        const typed = typeof ctx.params.trackingNumber === "string" ? ctx.params.trackingNumber : "";
-        const number = parseTrackingInput(typed);
-        const known = number.ok ? await call(ctx, "parcels.recipientLanguageOf", { trackingNumber: number.trackingNumber }) : null;
-        const lang = known?.lang ?? undefined;
-        const location = trackingPagePath(number.ok ? number.trackingNumber : typed, lang);
-        ctx.meta.$statusCode = 302;
-        ctx.meta.$responseHeaders = { Location: location, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
-        return "";
+      handler(ctx) {
+        return this.followShortLink(ctx, null);
+      }
+    }),
+
+    // Issue 43: the pick-up SMS's link, with the parcel's key: the tracking page that shows the pickup pass.
+    passTrackingLink: defineAction<Record<string, unknown>, TrackingPageThis, PageMeta>({
+      rest: "GET /t/:trackingNumber/:passKey",
+      api: "open",
+      endpoint: page("followPassTrackingLink", "The pick-up SMS' link to a tracking page with the pickup pass"),
+      handler(ctx) {
+        return this.followShortLink(ctx, typeof ctx.params.passKey === "string" ? ctx.params.passKey.slice(0, 64) : "");
       }
     }),
 
@@ -203,6 +208,26 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, TrackingPageMethods, Tr
   },
 
   methods: {
+    /** A 302 from the SMS' link to the page in the recipient's language, with the pass's key when the link has one. */
+    async followShortLink(
+      this: TrackingPageThis,
+      ctx: Context<Record<string, unknown>, PageMeta>,
+      passKey: string | null
+    ): Promise<string> {
+      const typed = typeof ctx.params.trackingNumber === "string" ? ctx.params.trackingNumber : "";
+      const number = parseTrackingInput(typed);
+      const known = number.ok ? await call(ctx, "parcels.recipientLanguageOf", { trackingNumber: number.trackingNumber }) : null;
+      const lang = known?.lang ?? undefined;
+      const shown = number.ok ? number.trackingNumber : typed;
+      ctx.meta.$statusCode = 302;
+      ctx.meta.$responseHeaders = {
+        Location: passKey !== null ? passPagePath(shown, passKey, lang) : trackingPagePath(shown, lang),
+        "Cache-Control": "no-store",
+        "Referrer-Policy": "no-referrer"
+      };
+      return "";
+    },
+
     async answerChangePage(
       this: TrackingPageThis,
       ctx: Context<Record<string, unknown>, PageMeta>,
@@ -245,7 +270,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, TrackingPageMethods, Tr
           formToken: action => this.formTokens.issue(action),
           brand: this.config.brand
         },
-        trackingNumber => call(ctx, "parcels.trackingPage", { trackingNumber })
+        trackingNumber => call(ctx, "parcels.trackingPage", { trackingNumber }),
+        (trackingNumber, key) => call(ctx, "parcels.pickupPass", { trackingNumber, key })
       );
       return answerWith(ctx, answer);
     }

@@ -11,6 +11,8 @@ export type SmsKind = "pickup" | "pickup_reminder" | "pickup_expired" | "return_
 export interface HoldingSmsInput extends PickupSmsInput {
   /** The pick-up deadline (ISO 8601 UTC), for the reminder. */
   pickupDeadline: string | null;
+  /** The pick-up SMS's link key to the pickup pass (issue 43), or its mask; null when there is none. */
+  passKey?: string | null;
 }
 
 /** The relay point as an SMS names it: its name, or its code when the directory has no name. */
@@ -25,7 +27,13 @@ export type ParcelSmsKind = Exclude<SmsKind, "redirect_code" | "pickup_code_rese
 export function composeSms(kind: ParcelSmsKind, input: HoldingSmsInput, ctx: SmsContext): string {
   const base = { trackingNumber: input.trackingNumber, relayName: relayName(input.relay) };
   if (kind === "pickup")
-    return pickupText(ctx, { ...base, pin: input.pin, codAmountDzd: input.codAmountDzd, pickupDeadline: input.pickupDeadline });
+    return pickupText(ctx, {
+      ...base,
+      pin: input.pin,
+      codAmountDzd: input.codAmountDzd,
+      pickupDeadline: input.pickupDeadline,
+      passKey: input.passKey
+    });
   if (kind === "return_code")
     return returnCodeText(ctx, { trackingNumber: input.trackingNumber, code: input.pin, expiresAt: input.pickupDeadline });
   if (kind === "pickup_reminder") return reminderText(ctx, { ...base, pickupDeadline: input.pickupDeadline });

@@ -20,8 +20,13 @@ export interface SmsContext {
 
 export const MAX_SEGMENTS: Readonly<Record<Lang, number>> = Object.freeze({ fr: 1, en: 1, ar: 2 });
 
-/** The tracking page's short link (services/gateway/tracking-page): it opens in the recipient's language. */
-export const shortLink = (ctx: SmsContext, trackingNumber: string) => `${ctx.baseUrl}/t/${trackingNumber}`;
+/**
+ * The tracking page's short link (services/gateway/tracking-page): it opens in the recipient's
+ * language. With the parcel's pass key (the pick-up SMS only, issue 43) it opens the page that shows
+ * the pickup pass; the number alone opens the public page.
+ */
+export const shortLink = (ctx: SmsContext, trackingNumber: string, passKey?: string | null) =>
+  passKey ? `${ctx.baseUrl}/t/${trackingNumber}/${passKey}` : `${ctx.baseUrl}/t/${trackingNumber}`;
 
 /** "12/03": the day and month in Algiers, the same in every language (Latin digits). */
 export function shortDate(isoInstant: string): string {
@@ -51,10 +56,12 @@ export interface PickupText {
   pin: string | null;
   codAmountDzd: number | null;
   pickupDeadline: string | null;
+  /** The key of the link to the page with the pickup pass (or its mask, for the stored copy); none for a sandbox parcel. */
+  passKey?: string | null;
 }
 
 export function pickupText(ctx: SmsContext, p: PickupText): string {
-  const link = shortLink(ctx, p.trackingNumber);
+  const link = shortLink(ctx, p.trackingNumber, p.passKey);
   const cod = p.codAmountDzd !== null && p.codAmountDzd > 0 ? amount(p.codAmountDzd) : null;
   const until = p.pickupDeadline ? shortDate(p.pickupDeadline) : null;
   return fitted(ctx, p.relayName, name => {

@@ -435,31 +435,42 @@ export function offlineHandoverContract(system: () => SystemUnderTest): void {
   });
   type Verifier = { trackingNumber: string; codToCollectDzd: number | null; pinVersion: number; verifier: Record<string, any> };
 
-  test("verifiers: a salted PBKDF2 of each shelf parcel's PIN that recomputes from the PIN, never the PIN itself", async () => {
-    const { agent, parcels } = await shelfWith(h, system, merchant, [{ codAmountDzd: 700 }, {}]);
+  /** The recipient opens the pick-up SMS's link: the tracking page with the pickup pass; its text (the QR's) read from the page. */
+  const passOf = async (trackingNumber: string): Promise<string> => {
+    const link = await system().sms.passLinkOf(trackingNumber);
+    const page = await fetch(system().baseUrl + link, { headers: { "X-Forwarded-For": freshAddress() } });
+    expect(page.status).toBe(200);
+    const pass = /data-pass="(RP1\.[A-Z0-9.]+)"/.exec(await page.text());
+    if (!pass) throw new Error(`no pass on the page of ${trackingNumber}`);
+    return pass[1];
+  };
+
+  test("verifiers only where the operator's limits allow an offline PIN: no COD, nothing declared above the limit, nothing locked", async () => {
+    const { agent, parcels } = await shelfWith(h, system, merchant, [{ codAmountDzd: 700 }, {}, { declaredValueDzd: 20_000 }, {}]);
+    const [cod, plain, valuable, locked] = parcels;
+    for (let i = 0; i < 5; i++)
+      await agent("POST", "/handovers", { trackingNumber: locked.trackingNumber, pin: locked.pin === "000000" ? "000001" : "000000" });
     const incoming = await h.inTransit(merchant, (await agent("GET", "/me")).body.relayCode);
     const res = await agent("GET", "/offline-verifiers");
     expect(res.status).toBe(200);
     const items = res.body.items as Verifier[];
-    expect(items.map(i => i.trackingNumber).sort()).toEqual(parcels.map(p => p.trackingNumber).sort());
-    expect(items.map(i => i.trackingNumber)).not.toContain(incoming.trackingNumber);
-    for (const parcel of parcels) {
-      const item = items.find(i => i.trackingNumber === parcel.trackingNumber)!;
-      expect(Object.keys(item.verifier).sort()).toEqual(["alg", "hash", "iterations", "salt"]);
-      const { salt, iterations, hash } = item.verifier;
-      expect(pbkdf2Sync(parcel.pin, Buffer.from(salt, "base64"), iterations, 32, "sha256").toString("base64")).toBe(hash);
-      const wrong = parcel.pin === "000000" ? "000001" : "000000";
-      expect(pbkdf2Sync(wrong, Buffer.from(salt, "base64"), iterations, 32, "sha256").toString("base64")).not.toBe(hash);
-    }
-    expect(items.find(i => i.trackingNumber === parcels[0].trackingNumber)?.codToCollectDzd).toBe(700);
-    // The same verifier on the next fetch (the app may keep it), a different salt for each parcel.
+    expect(items.map(i => i.trackingNumber)).toEqual([plain.trackingNumber]);
+    for (const absent of [cod, valuable, locked, incoming]) expect(items.map(i => i.trackingNumber)).not.toContain(absent.trackingNumber);
+    expect(res.body.pinHandoversLeftToday).toBe(3);
+    const [item] = items;
+    expect(Object.keys(item.verifier).sort()).toEqual(["alg", "hash", "iterations", "salt"]);
+    const { salt, iterations, hash } = item.verifier;
+    expect(pbkdf2Sync(plain.pin, Buffer.from(salt, "base64"), iterations, 32, "sha256").toString("base64")).toBe(hash);
+    const wrong = plain.pin === "000000" ? "000001" : "000000";
+    expect(pbkdf2Sync(wrong, Buffer.from(salt, "base64"), iterations, 32, "sha256").toString("base64")).not.toBe(hash);
+    expect(item.codToCollectDzd).toBeNull();
+    // The same verifier on the next fetch (the app may keep it).
     expect((await agent("GET", "/offline-verifiers")).body.items).toEqual(items);
-    expect(new Set(items.map(i => i.verifier.salt)).size).toBe(items.length);
   });
 
   test("a queued hand-over is accepted under the server's rules, or refused with PIN_RESET, PARCEL_EXPIRED or PARCEL_REDIRECTED", async () => {
-    const { code, agent, parcels } = await shelfWith(h, system, merchant, [{ codAmountDzd: 700 }, {}, {}]);
-    const [cod, reset, expiring] = parcels;
+    const { code, agent, parcels } = await shelfWith(h, system, merchant, [{}, {}, {}]);
+    const [prepaid, reset, expiring] = parcels;
     const verifiers = new Map(((await agent("GET", "/offline-verifiers")).body.items as Verifier[]).map(v => [v.trackingNumber, v]));
     const offline = (parcel: { trackingNumber: string; pin: string }, extra: Record<string, unknown> = {}) =>
       agent("POST", "/handovers", {
@@ -467,12 +478,11 @@ export function offlineHandoverContract(system: () => SystemUnderTest): void {
         pin: parcel.pin,
         offline: true,
         pinVersion: verifiers.get(parcel.trackingNumber)?.pinVersion ?? 1,
-        occurredAt: new Date(Date.now() - 600_000).toISOString(),
         ...extra
       });
 
-    expectError(await offline(cod, { codCollectedDzd: 700, tender: "card", tenderReference: "T-1" }), 400, "VALIDATION_FAILED", "tender");
-    expect((await offline(cod, { codCollectedDzd: 700 })).body.status).toBe("DELIVERED");
+    expectError(await offline(prepaid, { codCollectedDzd: 0, tender: "card", tenderReference: "T-1" }), 400, "VALIDATION_FAILED", "tender");
+    expect((await offline(prepaid)).body.status).toBe("DELIVERED");
 
     const parcelOf = async (trackingNumber: string) =>
       (await merchant.live("GET", `/parcels/by-tracking/${trackingNumber}`)).body as { id: string };
@@ -493,6 +503,105 @@ export function offlineHandoverContract(system: () => SystemUnderTest): void {
     const elsewhere = await h.relayPoint();
     expect((await merchant.live("POST", `/parcels/${moved.id}/redirect`, { destinationRelayCode: elsewhere })).status).toBe(200);
     expectError(await offline({ trackingNumber: moved.trackingNumber, pin: "123456" }), 409, "PARCEL_REDIRECTED");
+  });
+
+  test("offline with the PIN, the server holds the operator's limits: no COD, a few per device and day; with the pickup pass, a COD parcel goes", async () => {
+    const { agent, parcels } = await shelfWith(h, system, merchant, [{ codAmountDzd: 700 }, {}, {}, {}, {}]);
+    const [cod, ...prepaid] = parcels;
+    const offlinePin = (parcel: { trackingNumber: string; pin: string }, extra: Record<string, unknown> = {}) =>
+      agent("POST", "/handovers", { trackingNumber: parcel.trackingNumber, pin: parcel.pin, offline: true, pinVersion: 1, ...extra });
+    const versions = new Map(
+      ((await agent("GET", "/offline-verifiers")).body.items as Verifier[]).map(v => [v.trackingNumber, v.pinVersion])
+    );
+    const withVersion = (parcel: { trackingNumber: string }) => ({ pinVersion: versions.get(parcel.trackingNumber) });
+
+    const refused = await offlinePin(cod, { codCollectedDzd: 700, pinVersion: 1 });
+    expectError(refused, 409, "OFFLINE_PIN_REFUSED");
+    expect(refused.body.message).toMatch(/cash to collect/);
+    for (const parcel of prepaid.slice(0, 3)) expect((await offlinePin(parcel, withVersion(parcel))).body.status).toBe("DELIVERED");
+    expect((await agent("GET", "/offline-verifiers")).body.pinHandoversLeftToday).toBe(0);
+    const fourth = await offlinePin(prepaid[3], withVersion(prepaid[3]));
+    expectError(fourth, 409, "OFFLINE_PIN_REFUSED");
+    expect(fourth.body.message).toMatch(/OFFLINE_PIN_HANDOVERS_PER_DEVICE_PER_DAY/);
+    // Online, the PIN goes as ever.
+    expect((await agent("POST", "/handovers", { trackingNumber: prepaid[3].trackingNumber, pin: prepaid[3].pin })).status).toBe(200);
+
+    // The COD parcel with the recipient's pass, checked offline by the phone, then by the server: no PIN, no limit.
+    const pass = await passOf(cod.trackingNumber);
+    const handed = await agent("POST", "/handovers", { trackingNumber: cod.trackingNumber, pass, codCollectedDzd: 700, offline: true });
+    expect(handed.status).toBe(200);
+    expect(handed.body).toMatchObject({ status: "DELIVERED", codToCollectDzd: null });
+    expect((await agent("GET", "/cash")).body.items.map((i: { trackingNumber: string }) => i.trackingNumber)).toContain(cod.trackingNumber);
+  });
+
+  test("the pickup pass: shown only from the SMS link, verified by the server; a new PIN voids it; another parcel's or a forged one is refused", async () => {
+    const { code, agent, parcels } = await shelfWith(h, system, merchant, [{}, {}]);
+    const [first, second] = parcels;
+    const me = (await agent("GET", "/me")).body;
+    expect(me.pickupPassKey).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    const pass = await passOf(first.trackingNumber);
+    expect(pass).toMatch(new RegExp(`^RP1\\.${first.trackingNumber}\\.1\\.[A-Z2-7]{103}$`));
+    expect((await agent("GET", `/parcels/${first.trackingNumber}`)).body.passVersion).toBe(1);
+
+    // The number alone, or a wrong key, shows the public page: no pass.
+    for (const path of [`/track/${first.trackingNumber}`, `/track/${first.trackingNumber}?pass=AAAAAAAAAAAAA`]) {
+      const page = await fetch(system().baseUrl + path, { headers: { "X-Forwarded-For": freshAddress() } });
+      expect(page.status).toBe(200);
+      expect(await page.text()).not.toContain("data-pass");
+    }
+
+    // Another parcel's pass, a forged signature, a pass of this parcel at another relay point: refused, no PIN try counted.
+    const forged = pass.slice(0, -4) + (pass.endsWith("AAAA") ? "BBBB" : "AAAA");
+    for (const wrong of [await passOf(second.trackingNumber), forged, "RP1.NOT-A-PASS"]) {
+      expectError(
+        await agent("POST", "/handovers", { trackingNumber: first.trackingNumber, pass: wrong }),
+        409,
+        "PICKUP_PASS_INVALID",
+        "pass"
+      );
+    }
+    const elsewhere = await h.agent(await h.relayPoint());
+    expectError(await elsewhere("POST", "/handovers", { trackingNumber: first.trackingNumber, pass }), 404, "PARCEL_NOT_FOUND");
+
+    // A new PIN (the recipient's "send me the code again", or an operator's reset) voids the pass shown before.
+    const parcelId = ((await merchant.live("GET", `/parcels/by-tracking/${first.trackingNumber}`)).body as { id: string }).id;
+    expect((await h.bo().call("POST", `/parcels/${parcelId}/pickup-pin/reset`)).status).toBe(200);
+    expectError(await agent("POST", "/handovers", { trackingNumber: first.trackingNumber, pass, offline: true }), 409, "PICKUP_PASS_VOID");
+    expect((await agent("GET", `/parcels/${first.trackingNumber}`)).body.passVersion).toBe(2);
+    const renewed = await passOf(first.trackingNumber);
+    expect(renewed).not.toBe(pass);
+    expect(renewed).toMatch(new RegExp(`^RP1\\.${first.trackingNumber}\\.2\\.`));
+    expect((await agent("POST", "/handovers", { trackingNumber: first.trackingNumber, pass: renewed })).body.status).toBe("DELIVERED");
+    expect(code).toBe(me.relayCode);
+  });
+
+  test("wrong PINs typed offline are counted at the sync: they lock like the server's own, and more than five on a parcel flag it", async () => {
+    const { agent, parcels } = await shelfWith(h, system, merchant, [{}, {}]);
+    const [fewTries, manyTries] = parcels;
+    const versions = new Map(
+      ((await agent("GET", "/offline-verifiers")).body.items as Verifier[]).map(v => [v.trackingNumber, v.pinVersion])
+    );
+    const offline = (parcel: { trackingNumber: string; pin: string }, offlineWrongTries: number) =>
+      agent("POST", "/handovers", {
+        trackingNumber: parcel.trackingNumber,
+        pin: parcel.pin,
+        offline: true,
+        pinVersion: versions.get(parcel.trackingNumber),
+        offlineWrongTries
+      });
+    // Four wrong on the phone, then the right one: handed over, not flagged.
+    expect((await offline(fewTries, 4)).status).toBe(200);
+    // Six wrong on phones whose own lock was cleared: the parcel is locked at the sync, and flagged.
+    expectError(await offline(manyTries, 6), 423, "PIN_LOCKED");
+    const flagged = await h.bo().call("GET", "/offline-pin-flags");
+    expect(flagged.status).toBe(200);
+    const numbers = (flagged.body.items as { trackingNumber: string; offlineWrongTries: number }[]).map(i => i.trackingNumber);
+    expect(numbers).toContain(manyTries.trackingNumber);
+    expect(numbers).not.toContain(fewTries.trackingNumber);
+    expect(flagged.body.items.find((i: { trackingNumber: string }) => i.trackingNumber === manyTries.trackingNumber)).toMatchObject({
+      relayCode: (await agent("GET", "/me")).body.relayCode,
+      offlineWrongTries: 6
+    });
   });
 
   test("online, a card or QR payment is recorded beside cash: the till shows each tender, a closing counts the cash", async () => {
