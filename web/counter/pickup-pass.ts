@@ -57,7 +57,7 @@ export type PassCheck = "valid" | "invalid" | "void" | "unsupported";
  * in WebCrypto: such a phone hands over with a pass only online (the server checks it).
  */
 export async function checkPass(pass: ScannedPass, relayCode: string, publicKey: string, currentVersion: number): Promise<PassCheck> {
-  let key: CryptoKey;
+  let key: Awaited<ReturnType<typeof crypto.subtle.importKey>>;
   try {
     key = await crypto.subtle.importKey("raw", fromBase64(publicKey), { name: "Ed25519" }, false, ["verify"]);
   } catch {

@@ -81,6 +81,7 @@ export const en: Messages = {
   offlineNoVerifier: "Offline: this parcel was not prepared for hand-over without network. Wait for the network.",
   offlineCashOnly: "Offline: cash only.",
   scanLabelOrPass: "Scan the parcel's label or the customer's pass (the QR of their SMS)",
+  scanOther: "Scan another parcel or a pass",
   passChecked: "Customer's pass checked: no PIN to type.",
   passNotChecked: "This phone cannot check a pass without network: ask for the PIN or wait for the network.",
   offlinePinNotOffered:

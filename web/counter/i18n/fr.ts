@@ -86,6 +86,7 @@ export const fr = {
   offlineNoVerifier: "Hors ligne : ce colis n'a pas été préparé pour une remise sans réseau. Attendez le réseau.",
   offlineCashOnly: "Hors ligne : espèces seulement.",
   scanLabelOrPass: "Scannez l'étiquette du colis ou le pass du client (QR de son SMS)",
+  scanOther: "Scanner un autre colis ou un pass",
   passChecked: "Pass du client vérifié : pas de code PIN à taper.",
   passNotChecked: "Ce téléphone ne sait pas vérifier un pass sans réseau : demandez le code PIN ou attendez le réseau.",
   offlinePinNotOffered:

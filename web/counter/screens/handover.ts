@@ -170,7 +170,7 @@ export function handoverScreen(): HTMLElement {
       step.replaceChildren(
         h("p", { class: "parcel-title" }, h("strong", null, ltr(parcel.recipientHint)), " ", ltr(parcel.trackingNumber)),
         notice("info", t("offlinePinNotOffered")),
-        h("button", { type: "button", class: "secondary wide", id: "handover-back", onclick: () => start() }, t("scanLabelOrPass"))
+        h("button", { type: "button", class: "secondary wide", id: "handover-back", onclick: () => start() }, t("scanOther"))
       );
       return;
     }
