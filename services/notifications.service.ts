@@ -15,9 +15,10 @@ import { mayMessageRecipient, parcelOf } from "../lib/events";
 import pLimit from "p-limit";
 import { countMetric, RELAY_METRICS } from "../lib/metrics";
 import { MASKED_PIN } from "../lib/pickup-pin";
+import { PASS_LINK_TOKEN_LENGTH } from "../lib/pass-link";
 
 /** The stored copy's pass-link key: as long as a real one, so that the copy reads like the SMS sent. */
-const MASKED_PASS_KEY = "*".repeat(13);
+const MASKED_PASS_KEY = "*".repeat(PASS_LINK_TOKEN_LENGTH);
 import { requireSecret } from "../lib/secrets";
 import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
@@ -36,7 +37,9 @@ import {
   SendPickupSmsParams,
   SendPickupSmsSchema,
   SendRedirectCodeParams,
-  SendRedirectCodeSchema
+  SendRedirectCodeSchema,
+  SendHandoverConfirmationParams,
+  SendHandoverConfirmationSchema
 } from "./notifications/notifications.params";
 import { composeRedirectCodeSms, maskedRedirectCodeSms } from "./notifications/code-sms";
 import * as store from "./notifications/notifications.store";
@@ -45,7 +48,7 @@ import { composeSms, ParcelSmsKind } from "./notifications/holding-sms";
 import { notifyRetryDelayMs, RelayPointInfo, SMS_RETRY_DELAYS_MS, smsRetryDelayMs } from "./notifications/pickup-sms";
 import { isReturnParcelEvent, returnCodeOf } from "./notifications/return-sms";
 import { createSmsProvider, maskPhone, SmsProvider, SmsSendError } from "./notifications/sms-providers";
-import type { SmsContext } from "./notifications/sms-texts";
+import { handoverConfirmationText, type SmsContext } from "./notifications/sms-texts";
 import { DEFAULT_LANG, type Lang } from "../lib/languages";
 import { normaliseRecipientPhone } from "../lib/recipient-phone";
 
@@ -258,6 +261,33 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
           return { smsQueued: false };
         }
         if (stored.created) void this.worker.kick();
+        return { smsQueued: stored.message.status !== "undeliverable" };
+      }
+    }),
+
+    // call notifications.sendHandoverConfirmation --requestId <uuid> --organizationId <uuid> --parcelId <uuid> --trackingNumber RP… --relayCode DZ-… --handedOverAt 2026-12-06T10:00:00Z
+    sendHandoverConfirmation: defineAction<SendHandoverConfirmationParams, NotificationsThis>({
+      visibility: "public",
+      schema: SendHandoverConfirmationSchema,
+      async handler(ctx): Promise<{ smsQueued: boolean }> {
+        const { requestId, organizationId, parcelId, trackingNumber, relayCode, handedOverAt } = ctx.params;
+        if (await store.findByEventId(this.db, requestId)) return { smsQueued: true };
+        const contact = await recipientOf(ctx, parcelId);
+        if (!contact?.phone || !contact.passKey) return { smsQueued: false };
+        const relay = await relayPointOf(ctx, relayCode);
+        const sms = this.smsContext(contact.language);
+        const text = (passKey: string) =>
+          handoverConfirmationText(sms, { trackingNumber, relayName: relay.name ?? relay.code, handedOverAt, passKey });
+        const message = await this.addressed(ctx, parcelId, contact.phone, {
+          eventId: requestId,
+          parcelId,
+          organizationId,
+          kind: "handover_confirmation",
+          body: text(MASKED_PASS_KEY),
+          bodyEnc: encryptField(text(contact.passKey), this.encryptionKey),
+          provider: this.provider.name
+        });
+        const [stored] = await this.storeSms([message]);
         return { smsQueued: stored.message.status !== "undeliverable" };
       }
     }),

@@ -36,7 +36,7 @@ import { PublicRelaySearchMixin } from "./parcels/relay/public-search.mixin";
 import { OfflineMixin } from "./parcels/relay/offline.mixin";
 import { PickupPassMixin } from "./parcels/pickup-pass/pickup-pass.mixin";
 import { OfflineChecksMixin } from "./parcels/relay/offline-checks.mixin";
-import { passLinkKey } from "./parcels/pickup-pass/pass-signature";
+import { passLinkToken } from "../lib/pass-link";
 import { ClaimsMixin } from "./parcels/claims/claims.mixin";
 import { CLAIMS_DOCS_TAGS } from "./parcels/claims/claims.params";
 import { ReturnsMixin } from "./parcels/returns/returns.mixin";
@@ -143,7 +143,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
           // Only for the pick-up SMS, which is the one place the PIN goes.
           pickupPin: parcel.pickupPinEnc === null ? null : decryptField(parcel.pickupPinEnc, this.encryptionKey),
           // The SMS link's key to the page with the pickup pass (issue 43); live parcels only have one.
-          passKey: parcel.mode === "live" ? passLinkKey(parcel.id, this.encryptionKey) : null
+          passKey: parcel.mode === "live" ? passLinkToken(parcel.trackingNumber, this.encryptionKey) : null
         };
       }
     }),

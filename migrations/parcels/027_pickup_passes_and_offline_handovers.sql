@@ -16,9 +16,13 @@ CREATE TABLE parcels.offline_handovers (
   agent_key_id uuid NOT NULL,
   proof text NOT NULL CHECK (proof IN ('pass', 'pin')),
   occurred_at timestamptz NOT NULL,
-  synced_at timestamptz NOT NULL DEFAULT now()
+  synced_at timestamptz NOT NULL DEFAULT now(),
+  -- Set once notifications stored the recipient's confirmation SMS (PIN hand-overs only); the
+  -- holding pass asks again for those still without it.
+  confirmed_at timestamptz
 );
 CREATE INDEX offline_handovers_pin_by_device ON parcels.offline_handovers (agent_key_id, occurred_at) WHERE proof = 'pin';
+CREATE INDEX offline_handovers_unconfirmed ON parcels.offline_handovers (synced_at) WHERE proof = 'pin' AND confirmed_at IS NULL;
 
 -- "Not me": a recipient says a hand-over recorded offline was not theirs. One per parcel; the
 -- operators' list reads them newest first (the investigation of issue 44 is opened from here).

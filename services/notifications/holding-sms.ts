@@ -6,7 +6,8 @@ import { expiredText, pickupText, reminderText, returnCodeText, SmsContext } fro
  * parcel on. A redirect code (code-sms.ts) and a new pick-up code are sent on request, not for a
  * parcel event.
  */
-export type SmsKind = "pickup" | "pickup_reminder" | "pickup_expired" | "return_code" | "redirect_code" | "pickup_code_resend";
+export type SmsKind =
+  "pickup" | "pickup_reminder" | "pickup_expired" | "return_code" | "redirect_code" | "pickup_code_resend" | "handover_confirmation";
 
 export interface HoldingSmsInput extends PickupSmsInput {
   /** The pick-up deadline (ISO 8601 UTC), for the reminder. */
@@ -22,7 +23,7 @@ function relayName(relay: RelayPointInfo): string {
 }
 
 /** The kinds sent for a parcel event, composed here (sms-texts.ts), in the recipient's language. */
-export type ParcelSmsKind = Exclude<SmsKind, "redirect_code" | "pickup_code_resend">;
+export type ParcelSmsKind = Exclude<SmsKind, "redirect_code" | "pickup_code_resend" | "handover_confirmation">;
 
 export function composeSms(kind: ParcelSmsKind, input: HoldingSmsInput, ctx: SmsContext): string {
   const base = { trackingNumber: input.trackingNumber, relayName: relayName(input.relay) };

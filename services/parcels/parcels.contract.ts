@@ -64,7 +64,7 @@ declare module "../../lib/contract" {
      * Issue 43: the tracking page opened from the SMS link (`key`): the parcel's current pickup pass
      * (null while it is not on the shelf), or null when the key is not the parcel's.
      */
-    "parcels.pickupPass": { params: { trackingNumber: string; key: string }; answer: { pass: string | null } | null };
+    "parcels.pickupPass": { params: { trackingNumber: string; key: string }; answer: { pass: string | null; notMe: boolean } | null };
     /** Issue 43: the tracking page's "not me" on an offline PIN hand-over, with the SMS link's key. */
     "parcels.disputeHandover": { params: { trackingNumber: string; key: string }; answer: { recorded: boolean } };
     /** Issue 30: an SMS owed to the recipient cannot be sent to their number; once per parcel. */

@@ -526,6 +526,47 @@ export function offlineHandoverContract(system: () => SystemUnderTest): void {
     // Online, the PIN goes as ever.
     expect((await agent("POST", "/handovers", { trackingNumber: prepaid[3].trackingNumber, pin: prepaid[3].pin })).status).toBe(200);
 
+    // Each offline PIN hand-over is confirmed to its recipient by SMS, with the link to say "not me".
+    const confirmation = await eventually(
+      async () =>
+        system()
+          .sms.messagesFor(prepaid[0].trackingNumber)
+          .find(text => text.includes("Pas vous ?")),
+      text => text !== undefined
+    );
+    expect(confirmation).toMatch(
+      new RegExp(
+        `colis ${prepaid[0].trackingNumber} remis le \\d\\d/\\d\\d à \\d\\d:\\d\\d chez .+\\. Pas vous \\? https?://\\S+/t/[0-9A-Za-z]{13}$`
+      )
+    );
+    // The online hand-over gets none.
+    expect(
+      system()
+        .sms.messagesFor(prepaid[3].trackingNumber)
+        .some(text => text.includes("Pas vous ?"))
+    ).toBe(false);
+    const address = freshAddress();
+    const page = await fetch(system().baseUrl + /https?:\/\/[^/]+(\/t\/\S+)$/.exec(confirmation!)![1], {
+      headers: { "X-Forwarded-For": address }
+    });
+    const html = await page.text();
+    const form =
+      /<form method="post" action="([^"]+\/dispute)">[\s\S]*?name="formToken" value="([^"]+)"[\s\S]*?name="pass" value="([0-9A-Za-z]+)"/.exec(
+        html
+      );
+    expect(form).not.toBeNull();
+    const posted = await fetch(system().baseUrl + form![1], {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: system().baseUrl, "X-Forwarded-For": address },
+      body: new URLSearchParams({ formToken: form![2], pass: form![3] }).toString()
+    });
+    expect(posted.status).toBe(200);
+    expect(await posted.text()).toContain("Merci, c&#39;est noté");
+    const disputes = (await h.bo().call("GET", "/handover-disputes")).body.items as { trackingNumber: string; relayCode: string }[];
+    expect(disputes.filter(d => d.trackingNumber === prepaid[0].trackingNumber)).toEqual([
+      expect.objectContaining({ relayCode: (await agent("GET", "/me")).body.relayCode })
+    ]);
+
     // The COD parcel with the recipient's pass, checked offline by the phone, then by the server: no PIN, no limit.
     const pass = await passOf(cod.trackingNumber);
     const handed = await agent("POST", "/handovers", { trackingNumber: cod.trackingNumber, pass, codCollectedDzd: 700, offline: true });

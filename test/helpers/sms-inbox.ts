@@ -17,7 +17,7 @@ export interface SmsInbox {
   redirectCodeOf(trackingNumber: string, count?: number): Promise<string>;
   /** The redirect-code SMS of the parcel received so far. */
   redirectCodesFor(trackingNumber: string): string[];
-  /** The path of the pick-up SMS's link to the page with the pickup pass (`/t/{number}/{key}`); waits for the SMS. */
+  /** The path of the pick-up SMS's link to the page with the pickup pass (`/t/{token}`); waits for the SMS. */
   passLinkOf(trackingNumber: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -51,7 +51,7 @@ export async function startSmsInbox(): Promise<SmsInbox> {
     async passLinkOf(trackingNumber) {
       await receiver.waitFor(() => messagesFor(trackingNumber).some(text => PIN_IN_SMS.test(text)));
       const pickup = messagesFor(trackingNumber).find(text => PIN_IN_SMS.test(text))!;
-      const link = new RegExp(`https?://[^\\s/]+(/t/${trackingNumber}/[A-Z2-7]+)`).exec(pickup);
+      const link = /https?:\/\/[^\s/]+(\/t\/[0-9A-Za-z]{13})$/.exec(pickup);
       if (!link) throw new Error(`the pick-up SMS of ${trackingNumber} has no link to its pass: ${pickup}`);
       return link[1];
     },

@@ -18,6 +18,7 @@ export {
   respondToChangePage,
   respondToCodeRequest,
   respondToPinResend,
+  respondToNotMe,
   type ChangeDeps,
   type ChangeRequest
 } from "./respond-change";

@@ -18,5 +18,5 @@ export interface PageOptions {
    * Opened from the pick-up SMS's link (issue 43): its key, which the page's own links keep, and the
    * parcel's current pickup pass (null while it is not on the shelf).
    */
-  pass?: { key: string; text: string | null };
+  pass?: { key: string; text: string | null; notMe?: boolean };
 }

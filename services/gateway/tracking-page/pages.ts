@@ -5,6 +5,7 @@ import { formatDateTime, formatDzd } from "../../../lib/algiers-format";
 import { Html, html } from "./html";
 import { passPagePath, renderLayout, TRACK_PATH, trackingPagePath } from "./layout";
 import { passCard } from "./pass-card";
+import { notMeCard } from "./not-me";
 import { Messages, MESSAGES } from "./messages";
 import type { PageOptions } from "./page-options";
 import { CHANGE_MESSAGES } from "./change-messages";
@@ -213,6 +214,7 @@ ${lastUpdate ? html`<p class="muted">${m.lastUpdate} <time datetime="${lastUpdat
 ${options.changed ? html`<p class="card status ok" role="status">${CHANGE_MESSAGES[lang].changed}</p>` : ""}
 ${deadline}
 ${options.pass ? passCard(options.pass.text, parcel.status, lang) : ""}
+${options.pass?.notMe ? notMeCard(parcel.trackingNumber, options.pass.key, options) : ""}
 ${pinCard(parcel, options)}
 ${returnCode}
 ${cod}

@@ -37,7 +37,7 @@ export interface TrackingPageResponse {
 export type TrackingLookup = (trackingNumber: string) => Promise<TrackingPageParcel | null>;
 
 /** The parcel's pickup pass for the SMS link's key (issue 43); null when the key is not the parcel's. */
-export type PassLookup = (trackingNumber: string, key: string) => Promise<{ pass: string | null } | null>;
+export type PassLookup = (trackingNumber: string, key: string) => Promise<{ pass: string | null; notMe: boolean } | null>;
 
 /** Headers of every tracking page: the CSP (of the brand's stylesheet), and no caching or referrer for a URL that names a parcel. */
 export function trackingPageHeaders(lang: Lang, brand: Brand = DEFAULT_BRAND): Record<string, string> {
@@ -122,6 +122,6 @@ export async function respondToTrackingPage(
   // A key that is not the parcel's shows the public page, as the number alone does: it tells a prober nothing.
   const key = first(request.query.pass)?.trim().slice(0, 64);
   const found = key && passLookup ? await passLookup(parsed.trackingNumber, key) : null;
-  const pass = key && found ? { key, text: found.pass } : undefined;
+  const pass = key && found ? { key, text: found.pass, notMe: found.notMe } : undefined;
   return limited(200, renderParcelPage(parcel, { ...options, pass, changed: first(request.query.changed) === "1" }));
 }

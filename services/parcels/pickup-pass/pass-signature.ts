@@ -1,4 +1,4 @@
-import { createHmac, createPrivateKey, createPublicKey, KeyObject, sign, timingSafeEqual, verify } from "node:crypto";
+import { createPrivateKey, createPublicKey, KeyObject, sign, verify } from "node:crypto";
 
 /**
  * The pickup pass (issue 43, decision 0047): what the recipient's tracking page shows as a QR and
@@ -86,22 +86,4 @@ export function parsePass(text: string): PickupPass | null {
 /** True when the signature is the server's over this parcel, this relay point and this version. */
 export function isSignedPass(signingKey: KeyObject, pass: PickupPass, relayCode: string): boolean {
   return verify(null, passMessage(pass.trackingNumber, relayCode, pass.version), createPublicKey(signingKey), pass.signature);
-}
-
-/**
- * The per-parcel secret the SMS link carries (`/t/{number}/{key}`): only the phone that got the SMS
- * opens the page with the pass; the tracking number alone shows the page without it. An HMAC under
- * ENCRYPTION_KEY (not the signing key, so that rotating that key leaves the SMS links working),
- * 65 bits in 13 base32 characters: guessing one is out of reach at the public pages' rate limit.
- */
-export function passLinkKey(parcelId: string, encryptionKey: string): string {
-  const mac = createHmac("sha256", encryptionKey).update(`pickup-pass-link:${parcelId}`).digest();
-  return toBase32(mac.subarray(0, 9)).slice(0, 13);
-}
-
-/** Whether `given` (as typed, any case) is the parcel's link key; in constant time. */
-export function isPassLinkKey(parcelId: string, given: string, encryptionKey: string): boolean {
-  const a = Buffer.from(given.toUpperCase());
-  const b = Buffer.from(passLinkKey(parcelId, encryptionKey));
-  return a.length === b.length && timingSafeEqual(a, b);
 }

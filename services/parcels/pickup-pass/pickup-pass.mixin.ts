@@ -5,8 +5,10 @@ import { defineAction } from "../../../lib/action";
 import type { Database } from "../../../lib/db/database";
 import { Joi } from "../../../lib/joi";
 import { parseTrackingInput, MAX_TRACKING_INPUT_LENGTH } from "../../../lib/tracking-number";
-import { isPassLinkKey, passSigningKey, signPass } from "./pass-signature";
+import { isPassLinkToken } from "../../../lib/pass-link";
+import { passSigningKey, signPass } from "./pass-signature";
 import { passSubject } from "./pickup-pass.store";
+import { offlinePinHandoverOf } from "../relay/offline-handovers.store";
 
 /**
  * The pickup pass (issue 43, decision 0047) as the tracking page asks for it: the page opened from
@@ -32,8 +34,12 @@ export const PassKeySchema = Joi.object<PassKeyParams, true>({
   key: Joi.string().min(1).max(64).required()
 });
 
-/** What the tracking page gets: null for a key that is not the parcel's (the page is then the public one). */
-export type PickupPassAnswer = { pass: string | null } | null;
+/**
+ * What the tracking page gets: null for a key that is not the parcel's (the page is then the
+ * public one); `notMe` when the parcel was handed over offline against its PIN (the page offers to
+ * dispute it).
+ */
+export type PickupPassAnswer = { pass: string | null; notMe: boolean } | null;
 
 const ON_SHELF = ["AT_RELAY", "RELAY_NOTIFIED"];
 
@@ -46,9 +52,10 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, PickupPassVars>
       async handler(ctx): Promise<PickupPassAnswer> {
         const number = parseTrackingInput(ctx.params.trackingNumber);
         const parcel = number.ok ? await passSubject(this.db, number.trackingNumber) : null;
-        if (!parcel || parcel.mode !== "live" || !isPassLinkKey(parcel.id, ctx.params.key, this.encryptionKey)) return null;
-        if (!ON_SHELF.includes(parcel.status) || this.passSigningKey === null) return { pass: null };
-        return { pass: signPass(this.passSigningKey, parcel.trackingNumber, parcel.relayCode, parcel.passVersion) };
+        if (!parcel || parcel.mode !== "live" || !isPassLinkToken(parcel.trackingNumber, ctx.params.key, this.encryptionKey)) return null;
+        if (parcel.status === "DELIVERED") return { pass: null, notMe: (await offlinePinHandoverOf(this.db, parcel.id)) !== null };
+        if (!ON_SHELF.includes(parcel.status) || this.passSigningKey === null) return { pass: null, notMe: false };
+        return { pass: signPass(this.passSigningKey, parcel.trackingNumber, parcel.relayCode, parcel.passVersion), notMe: false };
       }
     })
   },

@@ -4,7 +4,7 @@ import { defineAction } from "../../../lib/action";
 import type { Database } from "../../../lib/db/database";
 import { pageOf, type Page } from "../../../lib/parcel-view";
 import { parseTrackingInput } from "../../../lib/tracking-number";
-import { isPassLinkKey } from "../pickup-pass/pass-signature";
+import { isPassLinkToken } from "../../../lib/pass-link";
 import { PassKeyParams, PassKeySchema } from "../pickup-pass/pickup-pass.mixin";
 import { passSubject } from "../pickup-pass/pickup-pass.store";
 import * as store from "./offline-handovers.store";
@@ -100,7 +100,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, OfflineChecksTh
         const number = parseTrackingInput(ctx.params.trackingNumber);
         const parcel = number.ok ? await passSubject(this.db, number.trackingNumber) : null;
         if (!parcel || parcel.status !== "DELIVERED") return { recorded: false };
-        if (!isPassLinkKey(parcel.id, ctx.params.key, this.encryptionKey)) return { recorded: false };
+        if (!isPassLinkToken(parcel.trackingNumber, ctx.params.key, this.encryptionKey)) return { recorded: false };
         const handover = await store.offlinePinHandoverOf(this.db, parcel.id);
         if (!handover) return { recorded: false };
         const { dispute, created } = await store.recordDispute(this.db, {

@@ -137,3 +137,39 @@ export async function listDisputes(
   );
   return { records: rows.map(toDispute), total: rows[0]?.total ?? 0 };
 }
+
+export interface UnconfirmedHandover {
+  parcelId: string;
+  organizationId: string;
+  trackingNumber: string;
+  relayCode: string;
+  occurredAt: Date;
+}
+
+/** Offline PIN hand-overs whose recipient's confirmation SMS is not stored yet, oldest first (one, or a batch). */
+export async function unconfirmedHandovers(db: Queryable, options: { parcelId?: string; limit: number }): Promise<UnconfirmedHandover[]> {
+  const rows = await db.query<{
+    parcel_id: string;
+    organization_id: string;
+    tracking_number: string;
+    relay_code: string;
+    occurred_at: Date;
+  }>(
+    `SELECT o.parcel_id, p.organization_id, p.tracking_number, o.relay_code, o.occurred_at
+       FROM parcels.offline_handovers o JOIN parcels.parcels p ON p.id = o.parcel_id
+      WHERE o.proof = 'pin' AND o.confirmed_at IS NULL AND ($1::uuid IS NULL OR o.parcel_id = $1)
+      ORDER BY o.synced_at LIMIT $2`,
+    [options.parcelId ?? null, options.limit]
+  );
+  return rows.map(r => ({
+    parcelId: r.parcel_id,
+    organizationId: r.organization_id,
+    trackingNumber: r.tracking_number,
+    relayCode: r.relay_code,
+    occurredAt: r.occurred_at
+  }));
+}
+
+export async function markConfirmed(db: Queryable, parcelId: string): Promise<void> {
+  await db.query("UPDATE parcels.offline_handovers SET confirmed_at = now() WHERE parcel_id = $1 AND confirmed_at IS NULL", [parcelId]);
+}

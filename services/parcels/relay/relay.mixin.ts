@@ -1,6 +1,7 @@
 import type { KeyObject } from "node:crypto";
 import { RELAY_IDEMPOTENCY_KEY_HEADER } from "../../../lib/idempotency";
 import { passPublicKey } from "../pickup-pass/pass-signature";
+import { confirmOfflineHandovers } from "./handover-confirmation";
 import { IdempotentMeta, relayIdempotently } from "./relay-idempotency";
 import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../../../lib/action";
@@ -57,6 +58,7 @@ interface RelayThis {
   config: AppConfig;
   encryptionKey: string;
   logger: import("moleculer").Logger;
+  broker: import("moleculer").ServiceBroker;
   runRelay(): Promise<number>;
   /** The holding period's: charges a return fee now that a refusal owes (the holding pass retries it otherwise). */
   settleReturnFee(caller: Caller, parcel: ParcelRecord): Promise<ParcelRecord>;
@@ -280,6 +282,10 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
       handler(ctx): Promise<RelayParcelView> {
         return relayIdempotently(this.db, ctx, "handover", async () => {
           const shelf = await handOver(deps(this), ctx.meta.agent, ctx.params).finally(() => void this.runRelay());
+          if (ctx.params.offline && ctx.params.pass === null) {
+            // The recipient hears of it now; the holding pass asks again if notifications is away.
+            void confirmOfflineHandovers({ db: this.db, logger: this.logger, caller: this.broker }, { parcelId: shelf.parcel.id });
+          }
           return view(this, shelf);
         });
       }
