@@ -188,6 +188,65 @@ describeBrowser("the pickup pass at the counter, offline", () => {
     }
   }, 240_000);
 
+  test('an offline PIN hand-over is confirmed to its recipient by SMS, whose page says "not me" (French, Arabic) and records it', async () => {
+    const parcel = await system.incoming(null);
+    const { context, page, problems } = await phonePage(browser, "fr-FR");
+    try {
+      await openPaired(system, page, "Comptoir PIN");
+      await page.waitForFunction(() => (globalThis as unknown as BrowserGlobals).navigator.serviceWorker.controller !== null);
+      await page.click('[data-screen="receive"]');
+      await scan(page, "receive-scan", parcel.trackingNumber);
+      await page.waitForSelector(`.notice-ok:has-text("${parcel.trackingNumber} reçu")`);
+      await page.click(".back");
+      await page.waitForFunction(
+        (number: string) => ((globalThis as unknown as BrowserStorage).localStorage.getItem("counter.verifiers") ?? "").includes(number),
+        parcel.trackingNumber
+      );
+      const pin = await system.sms.pinOf(parcel.trackingNumber);
+
+      await context.setOffline(true);
+      await page.reload();
+      await page.waitForSelector(".net-off");
+      await handoverScreen(page);
+      await scan(page, "handover-scan", parcel.trackingNumber);
+      await page.fill("#pin", pin);
+      await page.click("#handover-confirm");
+      await page.waitForSelector(`.notice-info:has-text("${parcel.trackingNumber} remis hors ligne")`);
+      await context.setOffline(false);
+      await page.waitForSelector("#sync-results li.result-ok");
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+
+    // The recipient's SMS, then their page: the "not me" form, in French and in Arabic.
+    let confirmation: string | undefined;
+    while (!(confirmation = system.sms.messagesFor(parcel.trackingNumber).find(text => text.includes("Pas vous ?")))) {
+      await new Promise(resolve => setTimeout(resolve, 200));
+    }
+    expect(confirmation).toMatch(new RegExp(`^Relais DZ: colis ${parcel.trackingNumber} remis le \\d\\d/\\d\\d à \\d\\d:\\d\\d chez `));
+    const recipient = await phonePage(browser, "fr-FR");
+    try {
+      await recipient.page.goto(system.base + /https?:\/\/[^/\s]+(\/t\/\S+)$/.exec(confirmation)![1]);
+      await recipient.page.waitForSelector("#not-me-heading");
+      await screenshot(recipient.page, "pass-07-not-me-fr");
+      expect(await axeFindings(recipient.page)).toEqual([]);
+      await recipient.page.click('.langs a[hreflang="ar"]');
+      await recipient.page.waitForSelector('html[dir="rtl"] #not-me-heading');
+      await screenshot(recipient.page, "pass-08-not-me-ar");
+      await recipient.page.click('form[action$="/dispute"] button');
+      await recipient.page.waitForSelector('h1:has-text("شكرا، تم التسجيل")');
+      await screenshot(recipient.page, "pass-09-not-me-recorded-ar");
+      expect(recipient.problems).toEqual([]);
+    } finally {
+      await recipient.context.close();
+    }
+    const disputes = (await system.bo.call("GET", "/handover-disputes")).body.items as { trackingNumber: string; relayCode: string }[];
+    expect(disputes.filter(d => d.trackingNumber === parcel.trackingNumber)).toEqual([
+      expect.objectContaining({ trackingNumber: parcel.trackingNumber, relayCode: RELAY })
+    ]);
+  }, 180_000);
+
   test("no verifier is served for a COD or a locked parcel, with the default limits", async () => {
     const cod = await system.incoming(700);
     const plain = await system.incoming(null);
