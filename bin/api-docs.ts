@@ -28,7 +28,8 @@ export async function apiDocuments(serverUrl = DEFAULT_SERVER_URL): Promise<Reco
     LOG_LEVEL: "error",
     BACKOFFICE_TOKEN: secret(),
     ENCRYPTION_KEY: secret(),
-    LABEL_URL_SECRET: secret()
+    LABEL_URL_SECRET: secret(),
+    PICKUP_PASS_SIGNING_KEY: secret()
   });
   const broker = await createSystem(config, { logger: false });
   await broker.start();

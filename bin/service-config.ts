@@ -8,7 +8,7 @@ const SECRETS_OF: Record<ServiceName, SecretName[]> = {
   gateway: ["backofficeToken"],
   auth: [],
   wallet: [],
-  parcels: ["encryptionKey"],
+  parcels: ["encryptionKey", "pickupPassSigningKey"],
   labels: ["labelUrlSecret"],
   notifications: ["encryptionKey"],
   webhooks: ["encryptionKey"]
@@ -17,10 +17,16 @@ const SECRETS_OF: Record<ServiceName, SecretName[]> = {
 const ENV_NAME: Record<SecretName, string> = {
   backofficeToken: "BACKOFFICE_TOKEN",
   encryptionKey: "ENCRYPTION_KEY",
-  labelUrlSecret: "LABEL_URL_SECRET"
+  labelUrlSecret: "LABEL_URL_SECRET",
+  pickupPassSigningKey: "PICKUP_PASS_SIGNING_KEY"
 };
 
-const RULE: Record<SecretName, "hex64" | "long"> = { backofficeToken: "long", encryptionKey: "hex64", labelUrlSecret: "long" };
+const RULE: Record<SecretName, "hex64" | "long"> = {
+  backofficeToken: "long",
+  encryptionKey: "hex64",
+  labelUrlSecret: "long",
+  pickupPassSigningKey: "hex64"
+};
 
 /**
  * What a process checks before its broker starts, once the secrets are resolved (embedded mode

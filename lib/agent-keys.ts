@@ -29,6 +29,17 @@ export interface AgentPrincipal {
   keyId: string;
   keyPrefix: string;
   relayCode: string;
+  /**
+   * When the key was made, that is when the device was paired (ISO 8601): no operation of the
+   * device happened before it (lib/occurred-at.ts). Absent from a principal cached by a gateway of
+   * an older version during a rolling update.
+   */
+  pairedAt?: string;
+}
+
+/** The device's pairing time, or null when the principal does not say it. */
+export function pairedAtOf(agent: AgentPrincipal): Date | null {
+  return agent.pairedAt ? new Date(agent.pairedAt) : null;
 }
 
 export interface AgentMeta {

@@ -90,6 +90,12 @@ export interface AppConfig {
   holdingIntervalMs: number;
   /** A relay point closed today or within this many days refuses new parcels (409 RELAY_CLOSED). */
   closureNoticeDays: number;
+  /**
+   * Issue 43: where a counter may hand a parcel over offline against the PIN checked on the phone
+   * (a pickup pass needs none of this). COD parcels (OFFLINE_PIN_FOR_COD), parcels declared above
+   * OFFLINE_PIN_MAX_DECLARED_VALUE_DZD, and beyond OFFLINE_PIN_HANDOVERS_PER_DEVICE_PER_DAY get no verifier.
+   */
+  offlinePin: { forCod: boolean; maxDeclaredValueDzd: number; perDevicePerDay: number };
   outboxIntervalMs: number;
   /** After a create, the outbox relay's pass waits this long so that several create groups' events share it (decision 0045). */
   outboxCreateDelayMs: number;
@@ -123,6 +129,8 @@ export interface AppConfig {
     backofficeToken: string | undefined;
     encryptionKey: string | undefined;
     labelUrlSecret: string | undefined;
+    /** PICKUP_PASS_SIGNING_KEY: the hex of the 32-byte Ed25519 seed that signs pickup passes (issue 43). */
+    pickupPassSigningKey: string | undefined;
   };
 }
 
@@ -274,6 +282,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     // Deadlines are acted on within 10 s (issue 18): a pass every 2 s leaves room for a slow one.
     holdingIntervalMs: integer(env, "HOLDING_INTERVAL_MS", 2_000, 50, 60_000),
     closureNoticeDays: integer(env, "CLOSURE_NOTICE_DAYS", 2, 0, 30),
+    offlinePin: {
+      forCod: flag(env, "OFFLINE_PIN_FOR_COD", false),
+      maxDeclaredValueDzd: integer(env, "OFFLINE_PIN_MAX_DECLARED_VALUE_DZD", 5_000, 0, 10_000_000),
+      perDevicePerDay: integer(env, "OFFLINE_PIN_HANDOVERS_PER_DEVICE_PER_DAY", 3, 0, 1_000)
+    },
     outboxIntervalMs: integer(env, "OUTBOX_INTERVAL_MS", 500, 10, 60_000),
     outboxCreateDelayMs: integer(env, "OUTBOX_CREATE_DELAY_MS", 50, 0, 1_000),
     groupCommit: {
@@ -297,7 +310,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     secrets: {
       backofficeToken: optional(env, "BACKOFFICE_TOKEN") ?? undefined,
       encryptionKey: optional(env, "ENCRYPTION_KEY") ?? undefined,
-      labelUrlSecret: optional(env, "LABEL_URL_SECRET") ?? undefined
+      labelUrlSecret: optional(env, "LABEL_URL_SECRET") ?? undefined,
+      pickupPassSigningKey: optional(env, "PICKUP_PASS_SIGNING_KEY") ?? undefined
     }
   };
 }

@@ -63,6 +63,11 @@ export const ERROR_STATUS = {
   PARCEL_REDIRECTED: 409,
   PARCEL_EXPIRED: 409,
   PIN_RESET: 409,
+  /** Issue 43: a pickup pass that is not the server's for this parcel and relay point; one shown before a new PIN or a redirect. */
+  PICKUP_PASS_INVALID: 409,
+  PICKUP_PASS_VOID: 409,
+  /** Issue 43: an offline PIN hand-over outside the operator's limits (COD, declared value, per device and day). */
+  OFFLINE_PIN_REFUSED: 409,
   PAIRING_CODE_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -9,7 +9,8 @@ type SecretName = keyof AppConfig["secrets"];
 const ENV_NAMES: Record<SecretName, string> = {
   backofficeToken: "BACKOFFICE_TOKEN",
   encryptionKey: "ENCRYPTION_KEY",
-  labelUrlSecret: "LABEL_URL_SECRET"
+  labelUrlSecret: "LABEL_URL_SECRET",
+  pickupPassSigningKey: "PICKUP_PASS_SIGNING_KEY"
 };
 
 function generate(): AppConfig["secrets"] {
@@ -17,8 +18,24 @@ function generate(): AppConfig["secrets"] {
     backofficeToken: `bo_${randomBytes(24).toString("base64url")}`,
     // 32 bytes for AES-256-GCM, hex so that it pastes cleanly into an environment variable.
     encryptionKey: randomBytes(32).toString("hex"),
-    labelUrlSecret: randomBytes(32).toString("hex")
+    labelUrlSecret: randomBytes(32).toString("hex"),
+    // The seed of the pickup passes' Ed25519 key (issue 43): 32 bytes, hex.
+    pickupPassSigningKey: randomBytes(32).toString("hex")
   };
+}
+
+/**
+ * A secret added after DATA_DIR's secrets.json was written (the pickup passes' key, issue 43): kept
+ * in a file of its own, made once with `wx` like the first, so that two processes agree on it.
+ */
+function readOrCreateLaterSecret(dataDir: string, name: SecretName): string {
+  const file = path.join(dataDir, `secret-${name}.txt`);
+  try {
+    fs.writeFileSync(file, generate()[name]!, { flag: "wx", mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+  }
+  return fs.readFileSync(file, "utf8").trim();
 }
 
 /**
@@ -47,7 +64,9 @@ export function resolveSecrets(config: AppConfig): AppConfig {
     secrets: {
       backofficeToken: given.backofficeToken ?? stored.backofficeToken,
       encryptionKey: given.encryptionKey ?? stored.encryptionKey,
-      labelUrlSecret: given.labelUrlSecret ?? stored.labelUrlSecret
+      labelUrlSecret: given.labelUrlSecret ?? stored.labelUrlSecret,
+      pickupPassSigningKey:
+        given.pickupPassSigningKey ?? stored.pickupPassSigningKey ?? readOrCreateLaterSecret(config.dataDir, "pickupPassSigningKey")
     }
   };
 }

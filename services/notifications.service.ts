@@ -15,6 +15,10 @@ import { mayMessageRecipient, parcelOf } from "../lib/events";
 import pLimit from "p-limit";
 import { countMetric, RELAY_METRICS } from "../lib/metrics";
 import { MASKED_PIN } from "../lib/pickup-pin";
+import { PASS_LINK_TOKEN_LENGTH } from "../lib/pass-link";
+
+/** The stored copy's pass-link key: as long as a real one, so that the copy reads like the SMS sent. */
+const MASKED_PASS_KEY = "*".repeat(PASS_LINK_TOKEN_LENGTH);
 import { requireSecret } from "../lib/secrets";
 import { ConfigMixin, ConfigVars } from "../mixins/config.mixin";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
@@ -33,7 +37,9 @@ import {
   SendPickupSmsParams,
   SendPickupSmsSchema,
   SendRedirectCodeParams,
-  SendRedirectCodeSchema
+  SendRedirectCodeSchema,
+  SendHandoverConfirmationParams,
+  SendHandoverConfirmationSchema
 } from "./notifications/notifications.params";
 import { composeRedirectCodeSms, maskedRedirectCodeSms } from "./notifications/code-sms";
 import * as store from "./notifications/notifications.store";
@@ -42,7 +48,7 @@ import { composeSms, ParcelSmsKind } from "./notifications/holding-sms";
 import { notifyRetryDelayMs, RelayPointInfo, SMS_RETRY_DELAYS_MS, smsRetryDelayMs } from "./notifications/pickup-sms";
 import { isReturnParcelEvent, returnCodeOf } from "./notifications/return-sms";
 import { createSmsProvider, maskPhone, SmsProvider, SmsSendError } from "./notifications/sms-providers";
-import type { SmsContext } from "./notifications/sms-texts";
+import { handoverConfirmationText, type SmsContext } from "./notifications/sms-texts";
 import { DEFAULT_LANG, type Lang } from "../lib/languages";
 import { normaliseRecipientPhone } from "../lib/recipient-phone";
 
@@ -259,6 +265,33 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
       }
     }),
 
+    // call notifications.sendHandoverConfirmation --requestId <uuid> --organizationId <uuid> --parcelId <uuid> --trackingNumber RP… --relayCode DZ-… --handedOverAt 2026-12-06T10:00:00Z
+    sendHandoverConfirmation: defineAction<SendHandoverConfirmationParams, NotificationsThis>({
+      visibility: "public",
+      schema: SendHandoverConfirmationSchema,
+      async handler(ctx): Promise<{ smsQueued: boolean }> {
+        const { requestId, organizationId, parcelId, trackingNumber, relayCode, handedOverAt } = ctx.params;
+        if (await store.findByEventId(this.db, requestId)) return { smsQueued: true };
+        const contact = await recipientOf(ctx, parcelId);
+        if (!contact?.phone || !contact.passKey) return { smsQueued: false };
+        const relay = await relayPointOf(ctx, relayCode);
+        const sms = this.smsContext(contact.language);
+        const text = (passKey: string) =>
+          handoverConfirmationText(sms, { trackingNumber, relayName: relay.name ?? relay.code, handedOverAt, passKey });
+        const message = await this.addressed(ctx, parcelId, contact.phone, {
+          eventId: requestId,
+          parcelId,
+          organizationId,
+          kind: "handover_confirmation",
+          body: text(MASKED_PASS_KEY),
+          bodyEnc: encryptField(text(contact.passKey), this.encryptionKey),
+          provider: this.provider.name
+        });
+        const [stored] = await this.storeSms([message]);
+        return { smsQueued: stored.message.status !== "undeliverable" };
+      }
+    }),
+
     // call notifications.runWorker
     runWorker: defineAction<unknown, NotificationsThis>({
       visibility: "public",
@@ -324,7 +357,7 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
       const relay = await relayPointOf(ctx, parcel.destinationRelayCode);
       const kind = request.kind ?? "pickup";
       const sms = this.smsContext(contact.language);
-      const text = (pin: string | null) =>
+      const text = (pin: string | null, passKey: string | null) =>
         composeSms(
           kind,
           {
@@ -332,18 +365,21 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
             relay,
             codAmountDzd: parcel.codAmountDzd,
             pin,
-            pickupDeadline: request.deadline ?? parcel.pickupDeadline ?? null
+            pickupDeadline: request.deadline ?? parcel.pickupDeadline ?? null,
+            passKey
           },
           sms
         );
       const pin = kind === "pickup" ? (contact.pickupPin ?? null) : (request.secret ?? null);
+      // The link to the pickup pass opens it like the PIN does (issue 43): sealed with the text, masked in the stored copy.
+      const passKey = kind === "pickup" && pin !== null ? (contact.passKey ?? null) : null;
       return this.addressed(ctx, parcel.id, contact.phone, {
         eventId: request.eventId,
         parcelId: parcel.id,
         organizationId: request.organizationId,
         kind,
-        body: text(pin === null ? null : MASKED_PIN),
-        bodyEnc: pin === null ? null : encryptField(text(pin), this.encryptionKey),
+        body: text(pin === null ? null : MASKED_PIN, passKey === null ? null : MASKED_PASS_KEY),
+        bodyEnc: pin === null ? null : encryptField(text(pin, passKey), this.encryptionKey),
         provider: this.provider.name
       });
     },
@@ -515,7 +551,7 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
 async function recipientOf(
   ctx: Context,
   parcelId: string
-): Promise<{ name: string; phone: string; pickupPin?: string | null; language?: Lang } | null> {
+): Promise<{ name: string; phone: string; pickupPin?: string | null; language?: Lang; passKey?: string | null } | null> {
   try {
     return await call(ctx, "parcels.recipientContact", { parcelId });
   } catch (err) {

@@ -34,6 +34,9 @@ import { PinResendMixin } from "./parcels/pin-resend.mixin";
 import { ClosuresMixin } from "./parcels/relay/closures.mixin";
 import { PublicRelaySearchMixin } from "./parcels/relay/public-search.mixin";
 import { OfflineMixin } from "./parcels/relay/offline.mixin";
+import { PickupPassMixin } from "./parcels/pickup-pass/pickup-pass.mixin";
+import { OfflineChecksMixin } from "./parcels/relay/offline-checks.mixin";
+import { passLinkToken } from "../lib/pass-link";
 import { ClaimsMixin } from "./parcels/claims/claims.mixin";
 import { CLAIMS_DOCS_TAGS } from "./parcels/claims/claims.params";
 import { ReturnsMixin } from "./parcels/returns/returns.mixin";
@@ -86,6 +89,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     PublicRelaySearchMixin,
     RecipientMixin,
     OfflineMixin,
+    PickupPassMixin,
+    OfflineChecksMixin,
     PinResendMixin,
     CreateMixin,
     ReadsMixin,
@@ -136,7 +141,9 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
           phone: decryptField(parcel.recipientPhoneEnc, this.encryptionKey),
           language: parcel.recipientLanguage,
           // Only for the pick-up SMS, which is the one place the PIN goes.
-          pickupPin: parcel.pickupPinEnc === null ? null : decryptField(parcel.pickupPinEnc, this.encryptionKey)
+          pickupPin: parcel.pickupPinEnc === null ? null : decryptField(parcel.pickupPinEnc, this.encryptionKey),
+          // The SMS link's key to the page with the pickup pass (issue 43); live parcels only have one.
+          passKey: parcel.mode === "live" ? passLinkToken(parcel.trackingNumber, this.encryptionKey) : null
         };
       }
     }),

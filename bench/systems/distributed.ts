@@ -51,6 +51,7 @@ export async function startDistributed(options: StartOptions): Promise<RunningSy
     BACKOFFICE_TOKEN: backofficeToken,
     ENCRYPTION_KEY: encryptionKey,
     LABEL_URL_SECRET: randomBytes(32).toString("hex"),
+    PICKUP_PASS_SIGNING_KEY: randomBytes(32).toString("hex"),
     RATE_LIMIT_PER_MINUTE: "1000000",
     // The label row downloads far more than an address may in production.
     LABEL_DOWNLOADS_PER_MINUTE: "1000000",

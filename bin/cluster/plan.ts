@@ -34,7 +34,8 @@ export function sharedEnvironment(
     PUBLIC_BASE_URL: settings.publicBaseUrl,
     BACKOFFICE_TOKEN: secrets.backofficeToken ?? "",
     ENCRYPTION_KEY: secrets.encryptionKey ?? "",
-    LABEL_URL_SECRET: secrets.labelUrlSecret ?? ""
+    LABEL_URL_SECRET: secrets.labelUrlSecret ?? "",
+    PICKUP_PASS_SIGNING_KEY: secrets.pickupPassSigningKey ?? ""
   };
 }
 

@@ -12,7 +12,8 @@ export function clusterSecrets(env: NodeJS.ProcessEnv, dataDir: string): AppConf
     DATA_DIR: dataDir,
     BACKOFFICE_TOKEN: env.BACKOFFICE_TOKEN,
     ENCRYPTION_KEY: env.ENCRYPTION_KEY,
-    LABEL_URL_SECRET: env.LABEL_URL_SECRET
+    LABEL_URL_SECRET: env.LABEL_URL_SECRET,
+    PICKUP_PASS_SIGNING_KEY: env.PICKUP_PASS_SIGNING_KEY
   });
   return resolveSecrets(embeddedView).secrets;
 }

@@ -41,7 +41,8 @@ Environment (every one optional; anything else is passed to every process):
                           ports, no metrics)
   PUBLIC_BASE_URL         http://localhost:<first gateway port>
   CLUSTER_STOP_GRACE_MS   20000: after Ctrl-C, how long a process may take before SIGKILL
-  BACKOFFICE_TOKEN, ENCRYPTION_KEY, LABEL_URL_SECRET   generated once into DATA_DIR/secrets.json`;
+  BACKOFFICE_TOKEN, ENCRYPTION_KEY, LABEL_URL_SECRET, PICKUP_PASS_SIGNING_KEY
+                          generated once into DATA_DIR/secrets.json`;
 
 function port(name: string, raw: string): number {
   const value = Number(raw);

@@ -54,9 +54,9 @@ export async function revokeAgentKey(db: Queryable, relayCode: string, keyId: st
 }
 
 export async function findActiveAgent(db: Queryable, keyHash: string): Promise<AgentPrincipal | null> {
-  const [row] = await db.query<Pick<AgentKeyRow, "id" | "key_prefix" | "relay_code">>(
-    "SELECT id, key_prefix, relay_code FROM auth.agent_keys WHERE key_hash = $1 AND revoked_at IS NULL",
+  const [row] = await db.query<Pick<AgentKeyRow, "id" | "key_prefix" | "relay_code" | "created_at">>(
+    "SELECT id, key_prefix, relay_code, created_at FROM auth.agent_keys WHERE key_hash = $1 AND revoked_at IS NULL",
     [keyHash]
   );
-  return row ? { keyId: row.id, keyPrefix: row.key_prefix, relayCode: row.relay_code } : null;
+  return row ? { keyId: row.id, keyPrefix: row.key_prefix, relayCode: row.relay_code, pairedAt: row.created_at.toISOString() } : null;
 }

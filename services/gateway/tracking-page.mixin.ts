@@ -15,13 +15,16 @@ import {
   respondToChangePage,
   respondToCodeRequest,
   respondToPinResend,
+  respondToNotMe,
   respondToTrackingPage,
   TRACK_PATH,
   TrackingPageResponse,
-  trackingPagePath
+  trackingPagePath,
+  passPagePath
 } from "./tracking-page";
 import { isLang } from "../../lib/languages";
 import { parseTrackingInput } from "../../lib/tracking-number";
+import { trackingNumberOfToken } from "../../lib/pass-link";
 
 /**
  * The tracking pages for recipients (`/track`, `/track/{number}`): server-rendered HTML from
@@ -68,6 +71,7 @@ interface TrackingPageVars {
 }
 
 interface TrackingPageMethods {
+  followShortLink(ctx: Context<Record<string, unknown>, PageMeta>): Promise<string>;
   answerTrackingPage(ctx: Context<Record<string, unknown>, PageMeta>, path: string, query: Record<string, unknown>): Promise<string>;
   answerChangePage(
     ctx: Context<Record<string, unknown>, PageMeta>,
@@ -139,15 +143,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, TrackingPageMethods, Tr
       rest: "GET /t/:trackingNumber",
       api: "open",
       endpoint: page("followShortTrackingLink", "The SMS' short link to a tracking page"),
-      async handler(ctx) {
-        const typed = typeof ctx.params.trackingNumber === "string" ? ctx.params.trackingNumber : "";
-        const number = parseTrackingInput(typed);
-        const known = number.ok ? await call(ctx, "parcels.recipientLanguageOf", { trackingNumber: number.trackingNumber }) : null;
-        const lang = known?.lang ?? undefined;
-        const location = trackingPagePath(number.ok ? number.trackingNumber : typed, lang);
-        ctx.meta.$statusCode = 302;
-        ctx.meta.$responseHeaders = { Location: location, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
-        return "";
+      handler(ctx) {
+        return this.followShortLink(ctx);
       }
     }),
 
@@ -192,6 +189,28 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, TrackingPageMethods, Tr
       }
     }),
 
+    // "Not me" on an offline PIN hand-over (issue 43, tracking-page/not-me.ts), from the page opened with the SMS's key.
+    disputeHandover: defineAction<Record<string, unknown>, TrackingPageThis, PageMeta>({
+      rest: `POST ${TRACK_PATH}/:trackingNumber/dispute`,
+      api: "open",
+      endpoint: page("postHandoverDispute", "Say an offline hand-over was not me"),
+      async handler(ctx) {
+        const client = ctx.meta.client ?? { address: "unknown", acceptLanguage: null };
+        const { trackingNumber: typed, ...fields } = ctx.params;
+        const answer = await respondToNotMe(
+          {
+            typed: typeof typed === "string" ? typed : "",
+            fields: queryOf(fields),
+            acceptLanguage: client.acceptLanguage,
+            limit: () => this.consumePublicLimit(client.address),
+            brand: this.config.brand
+          },
+          (trackingNumber, key) => call(ctx, "parcels.disputeHandover", { trackingNumber, key })
+        );
+        return answerWith(ctx, answer);
+      }
+    }),
+
     changeRelay: defineAction<Record<string, unknown>, TrackingPageThis, PageMeta>({
       rest: `POST ${TRACK_PATH}/:trackingNumber/change`,
       api: "open",
@@ -203,6 +222,27 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, TrackingPageMethods, Tr
   },
 
   methods: {
+    /**
+     * A 302 from the SMS' link to the page in the recipient's language: `/t/{number}` to the public
+     * page, `/t/{pass token}` (the pick-up SMS's, lib/pass-link.ts) to the page with the pickup pass.
+     */
+    async followShortLink(this: TrackingPageThis, ctx: Context<Record<string, unknown>, PageMeta>): Promise<string> {
+      const typed = typeof ctx.params.trackingNumber === "string" ? ctx.params.trackingNumber : "";
+      const typedNumber = parseTrackingInput(typed);
+      const tokenNumber = typedNumber.ok ? null : trackingNumberOfToken(typed);
+      const number = tokenNumber === null ? typedNumber : parseTrackingInput(tokenNumber);
+      const known = number.ok ? await call(ctx, "parcels.recipientLanguageOf", { trackingNumber: number.trackingNumber }) : null;
+      const lang = known?.lang ?? undefined;
+      const shown = number.ok ? number.trackingNumber : typed;
+      ctx.meta.$statusCode = 302;
+      ctx.meta.$responseHeaders = {
+        Location: tokenNumber !== null ? passPagePath(shown, typed, lang) : trackingPagePath(shown, lang),
+        "Cache-Control": "no-store",
+        "Referrer-Policy": "no-referrer"
+      };
+      return "";
+    },
+
     async answerChangePage(
       this: TrackingPageThis,
       ctx: Context<Record<string, unknown>, PageMeta>,
@@ -245,7 +285,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, TrackingPageMethods, Tr
           formToken: action => this.formTokens.issue(action),
           brand: this.config.brand
         },
-        trackingNumber => call(ctx, "parcels.trackingPage", { trackingNumber })
+        trackingNumber => call(ctx, "parcels.trackingPage", { trackingNumber }),
+        (trackingNumber, key) => call(ctx, "parcels.pickupPass", { trackingNumber, key })
       );
       return answerWith(ctx, answer);
     }

@@ -6,11 +6,14 @@ import { expiredText, pickupText, reminderText, returnCodeText, SmsContext } fro
  * parcel on. A redirect code (code-sms.ts) and a new pick-up code are sent on request, not for a
  * parcel event.
  */
-export type SmsKind = "pickup" | "pickup_reminder" | "pickup_expired" | "return_code" | "redirect_code" | "pickup_code_resend";
+export type SmsKind =
+  "pickup" | "pickup_reminder" | "pickup_expired" | "return_code" | "redirect_code" | "pickup_code_resend" | "handover_confirmation";
 
 export interface HoldingSmsInput extends PickupSmsInput {
   /** The pick-up deadline (ISO 8601 UTC), for the reminder. */
   pickupDeadline: string | null;
+  /** The pick-up SMS's link key to the pickup pass (issue 43), or its mask; null when there is none. */
+  passKey?: string | null;
 }
 
 /** The relay point as an SMS names it: its name, or its code when the directory has no name. */
@@ -20,12 +23,18 @@ function relayName(relay: RelayPointInfo): string {
 }
 
 /** The kinds sent for a parcel event, composed here (sms-texts.ts), in the recipient's language. */
-export type ParcelSmsKind = Exclude<SmsKind, "redirect_code" | "pickup_code_resend">;
+export type ParcelSmsKind = Exclude<SmsKind, "redirect_code" | "pickup_code_resend" | "handover_confirmation">;
 
 export function composeSms(kind: ParcelSmsKind, input: HoldingSmsInput, ctx: SmsContext): string {
   const base = { trackingNumber: input.trackingNumber, relayName: relayName(input.relay) };
   if (kind === "pickup")
-    return pickupText(ctx, { ...base, pin: input.pin, codAmountDzd: input.codAmountDzd, pickupDeadline: input.pickupDeadline });
+    return pickupText(ctx, {
+      ...base,
+      pin: input.pin,
+      codAmountDzd: input.codAmountDzd,
+      pickupDeadline: input.pickupDeadline,
+      passKey: input.passKey
+    });
   if (kind === "return_code")
     return returnCodeText(ctx, { trackingNumber: input.trackingNumber, code: input.pin, expiresAt: input.pickupDeadline });
   if (kind === "pickup_reminder") return reminderText(ctx, { ...base, pickupDeadline: input.pickupDeadline });

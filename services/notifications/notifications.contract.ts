@@ -25,6 +25,18 @@ declare module "../../lib/contract" {
       params: { requestId: string; organizationId: string; parcelId: string; trackingNumber: string; code: string; validMinutes: number };
       answer: { smsQueued: boolean };
     };
+    /** Issue 43: the SMS that confirms an offline PIN hand-over to its recipient, with the "not me" link; once per requestId. */
+    "notifications.sendHandoverConfirmation": {
+      params: {
+        requestId: string;
+        organizationId: string;
+        parcelId: string;
+        trackingNumber: string;
+        relayCode: string;
+        handedOverAt: string;
+      };
+      answer: { smsQueued: boolean };
+    };
   }
 }
 

@@ -92,6 +92,25 @@ export const SendRedirectCodeSchema = Joi.object<SendRedirectCodeParams, true>({
   validMinutes: Joi.number().integer().min(1).max(60).required()
 });
 
+/** Issue 43: a parcel handed over offline against its PIN, told to its recipient with a "not me" link. */
+export interface SendHandoverConfirmationParams {
+  /** Derived from the parcel: one confirmation per parcel, however often it is asked for. */
+  requestId: string;
+  organizationId: string;
+  parcelId: string;
+  trackingNumber: string;
+  relayCode: string;
+  handedOverAt: string;
+}
+export const SendHandoverConfirmationSchema = Joi.object<SendHandoverConfirmationParams, true>({
+  requestId: uuid().required(),
+  organizationId: uuid().required(),
+  parcelId: uuid().required(),
+  trackingNumber: Joi.string().max(50).required(),
+  relayCode: Joi.string().max(50).required(),
+  handedOverAt: Joi.string().isoDate().required()
+});
+
 export interface ParcelIdParams {
   parcelId: string;
 }

@@ -20,8 +20,14 @@ export interface SmsContext {
 
 export const MAX_SEGMENTS: Readonly<Record<Lang, number>> = Object.freeze({ fr: 1, en: 1, ar: 2 });
 
-/** The tracking page's short link (services/gateway/tracking-page): it opens in the recipient's language. */
-export const shortLink = (ctx: SmsContext, trackingNumber: string) => `${ctx.baseUrl}/t/${trackingNumber}`;
+/**
+ * The tracking page's short link (services/gateway/tracking-page): it opens in the recipient's
+ * language. With the parcel's pass token instead of its number (issue 43, lib/pass-link.ts: as
+ * long, so the SMS stays as short) it opens the page that shows the pickup pass; the number alone
+ * opens the public page.
+ */
+export const shortLink = (ctx: SmsContext, trackingNumber: string, passKey?: string | null) =>
+  `${ctx.baseUrl}/t/${passKey || trackingNumber}`;
 
 /** "12/03": the day and month in Algiers, the same in every language (Latin digits). */
 export function shortDate(isoInstant: string): string {
@@ -51,10 +57,12 @@ export interface PickupText {
   pin: string | null;
   codAmountDzd: number | null;
   pickupDeadline: string | null;
+  /** The key of the link to the page with the pickup pass (or its mask, for the stored copy); none for a sandbox parcel. */
+  passKey?: string | null;
 }
 
 export function pickupText(ctx: SmsContext, p: PickupText): string {
-  const link = shortLink(ctx, p.trackingNumber);
+  const link = shortLink(ctx, p.trackingNumber, p.passKey);
   const cod = p.codAmountDzd !== null && p.codAmountDzd > 0 ? amount(p.codAmountDzd) : null;
   const until = p.pickupDeadline ? shortDate(p.pickupDeadline) : null;
   return fitted(ctx, p.relayName, name => {
@@ -144,4 +152,30 @@ export function newPickupCodeText(ctx: SmsContext, p: { trackingNumber: string; 
   return toGsmLookAlikes(
     `${ctx.brand}: nouveau code pour le colis ${p.trackingNumber}. Code de retrait: ${p.pin}. L'ancien ne marche plus. ${link}`
   );
+}
+
+/** "17:34": the time of day in Algiers (Latin digits). */
+export function shortTime(isoInstant: string): string {
+  return new Intl.DateTimeFormat("en-GB", { timeZone: TIME_ZONE, hour: "2-digit", minute: "2-digit", hour12: false }).format(
+    new Date(isoInstant)
+  );
+}
+
+/**
+ * Issue 43: a parcel handed over offline against the PIN checked on a phone, confirmed to its
+ * recipient once the hand-over reaches us, with the link to say it was not them (the tracking page
+ * with the parcel's key: sealed with the text, masked in the stored copy).
+ */
+export function handoverConfirmationText(
+  ctx: SmsContext,
+  p: { trackingNumber: string; relayName: string; handedOverAt: string; passKey: string }
+): string {
+  const link = shortLink(ctx, p.trackingNumber, p.passKey);
+  const day = shortDate(p.handedOverAt);
+  const time = shortTime(p.handedOverAt);
+  return fitted(ctx, p.relayName, name => {
+    if (ctx.lang === "ar") return `${ctx.brand}: سُلّم طردك ${p.trackingNumber} يوم ${day} على ${time} في ${name}. لست أنت؟ ${link}`;
+    if (ctx.lang === "en") return `${ctx.brand}: parcel ${p.trackingNumber} handed over ${day} ${time} at ${name}. Not you? ${link}`;
+    return `${ctx.brand}: colis ${p.trackingNumber} remis le ${day} à ${time} chez ${name}. Pas vous ? ${link}`;
+  });
 }

@@ -3,6 +3,7 @@ import { expireOverdue } from "./expiry";
 import { holdingPolicy } from "./holding-period";
 import { sendDueReminders } from "./reminders";
 import { chargePendingReturnFees, ReturnFeeDeps } from "./return-fees";
+import { confirmOfflineHandovers } from "./relay/handover-confirmation";
 
 export interface HoldingPassResult {
   expired: number;
@@ -10,6 +11,8 @@ export interface HoldingPassResult {
   feesCharged: number;
   /** Approved claims whose credit the wallet acknowledged in this pass (issue 22). */
   claimsCredited: number;
+  /** Offline PIN hand-overs whose recipient's confirmation SMS was stored only in this pass (issue 43). */
+  handoversConfirmed: number;
 }
 
 /**
@@ -24,5 +27,6 @@ export async function holdingPass(deps: ReturnFeeDeps): Promise<HoldingPassResul
   const reminded = await sendDueReminders(deps.db, holdingPolicy().pickupReminderHours);
   const feesCharged = await chargePendingReturnFees(deps);
   const claimsCredited = await creditPendingClaims(deps);
-  return { expired, reminded, feesCharged, claimsCredited };
+  const handoversConfirmed = await confirmOfflineHandovers(deps);
+  return { expired, reminded, feesCharged, claimsCredited, handoversConfirmed };
 }

@@ -1,3 +1,4 @@
+import type { KeyObject } from "node:crypto";
 import type { Context, Logger, Service, ServiceBroker } from "moleculer";
 import type { BackgroundLoop } from "../../lib/background-loop";
 import type { Caller } from "../../lib/contract";
@@ -39,6 +40,8 @@ export interface ParcelsVars extends DbVars, ConfigVars {
   returnsLoop: BackgroundLoop<ReturnsPassResult>;
   /** Made at the first read, for the database of this start. */
   visibleCache?: VisibleParcelCache;
+  /** PICKUP_PASS_SIGNING_KEY, read by PickupPassMixin; null when none was configured (issue 43). */
+  passSigningKey: KeyObject | null;
 }
 
 export interface ParcelsMethods {

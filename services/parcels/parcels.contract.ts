@@ -58,8 +58,15 @@ declare module "../../lib/contract" {
     /** For the pick-up SMS only: the one place recipient data is decrypted. */
     "parcels.recipientContact": {
       params: { parcelId: string };
-      answer: { name: string; phone: string; pickupPin: string | null; language: Lang };
+      answer: { name: string; phone: string; pickupPin: string | null; language: Lang; passKey?: string | null };
     };
+    /**
+     * Issue 43: the tracking page opened from the SMS link (`key`): the parcel's current pickup pass
+     * (null while it is not on the shelf), or null when the key is not the parcel's.
+     */
+    "parcels.pickupPass": { params: { trackingNumber: string; key: string }; answer: { pass: string | null; notMe: boolean } | null };
+    /** Issue 43: the tracking page's "not me" on an offline PIN hand-over, with the SMS link's key. */
+    "parcels.disputeHandover": { params: { trackingNumber: string; key: string }; answer: { recorded: boolean } };
     /** Issue 30: an SMS owed to the recipient cannot be sent to their number; once per parcel. */
     "parcels.recipientUnreachable": { params: { parcelId: string }; answer: { recorded: boolean } };
     /** Issue 30: the recipient switched the tracking page's language; later SMS follow it. */

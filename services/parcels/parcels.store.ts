@@ -305,7 +305,8 @@ export async function recordPinFailure(db: Queryable, id: string): Promise<void>
 /** An operator's reset: a new sealed PIN, and the count of wrong tries back to zero. */
 export async function resetPickupPin(tx: Queryable, id: string, pickupPinEnc: string): Promise<ParcelRecord> {
   const rows = await tx.query<ParcelRow>(
-    "UPDATE parcels.parcels SET pickup_pin_enc = $2, pickup_pin_failures = 0 WHERE id = $1 RETURNING *",
+    // A new PIN voids the pickup passes shown so far (issue 43): the pass's version moves on with it.
+    "UPDATE parcels.parcels SET pickup_pin_enc = $2, pickup_pin_failures = 0, offline_pin_failures = 0, pickup_pass_version = pickup_pass_version + 1 WHERE id = $1 RETURNING *",
     [id, pickupPinEnc]
   );
   return toParcel(rows[0]);
@@ -326,6 +327,17 @@ export async function recordHistory(
     [entry.parcelId, entry.from, entry.to, entry.reason, entry.actor, entry.at ?? null]
   );
   return { sequence: await eventCount(tx, entry.parcelId), occurredAt: line.created_at };
+}
+
+/**
+ * When the parcel's latest status change happened (its history's last line), or null: an operation
+ * sent later may not be dated before it (lib/occurred-at.ts). Under the parcel's row lock.
+ */
+export async function lastStatusAt(tx: Queryable, parcelId: string): Promise<Date | null> {
+  const [row] = await tx.query<{ at: Date | null }>("SELECT max(created_at) AS at FROM parcels.status_history WHERE parcel_id = $1", [
+    parcelId
+  ]);
+  return row?.at ?? null;
 }
 
 /**

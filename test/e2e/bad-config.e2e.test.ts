@@ -11,6 +11,7 @@ const DISTRIBUTED = {
   TRANSPORTER: "nats://127.0.0.1:4222",
   BACKOFFICE_TOKEN: "bo_0123456789abcdef",
   LABEL_URL_SECRET: "0123456789abcdef0123",
+  PICKUP_PASS_SIGNING_KEY: KEY,
   ENCRYPTION_KEY: KEY
 };
 
@@ -29,7 +30,9 @@ describe("a process with a bad variable does not start", () => {
     ["auth", { TRANSPORTER: "nats:/nowhere" }, "TRANSPORTER must be a transporter URL"],
     ["gateway", { REDIS_URL: "redis-host:6379" }, "REDIS_URL must be a"],
     ["gateway", { PORT: "80a" }, "PORT must be an integer between 0 and 65535"],
-    ["labels", { LABEL_URL_SECRET: "" }, "LABEL_URL_SECRET is required by the labels service"]
+    ["labels", { LABEL_URL_SECRET: "" }, "LABEL_URL_SECRET is required by the labels service"],
+    ["parcels", { PICKUP_PASS_SIGNING_KEY: "" }, "PICKUP_PASS_SIGNING_KEY is required by the parcels service"],
+    ["parcels", { PICKUP_PASS_SIGNING_KEY: "0" }, "PICKUP_PASS_SIGNING_KEY must be 64 hexadecimal characters"]
   ])("SERVICES=%s with %j: exit 2 and the variable named", async (service, env, message) => {
     const { code, output } = await exitOf({ ...DISTRIBUTED, ...env, SERVICES: service });
     expect(code).toBe(2);

@@ -68,7 +68,14 @@ export function dayAtTheCounterContract(system: () => SystemUnderTest): void {
 
     const me = await agent("GET", "/me");
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ relayCode: code, name: `Counter ${code}`, capacity: 10, onShelf: 0, holdingDays: 7 });
+    expect(me.body).toEqual({
+      relayCode: code,
+      name: `Counter ${code}`,
+      capacity: 10,
+      onShelf: 0,
+      holdingDays: 7,
+      pickupPassKey: expect.stringMatching(/^[A-Za-z0-9+/]{43}=$/)
+    });
 
     const cod = await h.inTransit(merchant, code, { codAmountDzd: 1500 });
     const refused = await h.inTransit(merchant, code, { recipientName: "karim", recipientPhone: "0661 00 00 07" });
@@ -85,7 +92,8 @@ export function dayAtTheCounterContract(system: () => SystemUnderTest): void {
       arrivedAt: null,
       pickupDeadline: null,
       codToCollectDzd: 1500,
-      recipientHint: "A. ••56"
+      recipientHint: "A. ••56",
+      passVersion: 1
     });
     expect(incoming.text).not.toContain("Benali");
     expect(incoming.text).not.toContain(merchant.orgId);

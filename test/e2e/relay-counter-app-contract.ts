@@ -286,24 +286,47 @@ export function idempotencyContract(system: () => SystemUnderTest): void {
 }
 
 /** occurredAt: when the agent scanned, for operations queued offline; the history, the till and the deadline use it. */
-export function occurredAtContract(system: () => SystemUnderTest): void {
+export function occurredAtContract(system: () => SystemUnderTest, sql: () => Sql): void {
   const h = relayHelpers(system);
   let merchant: Merchant;
   beforeAll(async () => {
     merchant = await h.m.create("Offline Counter SARL", 200_000);
   });
   const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+  /** The parcel's story so far moved `hours` back, as if the couriers had brought it then. */
+  const storyBack = (parcelId: string, hours: number) =>
+    sql()(`UPDATE parcels.status_history SET created_at = created_at - make_interval(hours => $2) WHERE parcel_id = $1`, [parcelId, hours]);
+  /** A device paired `hours` ago: its key made then (set before its first call, which the gateway then caches). */
+  const pairedAgo = async (code: string, hours: number) => {
+    const made = await h.agentKey(code);
+    await sql()(`UPDATE auth.agent_keys SET created_at = created_at - make_interval(hours => $2) WHERE id = $1`, [made.id, hours]);
+    return relayAgent(system().baseUrl, made.key);
+  };
+  const reasonOf = (res: HttpResult) => (res.body.details as { field: string; message: string }[])[0];
 
   test("an arrival and a hand-over sent later carry the scan's time: history, arrival, deadline, till and the day's list", async () => {
     const code = await h.relayPoint({ holdingDays: 5 });
-    const agent = await h.agent(code);
+    const agent = await pairedAgo(code, 24);
     const parcel = await h.inTransit(merchant, code, { codAmountDzd: 900 });
+    await storyBack(parcel.id, 4);
+    // Synced late, the arrival gets the deadline its real time gives: five days from the scan, not from the sync.
     const scannedIn = hoursAgo(3);
     const arrival = await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: scannedIn });
     expect(arrival.status).toBe(200);
     expect(arrival.body.arrivedAt).toBe(scannedIn);
     expect(arrival.body.pickupDeadline).toBe(new Date(Date.parse(scannedIn) + 5 * 86_400_000).toISOString());
     const pin = await system().sms.pinOf(parcel.trackingNumber);
+    // The pick-up SMS went out at the sync (RELAY_NOTIFIED now), and nothing is handed over before it: as
+    // if the phone had been online then, its SMS is sent half an hour after the scan.
+    const notified = await eventually(
+      async () => (await agent("GET", `/parcels/${parcel.trackingNumber}`)).body.status,
+      status => status === "RELAY_NOTIFIED"
+    );
+    expect(notified).toBe("RELAY_NOTIFIED");
+    await sql()(`UPDATE parcels.status_history SET created_at = $2 WHERE parcel_id = $1 AND to_status = 'RELAY_NOTIFIED'`, [
+      parcel.id,
+      hoursAgo(2.5)
+    ]);
 
     const handedOver = hoursAgo(1);
     const since = hoursAgo(2);
@@ -324,6 +347,48 @@ export function occurredAtContract(system: () => SystemUnderTest): void {
     expect(today.body.items.map((p: { trackingNumber: string }) => p.trackingNumber)).toEqual([parcel.trackingNumber]);
     const tooLate = await agent("GET", `/parcels?status=DELIVERED&since=${encodeURIComponent(hoursAgo(0.5))}`);
     expect(tooLate.body.items).toEqual([]);
+  });
+
+  test("an arrival, hand-over or refusal dated before the parcel's previous event is 400 with that reason, and nothing happens", async () => {
+    const code = await h.relayPoint({ holdingDays: 5 });
+    const agent = await pairedAgo(code, 48);
+    const parcel = await h.inTransit(merchant, code);
+    await storyBack(parcel.id, 1);
+    // 71 hours back is within the clock's 72, but the parcel left the hub an hour ago: it cannot have arrived then.
+    const early = await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: hoursAgo(71) });
+    expectError(early, 400, "OCCURRED_AT_OUT_OF_RANGE", "occurredAt");
+    expect(reasonOf(early).message).toMatch(/^is before the parcel's previous event \(.+\)$/);
+    expect((await agent("GET", `/parcels/${parcel.trackingNumber}`)).body).toMatchObject({ status: "IN_TRANSIT", pickupDeadline: null });
+
+    const arrivedAt = hoursAgo(0.5);
+    expect((await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: arrivedAt })).status).toBe(200);
+    const pin = await system().sms.pinOf(parcel.trackingNumber);
+    const beforeArrival = new Date(Date.parse(arrivedAt) - 60_000).toISOString();
+    for (const [path, body] of [
+      ["/handovers", { trackingNumber: parcel.trackingNumber, pin, occurredAt: beforeArrival }],
+      ["/refusals", { trackingNumber: parcel.trackingNumber, reason: "refusé", occurredAt: beforeArrival }]
+    ] as const) {
+      const refused = await agent("POST", path, body);
+      expectError(refused, 400, "OCCURRED_AT_OUT_OF_RANGE", "occurredAt");
+      expect(reasonOf(refused).message).toMatch(/previous event/);
+    }
+    const after = (await agent("GET", `/parcels/${parcel.trackingNumber}`)).body;
+    expect(["AT_RELAY", "RELAY_NOTIFIED"]).toContain(after.status);
+    expect(after.pickupDeadline).toBe(new Date(Date.parse(arrivedAt) + 5 * 86_400_000).toISOString());
+    // The refused hand-over cost no PIN try: the right PIN still hands it over, now.
+    expect((await agent("POST", "/handovers", { trackingNumber: parcel.trackingNumber, pin })).status).toBe(200);
+  });
+
+  test("an operation dated before its device was paired is 400 with that reason", async () => {
+    const code = await h.relayPoint();
+    const agent = await pairedAgo(code, 1);
+    const parcel = await h.inTransit(merchant, code);
+    await storyBack(parcel.id, 10);
+    const refused = await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: hoursAgo(2) });
+    expectError(refused, 400, "OCCURRED_AT_OUT_OF_RANGE", "occurredAt");
+    expect(reasonOf(refused).message).toMatch(/^is before this device was paired \(.+\)$/);
+    expect((await agent("GET", `/parcels/${parcel.trackingNumber}`)).body.status).toBe("IN_TRANSIT");
+    expect((await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber, occurredAt: hoursAgo(0.5) })).status).toBe(200);
   });
 
   test("occurredAt in the future or more than 72 hours back is 400 OCCURRED_AT_OUT_OF_RANGE, and nothing happens", async () => {
@@ -370,31 +435,42 @@ export function offlineHandoverContract(system: () => SystemUnderTest): void {
   });
   type Verifier = { trackingNumber: string; codToCollectDzd: number | null; pinVersion: number; verifier: Record<string, any> };
 
-  test("verifiers: a salted PBKDF2 of each shelf parcel's PIN that recomputes from the PIN, never the PIN itself", async () => {
-    const { agent, parcels } = await shelfWith(h, system, merchant, [{ codAmountDzd: 700 }, {}]);
+  /** The recipient opens the pick-up SMS's link: the tracking page with the pickup pass; its text (the QR's) read from the page. */
+  const passOf = async (trackingNumber: string): Promise<string> => {
+    const link = await system().sms.passLinkOf(trackingNumber);
+    const page = await fetch(system().baseUrl + link, { headers: { "X-Forwarded-For": freshAddress() } });
+    expect(page.status).toBe(200);
+    const pass = /data-pass="(RP1\.[A-Z0-9.]+)"/.exec(await page.text());
+    if (!pass) throw new Error(`no pass on the page of ${trackingNumber}`);
+    return pass[1];
+  };
+
+  test("verifiers only where the operator's limits allow an offline PIN: no COD, nothing declared above the limit, nothing locked", async () => {
+    const { agent, parcels } = await shelfWith(h, system, merchant, [{ codAmountDzd: 700 }, {}, { declaredValueDzd: 20_000 }, {}]);
+    const [cod, plain, valuable, locked] = parcels;
+    for (let i = 0; i < 5; i++)
+      await agent("POST", "/handovers", { trackingNumber: locked.trackingNumber, pin: locked.pin === "000000" ? "000001" : "000000" });
     const incoming = await h.inTransit(merchant, (await agent("GET", "/me")).body.relayCode);
     const res = await agent("GET", "/offline-verifiers");
     expect(res.status).toBe(200);
     const items = res.body.items as Verifier[];
-    expect(items.map(i => i.trackingNumber).sort()).toEqual(parcels.map(p => p.trackingNumber).sort());
-    expect(items.map(i => i.trackingNumber)).not.toContain(incoming.trackingNumber);
-    for (const parcel of parcels) {
-      const item = items.find(i => i.trackingNumber === parcel.trackingNumber)!;
-      expect(Object.keys(item.verifier).sort()).toEqual(["alg", "hash", "iterations", "salt"]);
-      const { salt, iterations, hash } = item.verifier;
-      expect(pbkdf2Sync(parcel.pin, Buffer.from(salt, "base64"), iterations, 32, "sha256").toString("base64")).toBe(hash);
-      const wrong = parcel.pin === "000000" ? "000001" : "000000";
-      expect(pbkdf2Sync(wrong, Buffer.from(salt, "base64"), iterations, 32, "sha256").toString("base64")).not.toBe(hash);
-    }
-    expect(items.find(i => i.trackingNumber === parcels[0].trackingNumber)?.codToCollectDzd).toBe(700);
-    // The same verifier on the next fetch (the app may keep it), a different salt for each parcel.
+    expect(items.map(i => i.trackingNumber)).toEqual([plain.trackingNumber]);
+    for (const absent of [cod, valuable, locked, incoming]) expect(items.map(i => i.trackingNumber)).not.toContain(absent.trackingNumber);
+    expect(res.body.pinHandoversLeftToday).toBe(3);
+    const [item] = items;
+    expect(Object.keys(item.verifier).sort()).toEqual(["alg", "hash", "iterations", "salt"]);
+    const { salt, iterations, hash } = item.verifier;
+    expect(pbkdf2Sync(plain.pin, Buffer.from(salt, "base64"), iterations, 32, "sha256").toString("base64")).toBe(hash);
+    const wrong = plain.pin === "000000" ? "000001" : "000000";
+    expect(pbkdf2Sync(wrong, Buffer.from(salt, "base64"), iterations, 32, "sha256").toString("base64")).not.toBe(hash);
+    expect(item.codToCollectDzd).toBeNull();
+    // The same verifier on the next fetch (the app may keep it).
     expect((await agent("GET", "/offline-verifiers")).body.items).toEqual(items);
-    expect(new Set(items.map(i => i.verifier.salt)).size).toBe(items.length);
   });
 
   test("a queued hand-over is accepted under the server's rules, or refused with PIN_RESET, PARCEL_EXPIRED or PARCEL_REDIRECTED", async () => {
-    const { code, agent, parcels } = await shelfWith(h, system, merchant, [{ codAmountDzd: 700 }, {}, {}]);
-    const [cod, reset, expiring] = parcels;
+    const { code, agent, parcels } = await shelfWith(h, system, merchant, [{}, {}, {}]);
+    const [prepaid, reset, expiring] = parcels;
     const verifiers = new Map(((await agent("GET", "/offline-verifiers")).body.items as Verifier[]).map(v => [v.trackingNumber, v]));
     const offline = (parcel: { trackingNumber: string; pin: string }, extra: Record<string, unknown> = {}) =>
       agent("POST", "/handovers", {
@@ -402,12 +478,11 @@ export function offlineHandoverContract(system: () => SystemUnderTest): void {
         pin: parcel.pin,
         offline: true,
         pinVersion: verifiers.get(parcel.trackingNumber)?.pinVersion ?? 1,
-        occurredAt: new Date(Date.now() - 600_000).toISOString(),
         ...extra
       });
 
-    expectError(await offline(cod, { codCollectedDzd: 700, tender: "card", tenderReference: "T-1" }), 400, "VALIDATION_FAILED", "tender");
-    expect((await offline(cod, { codCollectedDzd: 700 })).body.status).toBe("DELIVERED");
+    expectError(await offline(prepaid, { codCollectedDzd: 0, tender: "card", tenderReference: "T-1" }), 400, "VALIDATION_FAILED", "tender");
+    expect((await offline(prepaid)).body.status).toBe("DELIVERED");
 
     const parcelOf = async (trackingNumber: string) =>
       (await merchant.live("GET", `/parcels/by-tracking/${trackingNumber}`)).body as { id: string };
@@ -428,6 +503,146 @@ export function offlineHandoverContract(system: () => SystemUnderTest): void {
     const elsewhere = await h.relayPoint();
     expect((await merchant.live("POST", `/parcels/${moved.id}/redirect`, { destinationRelayCode: elsewhere })).status).toBe(200);
     expectError(await offline({ trackingNumber: moved.trackingNumber, pin: "123456" }), 409, "PARCEL_REDIRECTED");
+  });
+
+  test("offline with the PIN, the server holds the operator's limits: no COD, a few per device and day; with the pickup pass, a COD parcel goes", async () => {
+    const { agent, parcels } = await shelfWith(h, system, merchant, [{ codAmountDzd: 700 }, {}, {}, {}, {}]);
+    const [cod, ...prepaid] = parcels;
+    const offlinePin = (parcel: { trackingNumber: string; pin: string }, extra: Record<string, unknown> = {}) =>
+      agent("POST", "/handovers", { trackingNumber: parcel.trackingNumber, pin: parcel.pin, offline: true, pinVersion: 1, ...extra });
+    const versions = new Map(
+      ((await agent("GET", "/offline-verifiers")).body.items as Verifier[]).map(v => [v.trackingNumber, v.pinVersion])
+    );
+    const withVersion = (parcel: { trackingNumber: string }) => ({ pinVersion: versions.get(parcel.trackingNumber) });
+
+    const refused = await offlinePin(cod, { codCollectedDzd: 700, pinVersion: 1 });
+    expectError(refused, 409, "OFFLINE_PIN_REFUSED");
+    expect(refused.body.message).toMatch(/cash to collect/);
+    for (const parcel of prepaid.slice(0, 3)) expect((await offlinePin(parcel, withVersion(parcel))).body.status).toBe("DELIVERED");
+    expect((await agent("GET", "/offline-verifiers")).body.pinHandoversLeftToday).toBe(0);
+    const fourth = await offlinePin(prepaid[3], withVersion(prepaid[3]));
+    expectError(fourth, 409, "OFFLINE_PIN_REFUSED");
+    expect(fourth.body.message).toMatch(/OFFLINE_PIN_HANDOVERS_PER_DEVICE_PER_DAY/);
+    // Online, the PIN goes as ever.
+    expect((await agent("POST", "/handovers", { trackingNumber: prepaid[3].trackingNumber, pin: prepaid[3].pin })).status).toBe(200);
+
+    // Each offline PIN hand-over is confirmed to its recipient by SMS, with the link to say "not me".
+    const confirmation = await eventually(
+      async () =>
+        system()
+          .sms.messagesFor(prepaid[0].trackingNumber)
+          .find(text => text.includes("Pas vous ?")),
+      text => text !== undefined
+    );
+    expect(confirmation).toMatch(
+      new RegExp(
+        `colis ${prepaid[0].trackingNumber} remis le \\d\\d/\\d\\d à \\d\\d:\\d\\d chez .+\\. Pas vous \\? https?://\\S+/t/[0-9A-Za-z]{13}$`
+      )
+    );
+    // The online hand-over gets none.
+    expect(
+      system()
+        .sms.messagesFor(prepaid[3].trackingNumber)
+        .some(text => text.includes("Pas vous ?"))
+    ).toBe(false);
+    const address = freshAddress();
+    const page = await fetch(system().baseUrl + /https?:\/\/[^/]+(\/t\/\S+)$/.exec(confirmation!)![1], {
+      headers: { "X-Forwarded-For": address }
+    });
+    const html = await page.text();
+    const form =
+      /<form method="post" action="([^"]+\/dispute)">[\s\S]*?name="formToken" value="([^"]+)"[\s\S]*?name="pass" value="([0-9A-Za-z]+)"/.exec(
+        html
+      );
+    expect(form).not.toBeNull();
+    const posted = await fetch(system().baseUrl + form![1], {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: system().baseUrl, "X-Forwarded-For": address },
+      body: new URLSearchParams({ formToken: form![2], pass: form![3] }).toString()
+    });
+    expect(posted.status).toBe(200);
+    expect(await posted.text()).toContain("Merci, c&#39;est noté");
+    const disputes = (await h.bo().call("GET", "/handover-disputes")).body.items as { trackingNumber: string; relayCode: string }[];
+    expect(disputes.filter(d => d.trackingNumber === prepaid[0].trackingNumber)).toEqual([
+      expect.objectContaining({ relayCode: (await agent("GET", "/me")).body.relayCode })
+    ]);
+
+    // The COD parcel with the recipient's pass, checked offline by the phone, then by the server: no PIN, no limit.
+    const pass = await passOf(cod.trackingNumber);
+    const handed = await agent("POST", "/handovers", { trackingNumber: cod.trackingNumber, pass, codCollectedDzd: 700, offline: true });
+    expect(handed.status).toBe(200);
+    expect(handed.body).toMatchObject({ status: "DELIVERED", codToCollectDzd: null });
+    expect((await agent("GET", "/cash")).body.items.map((i: { trackingNumber: string }) => i.trackingNumber)).toContain(cod.trackingNumber);
+  });
+
+  test("the pickup pass: shown only from the SMS link, verified by the server; a new PIN voids it; another parcel's or a forged one is refused", async () => {
+    const { code, agent, parcels } = await shelfWith(h, system, merchant, [{}, {}]);
+    const [first, second] = parcels;
+    const me = (await agent("GET", "/me")).body;
+    expect(me.pickupPassKey).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    const pass = await passOf(first.trackingNumber);
+    expect(pass).toMatch(new RegExp(`^RP1\\.${first.trackingNumber}\\.1\\.[A-Z2-7]{103}$`));
+    expect((await agent("GET", `/parcels/${first.trackingNumber}`)).body.passVersion).toBe(1);
+
+    // The number alone, or a wrong key, shows the public page: no pass.
+    for (const path of [`/track/${first.trackingNumber}`, `/track/${first.trackingNumber}?pass=AAAAAAAAAAAAA`]) {
+      const page = await fetch(system().baseUrl + path, { headers: { "X-Forwarded-For": freshAddress() } });
+      expect(page.status).toBe(200);
+      expect(await page.text()).not.toContain("data-pass");
+    }
+
+    // Another parcel's pass, a forged signature, a pass of this parcel at another relay point: refused, no PIN try counted.
+    const forged = pass.slice(0, -4) + (pass.endsWith("AAAA") ? "BBBB" : "AAAA");
+    for (const wrong of [await passOf(second.trackingNumber), forged, "RP1.NOT-A-PASS"]) {
+      expectError(
+        await agent("POST", "/handovers", { trackingNumber: first.trackingNumber, pass: wrong }),
+        409,
+        "PICKUP_PASS_INVALID",
+        "pass"
+      );
+    }
+    const elsewhere = await h.agent(await h.relayPoint());
+    expectError(await elsewhere("POST", "/handovers", { trackingNumber: first.trackingNumber, pass }), 404, "PARCEL_NOT_FOUND");
+
+    // A new PIN (the recipient's "send me the code again", or an operator's reset) voids the pass shown before.
+    const parcelId = ((await merchant.live("GET", `/parcels/by-tracking/${first.trackingNumber}`)).body as { id: string }).id;
+    expect((await h.bo().call("POST", `/parcels/${parcelId}/pickup-pin/reset`)).status).toBe(200);
+    expectError(await agent("POST", "/handovers", { trackingNumber: first.trackingNumber, pass, offline: true }), 409, "PICKUP_PASS_VOID");
+    expect((await agent("GET", `/parcels/${first.trackingNumber}`)).body.passVersion).toBe(2);
+    const renewed = await passOf(first.trackingNumber);
+    expect(renewed).not.toBe(pass);
+    expect(renewed).toMatch(new RegExp(`^RP1\\.${first.trackingNumber}\\.2\\.`));
+    expect((await agent("POST", "/handovers", { trackingNumber: first.trackingNumber, pass: renewed })).body.status).toBe("DELIVERED");
+    expect(code).toBe(me.relayCode);
+  });
+
+  test("wrong PINs typed offline are counted at the sync: they lock like the server's own, and more than five on a parcel flag it", async () => {
+    const { agent, parcels } = await shelfWith(h, system, merchant, [{}, {}]);
+    const [fewTries, manyTries] = parcels;
+    const versions = new Map(
+      ((await agent("GET", "/offline-verifiers")).body.items as Verifier[]).map(v => [v.trackingNumber, v.pinVersion])
+    );
+    const offline = (parcel: { trackingNumber: string; pin: string }, offlineWrongTries: number) =>
+      agent("POST", "/handovers", {
+        trackingNumber: parcel.trackingNumber,
+        pin: parcel.pin,
+        offline: true,
+        pinVersion: versions.get(parcel.trackingNumber),
+        offlineWrongTries
+      });
+    // Four wrong on the phone, then the right one: handed over, not flagged.
+    expect((await offline(fewTries, 4)).status).toBe(200);
+    // Six wrong on phones whose own lock was cleared: the parcel is locked at the sync, and flagged.
+    expectError(await offline(manyTries, 6), 423, "PIN_LOCKED");
+    const flagged = await h.bo().call("GET", "/offline-pin-flags");
+    expect(flagged.status).toBe(200);
+    const numbers = (flagged.body.items as { trackingNumber: string; offlineWrongTries: number }[]).map(i => i.trackingNumber);
+    expect(numbers).toContain(manyTries.trackingNumber);
+    expect(numbers).not.toContain(fewTries.trackingNumber);
+    expect(flagged.body.items.find((i: { trackingNumber: string }) => i.trackingNumber === manyTries.trackingNumber)).toMatchObject({
+      relayCode: (await agent("GET", "/me")).body.relayCode,
+      offlineWrongTries: 6
+    });
   });
 
   test("online, a card or QR payment is recorded beside cash: the till shows each tender, a closing counts the cash", async () => {

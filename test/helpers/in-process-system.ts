@@ -42,6 +42,7 @@ export function inProcessSystem(
       BACKOFFICE_TOKEN: backofficeToken,
       ENCRYPTION_KEY: randomBytes(32).toString("hex"),
       LABEL_URL_SECRET: randomBytes(32).toString("hex"),
+      PICKUP_PASS_SIGNING_KEY: randomBytes(32).toString("hex"),
       LOG_LEVEL: "warn",
       OUTBOX_INTERVAL_MS: "100",
       // The stop does not wait for the test's idle kept-alive connections (services/gateway/http/idle-drain.ts).

@@ -58,7 +58,8 @@ export function distributedEnv(databaseUrl: string, backofficeToken: string, nam
     REDIS_URL,
     BACKOFFICE_TOKEN: backofficeToken,
     ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-    LABEL_URL_SECRET: randomBytes(32).toString("hex")
+    LABEL_URL_SECRET: randomBytes(32).toString("hex"),
+    PICKUP_PASS_SIGNING_KEY: randomBytes(32).toString("hex")
   };
 }
 

@@ -17,6 +17,8 @@ export interface SmsInbox {
   redirectCodeOf(trackingNumber: string, count?: number): Promise<string>;
   /** The redirect-code SMS of the parcel received so far. */
   redirectCodesFor(trackingNumber: string): string[];
+  /** The path of the pick-up SMS's link to the page with the pickup pass (`/t/{token}`); waits for the SMS. */
+  passLinkOf(trackingNumber: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,13 @@ export async function startSmsInbox(): Promise<SmsInbox> {
       const pin = PIN_IN_SMS.exec(texts[texts.length - 1]);
       if (!pin) throw new Error(`the pick-up SMS of ${trackingNumber} has no PIN`);
       return pin[1];
+    },
+    async passLinkOf(trackingNumber) {
+      await receiver.waitFor(() => messagesFor(trackingNumber).some(text => PIN_IN_SMS.test(text)));
+      const pickup = messagesFor(trackingNumber).find(text => PIN_IN_SMS.test(text))!;
+      const link = /https?:\/\/[^\s/]+(\/t\/[0-9A-Za-z]{13})$/.exec(pickup);
+      if (!link) throw new Error(`the pick-up SMS of ${trackingNumber} has no link to its pass: ${pickup}`);
+      return link[1];
     },
     redirectCodesFor: trackingNumber => messagesFor(trackingNumber).filter(text => REDIRECT_CODE_IN_SMS.test(text)),
     async redirectCodeOf(trackingNumber, count = 1) {

@@ -36,7 +36,7 @@ function onEngine(databaseEnv: () => Promise<EngineDatabase>): void {
   pairingContract(system, sql);
   counterReadsContract(system);
   idempotencyContract(system);
-  occurredAtContract(system);
+  occurredAtContract(system, sql);
   offlineHandoverContract(system);
   reminderContract(system);
 }

@@ -91,6 +91,18 @@ describe("configuration from the environment", () => {
     expect(fs.statSync(path.join(dir, "secrets.json")).mode & 0o077).toBe(0);
     const overridden = resolveSecrets(loadConfig({ DATA_DIR: dir, BACKOFFICE_TOKEN: "mine" }));
     expect(overridden.secrets.backofficeToken).toBe("mine");
+    expect(first.secrets.pickupPassSigningKey).toMatch(/^[0-9a-f]{64}$/);
+    fs.rmSync(dir, { recursive: true });
+  });
+
+  test("a DATA_DIR whose secrets.json predates the pickup passes' key gets one, kept apart and the same on every start", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "relay-secrets-"));
+    const old = { backofficeToken: "bo_0123456789abcdef", encryptionKey: "ab".repeat(32), labelUrlSecret: "cd".repeat(32) };
+    fs.writeFileSync(path.join(dir, "secrets.json"), JSON.stringify(old), { mode: 0o600 });
+    const first = resolveSecrets(loadConfig({ DATA_DIR: dir }));
+    expect(first.secrets).toEqual({ ...old, pickupPassSigningKey: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(resolveSecrets(loadConfig({ DATA_DIR: dir })).secrets).toEqual(first.secrets);
+    expect(fs.statSync(path.join(dir, "secret-pickupPassSigningKey.txt")).mode & 0o077).toBe(0);
     fs.rmSync(dir, { recursive: true });
   });
 
@@ -108,6 +120,7 @@ describe("configuration from the environment", () => {
           BACKOFFICE_TOKEN: "bo_0123456789abcdef",
           LABEL_URL_SECRET: "0123456789abcdef0123",
           ENCRYPTION_KEY: KEY,
+          PICKUP_PASS_SIGNING_KEY: KEY,
           ...env
         })
       );
@@ -121,7 +134,8 @@ describe("configuration from the environment", () => {
       [{ ENCRYPTION_KEY: KEY.slice(2) }, /ENCRYPTION_KEY must be 64 hexadecimal characters/],
       [{ ENCRYPTION_KEY: "zz" + KEY.slice(2) }, /ENCRYPTION_KEY must be 64 hexadecimal characters/],
       [{ BACKOFFICE_TOKEN: "short" }, /BACKOFFICE_TOKEN must be at least 16 characters/],
-      [{ LABEL_URL_SECRET: "short" }, /LABEL_URL_SECRET must be at least 16 characters/]
+      [{ LABEL_URL_SECRET: "short" }, /LABEL_URL_SECRET must be at least 16 characters/],
+      [{ PICKUP_PASS_SIGNING_KEY: "ab" }, /PICKUP_PASS_SIGNING_KEY must be 64 hexadecimal characters/]
     ])("a malformed secret stops every process, whatever it runs: %j", (env, message) => {
       for (const services of ["auth", "gateway", "parcels"]) {
         expect(() => checkServiceConfig(distributed({ ...env, SERVICES: services }))).toThrow(message);
@@ -143,17 +157,17 @@ describe("configuration from the environment", () => {
       ["notifications", "ENCRYPTION_KEY"],
       ["webhooks", "ENCRYPTION_KEY"],
       ["labels", "LABEL_URL_SECRET"],
-      ["gateway", "BACKOFFICE_TOKEN"]
+      ["gateway", "BACKOFFICE_TOKEN"],
+      ["parcels", "PICKUP_PASS_SIGNING_KEY"]
     ])("%s will not start without %s in distributed mode", (service, variable) => {
       const config = distributed({ SERVICES: service });
-      const missing = {
-        ...config,
-        secrets: {
-          ...config.secrets,
-          [variable === "ENCRYPTION_KEY" ? "encryptionKey" : variable === "LABEL_URL_SECRET" ? "labelUrlSecret" : "backofficeToken"]:
-            undefined
-        }
-      };
+      const field = {
+        ENCRYPTION_KEY: "encryptionKey",
+        LABEL_URL_SECRET: "labelUrlSecret",
+        BACKOFFICE_TOKEN: "backofficeToken",
+        PICKUP_PASS_SIGNING_KEY: "pickupPassSigningKey"
+      }[variable]!;
+      const missing = { ...config, secrets: { ...config.secrets, [field]: undefined } };
       expect(() => checkServiceConfig(missing)).toThrow(new RegExp(`${variable} is required by the ${service} service`));
     });
 

@@ -82,6 +82,8 @@ export interface RelayParcel {
   codToCollectDzd: number | null;
   recipientHint: string;
   labelUrl?: string;
+  /** The version of the parcel's current pickup pass (issue 43): a pass of another version is void. */
+  passVersion?: number;
 }
 
 export interface Page<T> {
@@ -98,6 +100,8 @@ export interface Me {
   capacity: number;
   onShelf: number;
   holdingDays: number;
+  /** The public key that verifies pickup passes offline (base64 Ed25519); null when the server signs none. */
+  pickupPassKey?: string | null;
 }
 
 export interface Till {

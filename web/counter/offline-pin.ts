@@ -23,17 +23,42 @@ export interface OfflineVerifier {
 
 const VERIFIERS = "counter.verifiers";
 const TRIES = "counter.offlineTries";
+/** The offline PIN hand-overs this device may still record today, as the server last said (issue 43). */
+const PIN_LEFT = "counter.offlinePinLeft";
 export const MAX_TRIES = 5;
+
+/** The phone's calendar day: the server's limit is per Algiers day, which is the shops'. */
+const today = () => new Date().toDateString();
 
 export async function refreshVerifiers(): Promise<void> {
   if (!SERVER_HAS_OFFLINE_HANDOVER) return;
   try {
-    const answer = await call<{ items: OfflineVerifier[] }>("GET", "/offline-verifiers");
+    const answer = await call<{ items: OfflineVerifier[]; pinHandoversLeftToday?: number }>("GET", "/offline-verifiers");
     localStorage.setItem(VERIFIERS, JSON.stringify(answer.items));
+    localStorage.setItem(PIN_LEFT, JSON.stringify({ day: today(), left: answer.pinHandoversLeftToday ?? 0 }));
   } catch (err) {
     // A server without offline hand-over (404) leaves none: the app then hands over online only.
     if (err instanceof ApiError && err.status === 404) localStorage.removeItem(VERIFIERS);
   }
+}
+
+/**
+ * The parcel's verifier where the operator's limits still let this phone hand it over offline with
+ * the PIN: the server sends none for a COD, valuable or locked parcel, and the phone counts down the
+ * day's allowance it was given. Undefined: offline, only the recipient's pickup pass hands it over.
+ */
+export function offlinePinVerifier(trackingNumber: string): OfflineVerifier | undefined {
+  const raw = localStorage.getItem(PIN_LEFT);
+  const allowance = raw ? (JSON.parse(raw) as { day: string; left: number }) : null;
+  if (!allowance || allowance.day !== today() || allowance.left <= 0) return undefined;
+  return verifierOf(trackingNumber);
+}
+
+/** One offline PIN hand-over done: one fewer for the day. */
+export function spendOfflinePin(): void {
+  const raw = localStorage.getItem(PIN_LEFT);
+  const allowance = raw ? (JSON.parse(raw) as { day: string; left: number }) : null;
+  if (allowance) localStorage.setItem(PIN_LEFT, JSON.stringify({ ...allowance, left: Math.max(0, allowance.left - 1) }));
 }
 
 export function verifierOf(trackingNumber: string): OfflineVerifier | undefined {

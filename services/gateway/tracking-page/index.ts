@@ -1,7 +1,7 @@
 export { negotiateLanguage, LANGUAGES, type Lang } from "../../../lib/languages";
 export { formatDateTime, formatDzd } from "../../../lib/algiers-format";
 export { html, Html } from "./html";
-export { TRACK_PATH, trackingPagePath } from "./layout";
+export { TRACK_PATH, trackingPagePath, passPagePath } from "./layout";
 export { MESSAGES, type Messages } from "./messages";
 export { renderNotFoundPage, renderParcelPage, renderTooManyRequestsPage, renderTrackingFormPage, type PageOptions } from "./pages";
 export {
@@ -18,6 +18,7 @@ export {
   respondToChangePage,
   respondToCodeRequest,
   respondToPinResend,
+  respondToNotMe,
   type ChangeDeps,
   type ChangeRequest
 } from "./respond-change";

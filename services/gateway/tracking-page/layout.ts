@@ -12,6 +12,12 @@ export function trackingPagePath(trackingNumber: string | null, lang?: Lang): st
   return lang ? `${path}?lang=${lang}` : path;
 }
 
+/** `/track/RP123456785DZ?pass=KEY`: the page opened from the pick-up SMS, with the pickup pass (issue 43). */
+export function passPagePath(trackingNumber: string, key: string, lang?: Lang): string {
+  const path = `${TRACK_PATH}/${encodeURIComponent(trackingNumber)}?pass=${encodeURIComponent(key)}`;
+  return lang ? `${path}&lang=${lang}` : path;
+}
+
 export interface LayoutInput {
   /** BRAND_NAME, BRAND_COLOR, BRAND_LOGO_URL (lib/brand.ts); the default brand when absent. */
   brand?: Brand;
@@ -28,7 +34,7 @@ export interface LayoutInput {
 function languageLinks(lang: Lang, path: string): Html {
   const links = LANGUAGES.map(other => {
     const name = MESSAGES[other].languageName;
-    const href = `${path}?lang=${other}`;
+    const href = `${path}${path.includes("?") ? "&" : "?"}lang=${other}`;
     return other === lang
       ? html`<li><a href="${href}" lang="${other}" hreflang="${other}" aria-current="true">${name}</a></li>`
       : html`<li><a href="${href}" lang="${other}" hreflang="${other}">${name}</a></li>`;

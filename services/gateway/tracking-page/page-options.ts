@@ -14,4 +14,9 @@ export interface PageOptions {
   changed?: boolean;
   /** Signs a form's token for the path it posts to (form-guard.ts); absent, forms carry none. */
   formToken?: (action: string) => string;
+  /**
+   * Opened from the pick-up SMS's link (issue 43): its key, which the page's own links keep, and the
+   * parcel's current pickup pass (null while it is not on the shelf).
+   */
+  pass?: { key: string; text: string | null; notMe?: boolean };
 }

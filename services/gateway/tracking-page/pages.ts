@@ -3,7 +3,9 @@ import type { ParcelStatus } from "../../../lib/parcel-status";
 import type { TrackingPageDestination, TrackingPageParcel } from "../../../lib/public-tracking";
 import { formatDateTime, formatDzd } from "../../../lib/algiers-format";
 import { Html, html } from "./html";
-import { renderLayout, TRACK_PATH, trackingPagePath } from "./layout";
+import { passPagePath, renderLayout, TRACK_PATH, trackingPagePath } from "./layout";
+import { passCard } from "./pass-card";
+import { notMeCard } from "./not-me";
 import { Messages, MESSAGES } from "./messages";
 import type { PageOptions } from "./page-options";
 import { CHANGE_MESSAGES } from "./change-messages";
@@ -200,7 +202,7 @@ export function renderParcelPage(parcel: TrackingPageParcel, options: PageOption
     lang,
     linkLang: options.linkLang,
     title: `${m.parcelHeading} ${parcel.trackingNumber}`,
-    path: trackingPagePath(parcel.trackingNumber),
+    path: options.pass ? passPagePath(parcel.trackingNumber, options.pass.key) : trackingPagePath(parcel.trackingNumber),
     main: html`<h1>${m.parcelHeading} ${trackingNumber(parcel.trackingNumber)}</h1>
 ${parcel.sandbox ? html`<p class="card sandbox" role="note">${m.sandbox}</p>` : ""}
 <section${classes("card", "status", tone)} aria-labelledby="status-heading">
@@ -211,6 +213,8 @@ ${lastUpdate ? html`<p class="muted">${m.lastUpdate} <time datetime="${lastUpdat
 </section>
 ${options.changed ? html`<p class="card status ok" role="status">${CHANGE_MESSAGES[lang].changed}</p>` : ""}
 ${deadline}
+${options.pass ? passCard(options.pass.text, parcel.status, lang) : ""}
+${options.pass?.notMe ? notMeCard(parcel.trackingNumber, options.pass.key, options) : ""}
 ${pinCard(parcel, options)}
 ${returnCode}
 ${cod}

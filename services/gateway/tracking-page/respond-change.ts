@@ -9,6 +9,7 @@ import { changeRelayPath, renderChangeRelayPage } from "./change-relay";
 import { renderNotFoundPage, renderTooManyRequestsPage } from "./pages";
 import { QueryValue, trackingPageHeaders, TrackingPageResponse } from "./respond";
 import { trackingPagePath } from "./layout";
+import { renderNotMePage } from "./not-me";
 import { renderPinResendPage } from "./pin-resend";
 
 /**
@@ -164,4 +165,17 @@ export async function respondToPinResend(
     headers,
     body: renderPinResendPage(trackingNumber, { brand, lang, linkLang }, outcome)
   };
+}
+
+/** "Not me" (not-me.ts): the dispute asked of parcels with the page's key; the same answer whatever came of it. */
+export async function respondToNotMe(
+  request: ChangeRequest,
+  dispute: (trackingNumber: string, key: string) => Promise<{ recorded: boolean }>
+): Promise<TrackingPageResponse> {
+  const admitted = await admit(request);
+  if ("answer" in admitted) return admitted.answer;
+  const { trackingNumber, lang, linkLang, brand, headers } = admitted;
+  const key = text(request.fields.pass).slice(0, 64);
+  if (key) await dispute(trackingNumber, key);
+  return { status: 200, headers, body: renderNotMePage(trackingNumber, key, { brand, lang, linkLang }) };
 }

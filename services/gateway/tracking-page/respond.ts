@@ -36,6 +36,9 @@ export interface TrackingPageResponse {
 /** Finds the public view of a parcel by its normalised number; null when there is none. */
 export type TrackingLookup = (trackingNumber: string) => Promise<TrackingPageParcel | null>;
 
+/** The parcel's pickup pass for the SMS link's key (issue 43); null when the key is not the parcel's. */
+export type PassLookup = (trackingNumber: string, key: string) => Promise<{ pass: string | null; notMe: boolean } | null>;
+
 /** Headers of every tracking page: the CSP (of the brand's stylesheet), and no caching or referrer for a URL that names a parcel. */
 export function trackingPageHeaders(lang: Lang, brand: Brand = DEFAULT_BRAND): Record<string, string> {
   return {
@@ -67,7 +70,11 @@ function decodeSegment(segment: string): string | null {
  * `GET /track?number=…`, answered with a 303 to `/track/{normalised number}` (or the form again,
  * 400, saying what is wrong); `GET /track/{number}` shows the parcel, or 404 with a clear page.
  */
-export async function respondToTrackingPage(request: TrackingPageRequest, lookup: TrackingLookup): Promise<TrackingPageResponse> {
+export async function respondToTrackingPage(
+  request: TrackingPageRequest,
+  lookup: TrackingLookup,
+  passLookup?: PassLookup
+): Promise<TrackingPageResponse> {
   const queryLang = first(request.query.lang)?.trim().toLowerCase();
   const linkLang = isLang(queryLang) ? queryLang : undefined;
   const lang = negotiateLanguage({ queryLang, acceptLanguage: request.acceptLanguage });
@@ -112,5 +119,9 @@ export async function respondToTrackingPage(request: TrackingPageRequest, lookup
   if (!parsed.ok) return limited(404, renderNotFoundPage({ ...options, number: parsed.normalised, reason: "malformed" }));
   const parcel = await lookup(parsed.trackingNumber);
   if (!parcel) return limited(404, renderNotFoundPage({ ...options, number: parsed.trackingNumber, reason: "unknown" }));
-  return limited(200, renderParcelPage(parcel, { ...options, changed: first(request.query.changed) === "1" }));
+  // A key that is not the parcel's shows the public page, as the number alone does: it tells a prober nothing.
+  const key = first(request.query.pass)?.trim().slice(0, 64);
+  const found = key && passLookup ? await passLookup(parsed.trackingNumber, key) : null;
+  const pass = key && found ? { key, text: found.pass, notMe: found.notMe } : undefined;
+  return limited(200, renderParcelPage(parcel, { ...options, pass, changed: first(request.query.changed) === "1" }));
 }

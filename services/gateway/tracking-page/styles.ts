@@ -78,6 +78,8 @@ legend{font-weight:700;padding:0;margin-bottom:.35rem}
 .choices input{width:1.25rem;height:1.25rem;margin:.2rem 0 0;flex:none}
 .choices .place{font-size:1rem}
 .note.ok{color:var(--ok);font-weight:700}
+.pass figure{margin:.5rem auto 0;max-width:20rem;background:#fff}
+.pass svg{display:block;width:100%;height:auto}
 footer{max-width:42rem;margin:0 auto;padding:.5rem 1rem 2rem;color:var(--muted);font-size:.9rem}
 @media (min-width:40rem){h1{font-size:1.875rem}main{padding:1.5rem 1rem}button{width:auto}.card{padding:1.25rem 1.5rem}}
 `.trim();

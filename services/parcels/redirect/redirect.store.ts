@@ -51,7 +51,8 @@ export async function redirectParcel(
     [parcel.id, parcel.destinationRelayCode, to.relayCode, parcel.status, to.by]
   );
   const [row] = await tx.query<ParcelRow>(
-    "UPDATE parcels.parcels SET destination_relay_code = $2, updated_at = now() WHERE id = $1 RETURNING *",
+    // Another relay point: the passes shown so far are void (issue 43).
+    "UPDATE parcels.parcels SET destination_relay_code = $2, pickup_pass_version = pickup_pass_version + 1, updated_at = now() WHERE id = $1 RETURNING *",
     [parcel.id, to.relayCode]
   );
   return { row: toParcel(row), occurredAt: line.created_at };

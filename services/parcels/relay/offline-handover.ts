@@ -19,7 +19,9 @@ export function checkOfflineRequest(request: HandoverParams): void {
   }
   if (!request.offline) return;
   const problems = [];
-  if (request.pinVersion === null) problems.push({ field: "pinVersion", message: "is required with offline: the verifier's pinVersion" });
+  if (request.pinVersion === null && request.pass === null) {
+    problems.push({ field: "pinVersion", message: "is required with offline and a PIN: the verifier's pinVersion" });
+  }
   if (request.tender !== "cash")
     problems.push({ field: "tender", message: "must be cash offline: a card or QR payment needs the network" });
   if (problems.length > 0) throw new AppError("VALIDATION_FAILED", "The request is not valid", { details: problems });
@@ -46,7 +48,7 @@ export function refuseIfChanged(found: ShelfParcel, request: HandoverParams): vo
   if (parcel.status === "RETURN_PENDING") {
     throw new AppError("PARCEL_EXPIRED", `Parcel ${parcel.trackingNumber} went back (RETURN_PENDING) before this hand-over reached us`);
   }
-  if (parcel.pickupPinEnc !== null && pinVersionOf(parcel.pickupPinEnc) !== request.pinVersion) {
+  if (request.pass === null && parcel.pickupPinEnc !== null && pinVersionOf(parcel.pickupPinEnc) !== request.pinVersion) {
     throw new AppError("PIN_RESET", `The PIN of parcel ${parcel.trackingNumber} was reset since the device checked it: not handed over`);
   }
 }

@@ -13,14 +13,19 @@ import { remindFromCounter } from "./counter-reminder";
 import { ParcelNumberParams, ParcelNumberSchema } from "./relay.params";
 import { IdempotentMeta, relayIdempotently } from "./relay-idempotency";
 import { RELAY_IDEMPOTENCY_KEY_HEADER } from "../../../lib/idempotency";
+import type { AppConfig } from "../../../lib/config";
+import { verifierAllowed } from "./offline-pin-limits";
+import { pinHandoversOnDay } from "./offline-handovers.store";
 
 interface OfflineThis {
   db: Database;
   encryptionKey: string;
+  config: AppConfig;
 }
 
 export interface OfflineVerifiersView {
   items: Array<{ trackingNumber: string; codToCollectDzd: number | null; pinVersion: number; verifier: OfflineVerifier }>;
+  pinHandoversLeftToday: number;
   generatedAt: string;
 }
 
@@ -29,7 +34,10 @@ const OfflineVerifiersSchema = component(
   objectOf<OfflineVerifiersView>({
     items: {
       type: "array",
-      description: "One per parcel on this shelf (AT_RELAY, RELAY_NOTIFIED) with a pick-up PIN.",
+      description:
+        "One per parcel on this shelf (AT_RELAY, RELAY_NOTIFIED) with a pick-up PIN that the operator's limits let a phone hand " +
+        "over offline: none for a COD parcel (unless OFFLINE_PIN_FOR_COD), one declared above OFFLINE_PIN_MAX_DECLARED_VALUE_DZD, " +
+        "or one locked by wrong PINs. Any other parcel is handed over offline with the recipient's pickup pass, or online.",
       items: objectOf<OfflineVerifiersView["items"][number]>({
         trackingNumber: { type: "string", pattern: TRACKING_NUMBER_PATTERN },
         codToCollectDzd: nullable(amountDzd("The cash to take at hand-over; null when there is none.")),
@@ -41,6 +49,13 @@ const OfflineVerifiersSchema = component(
           hash: { type: "string", format: "byte", description: "Base64 of the 32-byte PBKDF2-HMAC-SHA256 of the PIN's 6 digits (UTF-8)." }
         })
       })
+    },
+    pinHandoversLeftToday: {
+      type: "integer",
+      minimum: 0,
+      description:
+        "Offline PIN hand-overs this device may still record today (Algiers day; OFFLINE_PIN_HANDOVERS_PER_DEVICE_PER_DAY): " +
+        "past them the server refuses one with 409 OFFLINE_PIN_REFUSED."
     },
     generatedAt: dateTime("When this list was made, UTC: fetch it again at least every hour while online.")
   })
@@ -85,7 +100,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, OfflineThis>> =
         operationId: "getRelayOfflineVerifiers",
         summary: "PIN verifiers for offline hand-overs",
         description:
-          "For each parcel on this shelf: a salted slow hash of its pick-up PIN (PBKDF2-HMAC-SHA256, WebCrypto can recompute it), " +
+          "For each parcel on this shelf that the operator's limits let a phone hand over offline with the PIN (no COD by default, " +
+          "nothing declared above a value, nothing locked): a salted slow hash of its pick-up PIN (PBKDF2-HMAC-SHA256, WebCrypto can recompute it), " +
           "never the PIN, its version and the cash to collect; so that the app can check a PIN and record a cash hand-over " +
           "without the network (five wrong tries lock it on the device too). The queued hand-over is sent later with " +
           "offline: true and pinVersion; the server judges it again. Keep the list in memory only, replace it when it is fetched again.",
@@ -94,8 +110,12 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, OfflineThis>> =
         responseDescription: "The verifiers."
       },
       async handler(ctx): Promise<OfflineVerifiersView> {
+        const limits = this.config.offlinePin;
         const shelf = (await store.allAtCounter(this.db, ctx.meta.agent.relayCode, null)).filter(
-          s => (s.parcel.status === "AT_RELAY" || s.parcel.status === "RELAY_NOTIFIED") && s.parcel.pickupPinEnc !== null
+          s =>
+            (s.parcel.status === "AT_RELAY" || s.parcel.status === "RELAY_NOTIFIED") &&
+            s.parcel.pickupPinEnc !== null &&
+            verifierAllowed(s.parcel, limits)
         );
         const items = [];
         for (const { parcel } of shelf) {
@@ -107,7 +127,9 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, OfflineThis>> =
             verifier: await offlineVerifier({ id: parcel.id, pickupPinEnc: parcel.pickupPinEnc! }, pin, this.encryptionKey)
           });
         }
-        return { items, generatedAt: new Date().toISOString() };
+        const now = new Date();
+        const done = await pinHandoversOnDay(this.db, ctx.meta.agent.keyId, now);
+        return { items, pinHandoversLeftToday: Math.max(0, limits.perDevicePerDay - done), generatedAt: now.toISOString() };
       }
     })
   }

@@ -35,6 +35,7 @@ export function toRelayParcelView(shelf: ShelfParcel, encryptionKey: string): Re
     arrivedAt: shelf.arrivedAt?.toISOString() ?? null,
     pickupDeadline: shelf.pickupDeadline?.toISOString() ?? null,
     codToCollectDzd: parcel.codStatus === "PENDING" && parcel.codAmountCentimes !== null ? toDzd(parcel.codAmountCentimes) : null,
-    recipientHint: recipientHint(recipient.name, recipient.phone)
+    recipientHint: recipientHint(recipient.name, recipient.phone),
+    passVersion: shelf.passVersion
   };
 }

@@ -1,4 +1,7 @@
+import type { KeyObject } from "node:crypto";
 import { RELAY_IDEMPOTENCY_KEY_HEADER } from "../../../lib/idempotency";
+import { passPublicKey } from "../pickup-pass/pass-signature";
+import { confirmOfflineHandovers } from "./handover-confirmation";
 import { IdempotentMeta, relayIdempotently } from "./relay-idempotency";
 import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../../../lib/action";
@@ -50,9 +53,12 @@ import { closeTill, dispatchReturns, openTill, toClosingView } from "./till";
 
 interface RelayThis {
   db: Database;
+  /** PickupPassMixin's (issue 43). */
+  passSigningKey: KeyObject | null;
   config: AppConfig;
   encryptionKey: string;
   logger: import("moleculer").Logger;
+  broker: import("moleculer").ServiceBroker;
   runRelay(): Promise<number>;
   /** The holding period's: charges a return fee now that a refusal owes (the holding pass retries it otherwise). */
   settleReturnFee(caller: Caller, parcel: ParcelRecord): Promise<ParcelRecord>;
@@ -75,7 +81,13 @@ function sinceOf(since: string | null): Date {
 const invalidQuery = (field: string, message: string) =>
   new AppError("VALIDATION_FAILED", "The request is not valid", { details: [{ field, message }] });
 
-const deps = (self: RelayThis): CounterDeps => ({ db: self.db, encryptionKey: self.encryptionKey, logger: self.logger });
+const deps = (self: RelayThis): CounterDeps => ({
+  db: self.db,
+  encryptionKey: self.encryptionKey,
+  logger: self.logger,
+  passSigningKey: self.passSigningKey,
+  offlinePin: self.config.offlinePin
+});
 const view = (self: RelayThis, shelf: store.ShelfParcel) => toRelayParcelView(shelf, self.encryptionKey);
 
 /**
@@ -93,7 +105,9 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
       endpoint: {
         operationId: "getRelayCounter",
         summary: "This relay point",
-        description: "The relay point the key works for, its shelf's capacity, how many parcels are on it now, and its holding days.",
+        description:
+          "The relay point the key works for, its shelf's capacity, how many parcels are on it now, its holding days, and the " +
+          "public key that verifies recipients' pickup passes offline.",
         tag: "Counter",
         response: CounterViewSchema,
         responseDescription: "The relay point.",
@@ -107,7 +121,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
           name: relay.name,
           capacity: relay.capacity,
           onShelf: await store.countOnShelf(this.db, relay.code),
-          holdingDays: relay.holdingDays ?? this.config.holdingDays
+          holdingDays: relay.holdingDays ?? this.config.holdingDays,
+          pickupPassKey: this.passSigningKey ? passPublicKey(this.passSigningKey) : null
         };
       }
     }),
@@ -236,7 +251,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         operationId: "handOverParcel",
         summary: "Hand a parcel over",
         description:
-          "A parcel on this shelf is DELIVERED against the recipient's pick-up PIN. A COD parcel needs codCollectedDzd equal to its " +
+          "A parcel on this shelf is DELIVERED against the recipient's pick-up PIN, or their pickup pass (pass). A COD parcel needs codCollectedDzd equal to its " +
           "amount, checked first: otherwise 422 COD_AMOUNT_MISMATCH and nothing changes. Then the PIN: 400 PIN_REQUIRED, 409 " +
           "PIN_INCORRECT with the tries left, 423 PIN_LOCKED after five wrong ones (an operator resets it). The cash enters this " +
           "relay point's open till. 404 for a parcel not addressed here; 409 INVALID_TRANSITION when it is not on the shelf.",
@@ -254,6 +269,9 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
           "PARCEL_REDIRECTED",
           "PARCEL_EXPIRED",
           "PIN_RESET",
+          "PICKUP_PASS_INVALID",
+          "PICKUP_PASS_VOID",
+          "OFFLINE_PIN_REFUSED",
           "IDEMPOTENCY_KEY_REUSED",
           "IDEMPOTENCY_KEY_IN_USE",
           "CONFLICT"
@@ -264,6 +282,10 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
       handler(ctx): Promise<RelayParcelView> {
         return relayIdempotently(this.db, ctx, "handover", async () => {
           const shelf = await handOver(deps(this), ctx.meta.agent, ctx.params).finally(() => void this.runRelay());
+          if (ctx.params.offline && ctx.params.pass === null) {
+            // The recipient hears of it now; the holding pass asks again if notifications is away.
+            void confirmOfflineHandovers({ db: this.db, logger: this.logger, caller: this.broker }, { parcelId: shelf.parcel.id });
+          }
           return view(this, shelf);
         });
       }

@@ -6,12 +6,12 @@ import { MAX_TRACKING_INPUT_LENGTH } from "../../../lib/tracking-number";
 import { PARCEL_STATUSES, ParcelStatus } from "../../../lib/parcel-status";
 import { dateTimeText, moneyDzd, queryInteger, relayCode } from "../../../lib/schemas";
 import { pin } from "../cod.params";
-import { occurredAtKey } from "./occurred-at";
+import { occurredAtKey } from "../../../lib/occurred-at";
 import { COUNTER_STATUSES } from "./relay.store";
 
 /** The relay API's params and answers (each interface beside the Joi schema that validates it), and the back-office's till reading. */
 
-const pageKeys = {
+export const pageKeys = {
   page: queryInteger().min(0).max(2_147_483_647).default(0).description("Zero-based page number."),
   size: queryInteger().min(1).max(100).default(20).description("Page size, 1 to 100.")
 };
@@ -83,15 +83,38 @@ export interface HandoverParams {
   pinVersion: number | null;
   tender: "cash" | "card" | "qr";
   tenderReference: string | null;
+  pass: string | null;
+  offlineWrongTries: number;
 }
 export const HandoverSchema = Joi.object<HandoverParams, true>({
   trackingNumber: trackingNumber().required(),
+  pass: Joi.string()
+    .trim()
+    .max(200)
+    .allow(null)
+    .default(null)
+    .description(
+      "The recipient's pickup pass (the QR of their tracking page, as scanned), instead of pin: the server's signature over " +
+        "this parcel, this relay point and its current version. 409 PICKUP_PASS_INVALID when it is not, PICKUP_PASS_VOID when a " +
+        "new PIN or a redirect replaced it. It costs no PIN try."
+    )
+    .example("RP1.RP123456785DZ.1.ABCD…"),
+  offlineWrongTries: Joi.number()
+    .integer()
+    .min(0)
+    .max(1000)
+    .default(0)
+    .description(
+      "With offline: the wrong PINs the device refused for this parcel before this hand-over. They count against the parcel's " +
+        "five tries like the server's own; more than five offline on one parcel flags it for the operators."
+    ),
   occurredAt: occurredAtKey(),
   offline: Joi.boolean()
     .default(false)
     .description(
-      "true for a hand-over the device checked offline against GET /offline-verifiers: refused with 409 PARCEL_REDIRECTED, " +
-        "PARCEL_EXPIRED or PIN_RESET if the parcel changed meanwhile. Cash only."
+      "true for a hand-over the device checked offline, against the recipient's pickup pass or against GET /offline-verifiers: " +
+        "refused with 409 PARCEL_REDIRECTED, PARCEL_EXPIRED, PIN_RESET or PICKUP_PASS_VOID if the parcel changed meanwhile, and " +
+        "409 OFFLINE_PIN_REFUSED for a PIN one outside the operator's limits (COD, declared value, per device and day). Cash only."
     ),
   pinVersion: Joi.number()
     .integer()
@@ -99,7 +122,7 @@ export const HandoverSchema = Joi.object<HandoverParams, true>({
     .max(4_294_967_295)
     .allow(null)
     .default(null)
-    .description("With offline: the pinVersion of the verifier the device checked the PIN with."),
+    .description("With offline and a PIN: the pinVersion of the verifier the device checked the PIN with."),
   tender: Joi.string()
     .valid("cash", "card", "qr")
     .default("cash")
@@ -194,6 +217,7 @@ export interface CounterView {
   capacity: number;
   onShelf: number;
   holdingDays: number;
+  pickupPassKey: string | null;
 }
 
 export const CounterViewSchema = component(
@@ -203,7 +227,14 @@ export const CounterViewSchema = component(
     name: { type: "string" },
     capacity: RELAY_SETTINGS_FIELDS.capacity,
     onShelf: { type: "integer", minimum: 0, description: "Parcels on the shelf now: arrived, not handed over, returns not yet gone." },
-    holdingDays: RELAY_SETTINGS_FIELDS.holdingDays
+    holdingDays: RELAY_SETTINGS_FIELDS.holdingDays,
+    pickupPassKey: nullable({
+      type: "string",
+      format: "byte",
+      description:
+        "The Ed25519 public key (32 bytes, base64) that verifies recipients' pickup passes offline (WebCrypto's raw import); " +
+        "null when the server signs none."
+    })
   })
 );
 
@@ -215,6 +246,7 @@ export interface RelayParcelView {
   pickupDeadline: string | null;
   codToCollectDzd: number | null;
   recipientHint: string;
+  passVersion: number;
 }
 
 export const RelayParcelViewSchema = component(
@@ -231,6 +263,12 @@ export const RelayParcelViewSchema = component(
         type: "string",
         description: "Enough to find the parcel on the shelf and no more: the initial of the name and the phone's last two digits.",
         examples: ["A. ••56"]
+      },
+      passVersion: {
+        type: "integer",
+        minimum: 1,
+        description:
+          "The version of the parcel's current pickup pass: a pass of another version (shown before a new PIN or a redirect) is void."
       }
     },
     { description: "A parcel as the counter sees it: no organisation, price, full name or phone." }

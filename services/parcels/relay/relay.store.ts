@@ -26,17 +26,25 @@ export interface ShelfParcel {
   arrivedAt: Date | null;
   returnDispatchedAt: Date | null;
   pickupDeadline: Date | null;
+  /** The current pickup pass's version (issue 43, migration parcels/027): an older pass is void. */
+  passVersion: number;
 }
 
 /** `pickup_deadline` is the holding period's (migration parcels/008), read here for the counter's view. */
-type ShelfRow = ParcelRow & { arrived_at: Date | null; return_dispatched_at: Date | null; pickup_deadline: Date | null };
+type ShelfRow = ParcelRow & {
+  arrived_at: Date | null;
+  return_dispatched_at: Date | null;
+  pickup_deadline: Date | null;
+  pickup_pass_version: number;
+};
 
 function toShelfParcel(row: ShelfRow): ShelfParcel {
   return {
     parcel: toParcel(row),
     arrivedAt: row.arrived_at,
     returnDispatchedAt: row.return_dispatched_at,
-    pickupDeadline: row.pickup_deadline
+    pickupDeadline: row.pickup_deadline,
+    passVersion: row.pickup_pass_version
   };
 }
 

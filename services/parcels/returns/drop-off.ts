@@ -4,6 +4,7 @@ import { call, Caller } from "../../../lib/contract";
 import { encryptField } from "../../../lib/crypto";
 import type { Database, Queryable } from "../../../lib/db/database";
 import { AppError } from "../../../lib/errors";
+import { withinStory } from "../../../lib/occurred-at";
 import { generateTrackingNumber } from "../../../lib/s10";
 import { insertPendingGroup } from "../create-groups.store";
 import * as parcels from "../parcels.store";
@@ -28,6 +29,8 @@ export interface DropOffPlace {
   organizationId?: string;
   /** When the counter took it, if not now (a drop-off sent later, issue 27). */
   at?: Date | null;
+  /** When the counter's device was paired: a drop-off it sends cannot be older (issue 43). */
+  pairedAt?: Date | null;
 }
 
 const NOT_FOUND = () => new AppError("RETURN_CODE_NOT_FOUND", "No return has this code");
@@ -74,6 +77,8 @@ export async function dropOff(
       if (again && again.status === "READY_FOR_PICKUP") return { returned: peek, parcel: again };
     }
     const found = await lockDroppable(tx, place, code);
+    // The return's story starts when it was opened: a drop-off is never dated before it (issue 43).
+    const at = withinStory(place.at ?? null, { previousEventAt: found.createdAt, pairedAt: place.pairedAt ?? null });
     const original = (await parcels.findParcel(tx, found.parcelId))!;
     const weight = weightG ?? original.weightG;
     const feeCentimes = returnShipmentCentimes(weight);
@@ -103,8 +108,8 @@ export async function dropOff(
     await store.markReturnParcel(tx, pending.id, original.id, place.relayCode);
     const reason = `return of ${original.trackingNumber} dropped off at relay point ${place.relayCode}`;
     const marked = (await parcels.lockParcel(tx, pending.id))!;
-    const created = await applyStatusChange(tx, marked, { to: "CREATED", reason, actor: "operator", at: place.at });
-    const ready = await applyStatusChange(tx, created.row, { to: "READY_FOR_PICKUP", reason, actor: "operator", at: place.at });
+    const created = await applyStatusChange(tx, marked, { to: "CREATED", reason, actor: "operator", at });
+    const ready = await applyStatusChange(tx, created.row, { to: "READY_FOR_PICKUP", reason, actor: "operator", at });
     const returned = await store.markDroppedOff(tx, found.id, { returnParcelId: pending.id, relayCode: place.relayCode, feeCentimes });
     await appendReturnEvent(tx, "return.dropped_off", returned);
     return { returned, parcel: ready.row };

@@ -1,6 +1,7 @@
 import { RELAY_IDEMPOTENCY_KEY_HEADER } from "../../../lib/idempotency";
 import { IdempotentMeta, relayIdempotently } from "../relay/relay-idempotency";
-import { occurredAtOf } from "../relay/occurred-at";
+import { occurredAtOf } from "../../../lib/occurred-at";
+import { pairedAtOf } from "../../../lib/agent-keys";
 import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../../../lib/action";
 import { BackgroundLoop } from "../../../lib/background-loop";
@@ -259,7 +260,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ReturnsThis>> =
           }
           const { parcel } = await dropOff(
             deps(this, ctx),
-            { relayCode, mode: "live", at: occurredAtOf(ctx.params.occurredAt) },
+            { relayCode, mode: "live", at: occurredAtOf(ctx.params.occurredAt), pairedAt: pairedAtOf(ctx.meta.agent) },
             ctx.params.returnCode,
             ctx.params.weightG
           ).finally(() => void this.runRelay());

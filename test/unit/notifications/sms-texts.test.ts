@@ -2,6 +2,7 @@ import { LANGUAGES, type Lang } from "../../../lib/languages";
 import { smsSize } from "../../../services/notifications/sms-segments";
 import {
   expiredText,
+  handoverConfirmationText,
   MAX_SEGMENTS,
   newPickupCodeText,
   pickupText,
@@ -23,6 +24,8 @@ const LONG_NAMES = [
 ];
 const TRACKING = "RP123456785DZ";
 const DEADLINE = "2026-12-31T22:30:00.000Z";
+/** The pick-up SMS's link token to the pickup pass (issue 43): in the link instead of the number, as long. */
+const PASS_KEY = "0aZ9bY8cX7dW6";
 
 function contextOf(lang: Lang): SmsContext {
   return { lang, brand: "Relais DZ", baseUrl: "https://suivi.relais.dz" };
@@ -31,7 +34,15 @@ function contextOf(lang: Lang): SmsContext {
 function textsOf(lang: Lang, relayName: string): Record<string, string> {
   const ctx = contextOf(lang);
   return {
-    pickup: pickupText(ctx, { trackingNumber: TRACKING, relayName, pin: "123456", codAmountDzd: 14_999.5, pickupDeadline: DEADLINE }),
+    pickup: pickupText(ctx, {
+      trackingNumber: TRACKING,
+      relayName,
+      pin: "123456",
+      codAmountDzd: 14_999.5,
+      pickupDeadline: DEADLINE,
+      passKey: PASS_KEY
+    }),
+    handoverConfirmation: handoverConfirmationText(ctx, { trackingNumber: TRACKING, relayName, handedOverAt: DEADLINE, passKey: PASS_KEY }),
     reminder: reminderText(ctx, { trackingNumber: TRACKING, relayName, pickupDeadline: DEADLINE }),
     expired: expiredText(ctx, { trackingNumber: TRACKING, relayName }),
     returnCode: returnCodeText(ctx, { trackingNumber: TRACKING, code: "RT7K2M9Q", expiresAt: DEADLINE }),
@@ -69,9 +80,20 @@ describe("the recipient's SMS fit their segments (GSM-7 ≤ 160, UCS-2 ≤ 70 pe
       expect(text).toContain("123456");
       expect(text).toContain("14999.50");
       expect(text).toContain("31/12");
-      expect(text).toContain("https://suivi.relais.dz/t/RP123456785DZ");
+      expect(text).toContain(`https://suivi.relais.dz/t/${PASS_KEY}`);
       // Two UCS-2 segments leave the Arabic text less room: the name's start, at least.
       expect(text).toMatch(lang === "ar" ? /Supérette El/ : /Sup[ée]rette El Baraka/);
+    }
+  });
+
+  test('the confirmation of an offline hand-over says when and where, and links to "not me" (issue 43)', () => {
+    for (const lang of LANGUAGES) {
+      const text = textsOf(lang, "Librairie du Centre").handoverConfirmation;
+      // 22:30 UTC is 23:30 in Algiers, the same day.
+      expect(text).toContain("31/12");
+      expect(text).toContain("23:30");
+      expect(text).toContain("Librairie du Centre");
+      expect(text.endsWith(`https://suivi.relais.dz/t/${PASS_KEY}`)).toBe(true);
     }
   });
 

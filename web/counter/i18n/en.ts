@@ -80,6 +80,12 @@ export const en: Messages = {
   notOnShelf: "This parcel is not on the shelf here.",
   offlineNoVerifier: "Offline: this parcel was not prepared for hand-over without network. Wait for the network.",
   offlineCashOnly: "Offline: cash only.",
+  scanLabelOrPass: "Scan the parcel's label or the customer's pass (the QR of their SMS)",
+  scanOther: "Scan another parcel or a pass",
+  passChecked: "Customer's pass checked: no PIN to type.",
+  passNotChecked: "This phone cannot check a pass without network: ask for the PIN or wait for the network.",
+  offlinePinNotOffered:
+    "Offline, this parcel is handed over only with the customer's pass (the QR of their SMS page). Otherwise, wait for the network.",
   scanAgain: "Scan the parcel's label to confirm.",
   scanMismatch: "Not the same parcel. Check the label.",
   reason: "Reason",
@@ -146,7 +152,13 @@ export const en: Messages = {
   err_PARCEL_REDIRECTED: "Parcel redirected to another relay point during the outage: do not hand it over, keep it for the courier.",
   err_PARCEL_EXPIRED: "Pick-up period ended during the outage: keep the parcel for the courier.",
   err_PIN_RESET: "The PIN changed during the outage: ask the customer for the new one.",
-  err_OCCURRED_AT_OUT_OF_RANGE: "Operation too old (over 72 h) or the phone's clock is ahead: check the phone's time, then do it again.",
+  err_PICKUP_PASS_INVALID: "This pass is not this parcel's here: ask the customer for the PIN or the right pass.",
+  err_PICKUP_PASS_VOID:
+    "This pass was replaced (a new code, or the parcel was redirected): the customer must open the link of their latest SMS again.",
+  err_OFFLINE_PIN_REFUSED:
+    "Offline PIN hand-over refused (cash to collect, valuable parcel, or the day's limit reached): keep the parcel, call the operator.",
+  err_OCCURRED_AT_OUT_OF_RANGE:
+    "Impossible operation time (before the parcel's previous step, before the phone was paired, over 72 h, or in the future): check the phone's time, then do it again.",
   err_UNAUTHENTICATED: "This phone is no longer paired (key revoked): ask the operator for a new code.",
   err_RATE_LIMITED: "Too many requests: wait a minute.",
   err_VALIDATION_FAILED: "Missing or invalid entry: check the fields.",

@@ -85,6 +85,12 @@ export const fr = {
   notOnShelf: "Ce colis n'est pas en rayon ici.",
   offlineNoVerifier: "Hors ligne : ce colis n'a pas été préparé pour une remise sans réseau. Attendez le réseau.",
   offlineCashOnly: "Hors ligne : espèces seulement.",
+  scanLabelOrPass: "Scannez l'étiquette du colis ou le pass du client (QR de son SMS)",
+  scanOther: "Scanner un autre colis ou un pass",
+  passChecked: "Pass du client vérifié : pas de code PIN à taper.",
+  passNotChecked: "Ce téléphone ne sait pas vérifier un pass sans réseau : demandez le code PIN ou attendez le réseau.",
+  offlinePinNotOffered:
+    "Hors ligne, ce colis se remet seulement avec le pass du client (le QR de la page de son SMS). Sinon, attendez le réseau.",
   scanAgain: "Scannez l'étiquette du colis pour confirmer.",
   scanMismatch: "Ce n'est pas le même colis. Vérifiez l'étiquette.",
   // Refuse
@@ -158,8 +164,12 @@ export const fr = {
   err_PARCEL_REDIRECTED: "Colis redirigé vers un autre point relais pendant la coupure : ne le remettez pas, gardez-le pour le livreur.",
   err_PARCEL_EXPIRED: "Délai de retrait dépassé pendant la coupure : gardez le colis pour le livreur.",
   err_PIN_RESET: "Le code PIN a changé pendant la coupure : redemandez le nouveau code au client.",
+  err_PICKUP_PASS_INVALID: "Ce pass n'est pas celui de ce colis ici : demandez au client le code PIN ou le bon pass.",
+  err_PICKUP_PASS_VOID: "Ce pass a été remplacé (nouveau code ou colis redirigé) : le client doit rouvrir le lien de son dernier SMS.",
+  err_OFFLINE_PIN_REFUSED:
+    "Remise hors ligne par code PIN refusée (colis à encaisser, de valeur, ou limite du jour atteinte) : gardez le colis, appelez l'opérateur.",
   err_OCCURRED_AT_OUT_OF_RANGE:
-    "Opération trop ancienne (plus de 72 h) ou horloge du téléphone en avance : vérifiez l'heure du téléphone, puis refaites-la.",
+    "Heure de l'opération impossible (avant l'étape précédente du colis, avant la liaison du téléphone, plus de 72 h, ou dans le futur) : vérifiez l'heure du téléphone, puis refaites-la.",
   err_UNAUTHENTICATED: "Ce téléphone n'est plus relié (clé révoquée) : demandez un nouveau code à l'opérateur.",
   err_RATE_LIMITED: "Trop de demandes : attendez une minute.",
   err_VALIDATION_FAILED: "Saisie incomplète ou invalide : vérifiez les champs.",

@@ -1,7 +1,8 @@
 import { ApiError, call, NetworkError, Page, RelayParcel, sameNumber } from "../api";
 import { h, ltr, notice } from "../dom";
 import { amount, errorText, t } from "../i18n";
-import { checkPin, verifierOf } from "../offline-pin";
+import { checkPin, offlinePinVerifier, spendOfflinePin, wrongTries } from "../offline-pin";
+import { checkPass, parsePass, ScannedPass } from "../pickup-pass";
 import { submit } from "../outbox";
 import { scanField } from "../scan-field";
 import { currentDay, loadDay, onShelf, shelfParcel } from "../state";
@@ -11,8 +12,10 @@ import { visitMemory } from "../visit-memory";
 /**
  * Hand-over, two factors: the parcel's label is scanned (or, found by its hint, scanned to
  * confirm) and the recipient's PIN typed; then the exact cash. A prepaid parcel is one scan, the
- * PIN and one tap. With no network, the PIN is checked on the phone (offline-pin.ts), cash only,
- * and the hand-over waits in the outbox.
+ * PIN and one tap. Or the recipient's pickup pass is scanned (the QR of their SMS's page): the
+ * parcel and the proof in one scan, no PIN (pickup-pass.ts). With no network, the pass is checked
+ * on the phone with the server's public key, the PIN against its verifier where the operator's
+ * limits allow one (offline-pin.ts), cash only, and the hand-over waits in the outbox.
  */
 type Tender = "cash" | "card" | "qr";
 
@@ -55,7 +58,7 @@ async function byHint(hint: string): Promise<RelayParcel[]> {
  * Where this visit's hand-over stands, so that a language switch redraws it there: the parcel
  * scanned and the PIN typed stay, in the other language (visit-memory.ts).
  */
-type Step = { at: "scan" } | { at: "confirmScan"; parcel: RelayParcel } | { at: "pin"; parcel: RelayParcel; pin: string };
+type Step = { at: "scan" } | { at: "confirmScan"; parcel: RelayParcel } | { at: "pin"; parcel: RelayParcel; pin: string; pass?: string };
 
 export function handoverScreen(): HTMLElement {
   const step = slot();
@@ -69,9 +72,13 @@ export function handoverScreen(): HTMLElement {
     step.replaceChildren(
       scanField({
         id: "handover-scan",
-        label: t("scanHere"),
-        onValue: async number => {
-          const parcel = await findOnShelf(number);
+        label: t("scanLabelOrPass"),
+        // A pass is about 125 characters (its signature), a label's number 13.
+        maxLength: 160,
+        onValue: async scanned => {
+          const pass = parsePass(scanned);
+          if (pass) return passScanned(pass);
+          const parcel = await findOnShelf(scanned);
           if (!parcel) say(() => notice("error", t("notOnShelf")));
           else confirmed(parcel);
         }
@@ -129,15 +136,44 @@ export function handoverScreen(): HTMLElement {
   };
 
   /**
-   * The parcel is the one: its PIN, and the cash or another tender. `resumedPin`: drawn again for a
-   * language switch, with the PIN typed so far; the answer under the field is kept.
+   * A pickup pass scanned: its parcel on this shelf, and offline the pass checked here with the
+   * server's key and the shelf's pass version; online the server checks it with the hand-over.
    */
-  const confirmed = (parcel: RelayParcel, resumedPin?: string) => {
-    const at = { at: "pin" as const, parcel, pin: resumedPin ?? "" };
+  const passScanned = async (pass: ScannedPass) => {
+    const parcel = await findOnShelf(pass.trackingNumber);
+    if (!parcel) return say(() => notice("error", t("notOnShelf")));
+    if (navigator.onLine) return confirmed(parcel, undefined, pass.text);
+    const me = currentDay()?.me;
+    const check = me?.pickupPassKey ? await checkPass(pass, me.relayCode, me.pickupPassKey, parcel.passVersion ?? 1) : "unsupported";
+    if (check === "valid") return confirmed(parcel, undefined, pass.text);
+    say(() =>
+      notice(
+        "error",
+        check === "void" ? errorText("PICKUP_PASS_VOID") : check === "invalid" ? errorText("PICKUP_PASS_INVALID") : t("passNotChecked")
+      )
+    );
+  };
+
+  /**
+   * The parcel is the one: its PIN (or the pass scanned), and the cash or another tender.
+   * `resumedPin`: drawn again for a language switch, with the PIN typed so far; the answer under
+   * the field is kept. Offline without a pass, the PIN is offered only where the phone holds a
+   * verifier the operator's limits allow (none for COD by default).
+   */
+  const confirmed = (parcel: RelayParcel, resumedPin?: string, pass?: string) => {
+    const at = { at: "pin" as const, parcel, pin: resumedPin ?? "", pass };
     memory.step = at;
     if (resumedPin === undefined) say(null);
     const offline = !navigator.onLine;
     const cod = parcel.codToCollectDzd ?? 0;
+    if (offline && !pass && !offlinePinVerifier(parcel.trackingNumber)) {
+      step.replaceChildren(
+        h("p", { class: "parcel-title" }, h("strong", null, ltr(parcel.recipientHint)), " ", ltr(parcel.trackingNumber)),
+        notice("info", t("offlinePinNotOffered")),
+        h("button", { type: "button", class: "secondary wide", id: "handover-back", onclick: () => start() }, t("scanOther"))
+      );
+      return;
+    }
     const pin = h("input", {
       id: "pin",
       name: "pin",
@@ -198,10 +234,12 @@ export function handoverScreen(): HTMLElement {
         onsubmit: async (event: Event) => {
           event.preventDefault();
           const tender = (new FormData(form).get("tender") as Tender | null) ?? "cash";
-          const body: Record<string, unknown> = { trackingNumber: parcel.trackingNumber, pin: pin.value.trim() };
+          const body: Record<string, unknown> = pass
+            ? { trackingNumber: parcel.trackingNumber, pass }
+            : { trackingNumber: parcel.trackingNumber, pin: pin.value.trim() };
           if (cod) body.codCollectedDzd = cod;
           if (cod && tender !== "cash") Object.assign(body, { tender, tenderReference: reference.value.trim() });
-          if (!navigator.onLine) return offlineHandover(parcel, body);
+          if (!navigator.onLine) return pass ? offlinePassHandover(parcel, body) : offlineHandover(parcel, body);
           // A re-send after no answer carries the same key and body: the server answers the first.
           if (JSON.stringify(body) !== sentBody) key = crypto.randomUUID();
           sentBody = JSON.stringify(body);
@@ -219,7 +257,7 @@ export function handoverScreen(): HTMLElement {
       },
       h("p", { class: "parcel-title" }, h("strong", null, ltr(parcel.recipientHint)), " ", ltr(parcel.trackingNumber)),
       h("p", { class: cod ? "amount" : "muted", id: "cod" }, cod ? t("codToCollect", { n: amount(cod) }) : t("prepaid")),
-      h("div", { class: "field" }, h("label", { for: "pin" }, t("pinLabel")), pin),
+      pass ? notice("ok", t("passChecked")) : h("div", { class: "field" }, h("label", { for: "pin" }, t("pinLabel")), pin),
       cod ? tenderChoice : null,
       cod ? cashRow : null,
       cod ? referenceRow : null,
@@ -227,11 +265,18 @@ export function handoverScreen(): HTMLElement {
       h("button", { type: "submit", class: "primary wide", id: "handover-confirm" }, t("handoverButton"))
     );
     step.replaceChildren(form);
-    pin.focus();
+    if (!pass) pin.focus();
+  };
+
+  /** Offline with a pass the phone checked: queued with it, for the server to check again (no PIN, no verifier). */
+  const offlinePassHandover = async (parcel: RelayParcel, body: Record<string, unknown>) => {
+    const outcome = await submit("handover", "/handovers", { ...body, offline: true }, parcel.trackingNumber);
+    if (outcome.outcome === "refused") say(() => errorNotice(outcome.error));
+    else handedOver(parcel, outcome.outcome === "queued");
   };
 
   const offlineHandover = async (parcel: RelayParcel, body: Record<string, unknown>) => {
-    const verifier = verifierOf(parcel.trackingNumber);
+    const verifier = offlinePinVerifier(parcel.trackingNumber);
     if (!verifier) {
       say(() => notice("error", t("offlineNoVerifier")));
       return;
@@ -243,12 +288,15 @@ export function handoverScreen(): HTMLElement {
       );
       return;
     }
+    // The wrong PINs this phone refused for the parcel go with it: the server counts them against its five (issue 43).
+    const offlineWrongTries = wrongTries(verifier);
     const outcome = await submit(
       "handover",
       "/handovers",
-      { ...body, offline: true, pinVersion: verifier.pinVersion },
+      { ...body, offline: true, pinVersion: verifier.pinVersion, ...(offlineWrongTries > 0 ? { offlineWrongTries } : {}) },
       parcel.trackingNumber
     );
+    if (outcome.outcome !== "refused") spendOfflinePin();
     if (outcome.outcome === "refused") say(() => errorNotice(outcome.error));
     else handedOver(parcel, outcome.outcome === "queued");
   };
@@ -262,7 +310,7 @@ export function handoverScreen(): HTMLElement {
 
   const kept = memory.step;
   if (kept.at === "confirmScan") confirmByScan(kept.parcel, true);
-  else if (kept.at === "pin") confirmed(kept.parcel, kept.pin);
+  else if (kept.at === "pin") confirmed(kept.parcel, kept.pin, kept.pass);
   else start();
   return screen("handover", step, result);
 }
