@@ -123,6 +123,17 @@ export const formerWilaya: JsonSchema = {
   examples: ["28"]
 };
 
+export const communeName: JsonSchema = {
+  type: ["string", "null"],
+  description: "The commune's name (French); null without a commune.",
+  examples: ["Bou Saâda"]
+};
+export const communeNameAr: JsonSchema = {
+  type: ["string", "null"],
+  description: "The commune's name in Arabic script.",
+  examples: ["بوسعادة"]
+};
+
 export const commune: JsonSchema = {
   type: ["string", "null"],
   pattern: COMMUNE_CODE_PATTERN,

@@ -2,6 +2,7 @@ import { algiersClock, formatOpeningHours, OpeningHours, openingStatusAt, weekda
 import type { ParcelStatus } from "../../../lib/parcel-status";
 import type { TrackingPageDestination, TrackingPageParcel } from "../../../lib/public-tracking";
 import { formatDateTime, formatDzd } from "../../../lib/algiers-format";
+import { wilayaName } from "../../../lib/wilayas";
 import { Html, html } from "./html";
 import { renderLayout, TRACK_PATH, trackingPagePath } from "./layout";
 import { Messages, MESSAGES } from "./messages";
@@ -131,6 +132,12 @@ function mapLink(destination: TrackingPageDestination, m: Messages): Html | "" {
   return html`<p><a href="https://www.openstreetmap.org/?mlat=${lat}&amp;mlon=${lng}#map=18/${lat}/${lng}" rel="noopener noreferrer">${m.map}</a></p>`;
 }
 
+/** "Wilaya 68 – Bou Saâda": where the point is on the map the recipient knows (the code may still say 28). */
+function wilayaLine(code: string | null | undefined, m: Messages, options: PageOptions): Html | "" {
+  const name = wilayaName(code, options.lang);
+  return name ? html`<p class="wilaya">${m.wilaya} <bdi dir="ltr">${code!}</bdi> – <bdi>${name}</bdi></p>` : "";
+}
+
 function relayBlock(destination: TrackingPageDestination, m: Messages, options: PageOptions): Html {
   const arabic = options.lang === "ar";
   const name = (arabic && destination.nameAr) || destination.name;
@@ -143,6 +150,7 @@ function relayBlock(destination: TrackingPageDestination, m: Messages, options: 
 <h2 id="relay-heading">${m.relayHeading}</h2>
 <p class="place"><bdi>${name}</bdi></p>
 <p>${addressLine}${address && cityShown ? html`<br>` : ""}${cityShown ? html`<bdi>${city}</bdi>` : ""}</p>
+${wilayaLine(destination.wilaya, m, options)}
 <p class="muted">${m.relayCode} ${trackingNumber(destination.code)}</p>
 ${openingHoursBlock(destination.openingHours, m, options)}
 ${mapLink(destination, m)}
