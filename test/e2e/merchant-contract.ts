@@ -4,7 +4,8 @@ import type { RelayPointEntry } from "../../lib/relay-points";
 import { addDays } from "../../services/parcels/calendar-date";
 import { RelayPointSearchQuery, searchRelayPoints } from "../../services/parcels/relay-search";
 import type { SystemUnderTest } from "./gateway-contract";
-import { eventually, expectError, Merchant, merchants, PARCEL } from "./merchant-helpers";
+import { http } from "../helpers/http";
+import { eventually, expectError, freshAddress, Merchant, merchants, PARCEL } from "./merchant-helpers";
 
 /**
  * What merchants look at every day (issue 11, items 3 to 6), run against any started system:
@@ -477,10 +478,29 @@ export function merchantContract(system: () => SystemUnderTest): void {
       );
       expect((await bo.call("GET", "/relay-points")).body.map((p: { code: string }) => p.code)).not.toContain("DZ-28-TEST-WRONG");
 
-      // Parcels go there at once, whatever its code says.
-      const parcel = await shop.live("POST", "/parcels", { ...PARCEL, destinationRelayCode: "DZ-28-TEST-BOU-SAADA" });
-      expect(parcel.status).toBe(201);
-      expect(parcel.body.destinationRelayCode).toBe("DZ-28-TEST-BOU-SAADA");
+      // Parcels go there at once, whatever its code says, and the tracking page names the wilaya in the reader's script.
+      for (const [code, fr, ar] of [
+        [
+          "DZ-28-TEST-BOU-SAADA",
+          'Wilaya <bdi dir="ltr">68</bdi> – <bdi>Bou Saâda</bdi>',
+          'الولاية <bdi dir="ltr">68</bdi> – <bdi>بوسعادة</bdi>'
+        ],
+        [
+          "DZ-65-TEST-AIN-OUESSARA",
+          'Wilaya <bdi dir="ltr">65</bdi> – <bdi>Aïn Ouessara</bdi>',
+          'الولاية <bdi dir="ltr">65</bdi> – <bdi>عين وسارة</bdi>'
+        ]
+      ]) {
+        const parcel = await shop.live("POST", "/parcels", { ...PARCEL, destinationRelayCode: code });
+        expect(parcel.status).toBe(201);
+        expect(parcel.body.destinationRelayCode).toBe(code);
+        const page = (lang: string) =>
+          http(system().baseUrl, "GET", `/track/${parcel.body.trackingNumber}?lang=${lang}`, {
+            headers: { "X-Forwarded-For": freshAddress() }
+          });
+        expect((await page("fr")).text).toContain(fr);
+        expect((await page("ar")).text).toContain(ar);
+      }
     });
   });
 
