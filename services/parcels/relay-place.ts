@@ -17,10 +17,16 @@ export interface RelayPlace {
 
 const named = (code: string) => `${code} (${findWilaya(code)?.name ?? "?"})`;
 
-/** The point's wilaya, commune and former wilaya; COMMUNE_NOT_IN_WILAYA when the commune lies elsewhere. */
-export function placeRelayPoint(sent: { wilaya: string | null; commune: string | null }): RelayPlace {
+/**
+ * The point's wilaya, commune and former wilaya; COMMUNE_NOT_IN_WILAYA when the commune lies elsewhere.
+ * A former wilaya sent back (a point read from the list) must be the one that follows.
+ */
+export function placeRelayPoint(sent: { wilaya: string | null; commune: string | null; formerWilaya?: string | null }): RelayPlace {
   const commune = sent.commune === null ? undefined : findCommune(sent.commune);
-  if (sent.commune !== null && !commune) throw new AppError("VALIDATION_FAILED", `commune ${sent.commune} is not a commune`);
+  if (sent.commune !== null && !commune) {
+    const details = [{ field: "commune", message: `commune ${sent.commune} is not the code of a commune` }];
+    throw new AppError("VALIDATION_FAILED", "The request is not valid", { details });
+  }
   const wilaya = commune?.wilaya ?? sent.wilaya;
   if (commune && sent.wilaya !== null && sent.wilaya !== commune.wilaya) {
     const moved = formerWilayaOf(commune.wilaya) === sent.wilaya ? " since law 26-06 of 2026" : "";
@@ -29,5 +35,10 @@ export function placeRelayPoint(sent: { wilaya: string | null; commune: string |
       `send wilaya ${commune.wilaya}, or leave wilaya out`;
     throw new AppError("COMMUNE_NOT_IN_WILAYA", message, { details: [{ field: "wilaya", message }] });
   }
-  return { wilaya, commune: commune?.code ?? null, formerWilaya: formerWilayaOf(wilaya) };
+  const formerWilaya = formerWilayaOf(wilaya);
+  if (sent.formerWilaya !== undefined && sent.formerWilaya !== formerWilaya) {
+    const message = `formerWilaya follows from the wilaya: ${formerWilaya === null ? "null" : formerWilaya} for wilaya ${wilaya}`;
+    throw new AppError("VALIDATION_FAILED", "The request is not valid", { details: [{ field: "formerWilaya", message }] });
+  }
+  return { wilaya, commune: commune?.code ?? null, formerWilaya };
 }

@@ -62,8 +62,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> =
       },
       async handler(ctx): Promise<RelayPointWithSettings> {
         refuseProblems(positionProblems(ctx.params));
-        const { capacity, holdingDays, ...point } = ctx.params;
-        const place = placeRelayPoint(point);
+        const { capacity, holdingDays, formerWilaya, ...point } = ctx.params;
+        const place = placeRelayPoint({ ...point, formerWilaya });
         const stored = await this.db.transaction(async tx => {
           const entry = await store.upsertRelayPoint(tx, { ...point, ...place });
           await setRelaySettings(tx, entry.code, { capacity, holdingDays });

@@ -21,10 +21,15 @@ import type { RelayPointWithSettings } from "./relay/relay-settings";
 export { RelayPointSearchSchema, type RelayPointSearchQuery } from "./relay-search";
 
 /**
- * A relay point as the back-office sends it: its directory entry (its former wilaya follows from its
- * wilaya: relay-place.ts), and its shelf's settings (null holding days: the platform's).
+ * A relay point as the back-office sends it: its directory entry, and its shelf's settings (null
+ * holding days: the platform's). Its former wilaya follows from its wilaya (relay-place.ts): it is
+ * taken only so that a point read from the list can be sent back as it is.
  */
-export type RelayPointParams = Omit<RelayPointEntry, "formerWilaya"> & { capacity: number; holdingDays: number | null };
+export type RelayPointParams = Omit<RelayPointEntry, "formerWilaya"> & {
+  formerWilaya?: string | null;
+  capacity: number;
+  holdingDays: number | null;
+};
 export const RelayPointSchema = Joi.object<RelayPointParams, true>({
   code: relayCode()
     .required()
@@ -42,6 +47,13 @@ export const RelayPointSchema = Joi.object<RelayPointParams, true>({
     .description(
       "The commune's ONS code (four digits, resources/communes.json: 2820 for Bou Saâda). It decides the wilaya: " +
         "a wilaya sent beside it must be the commune's (400 COMMUNE_NOT_IN_WILAYA otherwise)."
+    ),
+  formerWilaya: Joi.string()
+    .pattern(/^[0-9]{2}$/)
+    .allow(null)
+    .description(
+      "Read only: it follows from the wilaya (28 for a point of Bou Saâda, 68). Taken so that a point read from the list can be " +
+        "sent back as it is; any other value is refused (400 naming formerWilaya)."
     ),
   address: Joi.string().max(300).allow(null).default(null),
   active: Joi.boolean().default(true).description("An inactive point refuses new parcels and is not found by the search."),

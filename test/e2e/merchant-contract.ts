@@ -432,6 +432,10 @@ export function merchantContract(system: () => SystemUnderTest): void {
         communeName: "Bou Saâda",
         communeNameAr: "بوسعادة"
       });
+      // A point read from the list goes back as it is (its formerWilaya follows from its wilaya; another one is refused).
+      const listed = (await bo.call("GET", "/relay-points")).body.find((p: { code: string }) => p.code === "DZ-68-TEST-BOU-SAADA");
+      expect((await bo.call("POST", "/relay-points", listed)).body).toEqual(listed);
+      expectError(await bo.call("POST", "/relay-points", { ...listed, formerWilaya: "17" }), 400, "VALIDATION_FAILED", "formerWilaya");
       expect(codes(await search("?wilaya=65&size=100"))).toEqual(expect.arrayContaining(["DZ-65-AIN-OUESSARA", "DZ-65-TEST-AIN-OUESSARA"]));
 
       // M'Sila's search still finds Bou Saâda's points, each saying which wilaya it is in now.
