@@ -135,7 +135,7 @@ function mapLink(destination: TrackingPageDestination, m: Messages): Html | "" {
 /** "Wilaya 68 – Bou Saâda": where the point is on the map the recipient knows (the code may still say 28). */
 function wilayaLine(code: string | null | undefined, m: Messages, options: PageOptions): Html | "" {
   const name = wilayaName(code, options.lang);
-  return name ? html`<p class="wilaya">${m.wilaya} <bdi dir="ltr">${code!}</bdi> – <bdi>${name}</bdi></p>` : "";
+  return name ? html`<span class="wilaya">${m.wilaya} <bdi dir="ltr">${code!}</bdi> – <bdi>${name}</bdi></span>` : "";
 }
 
 function relayBlock(destination: TrackingPageDestination, m: Messages, options: PageOptions): Html {
@@ -149,8 +149,9 @@ function relayBlock(destination: TrackingPageDestination, m: Messages, options: 
   return html`<section class="card" aria-labelledby="relay-heading">
 <h2 id="relay-heading">${m.relayHeading}</h2>
 <p class="place"><bdi>${name}</bdi></p>
-<p>${addressLine}${address && cityShown ? html`<br>` : ""}${cityShown ? html`<bdi>${city}</bdi>` : ""}</p>
-${wilayaLine(destination.wilaya, m, options)}
+<p>${[addressLine, cityShown ? html`<bdi>${city}</bdi>` : "", wilayaLine(destination.wilaya, m, options)]
+    .filter(part => part !== "")
+    .map((part, i) => (i === 0 ? part : html`<br>${part}`))}</p>
 <p class="muted">${m.relayCode} ${trackingNumber(destination.code)}</p>
 ${openingHoursBlock(destination.openingHours, m, options)}
 ${mapLink(destination, m)}
