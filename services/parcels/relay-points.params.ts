@@ -66,7 +66,7 @@ export const RELAY_POINT_DESCRIPTION =
   "may be sent to it at once when it is active. Its commune, when given, decides its wilaya; a point in one of the eleven wilayas of " +
   "2026 (59 to 69) answers with formerWilaya, the wilaya it was carved from, which searches still find it by. " +
   "latitude and longitude go together (400 naming the missing one). The shipped " +
-  "directory fills, at each start, only what a point lacks (Arabic names, position, opening hours): it never overwrites what was set here.";
+  "directory fills, at each start, only what a point lacks (Arabic names, position, opening hours, its commune): it never overwrites what was set here.";
 
 // --- answers ------------------------------------------------------------------------------------
 
@@ -185,12 +185,8 @@ export const RelayPointResultView = component(
       wilaya,
       formerWilaya,
       commune,
-      communeName: {
-        type: ["string", "null"],
-        description: "The commune's name (French); null without a commune.",
-        examples: ["Bou Saâda"]
-      },
-      communeNameAr: { type: ["string", "null"], description: "The commune's name in Arabic script.", examples: ["بوسعادة"] },
+      communeName,
+      communeNameAr,
       address: { type: ["string", "null"] },
       latitude,
       longitude,

@@ -247,11 +247,11 @@ describeBrowser("the relay-point picker in a shop's checkout, in headless Chromi
   });
 
   test.each([
-    ["fr", "68 · Bou Saâda", "Bou Saâda", "Désormais wilaya 68 – Bou Saâda"],
-    ["ar", "68 · بوسعادة", "بوسعادة", "أصبحت تابعة للولاية 68 – بوسعادة"]
+    ["fr", "68 · Bou Saâda", "Bou Saâda", "Désormais wilaya 68 – Bou Saâda", "65 · Aïn Ouessara"],
+    ["ar", "68 · بوسعادة", "بوسعادة", "أصبحت تابعة للولاية 68 – بوسعادة", "65 · عين وسارة"]
   ] as const)(
-    "%s: Bou Saâda, a wilaya of 2026, chosen by wilaya and commune; M'Sila still lists it, marked",
-    async (lang, wilaya, commune, moved) => {
+    "%s: Bou Saâda, a wilaya of 2026, chosen by wilaya and commune; M'Sila still lists it, marked; then Aïn Ouessara",
+    async (lang, wilaya, commune, moved, ainOuessara) => {
       const { page, problems, close } = await open(MOBILE, `lang=${lang}`);
       try {
         const wilayaSelect = page.locator("relay-point-picker #rpp-wilaya");
@@ -275,8 +275,14 @@ describeBrowser("the relay-point picker in a shop's checkout, in headless Chromi
         await expect(option(page, "DZ-68-BOU-SAADA").innerText()).resolves.toContain(moved);
         await expect(option(page, "DZ-28-MSILA-CENTRE").innerText()).resolves.not.toContain(moved);
         await shoot(page, `msila-lists-bou-saada-${lang}-390`);
+        expect(await picker(page).evaluate(el => (el as unknown as PickerElement).value)).toBe("DZ-68-BOU-SAADA");
+
+        // Aïn Ouessara (65, carved from Djelfa), named as the decree names it.
+        await expect(wilayaSelect.locator('option[value="65"]').innerText()).resolves.toBe(ainOuessara);
+        await wilayaSelect.selectOption("65");
+        await option(page, "DZ-65-AIN-OUESSARA").click();
         const received = await submitted(page, () => page.getByRole("button", { name: lang === "ar" ? "تأكيد" : "Valider" }).click());
-        expect(received.relay_code).toBe("DZ-68-BOU-SAADA");
+        expect(received.relay_code).toBe("DZ-65-AIN-OUESSARA");
         expect(problems).toEqual([]);
       } finally {
         await close();
