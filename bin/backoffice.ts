@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
+import { communesOf } from "../lib/communes";
 import { loadConfig } from "../lib/config";
+import { findWilaya, normaliseWilayaCode } from "../lib/wilayas";
 import { backofficeClient, OperationCall } from "./backoffice-client";
 
 const USAGE = `Usage: npm run backoffice -- <command> [arguments]
@@ -42,8 +44,9 @@ Commands:
   cod:settings <orgId>                      how the organisation's remitted COD is paid
   cod:payout <orgId> TRANSFER|WALLET        pay it out, or credit it to the wallet
   relay:list                                the relay-point directory
-  relay:add <CODE> <name> <city> [--address A] [--wilaya W] [--inactive] [--capacity N] [--holding-days N]
-                                            add or update a relay point
+  relay:add <CODE> <name> <city> [--address A] [--commune C] [--wilaya W] [--inactive] [--capacity N] [--holding-days N]
+                                            add or update a relay point (its commune, an ONS code, decides its wilaya)
+  communes <wilaya>                         the communes of a wilaya (01 to 69) with their codes, for --commune (no server needed)
   relay:close <CODE> <from> <to> [--reason R]
                                             close a relay point from one day to another (YYYY-MM-DD, Algiers time):
                                             no new parcels, later deadlines on its shelf, merchants told
@@ -238,6 +241,7 @@ const COMMANDS: Record<string, Command> = {
         name,
         city,
         address: o.address ?? null,
+        commune: o.commune ?? null,
         wilaya: o.wilaya ?? null,
         active: !("inactive" in o),
         ...(o.capacity !== undefined ? { capacity: Number(o.capacity) } : {}),
@@ -285,8 +289,18 @@ const COMMANDS: Record<string, Command> = {
   }
 };
 
+/** `communes 68`: "2820  Bou Saâda  بوسعادة  28001", one commune a line, read from the shipped list. */
+function printCommunes(wilayaArgument: string | undefined): void {
+  const code = normaliseWilayaCode(wilayaArgument ?? "");
+  if (!code) throw new Error(`communes needs a wilaya number, 01 to 69\n\n${USAGE}`);
+  const wilaya = findWilaya(code)!;
+  const lines = communesOf(code).map(c => `${c.code}  ${c.name}  ${c.nameAr}  ${c.postalCode ?? "-"}`);
+  process.stdout.write(`Wilaya ${code} ${wilaya.name} (${wilaya.nameAr}): ${lines.length} communes\n${lines.join("\n")}\n`);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = globalOptions(argv);
+  if (name === "communes") return printCommunes(rest[0]);
   const command = name ? COMMANDS[name] : undefined;
   if (!command) {
     process.stdout.write(USAGE + "\n");

@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   PIN_REQUIRED: 400,
   RECIPIENT_PHONE_INVALID: 400,
   OCCURRED_AT_OUT_OF_RANGE: 400,
+  /** Issue 47: a relay point's commune lies in another wilaya than the one sent (back-office). */
+  COMMUNE_NOT_IN_WILAYA: 400,
   UNAUTHENTICATED: 401,
   INSUFFICIENT_BALANCE: 402,
   SCOPE_MISSING: 403,

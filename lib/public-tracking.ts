@@ -36,10 +36,12 @@ export interface PublicTracking {
   returnCodeSentAt: string | null;
 }
 
-/** The page also shows the Arabic names and a map link, when the directory has them. */
+/** The page also shows the Arabic names, the wilaya and a map link, when the directory has them. */
 export interface TrackingPageDestination extends PublicDestination {
   nameAr?: string | null;
   cityAr?: string | null;
+  /** Two digits; the page names it in the reader's language (lib/wilayas.ts). */
+  wilaya?: string | null;
   latitude?: number | null;
   longitude?: number | null;
 }
@@ -59,7 +61,7 @@ export interface PublicTrackingSource {
   /** Status history rows, in any order. */
   history: readonly { toStatus: string; createdAt: Date | string }[];
   relay: Pick<RelayPointEntry, "code" | "name" | "city" | "address" | "openingHours"> &
-    Partial<Pick<RelayPointEntry, "nameAr" | "cityAr" | "latitude" | "longitude">>;
+    Partial<Pick<RelayPointEntry, "nameAr" | "cityAr" | "wilaya" | "latitude" | "longitude">>;
 }
 
 function isoOf(at: Date | string): string {
@@ -91,7 +93,7 @@ export function toPublicTracking(source: PublicTrackingSource): PublicTracking |
   };
 }
 
-/** The same, with what the page adds (Arabic names, position). */
+/** The same, with what the page adds (Arabic names, wilaya, position). */
 export function toTrackingPageParcel(source: PublicTrackingSource): TrackingPageParcel | null {
   const base = toPublicTracking(source);
   if (!base) return null;
@@ -102,6 +104,7 @@ export function toTrackingPageParcel(source: PublicTrackingSource): TrackingPage
       ...base.destination,
       nameAr: relay.nameAr ?? null,
       cityAr: relay.cityAr ?? null,
+      wilaya: relay.wilaya ?? null,
       latitude: relay.latitude ?? null,
       longitude: relay.longitude ?? null
     }

@@ -9,15 +9,22 @@ import { OpeningHours, openingHoursSchema } from "./opening-hours";
  * fields are null for points an operator created before the directory had them.
  */
 export interface RelayPointEntry {
-  /** DZ-<wilaya>-<NAME>, e.g. DZ-16-ALGER-CENTRE (SPEC §2.2). */
+  /** DZ-<wilaya>-<NAME>, e.g. DZ-16-ALGER-CENTRE (SPEC §2.2); never changes, even when the point's wilaya does (2026). */
   code: string;
   name: string;
   /** Name in Arabic script, for Arabic pages and labels. */
   nameAr: string | null;
   city: string;
   cityAr: string | null;
-  /** Two digits, "01" to "58" (resources/wilayas.json). */
+  /** Two digits, "01" to "69" (resources/wilayas.json); the commune's wilaya when the commune is known. */
   wilaya: string | null;
+  /** The commune's ONS code, four digits (resources/communes.json); null when not given. */
+  commune: string | null;
+  /**
+   * The wilaya the point's place belonged to before law 26-06 (2026), for a point in wilayas 59–69
+   * (lib/wilayas.ts formerWilayaOf); a search for it still finds the point. Null elsewhere.
+   */
+  formerWilaya: string | null;
   address: string | null;
   latitude: number | null;
   longitude: number | null;
@@ -29,7 +36,7 @@ export const DIRECTORY_NAME_MAX = 200;
 export const DIRECTORY_CITY_MAX = 100;
 
 /**
- * The directory fields beside code/name/city/wilaya/address/active, for the back-office's
+ * The directory fields beside code/name/city/wilaya/commune/address/active, for the back-office's
  * relay-point schema: `Joi.object({ ...existingKeys, ...relayPointDirectoryKeys() })`.
  * A latitude needs its longitude and the other way round: `positionProblems` says so after Joi
  * (the table checks it too).

@@ -1,3 +1,5 @@
+import { findWilaya, wilayaName } from "../wilayas";
+
 /**
  * What a label shows. The recipient's name and phone are deliberately absent: hand-over at the
  * relay is by tracking number, the pick-up SMS and an identity document, so the name would add
@@ -17,6 +19,11 @@ export interface LabelData {
   relayCityAr?: string | null;
   /** Street address of the relay, for the courier who has never been there. */
   relayAddress?: string | null;
+  /**
+   * The relay's wilaya, two digits: printed in a box beside the code, which is what sorting reads
+   * (a point moved to a wilaya of 2026 keeps a code with its old number), and named on the city line.
+   */
+  relayWilaya?: string | null;
   weightG: number;
   codAmountDzd: number | null;
   senderName: string;
@@ -71,9 +78,25 @@ export function assertPrintable(label: LabelData): void {
   formatLabelDate(label.createdAt);
 }
 
+/**
+ * The city line: the city, then its wilaya's name when the city is not named like it ("Bab El Oued,
+ * Alger"; "Bou Saâda" alone), in the line's own script.
+ */
+export function cityAndWilaya(city: string | null | undefined, wilaya: string | null | undefined, lang: "fr" | "ar"): string {
+  const place = city?.trim() ?? "";
+  const name = wilayaName(wilaya, lang);
+  if (!name || place.localeCompare(name, lang, { sensitivity: "base" }) === 0) return place;
+  return place ? `${place}${lang === "ar" ? "، " : ", "}${name}` : name;
+}
+
 /** The Arabic line is only worth its space when it says something the Latin line does not. */
 export function distinctSecondName(primary: string | null | undefined, second: string | null | undefined): string | null {
   const trimmed = second?.trim();
   if (!trimmed) return null;
   return trimmed === primary?.trim() ? null : trimmed;
+}
+
+/** The wilaya number printed in the box, or null when the point has none the map knows. */
+export function wilayaBox(label: LabelData): string | null {
+  return label.relayWilaya && findWilaya(label.relayWilaya) ? label.relayWilaya : null;
 }

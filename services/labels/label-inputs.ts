@@ -20,6 +20,7 @@ export async function labelInputs(ctx: Context, parcels: readonly ParcelLabelDat
     relayCity: parcel.relayCity,
     relayCityAr: parcel.relayCityAr,
     relayAddress: parcel.relayAddress,
+    relayWilaya: parcel.relayWilaya,
     weightG: parcel.weightG,
     codAmountDzd: parcel.codAmountDzd,
     senderName: senders.get(parcel.organizationId)!,

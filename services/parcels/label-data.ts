@@ -13,6 +13,7 @@ export function toLabelData({ parcel, relay }: LabelRecord): ParcelLabelData & {
     relayCity: relay?.city ?? null,
     relayCityAr: relay?.cityAr ?? null,
     relayAddress: relay?.address ?? null,
+    relayWilaya: relay?.wilaya ?? null,
     weightG: parcel.weightG,
     codAmountDzd: parcel.codAmountCentimes === null ? null : toDzd(parcel.codAmountCentimes),
     organizationId: parcel.organizationId,

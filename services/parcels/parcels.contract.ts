@@ -18,6 +18,8 @@ export interface ParcelLabelData {
   relayCity: string | null;
   relayCityAr: string | null;
   relayAddress: string | null;
+  /** Two digits; null for a point without one. */
+  relayWilaya: string | null;
   weightG: number;
   codAmountDzd: number | null;
   organizationId: string;

@@ -453,7 +453,7 @@ export async function listVisible(
 /** What a label prints of a parcel, with its relay point's names, city and address (null for a point since removed). */
 export interface LabelRecord {
   parcel: ParcelRecord;
-  relay: { name: string; nameAr: string | null; city: string; cityAr: string | null; address: string | null } | null;
+  relay: { name: string; nameAr: string | null; city: string; cityAr: string | null; address: string | null; wilaya: string | null } | null;
 }
 
 interface RelayTextRow {
@@ -462,13 +462,14 @@ interface RelayTextRow {
   relay_city: string | null;
   relay_city_ar: string | null;
   relay_address: string | null;
+  relay_wilaya: string | null;
 }
 
 /** The visible parcels among `ids` (of `owner` only, when given), each with its relay point, in one read. */
 export async function labelRecords(db: Queryable, ids: readonly string[], owner: Owner | null): Promise<LabelRecord[]> {
   const rows = await db.query<ParcelRow & RelayTextRow>(
     `SELECT p.*, r.name AS relay_name, r.name_ar AS relay_name_ar, r.city AS relay_city, r.city_ar AS relay_city_ar,
-            r.address AS relay_address
+            r.address AS relay_address, r.wilaya AS relay_wilaya
        FROM parcels.parcels p LEFT JOIN parcels.relay_points r ON r.code = p.destination_relay_code
       WHERE p.id = ANY($1::uuid[]) AND p.status <> 'PENDING'
         AND ($2::uuid IS NULL OR (p.organization_id = $2::uuid AND p.mode = $3::text))`,
@@ -484,7 +485,8 @@ export async function labelRecords(db: Queryable, ids: readonly string[], owner:
             nameAr: row.relay_name_ar,
             city: row.relay_city ?? "",
             cityAr: row.relay_city_ar,
-            address: row.relay_address
+            address: row.relay_address,
+            wilaya: row.relay_wilaya
           }
   }));
 }

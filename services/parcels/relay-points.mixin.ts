@@ -19,6 +19,7 @@ import {
   RelayPointView
 } from "./relay-points.params";
 import { RelayPointResult, relaySearchProblems } from "./relay-search";
+import { placeRelayPoint } from "./relay-place";
 import { ClosureStatus, withClosureStatus } from "./relay/closures";
 import { RelayPointWithSettings, setRelaySettings, withRelaySettings } from "./relay/relay-settings";
 import { refuseProblems, ParcelsThis } from "./parcels-this";
@@ -53,6 +54,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> =
         description: RELAY_POINT_DESCRIPTION,
         tag: "Relay points",
         status: 201,
+        errors: ["COMMUNE_NOT_IN_WILAYA"],
         location: { action: "parcels.listRelayPoints", params: {} },
         response: RelayPointView,
         responseDescription: "Stored.",
@@ -60,9 +62,10 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> =
       },
       async handler(ctx): Promise<RelayPointWithSettings> {
         refuseProblems(positionProblems(ctx.params));
-        const { capacity, holdingDays } = ctx.params;
+        const { capacity, holdingDays, formerWilaya, ...point } = ctx.params;
+        const place = placeRelayPoint({ ...point, formerWilaya });
         const stored = await this.db.transaction(async tx => {
-          const entry = await store.upsertRelayPoint(tx, ctx.params);
+          const entry = await store.upsertRelayPoint(tx, { ...point, ...place });
           await setRelaySettings(tx, entry.code, { capacity, holdingDays });
           return entry;
         });

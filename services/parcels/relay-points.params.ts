@@ -6,7 +6,8 @@ import { pageSchema } from "../../lib/parcel-view";
 import { relayPointDirectoryKeys, RelayPointEntry } from "../../lib/relay-points";
 import type { RelayPointResult } from "./relay-search";
 import { relayCode } from "../../lib/schemas";
-import { wilayaCodeSchema } from "./wilayas";
+import { communeCodeSchema, COMMUNE_CODE_PATTERN } from "../../lib/communes";
+import { formerWilayaOf, WILAYAS, wilayaCodeSchema } from "../../lib/wilayas";
 import type { ClosureStatus } from "./relay/closures";
 import { ClosureRefSchema } from "./relay/closures.params";
 import { RELAY_SETTINGS_FIELDS, relaySettingsKeys } from "./relay/relay.params";
@@ -19,8 +20,16 @@ import type { RelayPointWithSettings } from "./relay/relay-settings";
 
 export { RelayPointSearchSchema, type RelayPointSearchQuery } from "./relay-search";
 
-/** A relay point as the back-office sends it: its directory entry, and its shelf's settings (null holding days: the platform's). */
-export type RelayPointParams = RelayPointEntry & { capacity: number; holdingDays: number | null };
+/**
+ * A relay point as the back-office sends it: its directory entry, and its shelf's settings (null
+ * holding days: the platform's). Its former wilaya follows from its wilaya (relay-place.ts): it is
+ * taken only so that a point read from the list can be sent back as it is.
+ */
+export type RelayPointParams = Omit<RelayPointEntry, "formerWilaya"> & {
+  formerWilaya?: string | null;
+  capacity: number;
+  holdingDays: number | null;
+};
 export const RelayPointSchema = Joi.object<RelayPointParams, true>({
   code: relayCode()
     .required()
@@ -28,7 +37,24 @@ export const RelayPointSchema = Joi.object<RelayPointParams, true>({
     .example("DZ-16-ALGER-CENTRE"),
   name: Joi.string().min(1).max(200).required(),
   city: Joi.string().min(1).max(100).required(),
-  wilaya: wilayaCodeSchema().allow(null).default(null).description("Wilaya number, 1 to 58; stored on two digits."),
+  wilaya: wilayaCodeSchema()
+    .allow(null)
+    .default(null)
+    .description("Wilaya number, 1 to 69; stored on two digits. With a commune, it may be left out: the commune's wilaya is the point's."),
+  commune: communeCodeSchema()
+    .allow(null)
+    .default(null)
+    .description(
+      "The commune's ONS code (four digits, resources/communes.json: 2820 for Bou Saâda). It decides the wilaya: " +
+        "a wilaya sent beside it must be the commune's (400 COMMUNE_NOT_IN_WILAYA otherwise)."
+    ),
+  formerWilaya: Joi.string()
+    .pattern(/^[0-9]{2}$/)
+    .allow(null)
+    .description(
+      "Read only: it follows from the wilaya (28 for a point of Bou Saâda, 68). Taken so that a point read from the list can be " +
+        "sent back as it is; any other value is refused (400 naming formerWilaya)."
+    ),
   address: Joi.string().max(300).allow(null).default(null),
   active: Joi.boolean().default(true).description("An inactive point refuses new parcels and is not found by the search."),
   ...relayPointDirectoryKeys(),
@@ -37,8 +63,10 @@ export const RelayPointSchema = Joi.object<RelayPointParams, true>({
 
 export const RELAY_POINT_DESCRIPTION =
   "Creates the relay point, or replaces the one with the same code (an optional field left out becomes null, capacity 150); new parcels " +
-  "may be sent to it at once when it is active. latitude and longitude go together (400 naming the missing one). The shipped " +
-  "directory fills, at each start, only what a point lacks (Arabic names, position, opening hours): it never overwrites what was set here.";
+  "may be sent to it at once when it is active. Its commune, when given, decides its wilaya; a point in one of the eleven wilayas of " +
+  "2026 (59 to 69) answers with formerWilaya, the wilaya it was carved from, which searches still find it by. " +
+  "latitude and longitude go together (400 naming the missing one). The shipped " +
+  "directory fills, at each start, only what a point lacks (Arabic names, position, opening hours, its commune): it never overwrites what was set here.";
 
 // --- answers ------------------------------------------------------------------------------------
 
@@ -88,11 +116,41 @@ export const longitude: JsonSchema = {
   maximum: 180,
   description: "Decimal degrees (WGS 84); null when unknown."
 };
+const WILAYA_CODES = WILAYAS.map(w => w.code);
+
 export const wilaya: JsonSchema = {
   type: ["string", "null"],
-  pattern: "^[0-9]{2}$",
-  description: "Wilaya number on two digits.",
-  examples: ["16"]
+  enum: [...WILAYA_CODES, null],
+  description: "Wilaya number on two digits, 01 to 69 (law 26-06 of 2026 created 59 to 69).",
+  examples: ["16", "68"]
+};
+
+export const formerWilaya: JsonSchema = {
+  type: ["string", "null"],
+  enum: [...new Set(WILAYA_CODES.map(formerWilayaOf).filter(code => code !== null)), null],
+  description:
+    "For a point in one of the eleven wilayas created in 2026 (59 to 69), the wilaya its place belonged to before: a search " +
+    "by that wilaya still finds the point during the transition, so that customers who still give the old wilaya find it. " +
+    "Null elsewhere. The point's code never changed.",
+  examples: ["28"]
+};
+
+export const communeName: JsonSchema = {
+  type: ["string", "null"],
+  description: "The commune's name (French); null without a commune.",
+  examples: ["Bou Saâda"]
+};
+export const communeNameAr: JsonSchema = {
+  type: ["string", "null"],
+  description: "The commune's name in Arabic script.",
+  examples: ["بوسعادة"]
+};
+
+export const commune: JsonSchema = {
+  type: ["string", "null"],
+  pattern: COMMUNE_CODE_PATTERN,
+  description: "The commune's ONS code (four digits); null when the directory does not know it.",
+  examples: ["2820"]
 };
 
 export const RelayPointView = component(
@@ -104,6 +162,8 @@ export const RelayPointView = component(
     city: { type: "string" },
     cityAr: { type: ["string", "null"] },
     wilaya,
+    commune,
+    formerWilaya,
     address: { type: ["string", "null"] },
     latitude,
     longitude,
@@ -123,6 +183,10 @@ export const RelayPointResultView = component(
       name: { type: "string" },
       city: { type: "string" },
       wilaya,
+      formerWilaya,
+      commune,
+      communeName,
+      communeNameAr,
       address: { type: ["string", "null"] },
       latitude,
       longitude,
@@ -155,7 +219,8 @@ export const RelayPointPageView = pageSchema(
 );
 
 export const RELAY_SEARCH_DESCRIPTION =
-  "Active relay points for your checkout: by wilaya, by city (Latin or Arabic script; accents, case and spaces do not " +
+  "Active relay points for your checkout: by wilaya (01 to 69; a point of the eleven wilayas of 2026 is also found by the wilaya it " +
+  "was carved from, with that wilaya in its `formerWilaya`), by commune, by city (Latin or Arabic script; accents, case and spaces do not " +
   "matter), by text, and around a position (`near=LAT,LNG`, within `radiusKm`, 20 by default, at most 500), nearest first " +
   "with `distanceKm`; otherwise by code; `openOn=YYYY-MM-DD` keeps the points open that day (no closure, open that weekday). " +
   "Each point carries its `closures` (current and future) and `openNow`. Filters combine. Unknown query parameters are refused (400, named), so a typo " +

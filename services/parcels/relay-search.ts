@@ -6,17 +6,20 @@ import { positionOf, RelayPointEntry } from "../../lib/relay-points";
 import { queryInteger } from "../../lib/schemas";
 import { calendarDay, isClosedOn, weekdayOf } from "./calendar-date";
 import { foldSearchText } from "./search-text";
-import { wilayaCodeSchema } from "./wilayas";
+import { communeCodeSchema, findCommune } from "../../lib/communes";
+import { wilayaCodeSchema } from "../../lib/wilayas";
 
 /**
- * The relay-point search of the partner API (query wilaya, city, q, near=LAT,LNG, radiusKm, openOn, page, size):
+ * The relay-point search of the partner API (query wilaya, commune, city, q, near=LAT,LNG, radiusKm, openOn, page, size):
  * only active points (with openOn, only those open that day); with `near`, those within `radiusKm` (default 20), nearest first, with
- * `distanceKm`; otherwise by code. `searchRelayPoints` is the reference: the SQL of the store
+ * `distanceKm`; otherwise by code. A wilaya finds its points and, during the transition of law 26-06, the points of the wilayas
+ * carved from it in 2026 (their `formerWilaya`). `searchRelayPoints` is the reference: the SQL of the store
  * must answer the same (test/integration/relay-points-directory.test.ts compares them).
  */
 
 export interface RelayPointSearchQuery {
   wilaya?: string;
+  commune?: string;
   city?: string;
   q?: string;
   near?: LatLng;
@@ -31,7 +34,13 @@ export interface RelayPointSearchQuery {
 const text = (max: number) => Joi.string().min(1).max(max).empty("");
 
 export const RelayPointSearchSchema = Joi.object<RelayPointSearchQuery, true>({
-  wilaya: wilayaCodeSchema().empty("").description("Wilaya number, 1 to 58 (one or two digits)."),
+  wilaya: wilayaCodeSchema()
+    .empty("")
+    .description(
+      "Wilaya number, 1 to 69 (one or two digits). The points of the wilayas created in 2026 are also found by the wilaya they were " +
+        "carved from (28 finds Bou Saâda's, now 68), with that wilaya in formerWilaya."
+    ),
+  commune: communeCodeSchema().empty("").description("The commune's ONS code, four digits (2820 for Bou Saâda)."),
   city: text(100).description("City, in Latin or Arabic script; accents, case, spaces and punctuation do not matter.").example("Oran"),
   q: text(100).description("Text found in the code, name, city or address of the point (in Latin or Arabic script).").example("didouche"),
   near: nearSchema()
@@ -60,7 +69,9 @@ export function relaySearchProblems(query: Pick<RelayPointSearchQuery, "near" | 
 }
 
 export interface RelayPointSearchPlan {
+  /** Matches a point's wilaya or its former wilaya. */
   wilaya: string | null;
+  commune: string | null;
   /** Folded `city` (search-text.ts), compared with `city_key` and `city_ar_key`; null: no filter. */
   cityKey: string | null;
   /** Folded `q`, a substring of `search_key`; null: no filter. */
@@ -89,6 +100,7 @@ export function planRelayPointSearch(query: RelayPointSearchQuery): RelayPointSe
     : null;
   return {
     wilaya: query.wilaya ?? null,
+    commune: query.commune ?? null,
     cityKey: keyOrNull(query.city),
     textKey: keyOrNull(query.q),
     near,
@@ -114,7 +126,8 @@ export function matchesFilters(entry: RelayPointEntry, plan: RelayPointSearchPla
     if (isClosedOn(closed.get(entry.code) ?? [], plan.openOn.day)) return false;
     if (entry.openingHours !== null && entry.openingHours[plan.openOn.weekday].length === 0) return false;
   }
-  if (plan.wilaya !== null && entry.wilaya !== plan.wilaya) return false;
+  if (plan.wilaya !== null && entry.wilaya !== plan.wilaya && entry.formerWilaya !== plan.wilaya) return false;
+  if (plan.commune !== null && entry.commune !== plan.commune) return false;
   if (plan.cityKey !== null && foldSearchText(entry.city) !== plan.cityKey && foldSearchText(entry.cityAr ?? "") !== plan.cityKey)
     return false;
   if (plan.textKey !== null && !searchKeyOf(entry).includes(plan.textKey)) return false;
@@ -127,6 +140,11 @@ export interface RelayPointResult {
   name: string;
   city: string;
   wilaya: string | null;
+  formerWilaya: string | null;
+  commune: string | null;
+  /** The commune's names, from resources/communes.json. */
+  communeName: string | null;
+  communeNameAr: string | null;
   address: string | null;
   latitude: number | null;
   longitude: number | null;
@@ -136,11 +154,16 @@ export interface RelayPointResult {
 }
 
 export function toRelayPointResult(entry: RelayPointEntry, distance?: number): RelayPointResult {
+  const commune = entry.commune === null ? undefined : findCommune(entry.commune);
   const result: RelayPointResult = {
     code: entry.code,
     name: entry.name,
     city: entry.city,
     wilaya: entry.wilaya,
+    formerWilaya: entry.formerWilaya,
+    commune: entry.commune,
+    communeName: commune?.name ?? null,
+    communeNameAr: commune?.nameAr ?? null,
     address: entry.address,
     latitude: entry.latitude,
     longitude: entry.longitude,

@@ -69,6 +69,8 @@ describeBrowser("the counter app: a day at the counter", () => {
       expect(await page.getAttribute("html", "dir")).toBe(locale === "ar-DZ" ? "rtl" : "ltr");
       await page.waitForSelector("#tile-incoming");
       expect(await page.innerText("#tile-incoming")).toContain("3");
+      // Where the point is: its code, and its wilaya named in the shop's language.
+      await expect(page.innerText("#relay-place")).resolves.toMatch(text.place);
       const handedBefore = Number((await page.innerText("#tile-handed")).replace(/\D/g, ""));
       await noSeriousAxeFindings(page);
       await screenshot(page, `${tag}-01-today`);
@@ -210,6 +212,7 @@ describeBrowser("the counter app: a day at the counter", () => {
 
   test("in French", async () => {
     await day("fr-FR", "fr", {
+      place: /^DZ-16-ALGER-CENTRE · Wilaya 16 – Alger$/,
       received: /reçu : en rayon/,
       unknown: /Numéro inconnu : vérifiez l'étiquette\. \(PARCEL_NOT_FOUND\)/,
       mismatch: /Ce n'est pas le même colis/,
@@ -221,6 +224,7 @@ describeBrowser("the counter app: a day at the counter", () => {
 
   test("in Arabic, right to left, with Western digits", async () => {
     await day("ar-DZ", "ar", {
+      place: /^DZ-16-ALGER-CENTRE · الولاية \u206616\u2069 – \u2068الجزائر\u2069$/,
       received: /تم استلام/,
       unknown: /رقم غير معروف: تحقق من الملصق\. \(PARCEL_NOT_FOUND\)/,
       mismatch: /ليس نفس الطرد/,

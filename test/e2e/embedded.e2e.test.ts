@@ -117,6 +117,17 @@ describe("embedded mode (npm start)", () => {
     expect(listed.map((k: { id: string }) => k.id)).toEqual([key.id]);
     expect(JSON.stringify(listed)).not.toContain(key.key);
     expect((await cli("relay:list")).length).toBeGreaterThan(20);
+    // A point filed by its commune: the CLI lists a wilaya's communes with their codes, and the commune decides the wilaya.
+    const communes = startProcess(process.execPath, [path.join(ROOT, "dist", "bin", "backoffice.js"), "communes", "68"], {});
+    await new Promise(resolve => communes.child.once("exit", resolve));
+    expect(communes.output()).toContain("Wilaya 68 Bou Saâda (بوسعادة): 23 communes\n");
+    expect(communes.output()).toContain("2820  Bou Saâda  بوسعادة  28001\n");
+    expect(await cli("relay:add", "DZ-68-CLI-KSAR", "Kiosque du Ksar", "Bou Saâda", "--commune", "2820")).toMatchObject({
+      code: "DZ-68-CLI-KSAR",
+      wilaya: "68",
+      formerWilaya: "28",
+      commune: "2820"
+    });
     expect(await cli("cod:payout", org.id, "WALLET")).toEqual({ organizationId: org.id, payout: "WALLET" });
     expect(await cli("cod:settings", org.id)).toEqual({ organizationId: org.id, payout: "WALLET" });
 

@@ -4,7 +4,8 @@ import type { RelayPointEntry } from "../../lib/relay-points";
 import { addDays } from "../../services/parcels/calendar-date";
 import { RelayPointSearchQuery, searchRelayPoints } from "../../services/parcels/relay-search";
 import type { SystemUnderTest } from "./gateway-contract";
-import { eventually, expectError, Merchant, merchants, PARCEL } from "./merchant-helpers";
+import { http } from "../helpers/http";
+import { eventually, expectError, freshAddress, Merchant, merchants, PARCEL } from "./merchant-helpers";
 
 /**
  * What merchants look at every day (issue 11, items 3 to 6), run against any started system:
@@ -348,8 +349,10 @@ export function merchantContract(system: () => SystemUnderTest): void {
     });
 
     test.each([
-      ["?wilaya=59", "wilaya"],
+      ["?wilaya=70", "wilaya"],
       ["?wilaya=alger", "wilaya"],
+      ["?commune=9999", "commune"],
+      ["?commune=bou-saada", "commune"],
       ["?near=91,3", "near"],
       ["?near=36.7,181", "near"],
       ["?near=36.7;3.05", "near"],
@@ -400,6 +403,108 @@ export function merchantContract(system: () => SystemUnderTest): void {
       expectError(await bo.call("POST", "/relay-points", { ...base, openingHours: sixDays }), 400, "VALIDATION_FAILED", "openingHours.sun");
       const listed = (await bo.call("GET", "/relay-points")).body.find((p: { code: string }) => p.code === "DZ-01-TEST-BO");
       expect(listed).toEqual(stored.body);
+    });
+
+    test("the wilayas of 2026: a point's commune decides its wilaya; 59 to 69 are searched, the former wilaya still finds them, flagged", async () => {
+      const bo = m.bo();
+      // Bou Saâda by its commune alone; Aïn Ouessara by wilaya and commune; a code that still says 28, as merchants keep it.
+      const created = await Promise.all(
+        [
+          { code: "DZ-68-TEST-BOU-SAADA", name: "Librairie du Ksar", city: "Bou Saâda", commune: "2820" },
+          { code: "DZ-65-TEST-AIN-OUESSARA", name: "Kiosque de la gare", city: "Aïn Ouessara", wilaya: "65", commune: "1731" },
+          { code: "DZ-28-TEST-BOU-SAADA", name: "Superette Ennasr", city: "Bou Saâda", commune: "2820" }
+        ].map(p => bo.call("POST", "/relay-points", p))
+      );
+      expect(created.map(r => [r.status, r.body.code, r.body.wilaya, r.body.formerWilaya, r.body.commune])).toEqual([
+        [201, "DZ-68-TEST-BOU-SAADA", "68", "28", "2820"],
+        [201, "DZ-65-TEST-AIN-OUESSARA", "65", "17", "1731"],
+        [201, "DZ-28-TEST-BOU-SAADA", "68", "28", "2820"]
+      ]);
+
+      const codes = (page: { body: { items: { code: string }[] } }) => page.body.items.map(p => p.code);
+      const bouSaada = await search("?wilaya=68&size=100");
+      expect(bouSaada.body).toEqual(await referenceWithSettings({ wilaya: "68", size: 100 }));
+      expect(codes(bouSaada)).toEqual(expect.arrayContaining(["DZ-28-TEST-BOU-SAADA", "DZ-68-BOU-SAADA", "DZ-68-TEST-BOU-SAADA"]));
+      expect(bouSaada.body.items.find((p: { code: string }) => p.code === "DZ-68-TEST-BOU-SAADA")).toMatchObject({
+        wilaya: "68",
+        formerWilaya: "28",
+        commune: "2820",
+        communeName: "Bou Saâda",
+        communeNameAr: "بوسعادة"
+      });
+      // A point read from the list goes back as it is (its formerWilaya follows from its wilaya; another one is refused).
+      const listed = (await bo.call("GET", "/relay-points")).body.find((p: { code: string }) => p.code === "DZ-68-TEST-BOU-SAADA");
+      expect((await bo.call("POST", "/relay-points", listed)).body).toEqual(listed);
+      expectError(await bo.call("POST", "/relay-points", { ...listed, formerWilaya: "17" }), 400, "VALIDATION_FAILED", "formerWilaya");
+      expect(codes(await search("?wilaya=65&size=100"))).toEqual(expect.arrayContaining(["DZ-65-AIN-OUESSARA", "DZ-65-TEST-AIN-OUESSARA"]));
+
+      // M'Sila's search still finds Bou Saâda's points, each saying which wilaya it is in now.
+      const msila = await search("?wilaya=28&size=100");
+      expect(msila.body).toEqual(await referenceWithSettings({ wilaya: "28", size: 100 }));
+      const flags = Object.fromEntries(
+        msila.body.items.map((p: { code: string; wilaya: string; formerWilaya: string | null }) => [p.code, [p.wilaya, p.formerWilaya]])
+      );
+      expect(flags).toMatchObject({
+        "DZ-28-MSILA-CENTRE": ["28", null],
+        "DZ-68-TEST-BOU-SAADA": ["68", "28"],
+        "DZ-28-TEST-BOU-SAADA": ["68", "28"]
+      });
+      expect(codes(await search("?wilaya=17&size=100"))).toEqual(
+        expect.arrayContaining(["DZ-17-DJELFA-CENTRE", "DZ-65-TEST-AIN-OUESSARA"])
+      );
+      expect(new Set(codes(await search("?commune=2820&size=100")))).toEqual(
+        new Set(["DZ-28-TEST-BOU-SAADA", "DZ-68-BOU-SAADA", "DZ-68-TEST-BOU-SAADA"])
+      );
+
+      // The commune decides: M'Sila beside Bou Saâda's commune is refused, saying where it is.
+      const mismatch = await bo.call("POST", "/relay-points", {
+        code: "DZ-28-TEST-WRONG",
+        name: "X",
+        city: "Bou Saâda",
+        wilaya: "28",
+        commune: "2820"
+      });
+      expectError(mismatch, 400, "COMMUNE_NOT_IN_WILAYA", "wilaya");
+      expect(mismatch.body.message).toBe(
+        "Commune 2820 (Bou Saâda) is in wilaya 68 (Bou Saâda) since law 26-06 of 2026, not 28 (M'Sila): send wilaya 68, or leave wilaya out"
+      );
+      expectError(
+        await bo.call("POST", "/relay-points", { code: "DZ-99-TEST-X", name: "X", city: "X", commune: "9999" }),
+        400,
+        "VALIDATION_FAILED",
+        "commune"
+      );
+      expectError(
+        await bo.call("POST", "/relay-points", { code: "DZ-99-TEST-X", name: "X", city: "X", wilaya: "70" }),
+        400,
+        "VALIDATION_FAILED",
+        "wilaya"
+      );
+      expect((await bo.call("GET", "/relay-points")).body.map((p: { code: string }) => p.code)).not.toContain("DZ-28-TEST-WRONG");
+
+      // Parcels go there at once, whatever its code says, and the tracking page names the wilaya in the reader's script.
+      for (const [code, fr, ar] of [
+        [
+          "DZ-28-TEST-BOU-SAADA",
+          'Wilaya <bdi dir="ltr">68</bdi> – <bdi>Bou Saâda</bdi>',
+          'الولاية <bdi dir="ltr">68</bdi> – <bdi>بوسعادة</bdi>'
+        ],
+        [
+          "DZ-65-TEST-AIN-OUESSARA",
+          'Wilaya <bdi dir="ltr">65</bdi> – <bdi>Aïn Ouessara</bdi>',
+          'الولاية <bdi dir="ltr">65</bdi> – <bdi>عين وسارة</bdi>'
+        ]
+      ]) {
+        const parcel = await shop.live("POST", "/parcels", { ...PARCEL, destinationRelayCode: code });
+        expect(parcel.status).toBe(201);
+        expect(parcel.body.destinationRelayCode).toBe(code);
+        const page = (lang: string) =>
+          http(system().baseUrl, "GET", `/track/${parcel.body.trackingNumber}?lang=${lang}`, {
+            headers: { "X-Forwarded-For": freshAddress() }
+          });
+        expect((await page("fr")).text).toContain(fr);
+        expect((await page("ar")).text).toContain(ar);
+      }
     });
   });
 

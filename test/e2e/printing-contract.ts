@@ -146,17 +146,20 @@ export function printingContract(system: () => SystemUnderTest & { databaseUrl?:
       expect(zpl).toMatch(new RegExp(`\\^BCN,\\d+,N,N,N,A\\^FH\\^FD${parcel.trackingNumber}\\^FS`));
       expect(zpl).toContain(`^FDQA,${parcel.trackingNumber}^FS`);
       expect(zpl).toContain(`^FD${ALGER_CENTRE.nameAr}^FS`);
-      expect(zpl).toContain(`^FD${ALGER_CENTRE.cityAr}^FS`);
+      // The city, then its wilaya's name (Alger Centre is a commune of Alger), in each script; the wilaya's number in its box.
+      expect(zpl).toContain(`^FD${ALGER_CENTRE.cityAr}، الجزائر^FS`);
+      expect(zpl).toMatch(/\^FR\^FH\^FD16\^FS/);
       expect(zpl).toContain("COD: 1 500,00 DZD");
     });
 
-    test("the relay point's Arabic name and city, from the directory, extract from the PDF exactly as written", async () => {
+    test("the relay point's Arabic name and city, from the directory, extract from the PDF exactly as written, with its wilaya", async () => {
       const lines = (await parsePdf((await download(parcel.labelUrl)).bytes)).text.split("\n");
       expect(lines).toContain(ALGER_CENTRE.name);
       expect(lines).toContain(ALGER_CENTRE.nameAr);
       expect(lines).toContain(ALGER_CENTRE.address);
-      // Latin city on the left, Arabic city on the right of one line.
-      expect(lines).toContain(`${ALGER_CENTRE.city}${ALGER_CENTRE.cityAr}`);
+      // Latin city on the left, Arabic city on the right of one line, each followed by the wilaya's name; its number in a box.
+      expect(lines).toContain(`${ALGER_CENTRE.city}, Alger${ALGER_CENTRE.cityAr}، الجزائر`);
+      expect(lines.slice(lines.indexOf("WILAYA"), lines.indexOf("WILAYA") + 2)).toEqual(["WILAYA", "16"]);
     });
 
     test("each document is rendered once: the same download, or a fresh URL from GET, is served from the cache", async () => {

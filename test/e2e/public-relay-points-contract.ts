@@ -18,6 +18,10 @@ const PUBLIC_FIELDS = [
   "city",
   "closures",
   "code",
+  "commune",
+  "communeName",
+  "communeNameAr",
+  "formerWilaya",
   "latitude",
   "longitude",
   "name",
@@ -69,6 +73,10 @@ export function publicRelayPointsContract(system: () => SystemUnderTest): void {
       address: null,
       city: "El Oued",
       wilaya: "39",
+      formerWilaya: null,
+      commune: null,
+      communeName: null,
+      communeNameAr: null,
       latitude: 33.3683,
       longitude: 6.8674,
       openingHours: null,
@@ -97,7 +105,14 @@ export function publicRelayPointsContract(system: () => SystemUnderTest): void {
   });
 
   test("the partner search's filters and order: the same points, page for page", async () => {
-    for (const query of ["?wilaya=39&size=2&page=1", "?near=33.3683,6.8674&radiusKm=30", "?q=kiosque&city=guemar", "?wilaya=16&size=5"]) {
+    for (const query of [
+      "?wilaya=39&size=2&page=1",
+      "?near=33.3683,6.8674&radiusKm=30",
+      "?q=kiosque&city=guemar",
+      "?wilaya=16&size=5",
+      "?wilaya=28&size=100",
+      "?commune=2820"
+    ]) {
       const open = await search(query);
       const partner = await shop.live("GET", `/relay-points${query}`);
       expect(open.status).toBe(200);
@@ -108,6 +123,33 @@ export function publicRelayPointsContract(system: () => SystemUnderTest): void {
         total: partner.body.totalElements
       });
     }
+  });
+
+  test("the wilayas of 2026: Bou Saâda (68) by its number, its commune, and by M'Sila (28) during the transition, flagged", async () => {
+    const bouSaada = await search("?wilaya=68&size=100");
+    expect(bouSaada.status).toBe(200);
+    const shipped = bouSaada.body.items.find((p: { code: string }) => p.code === "DZ-68-BOU-SAADA");
+    expect(shipped).toMatchObject({
+      city: "Bou Saâda",
+      wilaya: "68",
+      formerWilaya: "28",
+      commune: "2820",
+      communeName: "Bou Saâda",
+      communeNameAr: "بوسعادة"
+    });
+    const msila = (await search("?wilaya=28&size=100")).body.items.map((p: { code: string; formerWilaya: string | null }) => [
+      p.code,
+      p.formerWilaya
+    ]);
+    expect(msila).toEqual(
+      expect.arrayContaining([
+        ["DZ-28-MSILA-CENTRE", null],
+        ["DZ-68-BOU-SAADA", "28"]
+      ])
+    );
+    const ainOuessara = (await search("?wilaya=65")).body.items.map((p: { code: string }) => p.code);
+    expect(ainOuessara).toContain("DZ-65-AIN-OUESSARA");
+    expect((await search("?commune=1731")).body.items.map((p: { code: string }) => p.code)).toContain("DZ-65-AIN-OUESSARA");
   });
 
   test("any origin: a preflight and the answer from a page of another origin, whatever CORS_ORIGINS says", async () => {
@@ -176,6 +218,8 @@ export function publicRelayPointsContract(system: () => SystemUnderTest): void {
   test("bad filters: 400 in the error shape, naming the field", async () => {
     const cases: [string, string][] = [
       ["?wilaya=99", "wilaya"],
+      ["?wilaya=70", "wilaya"],
+      ["?commune=2", "commune"],
       ["?near=abc", "near"],
       ["?near=36.7,3.0&radiusKm=0", "radiusKm"],
       ["?radiusKm=5", "radiusKm"],

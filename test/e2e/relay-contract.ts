@@ -22,7 +22,7 @@ export function relayHelpers(system: () => SystemUnderTest) {
     m,
     bo,
     /** A relay point of its own (a fresh code), with these settings. */
-    async relayPoint(settings: { capacity?: number; holdingDays?: number | null } = {}): Promise<string> {
+    async relayPoint(settings: { capacity?: number; holdingDays?: number | null; commune?: string } = {}): Promise<string> {
       const code = `DZ-99-R${randomBytes(4).toString("hex").toUpperCase()}`;
       const res = await bo().call("POST", "/relay-points", { code, name: `Counter ${code}`, city: "Alger", ...settings });
       expect(res.status).toBe(201);
@@ -71,6 +71,9 @@ export function dayAtTheCounterContract(system: () => SystemUnderTest): void {
     expect(me.body).toEqual({
       relayCode: code,
       name: `Counter ${code}`,
+      wilaya: null,
+      wilayaName: null,
+      wilayaNameAr: null,
       capacity: 10,
       onShelf: 0,
       holdingDays: 7,
@@ -219,6 +222,16 @@ export function relayRulesContract(system: () => SystemUnderTest): void {
       404,
       "AGENT_KEY_NOT_FOUND"
     );
+  });
+
+  test("/me names the point's wilaya in both scripts: Bou Saâda (68), whatever number its code carries", async () => {
+    const own = await h.relayPoint({ commune: "2820" });
+    expect((await (await h.agent(own))("GET", "/me")).body).toMatchObject({
+      relayCode: own,
+      wilaya: "68",
+      wilayaName: "Bou Saâda",
+      wilayaNameAr: "بوسعادة"
+    });
   });
 
   test("capacity and holding days: in the back-office body and list, the partner search and /me", async () => {

@@ -246,6 +246,50 @@ describeBrowser("the relay-point picker in a shop's checkout, in headless Chromi
     }
   });
 
+  test.each([
+    ["fr", "68 · Bou Saâda", "Bou Saâda", "Désormais wilaya 68 – Bou Saâda", "65 · Aïn Ouessara"],
+    ["ar", "68 · بوسعادة", "بوسعادة", "أصبحت تابعة للولاية 68 – بوسعادة", "65 · عين وسارة"]
+  ] as const)(
+    "%s: Bou Saâda, a wilaya of 2026, chosen by wilaya and commune; M'Sila still lists it, marked; then Aïn Ouessara",
+    async (lang, wilaya, commune, moved, ainOuessara) => {
+      const { page, problems, close } = await open(MOBILE, `lang=${lang}`);
+      try {
+        const wilayaSelect = page.locator("relay-point-picker #rpp-wilaya");
+        expect(await wilayaSelect.locator("option").count()).toBe(70);
+        await expect(wilayaSelect.locator('option[value="68"]').innerText()).resolves.toBe(wilaya);
+        await wilayaSelect.selectOption("68");
+        await option(page, "DZ-68-BOU-SAADA").waitFor();
+        // The second list names the communes of the points found, in the picker's language; choosing one filters by it.
+        const communeSelect = page.locator("relay-point-picker #rpp-city");
+        await expect(communeSelect.locator('option[value="2820"]').innerText()).resolves.toBe(commune);
+        const searched = page.waitForRequest(r => r.url().includes("commune=2820"));
+        await communeSelect.selectOption("2820");
+        expect(new URL((await searched).url()).searchParams.get("wilaya")).toBe("68");
+        await option(page, "DZ-68-BOU-SAADA").click();
+        await shoot(page, `bou-saada-${lang}-390`);
+
+        // A customer who still picks M'Sila (28) finds the point, told where it is now; its choice is unchanged.
+        await wilayaSelect.selectOption("28");
+        // M'Sila's own point appears with the new answer (Bou Saâda's was listed before it too).
+        await option(page, "DZ-28-MSILA-CENTRE").waitFor();
+        await expect(option(page, "DZ-68-BOU-SAADA").innerText()).resolves.toContain(moved);
+        await expect(option(page, "DZ-28-MSILA-CENTRE").innerText()).resolves.not.toContain(moved);
+        await shoot(page, `msila-lists-bou-saada-${lang}-390`);
+        expect(await picker(page).evaluate(el => (el as unknown as PickerElement).value)).toBe("DZ-68-BOU-SAADA");
+
+        // Aïn Ouessara (65, carved from Djelfa), named as the decree names it.
+        await expect(wilayaSelect.locator('option[value="65"]').innerText()).resolves.toBe(ainOuessara);
+        await wilayaSelect.selectOption("65");
+        await option(page, "DZ-65-AIN-OUESSARA").click();
+        const received = await submitted(page, () => page.getByRole("button", { name: lang === "ar" ? "تأكيد" : "Valider" }).click());
+        expect(received.relay_code).toBe("DZ-65-AIN-OUESSARA");
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    }
+  );
+
   test("required blocks an empty submit; the point closed on the arrival day is marked, and stays unchosen", async () => {
     const { page, problems, close } = await open(MOBILE, "lang=fr");
     try {

@@ -54,6 +54,8 @@ describeBrowser("tracking pages in headless Chromium", () => {
   let waiting: { trackingNumber: string; availableAt: string };
   /** A sandbox parcel addressed to a relay point whose name and address are markup. */
   let hostile: string;
+  /** A parcel to a relay point of Aïn Ouessara (wilaya 65 since 2026), whose code still says 17. */
+  let newWilaya: string;
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "relay-track-"));
@@ -94,6 +96,16 @@ describeBrowser("tracking pages in headless Chromium", () => {
     });
     expect(point.status).toBe(201);
     hostile = (await sandbox("POST", "/parcels", { ...RECIPIENT, weightG: 300, destinationRelayCode: "DZ-16-MARKUP" })).body.trackingNumber;
+    // A point of one of the wilayas of 2026, filed by its commune alone.
+    const ainOuessara = await bo.call("POST", "/relay-points", {
+      code: "DZ-17-AIN-OUSSERA-GARE",
+      name: "Kiosque de la gare",
+      city: "Aïn Ouessara",
+      commune: "1731"
+    });
+    expect(ainOuessara.body).toMatchObject({ wilaya: "65", formerWilaya: "17" });
+    newWilaya = (await live("POST", "/parcels", { ...RECIPIENT, weightG: 500, destinationRelayCode: "DZ-17-AIN-OUSSERA-GARE" })).body
+      .trackingNumber;
 
     if (!hasChromium) throw new Error(`CI=true but ${CHROMIUM} is missing: apt-get install -y chromium`);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
@@ -178,6 +190,7 @@ describeBrowser("tracking pages in headless Chromium", () => {
       expect(main).toContain("42 Rue Didouche Mourad, Alger Centre");
       expect(main).toContain("Du samedi au jeudi");
       expect(main).toContain("08:30–12:30");
+      expect(main).toContain("Wilaya 16 – Alger");
       expect(main).toContain(formatDateTime(waiting.availableAt, "fr"));
 
       expect(await page.getByRole("banner").count()).toBe(1);
@@ -223,6 +236,7 @@ describeBrowser("tracking pages in headless Chromium", () => {
       expect(main).toContain("طردك في انتظارك في نقطة الاستلام");
       expect(main).toContain("مكتبة ديدوش");
       expect(main).toContain("من السبت إلى الخميس");
+      expect(main).toContain("الولاية 16 – الجزائر");
       expect(main).toContain(formatDateTime(waiting.availableAt, "ar"));
       expect(main).toMatch(/1\.500/);
       expect(main).not.toMatch(/[\u0660-\u0669]/);
@@ -236,6 +250,26 @@ describeBrowser("tracking pages in headless Chromium", () => {
       expect(problems).toEqual([]);
     } finally {
       await close();
+    }
+  });
+
+  test("a relay point of the wilayas of 2026 is shown in its new wilaya, in French and in Arabic, whatever its code says", async () => {
+    for (const [locale, wilaya] of [
+      ["fr-FR", "Wilaya 65 – Aïn Ouessara"],
+      ["ar-DZ", "الولاية 65 – عين وسارة"]
+    ] as const) {
+      const { page, problems, close } = await open({ ...MOBILE, locale });
+      try {
+        expect((await page.goto(`${base}/track/${newWilaya}`))?.status()).toBe(200);
+        const main = await page.innerText("main");
+        expect(main).toContain("DZ-17-AIN-OUSSERA-GARE");
+        expect(main).toContain(wilaya);
+        expect(await contrastOf(page, ".wilaya")).toBeGreaterThanOrEqual(4.5);
+        await shoot(page, `parcel-new-wilaya-${locale.slice(0, 2)}-mobile`);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
     }
   });
 

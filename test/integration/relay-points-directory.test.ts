@@ -31,6 +31,13 @@ const QUERIES: Omit<RelayPointSearchQuery, "page" | "size">[] = [
   {},
   { wilaya: "16" },
   { wilaya: "31", q: "superette" },
+  // Djelfa finds its own points and those of Aïn Ouessara and Messaad, carved from it in 2026 (their formerWilaya).
+  { wilaya: "17" },
+  { wilaya: "28" },
+  { wilaya: "68" },
+  { commune: "2820" },
+  { commune: "3101", q: "oran" },
+  { wilaya: "17", commune: "1731" },
   { city: "Oran" },
   { city: "SETIF" },
   { city: "وهران" },
@@ -171,6 +178,8 @@ function directoryContract(open: () => Promise<ThrowAwayDatabase>) {
         (await tx.query<{ "QUERY PLAN": string }>(`EXPLAIN ${sql}`, params)).map(r => r["QUERY PLAN"]).join("\n");
       return {
         wilaya: await explain("SELECT code FROM parcels.relay_points WHERE active AND wilaya = $1 ORDER BY wilaya, code", ["16"]),
+        formerWilaya: await explain("SELECT code FROM parcels.relay_points WHERE active AND former_wilaya = $1", ["28"]),
+        commune: await explain("SELECT code FROM parcels.relay_points WHERE active AND commune = $1", ["2820"]),
         city: await explain("SELECT code FROM parcels.relay_points WHERE active AND city_key = $1", ["oran"]),
         position: await explain(
           "SELECT code FROM parcels.relay_points WHERE active AND latitude BETWEEN $1 AND $2 AND longitude BETWEEN $3 AND $4",
@@ -179,6 +188,8 @@ function directoryContract(open: () => Promise<ThrowAwayDatabase>) {
       };
     });
     expect(plans.wilaya).toContain("relay_points_active_wilaya");
+    expect(plans.formerWilaya).toContain("relay_points_active_former_wilaya");
+    expect(plans.commune).toContain("relay_points_active_commune");
     expect(plans.city).toContain("relay_points_active_city");
     expect(plans.position).toContain("relay_points_active_position");
   });

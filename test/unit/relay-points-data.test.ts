@@ -3,13 +3,15 @@ import { distanceKm } from "../../lib/geo";
 import { openingHoursSchema, WEEKDAYS } from "../../lib/opening-hours";
 import type { RelayPointEntry } from "../../lib/relay-points";
 import { RELAY_CODE_PATTERN } from "../../lib/schemas";
-import { findWilaya, WILAYAS } from "../../services/parcels/wilayas";
+import { foldSearchText } from "../../services/parcels/search-text";
+import { findCommune } from "../../lib/communes";
+import { findWilaya, formerWilayaOf, WILAYAS } from "../../lib/wilayas";
 
 /** The shipped directory: what a fresh install seeds, and what labels and the tracking page print. */
 
 const directory: RelayPointEntry[] = relayPoints;
 const TEXT_FIELDS = ["code", "name", "nameAr", "city", "cityAr", "wilaya", "address"] as const;
-const ALL_FIELDS = [...TEXT_FIELDS, "latitude", "longitude", "active", "openingHours"];
+const ALL_FIELDS = [...TEXT_FIELDS, "commune", "formerWilaya", "latitude", "longitude", "active", "openingHours"];
 const ARABIC_LETTERS = /^[\u0621-\u064a\u0671 ]+$/;
 /** Mainland and Sahara, with a margin of a few km: Algeria spans 18.97–37.09 N, 8.67 W–11.98 E. */
 const ALGERIA = { minLatitude: 18.9, maxLatitude: 37.2, minLongitude: -8.7, maxLongitude: 12.0 };
@@ -36,9 +38,16 @@ describe("resources/relay-points.json", () => {
     expect(point.nameAr).toMatch(ARABIC_LETTERS);
     expect(point.cityAr).toMatch(ARABIC_LETTERS);
     expect(typeof point.active).toBe("boolean");
-    // The wilaya number is repeated in the code, and is a real wilaya.
+    // The wilaya number is repeated in the code, and is a real wilaya: its commune's, whose name is the city's.
     expect(findWilaya(point.wilaya ?? "")).toBeDefined();
     expect(point.code.startsWith(`DZ-${point.wilaya}-`)).toBe(true);
+    const commune = findCommune(point.commune ?? "");
+    expect(commune?.wilaya).toBe(point.wilaya);
+    expect(point.formerWilaya).toBe(formerWilayaOf(point.wilaya));
+    // The city is the commune, in one script or the other (Ali Mendjeli is a new town of El Khroub's commune).
+    const names = new Set([commune!.name, commune!.nameAr, ...(commune!.aliases ?? [])].map(foldSearchText));
+    if (point.code !== "DZ-25-ALI-MENDJELI")
+      expect(names.has(foldSearchText(point.city)) || names.has(foldSearchText(point.cityAr!))).toBe(true);
   });
 
   it.each(directory.map(p => [p.code, p] as const))("%s stands in Algeria, near its wilaya's chef-lieu", (_code, point) => {

@@ -97,6 +97,10 @@ export interface Page<T> {
 export interface Me {
   relayCode: string;
   name: string;
+  /** Absent from a copy saved by an older version of the app. */
+  wilaya?: string | null;
+  wilayaName?: string | null;
+  wilayaNameAr?: string | null;
   capacity: number;
   onShelf: number;
   holdingDays: number;

@@ -26,6 +26,8 @@ export interface Messages {
   closedOnArrival: (day: string) => string;
   full: string;
   closedForNew: string;
+  /** A point found by the wilaya it belonged to before 2026: where it is now. */
+  nowInWilaya: (code: string, name: string) => string;
   unavailable: string;
   chosen: string;
   nothingChosen: string;
@@ -60,6 +62,7 @@ const fr: Messages = {
   closedOnArrival: day => `Fermé le jour de l'arrivée (${day}) : indisponible`,
   full: "Complet : indisponible",
   closedForNew: "Fermé ces jours-ci : indisponible",
+  nowInWilaya: (code, name) => `Désormais wilaya ${code} – ${name}`,
   unavailable: "indisponible",
   chosen: "Point choisi :",
   nothingChosen: "Aucun point choisi.",
@@ -94,6 +97,7 @@ const ar: Messages = {
   closedOnArrival: day => `مغلق يوم الوصول (${day}): غير متاح`,
   full: "ممتلئ: غير متاح",
   closedForNew: "مغلق هذه الأيام: غير متاح",
+  nowInWilaya: (code, name) => `أصبحت تابعة للولاية ${code} – ${name}`,
   unavailable: "غير متاح",
   chosen: "النقطة المختارة:",
   nothingChosen: "لم يتم اختيار أي نقطة.",
@@ -128,6 +132,7 @@ const en: Messages = {
   closedOnArrival: day => `Closed on the arrival day (${day}): unavailable`,
   full: "Full: unavailable",
   closedForNew: "Closed these days: unavailable",
+  nowInWilaya: (code, name) => `Now in wilaya ${code} – ${name}`,
   unavailable: "unavailable",
   chosen: "Chosen point:",
   nothingChosen: "No point chosen.",

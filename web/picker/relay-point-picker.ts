@@ -19,6 +19,11 @@ import { PublicRelayPoint, SearchFilters, searchRelayPoints } from "./search";
 
 /** Days a parcel usually travels from the shop to its relay point, when `arrival-date` is not given. */
 const USUAL_TRANSIT_DAYS = 2;
+/** The wilayas by code (01 to 69, law 26-06 of 2026), for the list and for naming a point's new wilaya. */
+const WILAYA_BY_CODE = new Map(wilayas.map(w => [w.code, w]));
+/** The commune list's values: a commune's ONS code (four digits), or, for a point without one, its city. */
+const COMMUNE_CODE = /^\d{4}$/;
+
 /** Radius of a "near me" search, in km; after it, other searches are ranked by distance within 500 km. */
 const NEAR_RADIUS_KM = 30;
 const DEBOUNCE_MS = 300;
@@ -130,8 +135,9 @@ export class RelayPointPicker extends HTMLElement {
       this.#wilayaSelect.value = this.#initialWilaya() ?? "";
       void this.#runSearch(this.#filters());
     } else {
-      // Language, arrival day, transit or tiles: everything shown depends on them.
+      // Language, arrival day, transit or tiles: everything shown depends on them (the communes' names too).
       this.#render();
+      this.#fillCommunes();
       this.#showPoints();
     }
   }
@@ -176,7 +182,7 @@ export class RelayPointPicker extends HTMLElement {
 
   #initialWilaya(): string | null {
     const raw = (this.getAttribute("wilaya") ?? "").trim();
-    return /^\d{1,2}$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 58 ? raw.padStart(2, "0") : null;
+    return /^\d{1,2}$/.test(raw) && WILAYA_BY_CODE.has(raw.padStart(2, "0")) ? raw.padStart(2, "0") : null;
   }
 
   /** Why a point cannot be chosen, or null when it can. */
@@ -265,13 +271,15 @@ export class RelayPointPicker extends HTMLElement {
   #filters(): SearchFilters {
     const filters: SearchFilters = {};
     if (this.#wilayaSelect.value) filters.wilaya = this.#wilayaSelect.value;
-    if (this.#citySelect.value) filters.city = this.#citySelect.value;
+    const place = this.#citySelect.value;
+    if (COMMUNE_CODE.test(place)) filters.commune = place;
+    else if (place) filters.city = place;
     const q = this.#textInput.value.trim();
     if (q) filters.q = q;
     if (this.#position) {
       // Once the customer gave a position, every search is ranked by distance from it.
       filters.near = this.#position;
-      filters.radiusKm = filters.wilaya || filters.q || filters.city ? 500 : NEAR_RADIUS_KM;
+      filters.radiusKm = filters.wilaya || filters.q || filters.city || filters.commune ? 500 : NEAR_RADIUS_KM;
     }
     return filters;
   }
@@ -320,16 +328,37 @@ export class RelayPointPicker extends HTMLElement {
       return;
     }
     if (controller.signal.aborted) return;
-    if (!filters.city) this.#fillCities();
+    if (!filters.city && !filters.commune) this.#fillCommunes();
     this.#showPoints();
   }
 
-  /** The towns of the wilaya's points, for the second list. */
-  #fillCities(): void {
+  /** The communes of the points found, named in the picker's language, for the second list (a point without a commune by its city). */
+  #fillCommunes(): void {
     const chosen = this.#citySelect.value;
-    const cities = [...new Set(this.#points.map(p => p.city))].sort((a, b) => a.localeCompare(b, this.#lang));
-    this.#citySelect.replaceChildren(h("option", { value: "" }, this.#t.anyCity), ...cities.map(c => h("option", { value: c }, c)));
-    this.#citySelect.value = cities.includes(chosen) ? chosen : "";
+    const places = new Map<string, string>();
+    for (const p of this.#points) {
+      if (p.commune) places.set(p.commune, (this.#lang === "ar" ? p.communeNameAr : p.communeName) ?? p.city);
+      else places.set(p.city, p.city);
+    }
+    const sorted = [...places].sort(([, a], [, b]) => a.localeCompare(b, this.#lang));
+    this.#citySelect.replaceChildren(
+      h("option", { value: "" }, this.#t.anyCity),
+      ...sorted.map(([value, label]) => h("option", { value }, label))
+    );
+    this.#citySelect.value = places.has(chosen) ? chosen : "";
+  }
+
+  /** A point found through the wilaya it belonged to before 2026 (the list's wilaya): where it is now, or null. */
+  #movedBadge(point: PublicRelayPoint): HTMLElement | null {
+    const chosen = this.#wilayaSelect.value;
+    if (!chosen || !point.wilaya || point.wilaya === chosen || point.formerWilaya !== chosen) return null;
+    const now = WILAYA_BY_CODE.get(point.wilaya);
+    if (!now) return null;
+    return h(
+      "span",
+      { class: "badge", part: "badge moved" },
+      this.#t.nowInWilaya(point.wilaya, this.#lang === "ar" ? now.nameAr : now.name)
+    );
   }
 
   #showPoints(): void {
@@ -351,6 +380,8 @@ export class RelayPointPicker extends HTMLElement {
       for (const c of point.closures) {
         badges.append(h("span", { class: "badge", part: "badge" }, t.closedOn(shortDate(c.from, this.#lang), shortDate(c.to, this.#lang))));
       }
+      const moved = this.#movedBadge(point);
+      if (moved) badges.append(moved);
       if (refusal) badges.append(h("span", { class: "badge warn", part: "badge unavailable" }, refusal));
       const option = h(
         "li",

@@ -7,6 +7,12 @@ export interface PublicRelayPoint {
   address: string | null;
   city: string;
   wilaya: string | null;
+  /** Wilayas 59–69 (2026): the wilaya the point's place belonged to, which still finds it. */
+  formerWilaya: string | null;
+  /** The commune's ONS code, and its names; null when the directory does not know it. */
+  commune: string | null;
+  communeName: string | null;
+  communeNameAr: string | null;
   latitude: number | null;
   longitude: number | null;
   openingHours: OpeningHours | null;
@@ -19,6 +25,7 @@ export interface PublicRelayPoint {
 
 export interface SearchFilters {
   wilaya?: string;
+  commune?: string;
   city?: string;
   q?: string;
   near?: { latitude: number; longitude: number };
@@ -31,6 +38,7 @@ export const SEARCH_PATH = "/api/public/v1/relay-points";
 export async function searchRelayPoints(apiBase: string, filters: SearchFilters, signal: AbortSignal): Promise<PublicRelayPoint[]> {
   const query = new URLSearchParams({ size: "100" });
   if (filters.wilaya) query.set("wilaya", filters.wilaya);
+  if (filters.commune) query.set("commune", filters.commune);
   if (filters.city) query.set("city", filters.city);
   if (filters.q) query.set("q", filters.q);
   if (filters.near) {

@@ -37,6 +37,8 @@ export interface Messages {
   returnCodeSentNote: string;
   relayHeading: string;
   relayCode: string;
+  /** Before the wilaya's number and name: "Wilaya 68 – Bou Saâda". */
+  wilaya: string;
   openingHours: string;
   noOpeningHours: string;
   openNow: (closesAt: string) => string;
@@ -78,6 +80,7 @@ const fr: Messages = {
   returnCodeSentNote: "Le destinataire a reçu par SMS un code de retour à donner dans n'importe quel point relais.",
   relayHeading: "Votre point relais",
   relayCode: "Code du point\u00a0:",
+  wilaya: "Wilaya",
   openingHours: "Horaires d’ouverture",
   noOpeningHours: "Horaires non communiqués.",
   openNow: t => `Ouvert en ce moment · ferme à ${t}`,
@@ -146,6 +149,7 @@ const ar: Messages = {
   returnCodeSentNote: "تلقى المستلم عبر رسالة نصية رمز إرجاع يقدمه في أي نقطة استلام.",
   relayHeading: "نقطة الاستلام",
   relayCode: "رمز النقطة:",
+  wilaya: "الولاية",
   openingHours: "أوقات العمل",
   noOpeningHours: "أوقات العمل غير متوفرة.",
   openNow: t => `مفتوح الآن · يغلق على الساعة ${t}`,
@@ -201,6 +205,7 @@ const en: Messages = {
   returnCodeSentNote: "The recipient got a return code by SMS, to give at any relay point.",
   relayHeading: "Your relay point",
   relayCode: "Point code:",
+  wilaya: "Wilaya",
   openingHours: "Opening hours",
   noOpeningHours: "Opening hours not provided.",
   openNow: t => `Open now · closes at ${t}`,

@@ -2,6 +2,7 @@ import { algiersClock, formatOpeningHours, OpeningHours, openingStatusAt, weekda
 import type { ParcelStatus } from "../../../lib/parcel-status";
 import type { TrackingPageDestination, TrackingPageParcel } from "../../../lib/public-tracking";
 import { formatDateTime, formatDzd } from "../../../lib/algiers-format";
+import { wilayaName } from "../../../lib/wilayas";
 import { Html, html } from "./html";
 import { passPagePath, renderLayout, TRACK_PATH, trackingPagePath } from "./layout";
 import { passCard } from "./pass-card";
@@ -133,6 +134,12 @@ function mapLink(destination: TrackingPageDestination, m: Messages): Html | "" {
   return html`<p><a href="https://www.openstreetmap.org/?mlat=${lat}&amp;mlon=${lng}#map=18/${lat}/${lng}" rel="noopener noreferrer">${m.map}</a></p>`;
 }
 
+/** "Wilaya 68 – Bou Saâda": where the point is on the map the recipient knows (the code may still say 28). */
+function wilayaLine(code: string | null | undefined, m: Messages, options: PageOptions): Html | "" {
+  const name = wilayaName(code, options.lang);
+  return name ? html`<span class="wilaya">${m.wilaya} <bdi dir="ltr">${code!}</bdi> – <bdi>${name}</bdi></span>` : "";
+}
+
 function relayBlock(destination: TrackingPageDestination, m: Messages, options: PageOptions): Html {
   const arabic = options.lang === "ar";
   const name = (arabic && destination.nameAr) || destination.name;
@@ -144,7 +151,9 @@ function relayBlock(destination: TrackingPageDestination, m: Messages, options: 
   return html`<section class="card" aria-labelledby="relay-heading">
 <h2 id="relay-heading">${m.relayHeading}</h2>
 <p class="place"><bdi>${name}</bdi></p>
-<p>${addressLine}${address && cityShown ? html`<br>` : ""}${cityShown ? html`<bdi>${city}</bdi>` : ""}</p>
+<p>${[addressLine, cityShown ? html`<bdi>${city}</bdi>` : "", wilayaLine(destination.wilaya, m, options)]
+    .filter(part => part !== "")
+    .map((part, i) => (i === 0 ? part : html`<br>${part}`))}</p>
 <p class="muted">${m.relayCode} ${trackingNumber(destination.code)}</p>
 ${openingHoursBlock(destination.openingHours, m, options)}
 ${mapLink(destination, m)}

@@ -2,6 +2,7 @@ import type { Brand } from "../../../lib/brand";
 import { isLang, Lang, negotiateLanguage } from "../../../lib/languages";
 import type { TrackingPageParcel } from "../../../lib/public-tracking";
 import { parseTrackingInput } from "../../../lib/tracking-number";
+import { normaliseWilayaCode } from "../../../lib/wilayas";
 import type { RelayPointSearchItem } from "../../parcels/parcels.contract";
 import type { RateAnswer } from "../rate-limit";
 import { CHANGE_PROBLEMS, ChangeProblem, changeProblemOf } from "./change-messages";
@@ -41,8 +42,6 @@ export interface ChangeDeps {
 }
 
 const text = (value: QueryValue): string => ((typeof value === "string" ? value : value?.[0]) ?? "").trim();
-
-const WILAYA = /^[0-9]{1,2}$/;
 
 function languageOf(request: ChangeRequest): { lang: Lang; linkLang?: Lang; brand?: Brand } {
   const asked = text(request.fields.lang).toLowerCase();
@@ -89,10 +88,9 @@ const seeOther = (headers: Record<string, string>, location: string): TrackingPa
   body: ""
 });
 
-/** What the search keeps in the links: a wilaya of one or two digits, a city of at most 100 characters. */
+/** What the search keeps in the links: a wilaya's number (01 to 69; anything else is no wilaya), a city of at most 100 characters. */
 function searchOf(fields: ChangeRequest["fields"]): { wilaya: string; city: string } {
-  const wilaya = text(fields.wilaya);
-  return { wilaya: WILAYA.test(wilaya) ? wilaya.padStart(2, "0") : "", city: text(fields.city).slice(0, 100) };
+  return { wilaya: normaliseWilayaCode(text(fields.wilaya)) ?? "", city: text(fields.city).slice(0, 100) };
 }
 
 export async function respondToChangePage(request: ChangeRequest, deps: ChangeDeps): Promise<TrackingPageResponse> {

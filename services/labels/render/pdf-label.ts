@@ -2,11 +2,13 @@ import { Code128Pattern, QrMatrix } from "./barcodes";
 import {
   LabelData,
   SANDBOX_MARK,
+  cityAndWilaya,
   distinctSecondName,
   formatDzd,
   formatLabelDate,
   formatWeight,
-  hasCashOnDelivery
+  hasCashOnDelivery,
+  wilayaBox
 } from "../../../lib/labels/label-data";
 import { LabelCell } from "../../../lib/labels/page-formats";
 import { BarcodePlacement, drawCode128, drawQr, placeCode128, placeQr } from "./pdf-barcodes";
@@ -56,6 +58,8 @@ const BOTTOM = {
   trackingBaseline: 28
 } as const;
 const COD_HEIGHT = 28;
+/** The wilaya box at the right of the relay code: "WILAYA" over the number, white on black. */
+const WILAYA_BOX = { width: 44, top: 53, height: 27, gap: 6 } as const;
 
 function barcodeLayout(barcodes: LabelBarcodes, cell: LabelCell, dotsPerInch: number): LabelBarcodeLayout {
   const qr = placeQr(barcodes.qr, cell.x + cell.width - 2, cell.y + TOP.middleRule + 1, TOP.qrMaxSide, dotsPerInch);
@@ -96,7 +100,7 @@ function drawRelayBlock(doc: Doc, label: LabelData, cell: LabelCell): void {
   }
 
   const cityAr = distinctSecondName(label.relayCity, label.relayCityAr);
-  const hasCityLine = Boolean(label.relayCity?.trim() || cityAr);
+  const hasCityLine = Boolean(label.relayCity?.trim() || cityAr || wilayaBox(label));
   const cityLineHeight = 15;
   if (label.relayAddress?.trim()) {
     const lineHeight = 10;
@@ -113,18 +117,35 @@ function drawRelayBlock(doc: Doc, label: LabelData, cell: LabelCell): void {
     baseline += cityLineHeight;
     const half = (width - 8) / 2;
     const city = label.relayCity?.trim();
+    const wilaya = wilayaBox(label);
     if (city && cityAr) {
-      drawTextLine(doc, city, { x, baseline: cell.y + baseline, width: half }, { size: 10, weight: "bold", minSize: 7, align: "left" });
       drawTextLine(
         doc,
-        cityAr,
+        cityAndWilaya(city, wilaya, "fr"),
+        { x, baseline: cell.y + baseline, width: half },
+        { size: 10, weight: "bold", minSize: 7, align: "left" }
+      );
+      drawTextLine(
+        doc,
+        cityAndWilaya(cityAr, wilaya, "ar"),
         { x: x + width - half, baseline: cell.y + baseline, width: half },
         { size: 11, weight: "bold", minSize: 7, align: "right" }
       );
     } else {
-      drawTextLine(doc, city || cityAr || "", box(baseline), { size: 10, weight: "bold", minSize: 7, align: "start" });
+      const line = cityAr && !city ? cityAndWilaya(cityAr, wilaya, "ar") : cityAndWilaya(city, wilaya, "fr");
+      drawTextLine(doc, line, box(baseline), { size: 10, weight: "bold", minSize: 7, align: "start" });
     }
   }
+}
+
+/** Sorting reads the wilaya from here, whatever number the code carries. */
+function drawWilayaBox(doc: Doc, wilaya: string, cell: LabelCell): void {
+  const x = cell.x + cell.width - MARGIN - WILAYA_BOX.width;
+  const y = cell.y + WILAYA_BOX.top;
+  doc.rect(x, y, WILAYA_BOX.width, WILAYA_BOX.height).fill(INK);
+  const line = { x, width: WILAYA_BOX.width };
+  drawTextLine(doc, "WILAYA", { ...line, baseline: y + 7.5 }, { size: 6, weight: "bold", align: "center", color: "white" });
+  drawTextLine(doc, wilaya, { ...line, baseline: y + 24 }, { size: 17, weight: "bold", align: "center", color: "white" });
 }
 
 function drawSandboxMarks(doc: Doc, cell: LabelCell): void {
@@ -178,8 +199,11 @@ export function drawLabel(doc: Doc, label: LabelData, barcodes: LabelBarcodes, c
 
   drawTextLine(doc, "DESTINATION RELAY POINT", at(TOP.captionBaseline, contentWidth - 80), { size: 7 });
   if (label.brandName) drawTextLine(doc, date, at(TOP.captionBaseline, 75, left + contentWidth - 75), { size: 8, align: "right" });
-  // The relay code is what sorting reads: shrink it rather than cut it.
-  drawTextLine(doc, label.relayCode, at(TOP.relayCodeBaseline), { size: 22, minSize: 9, weight: "bold" });
+  // The relay code and its wilaya are what sorting reads: shrink the code rather than cut it.
+  const wilaya = wilayaBox(label);
+  if (wilaya) drawWilayaBox(doc, wilaya, cell);
+  const codeWidth = wilaya ? contentWidth - WILAYA_BOX.width - WILAYA_BOX.gap : contentWidth;
+  drawTextLine(doc, label.relayCode, at(TOP.relayCodeBaseline, codeWidth), { size: 22, minSize: 9, weight: "bold" });
   drawRelayBlock(doc, label, cell);
   rule(doc, cell, TOP.middleRule);
 

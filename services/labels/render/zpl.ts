@@ -4,11 +4,13 @@ import {
   LabelData,
   SANDBOX_MARK,
   assertPrintable,
+  cityAndWilaya,
   distinctSecondName,
   formatDzd,
   formatLabelDate,
   formatWeight,
-  hasCashOnDelivery
+  hasCashOnDelivery,
+  wilayaBox
 } from "../../../lib/labels/label-data";
 import { assertLabelCount } from "./pdf-document";
 import { DEFAULT_ZPL_UNICODE_FONT, ZplTextOptions, escapeFieldData, zplTextField } from "./zpl-text";
@@ -76,7 +78,15 @@ function labelZpl(label: LabelData, text: ZplTextOptions): string {
 
   add(zplTextField("DESTINATION RELAY POINT", MARGIN, 124, CONTENT - 220, { height: 20 }, text));
   if (label.brandName) add(zplTextField(date, WIDTH - MARGIN - 210, 122, 210, { height: 22, align: "right" }, text));
-  add(zplTextField(label.relayCode, MARGIN, 150, CONTENT, { height: 64, minHeight: 24 }, text));
+  // As on the PDF: the wilaya in a box at the right of the code, which shrinks to leave it room.
+  const wilaya = wilayaBox(label);
+  const box = { width: 120, gap: 16 };
+  if (wilaya) {
+    fields.push(`^FO${WIDTH - MARGIN - box.width},142^GB${box.width},76,76^FS`);
+    add(zplTextField("WILAYA", WIDTH - MARGIN - box.width, 146, box.width, { height: 18, align: "center", reverse: true }, text));
+    add(zplTextField(wilaya, WIDTH - MARGIN - box.width, 166, box.width, { height: 48, align: "center", reverse: true }, text));
+  }
+  add(zplTextField(label.relayCode, MARGIN, 150, wilaya ? CONTENT - box.width - box.gap : CONTENT, { height: 64, minHeight: 24 }, text));
   let y = 222;
   add(zplTextField(label.relayName, MARGIN, y, CONTENT, { height: 34, minHeight: 24, align: "start" }, text));
   const nameAr = distinctSecondName(label.relayName, label.relayNameAr);
@@ -91,9 +101,20 @@ function labelZpl(label: LabelData, text: ZplTextOptions): string {
   const cityY = 372;
   const cityAr = distinctSecondName(label.relayCity, label.relayCityAr);
   const half = (CONTENT - 20) / 2;
-  if (label.relayCity?.trim())
-    add(zplTextField(label.relayCity, MARGIN, cityY, cityAr ? half : CONTENT, { height: 30, minHeight: 20, align: "left" }, text));
-  if (cityAr) add(zplTextField(cityAr, WIDTH - MARGIN - half, cityY, half, { height: 34, minHeight: 20, align: "right" }, text));
+  // The Latin line, unless only the Arabic city is known (then the wilaya goes on that one).
+  const cityLine = cityAr && !label.relayCity?.trim() ? "" : cityAndWilaya(label.relayCity, wilaya, "fr");
+  if (cityLine) add(zplTextField(cityLine, MARGIN, cityY, cityAr ? half : CONTENT, { height: 30, minHeight: 20, align: "left" }, text));
+  if (cityAr)
+    add(
+      zplTextField(
+        cityAndWilaya(cityAr, wilaya, "ar"),
+        WIDTH - MARGIN - half,
+        cityY,
+        half,
+        { height: 34, minHeight: 20, align: "right" },
+        text
+      )
+    );
   fields.push(`^FO${MARGIN},418^GB${CONTENT},3,3^FS`);
 
   const qr = qrField(label.trackingNumber, WIDTH - 8, 424);

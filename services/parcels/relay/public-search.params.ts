@@ -1,7 +1,7 @@
 import { API_BASE_PATH, RELAY_POINTS_PATH } from "../../../lib/endpoint";
 import { arrayOf, component, nullable, objectOf } from "../../../lib/openapi/json-schema";
 import { pageSchema } from "../../../lib/parcel-view";
-import { latitude, longitude, OpeningHoursSchema, wilaya } from "../relay-points.params";
+import { commune, communeName, communeNameAr, formerWilaya, latitude, longitude, OpeningHoursSchema, wilaya } from "../relay-points.params";
 import { ClosureRefSchema } from "./closures.params";
 import type { PublicRelayPoint } from "./public-search";
 
@@ -19,6 +19,10 @@ export const PublicRelayPointView = component(
       address: { type: ["string", "null"] },
       city: { type: "string" },
       wilaya,
+      formerWilaya,
+      commune,
+      communeName,
+      communeNameAr,
       latitude,
       longitude,
       openingHours: nullable(OpeningHoursSchema),
@@ -59,6 +63,6 @@ export const PUBLIC_RELAY_SEARCH_DESCRIPTION =
   `The relay-point search of the partner API (GET ${API_BASE_PATH.partner}${RELAY_POINTS_PATH}: the same filters, the same order, unknown parameters refused) ` +
   "for web pages: no key, callable from a browser on any origin (CORS), so a shop's checkout can let its customer choose a point " +
   "(the relay-point picker, `/widget/v1/relay-point-picker.js`, calls it). Each point carries only what a customer sees: where it " +
-  "is, its opening hours, `openNow`, its closures, and whether it takes a new parcel today (`takesNewParcels`, else " +
+  "is (its wilaya, 01 to 69, and for the wilayas of 2026 the `formerWilaya` a search by the old wilaya finds it by; its commune), its opening hours, `openNow`, its closures, and whether it takes a new parcel today (`takesNewParcels`, else " +
   "`notTakingReason`). Answers carry `Cache-Control: public, max-age=60` and an `ETag`: a repeated search with `If-None-Match` " +
   "is a 304 without a body. Limited per client address (PUBLIC_SEARCH_PER_MINUTE, 120 a minute), with the rate-limit headers.";

@@ -23,6 +23,11 @@ export interface PublicRelayPoint extends ClosureStatus {
   address: string | null;
   city: string;
   wilaya: string | null;
+  /** Wilayas 59–69: the wilaya the point's place belonged to before 2026, which still finds it. */
+  formerWilaya: string | null;
+  commune: string | null;
+  communeName: string | null;
+  communeNameAr: string | null;
   latitude: number | null;
   longitude: number | null;
   openingHours: OpeningHours | null;
@@ -58,6 +63,10 @@ export function toPublicRelayPoint(
     address: point.address,
     city: point.city,
     wilaya: point.wilaya,
+    formerWilaya: point.formerWilaya,
+    commune: point.commune,
+    communeName: point.communeName,
+    communeNameAr: point.communeNameAr,
     latitude: point.latitude,
     longitude: point.longitude,
     openingHours: point.openingHours,

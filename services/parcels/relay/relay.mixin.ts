@@ -11,6 +11,7 @@ import type { Caller } from "../../../lib/contract";
 import type { Database } from "../../../lib/db/database";
 import { RELAY_POINTS_PATH } from "../../../lib/endpoint";
 import { AppError } from "../../../lib/errors";
+import { wilayaName } from "../../../lib/wilayas";
 import { pageOf } from "../../../lib/parcel-view";
 import { isDateTime, NoParams, NoParamsSchema } from "../../../lib/schemas";
 import { normaliseTrackingNumber } from "../../../lib/tracking-number";
@@ -106,8 +107,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         operationId: "getRelayCounter",
         summary: "This relay point",
         description:
-          "The relay point the key works for, its shelf's capacity, how many parcels are on it now, its holding days, and the " +
-          "public key that verifies recipients' pickup passes offline.",
+          "The relay point the key works for, its wilaya (named in French and Arabic), its shelf's capacity, how many parcels are on it now, " +
+          "its holding days, and the public key that verifies recipients' pickup passes offline.",
         tag: "Counter",
         response: CounterViewSchema,
         responseDescription: "The relay point.",
@@ -119,6 +120,9 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         return {
           relayCode: relay.code,
           name: relay.name,
+          wilaya: relay.wilaya,
+          wilayaName: wilayaName(relay.wilaya, "fr"),
+          wilayaNameAr: wilayaName(relay.wilaya, "ar"),
           capacity: relay.capacity,
           onShelf: await store.countOnShelf(this.db, relay.code),
           holdingDays: relay.holdingDays ?? this.config.holdingDays,

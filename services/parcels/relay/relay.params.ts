@@ -214,6 +214,10 @@ export const RELAY_SETTINGS_FIELDS: Record<"capacity" | "holdingDays", JsonSchem
 export interface CounterView {
   relayCode: string;
   name: string;
+  /** Two digits, and its names, so the counter shows where the point is now (its code may still carry an older number). */
+  wilaya: string | null;
+  wilayaName: string | null;
+  wilayaNameAr: string | null;
   capacity: number;
   onShelf: number;
   holdingDays: number;
@@ -225,6 +229,14 @@ export const CounterViewSchema = component(
   objectOf<CounterView>({
     relayCode: { type: "string", examples: ["DZ-16-ALGER-CENTRE"] },
     name: { type: "string" },
+    wilaya: {
+      type: ["string", "null"],
+      pattern: "^[0-9]{2}$",
+      description: "The point's wilaya, 01 to 69 (a point of the wilayas of 2026 keeps a code with its former number).",
+      examples: ["68"]
+    },
+    wilayaName: { type: ["string", "null"], examples: ["Bou Saâda"] },
+    wilayaNameAr: { type: ["string", "null"], examples: ["بوسعادة"] },
     capacity: RELAY_SETTINGS_FIELDS.capacity,
     onShelf: { type: "integer", minimum: 0, description: "Parcels on the shelf now: arrived, not handed over, returns not yet gone." },
     holdingDays: RELAY_SETTINGS_FIELDS.holdingDays,

@@ -86,6 +86,16 @@ describe("GET /track/{n}/change", () => {
     expect(d.calls).toEqual([`search ${JSON.stringify({ wilaya: "16", city: "kouba" })}`]);
   });
 
+  it("searches the wilayas of 2026; a number that is no wilaya is no filter, never a refused search", async () => {
+    const d = deps();
+    const bouSaada = await respondToChangePage({ typed: NUMBER, fields: { lang: "ar", wilaya: "68" } }, d);
+    expect(bouSaada.body).toContain('<option value="68" selected>68 – بوسعادة</option>');
+    expect(bouSaada.body).toContain('<option value="65">65 – عين وسارة</option>');
+    const none = await respondToChangePage({ typed: NUMBER, fields: { wilaya: "70", city: "kouba" } }, d);
+    expect(none.status).toBe(200);
+    expect(d.calls).toEqual([`search ${JSON.stringify({ wilaya: "68" })}`, `search ${JSON.stringify({ city: "kouba" })}`]);
+  });
+
   it("searches nothing until asked; says the code was sent and the problem, from a fixed list only", async () => {
     const d = deps();
     const answer = await respondToChangePage({ typed: NUMBER, fields: { sent: "1", problem: "code" } }, d);

@@ -192,6 +192,18 @@ describe("the parcel page", () => {
     expect(bare).toContain(escaped(MESSAGES.ar.noOpeningHours));
     expect(bare).not.toContain("openstreetmap");
   });
+
+  it("names the point's wilaya in the reader's script, a wilaya of 2026 too, and nothing when the directory has none", () => {
+    const bouSaada = (relayPoints as RelayPointEntry[]).find(p => p.code === "DZ-68-BOU-SAADA")!;
+    const at = (lang: "fr" | "ar" | "en", relay: Partial<RelayPointEntry>) => renderParcelPage(parcel({}, relay), { lang, now: NOW });
+    expect(at("fr", bouSaada)).toContain('<br><span class="wilaya">Wilaya <bdi dir="ltr">68</bdi> – <bdi>Bou Saâda</bdi></span></p>');
+    expect(at("ar", bouSaada)).toContain('<br><span class="wilaya">الولاية <bdi dir="ltr">68</bdi> – <bdi>بوسعادة</bdi></span></p>');
+    expect(at("en", { wilaya: "65" })).toContain('Wilaya <bdi dir="ltr">65</bdi> – <bdi>Aïn Ouessara</bdi>');
+    expect(at("fr", {})).toContain(
+      '<bdi>42 Rue Didouche Mourad, Alger Centre</bdi><br><span class="wilaya">Wilaya <bdi dir="ltr">16</bdi> – <bdi>Alger</bdi></span></p>'
+    );
+    expect(at("fr", { wilaya: null })).not.toContain('class="wilaya"');
+  });
 });
 
 describe("formats", () => {

@@ -36,6 +36,24 @@ describe("renderLabelPdf", () => {
     expect(text).not.toContain("SANDBOX");
   });
 
+  it("prints the relay's wilaya in a box beside the code, and names it on the city line when the city is not its chef-lieu", async () => {
+    // A point of Bou Saâda moved to wilaya 68 in 2026: its code still says 28, the box says where it goes.
+    const moved = squash(
+      (await parsePdf(await renderLabelPdf({ ...baseLabel, relayCode: "DZ-28-BOU-SAADA", relayCity: "Bou Saâda", relayWilaya: "68" }))).text
+    );
+    expect(moved).toContain("WILAYA 68");
+    expect(moved).toContain("DZ-28-BOU-SAADA");
+    expect(moved).toContain("Bou Saâda");
+    expect(moved).not.toContain("Bou Saâda, Bou Saâda");
+    const suburb = squash((await parsePdf(await renderLabelPdf({ ...baseLabel, relayCity: "Bab El Oued", relayWilaya: "16" }))).text);
+    expect(suburb).toContain("Bab El Oued, Alger");
+    // No wilaya, or one the map does not know: no box.
+    for (const relayWilaya of [null, "Alger"]) {
+      const text = squash((await parsePdf(await renderLabelPdf({ ...baseLabel, relayWilaya }))).text);
+      expect(text).not.toContain("WILAYA");
+    }
+  });
+
   it("draws the barcodes as vector shapes, with no image and no embedded font for a Latin label", async () => {
     const raw = (await renderLabelPdf(baseLabel)).toString("latin1");
     expect(raw).not.toContain("/Subtype /Image");

@@ -85,6 +85,22 @@ describe("renderZpl", () => {
     expect(data.join(" ")).not.toMatch(/SANDBOX/);
   });
 
+  it("prints the wilaya in a reversed box beside the code, which leaves it room, and names it on both city lines", () => {
+    const [format] = formatsOf(
+      renderZpl([{ ...label, relayCode: "DZ-28-BOU-SAADA", relayCity: "Bou Saâda", relayCityAr: "بوسعادة", relayWilaya: "68" }])
+    );
+    expect(format).toContain("^FO652,142^GB120,76,76^FS");
+    expect(fieldWith(format, "WILAYA")).toContain("^FR");
+    expect(fieldWith(format, "68")).toMatch(/^\^FO652,166\^A0N,\d+,\d+\^FB120,1,0,C,0\^FR/);
+    expect(fieldWith(format, "DZ-28-BOU-SAADA")).toContain("^FB596,1,");
+    expect(fieldData(format)).toEqual(expect.arrayContaining(["Bou Saâda", "بوسعادة"]));
+    const [suburb] = formatsOf(renderZpl([{ ...label, relayWilaya: "16" }]));
+    expect(fieldData(suburb)).toEqual(expect.arrayContaining(["Alger Centre, Alger", "الجزائر الوسطى، الجزائر"]));
+    const [none] = formatsOf(renderZpl([label]));
+    expect(fieldData(none)).not.toContain("WILAYA");
+    expect(fieldWith(none, "DZ-16-ALGER-CENTRE")).toContain("^FB732,1,");
+  });
+
   it("sends Arabic in reading order in the Unicode font, right-aligned, and Latin in font 0", () => {
     const [format] = formatsOf(renderZpl([label]));
     expect(fieldWith(format, "مكتبة ديدوش مراد")).toMatch(/\^A@N,\d+,\d+,E:RPLABEL\.TTF\^FB\d+,1,0,R,0\^FH\^FD/);

@@ -46,8 +46,9 @@ describe("search query validation", () => {
   });
 
   it("names the field of each problem, all at once", () => {
-    expect(validate({ wilaya: "59", near: "36.7;3.05", radiusKm: "600", size: "0" }).problems).toEqual([
-      { field: "wilaya", message: "wilaya must be a wilaya number, 01 to 58" },
+    expect(validate({ wilaya: "70", commune: "9999", near: "36.7;3.05", radiusKm: "600", size: "0" }).problems).toEqual([
+      { field: "wilaya", message: "wilaya must be a wilaya number, 01 to 69" },
+      { field: "commune", message: "commune must be the four-digit ONS code of a commune (2820 for Bou Saâda)" },
       { field: "near", message: "near must be LAT,LNG in decimal degrees with a dot, e.g. 36.7538,3.0588" },
       { field: "radiusKm", message: "radiusKm must be at most 500 km" },
       { field: "size", message: "size must be greater than or equal to 1" }
@@ -56,7 +57,7 @@ describe("search query validation", () => {
   });
 
   it("an empty value is no filter, as a form sends it", () => {
-    expect(validate({ wilaya: "", city: "", q: "", near: "", radiusKm: "" }).value).toEqual({ page: 0, size: 20 });
+    expect(validate({ wilaya: "", commune: "", city: "", q: "", near: "", radiusKm: "" }).value).toEqual({ page: 0, size: 20 });
   });
 
   it("a radius needs a position: refused on its own field after Joi", () => {
@@ -103,6 +104,26 @@ describe("searchRelayPoints (the reference the SQL must match)", () => {
     expect(search({ city: "Oran", wilaya: "16" }).totalElements).toBe(0);
   });
 
+  it("a wilaya of 2026 finds its points; its parent finds them too, flagged with formerWilaya, during the transition", () => {
+    expect(search({ wilaya: "68" }).items.map(i => [i.code, i.wilaya, i.formerWilaya])).toEqual([["DZ-68-BOU-SAADA", "68", "28"]]);
+    expect(search({ wilaya: "28" }).items.map(i => [i.code, i.wilaya, i.formerWilaya])).toEqual([
+      ["DZ-28-MSILA-CENTRE", "28", null],
+      ["DZ-68-BOU-SAADA", "68", "28"]
+    ]);
+    // Djelfa lost two wilayas' worth of communes.
+    expect(search({ wilaya: "17" }).items.map(i => i.code)).toEqual(["DZ-17-DJELFA-CENTRE", "DZ-65-AIN-OUESSARA", "DZ-66-MESSAAD"]);
+    expect(search({ wilaya: "65" }).items.map(i => i.code)).toEqual(["DZ-65-AIN-OUESSARA"]);
+  });
+
+  it("filters by commune, and names it in both scripts", () => {
+    const [point, ...none] = search({ commune: "2820" }).items;
+    expect(none).toEqual([]);
+    expect(point).toMatchObject({ code: "DZ-68-BOU-SAADA", commune: "2820", communeName: "Bou Saâda", communeNameAr: "بوسعادة" });
+    expect(search({ commune: "3101" }).items.map(i => i.code)).toEqual(["DZ-31-ORAN-CENTRE", "DZ-31-ORAN-HAI-ESSALEM"]);
+    // Filters combine: Bou Saâda's commune is not in Djelfa.
+    expect(search({ commune: "2820", wilaya: "17" }).totalElements).toBe(0);
+  });
+
   it("q looks into code, names, city and address", () => {
     expect(search({ q: "didouche" }).items.map(i => i.code)).toEqual(["DZ-16-ALGER-CENTRE", "DZ-21-SKIKDA-CENTRE"]);
     expect(search({ q: "rue didouche mourad, alger" }).items.map(i => i.code)).toEqual(["DZ-16-ALGER-CENTRE"]);
@@ -141,7 +162,21 @@ describe("searchRelayPoints (the reference the SQL must match)", () => {
   it("answers only the documented fields, nothing of the operator's", () => {
     const [item] = search({ near: "36.7538,3.0588", size: "1" }).items;
     expect(Object.keys(item).sort()).toEqual(
-      ["address", "city", "code", "distanceKm", "latitude", "longitude", "name", "openingHours", "wilaya"].sort()
+      [
+        "address",
+        "city",
+        "code",
+        "commune",
+        "communeName",
+        "communeNameAr",
+        "distanceKm",
+        "formerWilaya",
+        "latitude",
+        "longitude",
+        "name",
+        "openingHours",
+        "wilaya"
+      ].sort()
     );
   });
 

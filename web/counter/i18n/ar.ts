@@ -35,6 +35,7 @@ export const ar: Messages = {
   pairAgain: "أعد الربط",
   capacity: "السعة المستعملة",
   capacityOf: "{n} / {max}",
+  wilayaOf: "الولاية {code} – {name}",
   expiresToday: "ينتهي اليوم",
   expiresTomorrow: "ينتهي غدًا",
   daysLeft: "باقي {n} يوم",

@@ -34,6 +34,7 @@ export const en: Messages = {
   pairAgain: "Pair again",
   capacity: "Space used",
   capacityOf: "{n} / {max}",
+  wilayaOf: "Wilaya {code} – {name}",
   expiresToday: "Expires today",
   expiresTomorrow: "Expires tomorrow",
   daysLeft: "{n} days left",

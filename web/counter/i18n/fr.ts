@@ -35,6 +35,7 @@ export const fr = {
   pairAgain: "Relier à nouveau",
   capacity: "Place utilisée",
   capacityOf: "{n} / {max}",
+  wilayaOf: "Wilaya {code} – {name}",
   expiresToday: "Expire aujourd'hui",
   expiresTomorrow: "Expire demain",
   daysLeft: "{n} j restants",

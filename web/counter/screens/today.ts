@@ -1,7 +1,7 @@
-import { call, RelayParcel } from "../api";
+import { call, Me, RelayParcel } from "../api";
 import { SERVER_SENDS_REMINDERS } from "../features";
 import { h, ltr } from "../dom";
-import { amount, clock, t } from "../i18n";
+import { amount, clock, language, t } from "../i18n";
 import { go, Screen } from "../router";
 import { awaitingCourier, daysLeft, Day, incoming, loadDay, onShelf } from "../state";
 import type { MessageKey } from "../i18n/fr";
@@ -78,6 +78,17 @@ function tile(label: MessageKey, value: Node | string, id: string): HTMLElement 
   return h("div", { class: "tile", id }, h("span", { class: "tile-label" }, t(label)), h("span", { class: "tile-value" }, value));
 }
 
+/** "DZ-28-BOU-SAADA · Wilaya 68 – Bou Saâda": the point's code and where it is now (a code may carry an older wilaya). */
+function whereLine(me: Me): HTMLElement {
+  const name = language() === "ar" ? me.wilayaNameAr : me.wilayaName;
+  return h(
+    "p",
+    { class: "muted", id: "relay-place" },
+    ltr(me.relayCode),
+    me.wilaya && name ? [" · ", t("wilayaOf", { code: me.wilaya, name })] : null
+  );
+}
+
 function dayView(day: Day): HTMLElement {
   const shelf = day.parcels.filter(onShelf).sort((a, b) => (a.pickupDeadline ?? "").localeCompare(b.pickupDeadline ?? ""));
   const coming = day.parcels.filter(incoming);
@@ -86,6 +97,7 @@ function dayView(day: Day): HTMLElement {
   return h(
     "div",
     null,
+    whereLine(day.me),
     h("p", { class: "muted" }, day.fromCopy ? t("savedCopy", { time: clock(at) }) : t("updatedAt", { time: clock(at) })),
     h(
       "div",

@@ -467,7 +467,7 @@ export interface paths {
         };
         /**
          * Search relay points
-         * @description Active relay points for your checkout: by wilaya, by city (Latin or Arabic script; accents, case and spaces do not matter), by text, and around a position (`near=LAT,LNG`, within `radiusKm`, 20 by default, at most 500), nearest first with `distanceKm`; otherwise by code; `openOn=YYYY-MM-DD` keeps the points open that day (no closure, open that weekday). Each point carries its `closures` (current and future) and `openNow`. Filters combine. Unknown query parameters are refused (400, named), so a typo never silently widens the search.
+         * @description Active relay points for your checkout: by wilaya (01 to 69; a point of the eleven wilayas of 2026 is also found by the wilaya it was carved from, with that wilaya in its `formerWilaya`), by commune, by city (Latin or Arabic script; accents, case and spaces do not matter), by text, and around a position (`near=LAT,LNG`, within `radiusKm`, 20 by default, at most 500), nearest first with `distanceKm`; otherwise by code; `openOn=YYYY-MM-DD` keeps the points open that day (no closure, open that weekday). Each point carries its `closures` (current and future) and `openNow`. Filters combine. Unknown query parameters are refused (400, named), so a typo never silently widens the search.
          */
         get: operations["searchRelayPoints"];
         put?: never;
@@ -651,7 +651,7 @@ export interface paths {
         };
         /**
          * Search relay points (public, no key, for web pages)
-         * @description The relay-point search of the partner API (GET /api/partner/v1/relay-points: the same filters, the same order, unknown parameters refused) for web pages: no key, callable from a browser on any origin (CORS), so a shop's checkout can let its customer choose a point (the relay-point picker, `/widget/v1/relay-point-picker.js`, calls it). Each point carries only what a customer sees: where it is, its opening hours, `openNow`, its closures, and whether it takes a new parcel today (`takesNewParcels`, else `notTakingReason`). Answers carry `Cache-Control: public, max-age=60` and an `ETag`: a repeated search with `If-None-Match` is a 304 without a body. Limited per client address (PUBLIC_SEARCH_PER_MINUTE, 120 a minute), with the rate-limit headers.
+         * @description The relay-point search of the partner API (GET /api/partner/v1/relay-points: the same filters, the same order, unknown parameters refused) for web pages: no key, callable from a browser on any origin (CORS), so a shop's checkout can let its customer choose a point (the relay-point picker, `/widget/v1/relay-point-picker.js`, calls it). Each point carries only what a customer sees: where it is (its wilaya, 01 to 69, and for the wilayas of 2026 the `formerWilaya` a search by the old wilaya finds it by; its commune), its opening hours, `openNow`, its closures, and whether it takes a new parcel today (`takesNewParcels`, else `notTakingReason`). Answers carry `Cache-Control: public, max-age=60` and an `ETag`: a repeated search with `If-None-Match` is a 304 without a body. Limited per client address (PUBLIC_SEARCH_PER_MINUTE, 120 a minute), with the rate-limit headers.
          */
         get: operations["searchRelayPointsPublic"];
         put?: never;
@@ -1330,7 +1330,7 @@ export interface components {
         /** @description The normalised error body of every failed call. */
         ApiError: {
             /**
-             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, RECIPIENT_PHONE_INVALID, OCCURRED_AT_OUT_OF_RANGE, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, VERIFICATION_CODE_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLOSURE_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, PAIRING_CODE_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, PIN_RESEND_LIMIT, RELAY_CLOSED, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, IDEMPOTENCY_KEY_IN_USE, PARCEL_REDIRECTED, PARCEL_EXPIRED, PIN_RESET, PICKUP_PASS_INVALID, PICKUP_PASS_VOID, OFFLINE_PIN_REFUSED, PAIRING_CODE_EXPIRED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
+             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, RECIPIENT_PHONE_INVALID, OCCURRED_AT_OUT_OF_RANGE, COMMUNE_NOT_IN_WILAYA, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, VERIFICATION_CODE_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLOSURE_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, PAIRING_CODE_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, PIN_RESEND_LIMIT, RELAY_CLOSED, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, IDEMPOTENCY_KEY_IN_USE, PARCEL_REDIRECTED, PARCEL_EXPIRED, PIN_RESET, PAIRING_CODE_EXPIRED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
              * @example VALIDATION_FAILED
              * @example RELAY_NOT_FOUND
              * @example INVALID_TARIFF
@@ -1338,6 +1338,7 @@ export interface components {
              * @example PIN_REQUIRED
              * @example RECIPIENT_PHONE_INVALID
              * @example OCCURRED_AT_OUT_OF_RANGE
+             * @example COMMUNE_NOT_IN_WILAYA
              * @example UNAUTHENTICATED
              * @example INSUFFICIENT_BALANCE
              * @example SCOPE_MISSING
@@ -1390,9 +1391,6 @@ export interface components {
              * @example PARCEL_REDIRECTED
              * @example PARCEL_EXPIRED
              * @example PIN_RESET
-             * @example PICKUP_PASS_INVALID
-             * @example PICKUP_PASS_VOID
-             * @example OFFLINE_PIN_REFUSED
              * @example PAIRING_CODE_EXPIRED
              * @example PAYLOAD_TOO_LARGE
              * @example UNSUPPORTED_MEDIA_TYPE
@@ -2568,10 +2566,33 @@ export interface components {
             address: string | null;
             city: string;
             /**
-             * @description Wilaya number on two digits.
+             * @description Wilaya number on two digits, 01 to 69 (law 26-06 of 2026 created 59 to 69).
              * @example 16
+             * @example 68
+             * @enum {string|null}
              */
-            wilaya: string | null;
+            wilaya: "01" | "02" | "03" | "04" | "05" | "06" | "07" | "08" | "09" | "10" | "11" | "12" | "13" | "14" | "15" | "16" | "17" | "18" | "19" | "20" | "21" | "22" | "23" | "24" | "25" | "26" | "27" | "28" | "29" | "30" | "31" | "32" | "33" | "34" | "35" | "36" | "37" | "38" | "39" | "40" | "41" | "42" | "43" | "44" | "45" | "46" | "47" | "48" | "49" | "50" | "51" | "52" | "53" | "54" | "55" | "56" | "57" | "58" | "59" | "60" | "61" | "62" | "63" | "64" | "65" | "66" | "67" | "68" | "69" | null;
+            /**
+             * @description For a point in one of the eleven wilayas created in 2026 (59 to 69), the wilaya its place belonged to before: a search by that wilaya still finds the point during the transition, so that customers who still give the old wilaya find it. Null elsewhere. The point's code never changed.
+             * @example 28
+             * @enum {string|null}
+             */
+            formerWilaya: "03" | "05" | "07" | "12" | "13" | "14" | "17" | "26" | "28" | "32" | null;
+            /**
+             * @description The commune's ONS code (four digits); null when the directory does not know it.
+             * @example 2820
+             */
+            commune: string | null;
+            /**
+             * @description The commune's name (French); null without a commune.
+             * @example Bou Saâda
+             */
+            communeName: string | null;
+            /**
+             * @description The commune's name in Arabic script.
+             * @example بوسعادة
+             */
+            communeNameAr: string | null;
             /** @description Decimal degrees (WGS 84); null when unknown. */
             latitude: number | null;
             /** @description Decimal degrees (WGS 84); null when unknown. */
@@ -2960,10 +2981,33 @@ export interface components {
             name: string;
             city: string;
             /**
-             * @description Wilaya number on two digits.
+             * @description Wilaya number on two digits, 01 to 69 (law 26-06 of 2026 created 59 to 69).
              * @example 16
+             * @example 68
+             * @enum {string|null}
              */
-            wilaya: string | null;
+            wilaya: "01" | "02" | "03" | "04" | "05" | "06" | "07" | "08" | "09" | "10" | "11" | "12" | "13" | "14" | "15" | "16" | "17" | "18" | "19" | "20" | "21" | "22" | "23" | "24" | "25" | "26" | "27" | "28" | "29" | "30" | "31" | "32" | "33" | "34" | "35" | "36" | "37" | "38" | "39" | "40" | "41" | "42" | "43" | "44" | "45" | "46" | "47" | "48" | "49" | "50" | "51" | "52" | "53" | "54" | "55" | "56" | "57" | "58" | "59" | "60" | "61" | "62" | "63" | "64" | "65" | "66" | "67" | "68" | "69" | null;
+            /**
+             * @description For a point in one of the eleven wilayas created in 2026 (59 to 69), the wilaya its place belonged to before: a search by that wilaya still finds the point during the transition, so that customers who still give the old wilaya find it. Null elsewhere. The point's code never changed.
+             * @example 28
+             * @enum {string|null}
+             */
+            formerWilaya: "03" | "05" | "07" | "12" | "13" | "14" | "17" | "26" | "28" | "32" | null;
+            /**
+             * @description The commune's ONS code (four digits); null when the directory does not know it.
+             * @example 2820
+             */
+            commune: string | null;
+            /**
+             * @description The commune's name (French); null without a commune.
+             * @example Bou Saâda
+             */
+            communeName: string | null;
+            /**
+             * @description The commune's name in Arabic script.
+             * @example بوسعادة
+             */
+            communeNameAr: string | null;
             address: string | null;
             /** @description Decimal degrees (WGS 84); null when unknown. */
             latitude: number | null;
@@ -4872,8 +4916,10 @@ export interface operations {
     searchRelayPoints: {
         parameters: {
             query?: {
-                /** @description Wilaya number, 1 to 58 (one or two digits). */
+                /** @description Wilaya number, 1 to 69 (one or two digits). The points of the wilayas created in 2026 are also found by the wilaya they were carved from (28 finds Bou Saâda's, now 68), with that wilaya in formerWilaya. */
                 wilaya?: string;
+                /** @description The commune's ONS code, four digits (2820 for Bou Saâda). */
+                commune?: string;
                 /** @description City, in Latin or Arabic script; accents, case, spaces and punctuation do not matter. */
                 city?: string;
                 /** @description Text found in the code, name, city or address of the point (in Latin or Arabic script). */
@@ -5368,8 +5414,10 @@ export interface operations {
     searchRelayPointsPublic: {
         parameters: {
             query?: {
-                /** @description Wilaya number, 1 to 58 (one or two digits). */
+                /** @description Wilaya number, 1 to 69 (one or two digits). The points of the wilayas created in 2026 are also found by the wilaya they were carved from (28 finds Bou Saâda's, now 68), with that wilaya in formerWilaya. */
                 wilaya?: string;
+                /** @description The commune's ONS code, four digits (2820 for Bou Saâda). */
+                commune?: string;
                 /** @description City, in Latin or Arabic script; accents, case, spaces and punctuation do not matter. */
                 city?: string;
                 /** @description Text found in the code, name, city or address of the point (in Latin or Arabic script). */

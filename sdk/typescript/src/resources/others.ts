@@ -63,7 +63,7 @@ export class Claims extends Resource {
 }
 
 export class RelayPoints extends Resource {
-  /** Relay points by wilaya, city, text or distance (`near: "36.75,3.06"`): await a page, or `for await` every point. */
+  /** Relay points by wilaya (01 to 69), commune, city, text or distance (`near: "36.75,3.06"`): await a page, or `for await` every point. */
   search(params: RelayPointSearchParams = {}, options?: ListOptions): PageList<RelayPoint> {
     return this.pages<RelayPoint>(`${API}/relay-points`, params, options);
   }
