@@ -208,7 +208,7 @@ export function hostileInputContract(system: () => SystemUnderTest): void {
     test("a plain OPTIONS answers Allow and lists nothing", async () => {
       const res = await fetch(`${base()}/api/partner/v1/parcels`, { method: "OPTIONS", headers: { "X-API-Key": liveKey } });
       expect(res.status).toBe(204);
-      expect(res.headers.get("allow")).toBe("GET, POST, OPTIONS");
+      expect(res.headers.get("allow")).toBe("GET, HEAD, POST, OPTIONS");
       expect(await res.text()).toBe("");
       const unknown = await fetch(`${base()}/api/partner/v1/nothing-here`, { method: "OPTIONS" });
       expect(unknown.status).toBe(404);
@@ -415,7 +415,7 @@ export function hostileInputContract(system: () => SystemUnderTest): void {
     test("a wrong method is a 405 with Allow", async () => {
       const res = await http(base(), "PUT", "/api/partner/v1/parcels", { headers: { "X-API-Key": liveKey } });
       expectError(res, 405, "METHOD_NOT_ALLOWED");
-      expect(res.headers.get("allow")).toBe("GET, POST");
+      expect(res.headers.get("allow")).toBe("GET, HEAD, POST");
       const bo405 = await http(base(), "GET", `/api/backoffice/v1/parcels/${orgId}/transitions`, {
         headers: { Authorization: `Bearer ${system().backofficeToken}` }
       });
