@@ -115,10 +115,15 @@ function locationOf(this: GatewayThis, rule: LocationRule, params: Record<string
  * A file or a page of the root route (anything answered with a content type of its own): compressed
  * for this client, with its validator (gateway/http/static-files.ts).
  */
-function servedAsFile(ctx: Context<unknown, Record<string, unknown>>, req: GatewayRequest, type: string, data: Buffer | string): Buffer {
+async function servedAsFile(
+  ctx: Context<unknown, Record<string, unknown>>,
+  req: GatewayRequest,
+  type: string,
+  data: Buffer | string
+): Promise<Buffer> {
   const status = (ctx.meta.$statusCode as number | undefined) ?? 200;
   const accept = req.headers["accept-encoding"];
-  const answer = answerAsFile(data, type, typeof accept === "string" ? accept : undefined, status === 200);
+  const answer = await answerAsFile(data, type, typeof accept === "string" ? accept : undefined, status === 200);
   ctx.meta.$responseHeaders = { ...(ctx.meta.$responseHeaders as Record<string, string> | undefined), ...answer.headers };
   return answer.body;
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import { promisify } from "node:util";
 import zlib from "node:zlib";
 import Negotiator from "negotiator";
 
@@ -12,7 +13,8 @@ import Negotiator from "negotiator";
  *
  * - **Compressed** when the client takes it: Brotli, else gzip, by `Accept-Encoding` and its
  *   q-values (`Vary: Accept-Encoding`). A file read once is compressed once, at its first request,
- *   at the highest levels, and kept beside it; a page made per request is compressed fast.
+ *   at the highest levels, and kept beside it; a page made per request is compressed fast. Off the
+ *   event loop, on the thread pool.
  * - **A validator**: an `ETag` of the bytes sent (one per encoding, as RFC 9110 §8.8.3 asks of
  *   representations), beside the `Last-Modified` a file read from disk carries; moleculer-web answers
  *   `304` to a matching `If-None-Match` or `If-Modified-Since`.
@@ -26,6 +28,8 @@ export type Coding = "br" | "gzip" | "identity";
 const COMPRESSIBLE_TYPE = /^(text\/|application\/(javascript|json|manifest\+json|wasm|xml)|image\/svg\+xml)/i;
 /** Below this a compressed body and its header save nothing worth the work. */
 const MIN_COMPRESSED_BYTES = 256;
+/** Brotli's top level costs about 5 s a megabyte here; level 9 a tenth of that, for about 9 % more bytes. */
+const LARGEST_TOP_LEVEL_BYTES = 256 * 1024;
 const CODINGS: Coding[] = ["br", "gzip", "identity"];
 const ETAG_SUFFIX: Record<Coding, string> = { br: "-br", gzip: "-gz", identity: "" };
 
@@ -35,7 +39,7 @@ interface Representation {
 }
 
 /** The representations of a body that is kept (a file's Buffer, served again and again): made once each. */
-const keptRepresentations = new WeakMap<Buffer, Map<Coding, Representation>>();
+const keptRepresentations = new WeakMap<Buffer, { digest: string; codings: Map<Coding, Promise<Representation>> }>();
 const keptBodies = new WeakSet<Buffer>();
 
 /** The coding to send a body in, from the request's Accept-Encoding (identity when it names none we have). */
@@ -48,31 +52,36 @@ export function codingFor(acceptEncoding: string | undefined): Coding {
   return (chosen as Coding | undefined) ?? "identity";
 }
 
-function compress(body: Buffer, coding: Exclude<Coding, "identity">, hard: boolean): Buffer {
-  if (coding === "gzip") return zlib.gzipSync(body, { level: hard ? 9 : 6 });
-  return zlib.brotliCompressSync(body, {
-    params: {
-      [zlib.constants.BROTLI_PARAM_QUALITY]: hard ? zlib.constants.BROTLI_MAX_QUALITY : 5,
-      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length
-    }
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * On the thread pool, never on the event loop: Brotli's top level takes seconds for a megabyte (the
+ * reference page's bundle), during which the gateway would answer nothing. A kept file gets the
+ * top level up to LARGEST_TOP_LEVEL_BYTES, a level a few times faster above it; a page, a fast one.
+ */
+function compress(body: Buffer, coding: Exclude<Coding, "identity">, kept: boolean): Promise<Buffer> {
+  if (coding === "gzip") return gzip(body, { level: kept ? 9 : 6 });
+  const quality = !kept ? 5 : body.length <= LARGEST_TOP_LEVEL_BYTES ? zlib.constants.BROTLI_MAX_QUALITY : 9;
+  return brotli(body, {
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length }
   });
 }
 
 const digestOf = (body: Buffer) => createHash("sha256").update(body).digest("base64url").slice(0, 27);
 
-function representationOf(body: Buffer, coding: Coding): Representation {
-  const kept = keptBodies.has(body);
-  let variants = kept ? keptRepresentations.get(body) : undefined;
-  const known = variants?.get(coding);
-  if (known) return known;
-  const digest = variants?.get("identity")?.etag.slice(1, 28) ?? digestOf(body);
-  const made = { body: coding === "identity" ? body : compress(body, coding, kept), etag: `"${digest}${ETAG_SUFFIX[coding]}"` };
-  if (kept) {
-    if (!variants) keptRepresentations.set(body, (variants = new Map()));
-    if (coding !== "identity" && !variants.has("identity")) variants.set("identity", { body, etag: `"${digest}"` });
-    variants.set(coding, made);
-  }
-  return made;
+async function made(body: Buffer, coding: Coding, digest: string, kept: boolean): Promise<Representation> {
+  return { body: coding === "identity" ? body : await compress(body, coding, kept), etag: `"${digest}${ETAG_SUFFIX[coding]}"` };
+}
+
+/** A kept body's representation is made once, even for requests that arrive while it is being made. */
+function representationOf(body: Buffer, coding: Coding): Promise<Representation> {
+  if (!keptBodies.has(body)) return made(body, coding, digestOf(body), false);
+  let variants = keptRepresentations.get(body);
+  if (!variants) keptRepresentations.set(body, (variants = { digest: digestOf(body), codings: new Map() }));
+  let representation = variants.codings.get(coding);
+  if (!representation) variants.codings.set(coding, (representation = made(body, coding, variants.digest, true)));
+  return representation;
 }
 
 export interface StaticFile {
@@ -112,16 +121,16 @@ export function keptBody(text: string): Buffer {
  * The bytes to send for `body` of this content type, and the headers that go with them: its
  * encoding for this client, `Vary`, and its `ETag` when the answer is a success (`validated`).
  */
-export function answerAsFile(
+export async function answerAsFile(
   body: Buffer | string,
   type: string,
   acceptEncoding: string | undefined,
   validated: boolean
-): { body: Buffer; headers: Record<string, string> } {
+): Promise<{ body: Buffer; headers: Record<string, string> }> {
   const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
   const compressible = COMPRESSIBLE_TYPE.test(type) && bytes.length >= MIN_COMPRESSED_BYTES;
   const coding = compressible ? codingFor(acceptEncoding) : "identity";
-  const sent = representationOf(bytes, coding);
+  const sent = await representationOf(bytes, coding);
   const headers: Record<string, string> = {};
   if (compressible) headers.Vary = "Accept-Encoding";
   if (coding !== "identity") headers["Content-Encoding"] = coding;
