@@ -21,6 +21,7 @@ const PUBLIC_FIELDS = [
   "latitude",
   "longitude",
   "name",
+  "nameAr",
   "notTakingReason",
   "openNow",
   "openingHours",
@@ -43,7 +44,15 @@ export function publicRelayPointsContract(system: () => SystemUnderTest): void {
     shop = await m.create("Boutique Widget", 0);
     const bo = m.bo();
     const points = [
-      { code: "DZ-39-PUB-OPEN", name: "Kiosque ouvert", city: "El Oued", wilaya: "39", latitude: 33.3683, longitude: 6.8674 },
+      {
+        code: "DZ-39-PUB-OPEN",
+        name: "Kiosque ouvert",
+        nameAr: "كشك مفتوح",
+        city: "El Oued",
+        wilaya: "39",
+        latitude: 33.3683,
+        longitude: 6.8674
+      },
       { code: "DZ-39-PUB-CLOSED", name: "Kiosque fermé", city: "El Oued", wilaya: "39", latitude: 33.37, longitude: 6.87 },
       { code: "DZ-39-PUB-FULL", name: "Kiosque plein", city: "Guemar", wilaya: "39", latitude: 33.49, longitude: 6.8, capacity: 0 },
       { code: "DZ-39-PUB-LATER", name: "Kiosque en congé", city: "Guemar", wilaya: "39", latitude: 33.5, longitude: 6.81 }
@@ -66,6 +75,7 @@ export function publicRelayPointsContract(system: () => SystemUnderTest): void {
     expect(byCode.get("DZ-39-PUB-OPEN")).toEqual({
       code: "DZ-39-PUB-OPEN",
       name: "Kiosque ouvert",
+      nameAr: "كشك مفتوح",
       address: null,
       city: "El Oued",
       wilaya: "39",
