@@ -63,6 +63,8 @@ export const ERROR_STATUS = {
   PARCEL_REDIRECTED: 409,
   PARCEL_EXPIRED: 409,
   PIN_RESET: 409,
+  /** Issue 43: the code of an earlier SMS, replaced by a newer one; not counted as a wrong try. */
+  PIN_REPLACED: 409,
   PAIRING_CODE_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
