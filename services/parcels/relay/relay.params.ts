@@ -191,6 +191,7 @@ export const RELAY_SETTINGS_FIELDS: Record<"capacity" | "holdingDays", JsonSchem
 export interface CounterView {
   relayCode: string;
   name: string;
+  nameAr: string | null;
   capacity: number;
   onShelf: number;
   holdingDays: number;
@@ -201,6 +202,10 @@ export const CounterViewSchema = component(
   objectOf<CounterView>({
     relayCode: { type: "string", examples: ["DZ-16-ALGER-CENTRE"] },
     name: { type: "string" },
+    nameAr: {
+      type: ["string", "null"],
+      description: "Its name in Arabic script, which the counter app shows in Arabic; null when unknown."
+    },
     capacity: RELAY_SETTINGS_FIELDS.capacity,
     onShelf: { type: "integer", minimum: 0, description: "Parcels on the shelf now: arrived, not handed over, returns not yet gone." },
     holdingDays: RELAY_SETTINGS_FIELDS.holdingDays
