@@ -8,6 +8,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { Browser, BrowserContextOptions, chromium, Page } from "playwright-core";
 import { algiersDate } from "../../lib/cod";
 import { addDays } from "../../services/parcels/calendar-date";
+import { BLANK_TILE } from "../helpers/blank-tile";
 import { backoffice } from "../helpers/http";
 import { freePort, ROOT, RunningProcess, startNode, waitForHttp } from "../helpers/processes";
 
@@ -31,8 +32,6 @@ const ARTIFACTS = path.join(ROOT, ".ci-artifacts", "picker");
 const MOBILE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 };
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
 const BUDGET_GZIP_BYTES = 25 * 1024;
-/** A 1×1 PNG: every tile of the shop's tile server. */
-const TILE = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
 
 /** The points of wilaya 16 the picker lists first, by code (the shipped directory). */
 const FIRST = "DZ-16-ALGER-CENTRE";
@@ -154,7 +153,7 @@ describeBrowser("the relay-point picker in a shop's checkout, in headless Chromi
         res.end(`<!doctype html><html lang="fr"><head><title>Reçu</title></head><body><pre id="received">${json}</pre></body></html>`);
       } else if (url.pathname.startsWith("/tiles/")) {
         res.writeHead(200, { "Content-Type": "image/png", "Access-Control-Allow-Origin": "*" });
-        res.end(TILE);
+        res.end(BLANK_TILE);
       } else {
         res.writeHead(204);
         res.end();

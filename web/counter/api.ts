@@ -95,6 +95,8 @@ export interface Page<T> {
 export interface Me {
   relayCode: string;
   name: string;
+  /** Its name in Arabic script, shown when the app is in Arabic; null when the directory has none. */
+  nameAr: string | null;
   capacity: number;
   onShelf: number;
   holdingDays: number;
