@@ -141,7 +141,7 @@ describe("searchRelayPoints (the reference the SQL must match)", () => {
   it("answers only the documented fields, nothing of the operator's", () => {
     const [item] = search({ near: "36.7538,3.0588", size: "1" }).items;
     expect(Object.keys(item).sort()).toEqual(
-      ["address", "city", "code", "distanceKm", "latitude", "longitude", "name", "openingHours", "wilaya"].sort()
+      ["address", "city", "code", "distanceKm", "latitude", "longitude", "name", "nameAr", "openingHours", "wilaya"].sort()
     );
   });
 
