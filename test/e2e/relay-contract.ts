@@ -68,7 +68,7 @@ export function dayAtTheCounterContract(system: () => SystemUnderTest): void {
 
     const me = await agent("GET", "/me");
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ relayCode: code, name: `Counter ${code}`, capacity: 10, onShelf: 0, holdingDays: 7 });
+    expect(me.body).toEqual({ relayCode: code, name: `Counter ${code}`, nameAr: null, capacity: 10, onShelf: 0, holdingDays: 7 });
 
     const cod = await h.inTransit(merchant, code, { codAmountDzd: 1500 });
     const refused = await h.inTransit(merchant, code, { recipientName: "karim", recipientPhone: "0661 00 00 07" });
