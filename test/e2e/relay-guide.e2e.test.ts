@@ -23,7 +23,14 @@ describe("the relay points guide, run as written (npm start)", () => {
     const stdout = await guide.walk("docs/relay-points/guide.md", "## A day at the counter", 5);
 
     const me = JSON.parse(stdout.slice(stdout.indexOf("{"), stdout.indexOf("}") + 1));
-    expect(me).toEqual({ relayCode: "DZ-16-ALGER-CENTRE", name: expect.any(String), capacity: 150, onShelf: 0, holdingDays: 7 });
+    expect(me).toEqual({
+      relayCode: "DZ-16-ALGER-CENTRE",
+      name: expect.any(String),
+      nameAr: "مكتبة ديدوش",
+      capacity: 150,
+      onShelf: 0,
+      holdingDays: 7
+    });
     expect(stdout).toContain('"recipientHint": "A. ••56"');
     expect(stdout).toContain('"recipientHint": "K. ••07"');
     expect(stdout).toContain('"status": "DELIVERED"');
