@@ -127,7 +127,7 @@ export function publicRelayPointsContract(system: () => SystemUnderTest): void {
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
-    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET");
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, HEAD");
 
     const res = await search("?wilaya=16", freshAddress(), { Origin: SHOP_ORIGIN });
     expect(res.status).toBe(200);
