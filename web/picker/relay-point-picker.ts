@@ -56,6 +56,8 @@ export class RelayPointPicker extends HTMLElement {
   #search: AbortController | null = null;
   #debounce: ReturnType<typeof setTimeout> | undefined;
   #map: Promise<PickerMap> | null = null;
+  /** The code whose point is being asked for (#lookUpChosen), so that it is asked once. */
+  #lookingUp: string | null = null;
   #rendered = false;
   #formDisabled = false;
   // The parts rebuilt by render(); the list and the live status are kept across searches.
@@ -505,7 +507,8 @@ export class RelayPointPicker extends HTMLElement {
    */
   async #lookUpChosen(): Promise<void> {
     const code = this.#value;
-    if (code === "" || this.#chosen?.code === code || !this.isConnected) return;
+    if (code === "" || this.#chosen?.code === code || this.#lookingUp === code || !this.isConnected) return;
+    this.#lookingUp = code;
     try {
       const found = await searchRelayPoints(this.#apiBase, { q: code }, AbortSignal.timeout(15_000));
       const point = found.find(p => p.code === code);
@@ -515,6 +518,8 @@ export class RelayPointPicker extends HTMLElement {
       if (this.#rendered) this.#renderSummary();
     } catch {
       // The summary keeps the code: what is submitted is shown either way.
+    } finally {
+      if (this.#lookingUp === code) this.#lookingUp = null;
     }
   }
 
