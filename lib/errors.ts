@@ -70,6 +70,8 @@ export const ERROR_STATUS = {
   PICKUP_PASS_VOID: 409,
   /** Issue 43: an offline PIN hand-over outside the operator's limits (COD, declared value, per device and day). */
   OFFLINE_PIN_REFUSED: 409,
+  /** Issue 43: the code of an earlier SMS, replaced by a newer one; not counted as a wrong try. */
+  PIN_REPLACED: 409,
   PAIRING_CODE_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

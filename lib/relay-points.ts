@@ -1,3 +1,4 @@
+import { directoryText } from "./directory-text";
 import type { FieldProblem } from "./errors";
 import { Joi } from "./joi";
 import { isValidLatLng, LatLng } from "./geo";
@@ -42,22 +43,12 @@ export const DIRECTORY_CITY_MAX = 100;
  * (the table checks it too).
  */
 export const relayPointDirectoryKeys = () => ({
-  nameAr: Joi.string()
-    .min(1)
-    .max(DIRECTORY_NAME_MAX)
-    .pattern(/\S/)
+  nameAr: directoryText(DIRECTORY_NAME_MAX)
     .allow(null)
     .default(null)
     .description("Name in Arabic script, for Arabic pages.")
     .example("مكتبة ديدوش"),
-  cityAr: Joi.string()
-    .min(1)
-    .max(DIRECTORY_CITY_MAX)
-    .pattern(/\S/)
-    .allow(null)
-    .default(null)
-    .description("City in Arabic script.")
-    .example("الجزائر الوسطى"),
+  cityAr: directoryText(DIRECTORY_CITY_MAX).allow(null).default(null).description("City in Arabic script.").example("الجزائر الوسطى"),
   latitude: Joi.number()
     .min(-90)
     .max(90)

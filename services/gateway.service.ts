@@ -23,6 +23,7 @@ import { addressBucket } from "./gateway/http/client-address";
 import { drainIdleConnectionsOnClose } from "./gateway/http/idle-drain";
 import { answerClientError } from "./gateway/http/client-error";
 import { holdExpectContinue } from "./gateway/http/expect-continue";
+import { answerAsFile } from "./gateway/http/static-files";
 import { lingerAfterAnswer } from "./gateway/http/lingering-close";
 import { logUnavailable } from "./gateway/http/unavailable-log";
 import type { Principal } from "../lib/principal";
@@ -110,6 +111,23 @@ function locationOf(this: GatewayThis, rule: LocationRule, params: Record<string
   return this.config.publicBaseUrl + path;
 }
 
+/**
+ * A file or a page of the root route (anything answered with a content type of its own): compressed
+ * for this client, with its validator (gateway/http/static-files.ts).
+ */
+async function servedAsFile(
+  ctx: Context<unknown, Record<string, unknown>>,
+  req: GatewayRequest,
+  type: string,
+  data: Buffer | string
+): Promise<Buffer> {
+  const status = (ctx.meta.$statusCode as number | undefined) ?? 200;
+  const accept = req.headers["accept-encoding"];
+  const answer = await answerAsFile(data, type, typeof accept === "string" ? accept : undefined, status === 200);
+  ctx.meta.$responseHeaders = { ...(ctx.meta.$responseHeaders as Record<string, string> | undefined), ...answer.headers };
+  return answer.body;
+}
+
 /** The declared success status and Location of the endpoint that answered, and its caching when it is `forBrowsers`. */
 function applyDeclaredSuccess(
   this: GatewayThis,
@@ -119,6 +137,10 @@ function applyDeclaredSuccess(
   res: ServerResponse,
   data: unknown
 ) {
+  const type = ctx.meta.$responseType;
+  if (req.$route?.opts.api === "open" && typeof type === "string" && (Buffer.isBuffer(data) || typeof data === "string")) {
+    return servedAsFile(ctx, req, type, data);
+  }
   const endpoint = req.$endpoint?.action.endpoint;
   if (endpoint?.forBrowsers) {
     // moleculer-web answers 304 by itself when If-None-Match matches the ETag set here (the body it is about to send).

@@ -44,7 +44,7 @@ import {
 import { composeRedirectCodeSms, maskedRedirectCodeSms } from "./notifications/code-sms";
 import * as store from "./notifications/notifications.store";
 import { insertCappedMessage, phoneDigest } from "./notifications/phone-cap";
-import { composeSms, ParcelSmsKind } from "./notifications/holding-sms";
+import { carriesPickupPin, ComposedSmsKind, composeSms, ParcelSmsKind } from "./notifications/holding-sms";
 import { notifyRetryDelayMs, RelayPointInfo, SMS_RETRY_DELAYS_MS, smsRetryDelayMs } from "./notifications/pickup-sms";
 import { isReturnParcelEvent, returnCodeOf } from "./notifications/return-sms";
 import { createSmsProvider, maskPhone, SmsProvider, SmsSendError } from "./notifications/sms-providers";
@@ -92,7 +92,7 @@ interface PickupRequest {
   organizationId: string;
   parcel: { id: string; trackingNumber: string; destinationRelayCode: string; codAmountDzd: number | null; pickupDeadline?: string | null };
   /** The pick-up SMS unless said otherwise. */
-  kind?: ParcelSmsKind;
+  kind?: ComposedSmsKind;
   /** The return code of a return_code SMS (sealed like the PIN), and its deadline. */
   secret?: string;
   deadline?: string;
@@ -229,7 +229,8 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
       schema: SendPickupSmsSchema,
       handler(ctx): Promise<{ smsQueued: boolean; messageId: string | null }> {
         const { requestId, organizationId, parcel } = ctx.params;
-        return this.queuePickupSms(ctx, { eventId: requestId, organizationId, parcel });
+        // Called for a new PIN (a resend, an operator's reset): the SMS says the earlier code no longer works.
+        return this.queuePickupSms(ctx, { eventId: requestId, organizationId, parcel, kind: "pickup_code_resend" });
       }
     }),
 
@@ -370,8 +371,9 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
           },
           sms
         );
-      const pin = kind === "pickup" ? (contact.pickupPin ?? null) : (request.secret ?? null);
+      const pin = carriesPickupPin(kind) ? (contact.pickupPin ?? null) : (request.secret ?? null);
       // The link to the pickup pass opens it like the PIN does (issue 43): sealed with the text, masked in the stored copy.
+      // A new code's SMS needs none: the first SMS's link shows the current pass.
       const passKey = kind === "pickup" && pin !== null ? (contact.passKey ?? null) : null;
       return this.addressed(ctx, parcel.id, contact.phone, {
         eventId: request.eventId,
@@ -439,7 +441,7 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
 
     async processClaimed(this: NotificationsThis, message: store.SmsMessage): Promise<Outcome> {
       try {
-        if (message.status === "sent" && message.kind !== "pickup") {
+        if (message.status === "sent" && !carriesPickupPin(message.kind)) {
           await store.markNotified(this.db, message, null);
           return "notified";
         }
@@ -489,8 +491,8 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
         this.logger.info(`pick-up SMS ${message.id} attempt ${message.attempts} failed (${reason}); next try in ${delay} ms`);
         return "retried";
       }
-      // Only the pick-up SMS moves the parcel on; a notice owes it nothing once sent.
-      if (message.kind !== "pickup") {
+      // Only an SMS with the pick-up PIN moves the parcel on; a notice owes it nothing once sent.
+      if (!carriesPickupPin(message.kind)) {
         await store.markNotified(this.db, message, null);
         return "sent";
       }
@@ -564,10 +566,16 @@ async function recipientOf(
 async function relayPointOf(ctx: Context, code: string): Promise<RelayPointInfo> {
   try {
     const point = await call(ctx, "parcels.relayPoint", { code });
-    return { code: point.code ?? code, name: point.name ?? null, city: point.city ?? null, address: point.address ?? null };
+    return {
+      code: point.code ?? code,
+      name: point.name ?? null,
+      nameAr: point.nameAr ?? null,
+      city: point.city ?? null,
+      address: point.address ?? null
+    };
   } catch (err) {
     const known = errorCodeOf(err);
-    if (known === "RELAY_NOT_FOUND" || known === "NOT_FOUND") return { code, name: null, city: null, address: null };
+    if (known === "RELAY_NOT_FOUND" || known === "NOT_FOUND") return { code, name: null, nameAr: null, city: null, address: null };
     throw err;
   }
 }

@@ -58,7 +58,7 @@ export function productPage() {
 }
 
 /**
- * @param {{ relayPublicUrl: string, error?: string, values?: Record<string, string> }} params
+ * @param {{ relayPublicUrl: string, error?: { title: string, lines: string[] }, values?: Record<string, string> }} params
  */
 export function checkoutPage({ relayPublicUrl, error, values = {} }) {
   const picker = `${relayPublicUrl}/widget/v1/relay-point-picker.js`;
@@ -66,7 +66,7 @@ export function checkoutPage({ relayPublicUrl, error, values = {} }) {
     "Commande",
     `<h1>Votre commande</h1>
 <p>${escapeHtml(PRODUCT.name)} · <strong>${dzd.format(PRODUCT.priceDzd)} DZD</strong>, à payer au retrait.</p>
-${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+${error ? errorBlock(error) : ""}
 <form method="post" action="/checkout">
   <label for="name">Nom et prénom</label>
   <input id="name" name="name" autocomplete="name" required maxlength="100" value="${escapeHtml(values.name ?? "")}">
@@ -78,6 +78,12 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
 </form>`,
     `<script type="module" src="${escapeHtml(picker)}"></script>`
   );
+}
+
+/** @param {{ title: string, lines: string[] }} error */
+function errorBlock({ title, lines }) {
+  const list = lines.length ? `<ul>${lines.map(line => `<li>${escapeHtml(line)}</li>`).join("")}</ul>` : "";
+  return `<div class="error" role="alert" id="order-error"><p>${escapeHtml(title)}</p>${list}</div>`;
 }
 
 /**

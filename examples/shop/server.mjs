@@ -5,7 +5,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 // In your project: import { RelayParcels, … } from "@relay-parcels/sdk";
-import { RelayError, RelayParcels, ValidationError, WebhookVerificationError } from "../../sdk/typescript/dist/esm/index.js";
+import { RelayParcels, WebhookVerificationError } from "../../sdk/typescript/dist/esm/index.js";
+import { orderRefusal } from "./order-errors.mjs";
 import { PRODUCT } from "./catalogue.mjs";
 import { shopConfig } from "./config.mjs";
 import { Orders } from "./orders.mjs";
@@ -116,17 +117,18 @@ export async function startShop(config) {
         res.writeHead(303, { Location: `/orders/${orderId}` });
         return res.end();
       } catch (err) {
-        if (!(err instanceof RelayError)) throw err;
-        // A customer's mistake (a phone number, a relay point that closed meanwhile) is said on the form; anything else is ours.
-        const message =
-          err instanceof ValidationError || err.code === "RELAY_CLOSED" || err.code === "RELAY_FULL"
-            ? `Vérifiez votre commande : ${err.details.map(d => d.message).join(" ; ") || err.message}`
-            : `La commande n'a pas pu être enregistrée, réessayez dans un instant (réf. ${err.requestId ?? err.code}).`;
-        logError(`order refused: ${err.code} request ${err.requestId ?? "-"} key ${err.idempotencyKey ?? "-"}`);
+        const refusal = orderRefusal(err);
+        if (!refusal) throw err;
+        // A customer's mistake (a phone number, a relay point that closed meanwhile) is said on the form, in French
+        // (order-errors.mjs); anything else is ours. The API's own message, for developers, goes to the log.
+        logError(`order refused: ${refusal.reference} key ${err.idempotencyKey ?? "-"}: ${err.message}`);
+        const error = refusal.lines.length
+          ? { title: "Vérifiez votre commande :", lines: refusal.lines }
+          : { title: `La commande n'a pas pu être enregistrée, réessayez dans un instant (réf. ${refusal.reference}).`, lines: [] };
         return sendHtml(
           res,
-          err instanceof ValidationError ? 400 : 503,
-          checkoutPage({ relayPublicUrl: config.relayPublicUrl, error: message, values: Object.fromEntries(form) })
+          refusal.status,
+          checkoutPage({ relayPublicUrl: config.relayPublicUrl, error, values: Object.fromEntries(form) })
         );
       }
     }

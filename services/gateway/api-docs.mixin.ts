@@ -102,7 +102,11 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, ApiDocsMethods, ApiDocs
         const asset = typeof ctx.params.file === "string" ? docsAsset(ctx.params.file) : null;
         if (!asset) throw new AppError("NOT_FOUND", "No such file");
         ctx.meta.$responseType = asset.type;
-        ctx.meta.$responseHeaders = { "Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff" };
+        ctx.meta.$responseHeaders = {
+          "Cache-Control": "public, max-age=3600",
+          "X-Content-Type-Options": "nosniff",
+          ...(asset.lastModified ? { "Last-Modified": asset.lastModified } : {})
+        };
         return asset.body;
       }
     })

@@ -1,18 +1,18 @@
-import fs from "node:fs";
 import path from "node:path";
-import zlib from "node:zlib";
 import type { Context, ServiceSchema } from "moleculer";
 import { defineAction } from "../../lib/action";
 import type { EndpointDocs } from "../../lib/endpoint";
 import { AppError } from "../../lib/errors";
 import { projectRoot } from "../../lib/project-root";
+import { readStaticFile, StaticFile } from "./http/static-files";
 import type { PageMeta } from "./tracking-page.mixin";
 
 /**
  * The counter app of a relay point (web/counter/, bundled into dist/web/counter by
  * `npm run build`): its shell, bundle, service worker, manifest, icons and barcode decoder, on the
  * relay API's origin so that the app calls it without CORS. Files are read once; the folder holds
- * only what the build wrote, and a name outside it is 404.
+ * only what the build wrote, and a name outside it is 404. The first open of the app on a cheap
+ * phone over a slow network pays for every byte: the root route sends them compressed.
  */
 export const COUNTER_PATH = "/counter";
 
@@ -47,20 +47,6 @@ const TYPES: Record<string, string> = {
 
 type HttpMeta = PageMeta;
 
-/**
- * Sent gzipped to a browser that takes it: the first open of the app on a cheap phone over a slow
- * network pays for every byte of the bundle, the barcode decoder and its WebAssembly (PNG is
- * compressed already). Compressed once, at the first request, and kept with the file.
- */
-const COMPRESSIBLE = new Set([".html", ".js", ".css", ".webmanifest", ".svg", ".wasm"]);
-const gzipped = new Map<string, Buffer>();
-
-function gzipOf(name: string, body: Buffer): Buffer {
-  let packed = gzipped.get(name);
-  if (!packed) gzipped.set(name, (packed = zlib.gzipSync(body, { level: 9 })));
-  return packed;
-}
-
 const docs = (operationId: string, summary: string): EndpointDocs => ({
   operationId,
   summary,
@@ -71,32 +57,21 @@ const docs = (operationId: string, summary: string): EndpointDocs => ({
 });
 
 const SHELL = "index.html";
-const files = new Map<string, Buffer>();
 
-function readFile(name: string): Buffer | null {
+/** A file the build wrote (compressed and validated by the root route, gateway/http/static-files.ts), or null. */
+function counterFile(name: string): StaticFile | null {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$/.test(name) || !TYPES[path.extname(name)]) return null;
-  const cached = files.get(name);
-  if (cached) return cached;
-  try {
-    const body = fs.readFileSync(path.join(projectRoot(), "dist", "web", "counter", name));
-    files.set(name, body);
-    return body;
-  } catch {
-    return null;
-  }
+  return readStaticFile(path.join(projectRoot(), "dist", "web", "counter", name));
 }
 
 function serve(ctx: Context<unknown, HttpMeta>, name: string): Buffer {
-  const body = readFile(name);
-  if (!body) throw new AppError("NOT_FOUND", "No such file");
-  const compressible = COMPRESSIBLE.has(path.extname(name));
-  const gzip = compressible && ctx.meta.client?.acceptsGzip === true;
+  const file = counterFile(name);
+  if (!file) throw new AppError("NOT_FOUND", "No such file");
   ctx.meta.$responseType = TYPES[path.extname(name)];
   ctx.meta.$responseHeaders = {
-    ...(compressible ? { Vary: "Accept-Encoding" } : {}),
-    ...(gzip ? { "Content-Encoding": "gzip" } : {}),
     // The service worker answers from its own cache; the network copy is checked on each update.
     "Cache-Control": "no-cache",
+    "Last-Modified": file.lastModified,
     "X-Content-Type-Options": "nosniff",
     ...(name === SHELL
       ? { "Content-Security-Policy": COUNTER_CONTENT_SECURITY_POLICY, "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY" }
@@ -104,7 +79,7 @@ function serve(ctx: Context<unknown, HttpMeta>, name: string): Buffer {
     // The worker's scope is /counter/, where it is served from.
     ...(name === "sw.js" ? { "Service-Worker-Allowed": `${COUNTER_PATH}/` } : {})
   };
-  return gzip ? gzipOf(name, body) : body;
+  return file.body;
 }
 
 export const CounterAppMixin: Partial<ServiceSchema> = {

@@ -27,7 +27,7 @@ import { AliasIndex } from "./alias-index";
  *    label downloads and on the public tracking API, and another on the public searches declared `forBrowsers`. So a request that fails later (unknown route, bad body) is still counted
  *    and carries its X-RateLimit-* headers, and a request without a key is a 401 first.
  * 3. The route: 404 for an unknown path, 405 with Allow for a known path and another method,
- *    400 for a path parameter that is not validly percent-encoded.
+ *    400 for a path parameter that is not validly percent-encoded. HEAD is routed as GET.
  * 4. The scope the action declares; 503 if no node runs it.
  * 5. The JSON body (services/gateway/http/json-body.ts): every failure a 4xx in the error shape.
  *    A form posted to the root's pages must come from this site's own page, with its token
@@ -183,7 +183,9 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
     resolveAlias(this: EdgeThis, url: string, method = "GET"): FoundAlias | false {
       this.aliasIndex ??= new AliasIndex();
       const lowerUrl = url.toLowerCase();
-      for (const { alias, prefix } of this.aliasIndex.candidates(this.aliases, method)) {
+      // HEAD is a GET without its body (RFC 9110 §9.3.2): moleculer-web sends the headers alone.
+      const routed = method === "HEAD" ? "GET" : method;
+      for (const { alias, prefix } of this.aliasIndex.candidates(this.aliases, routed)) {
         if (!lowerUrl.startsWith(prefix)) continue;
         try {
           const params = alias.match(url);
@@ -340,7 +342,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
       return found;
     },
 
-    /** The methods some alias answers to at this path, for Allow and 405. */
+    /** The methods some alias answers to at this path, for Allow and 405: HEAD wherever GET. */
     allowedMethods(this: EdgeThis, url: string): string[] {
       const methods = new Set<string>();
       for (const alias of this.aliases) {
@@ -351,6 +353,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
           methods.add(alias.method);
         }
       }
+      if (methods.has("GET")) methods.add("HEAD");
       return [...methods].sort();
     },
 

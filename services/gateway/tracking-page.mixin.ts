@@ -37,19 +37,13 @@ import { trackingNumberOfToken } from "../../lib/pass-link";
 export interface PageClient {
   address: string;
   acceptLanguage: string | null;
-  /** Accept-Encoding names gzip, and not with q=0 (the counter app's files are sent gzipped then). */
-  acceptsGzip?: boolean;
 }
-
-const GZIP_REFUSED = /(^|,)\s*gzip\s*;\s*q\s*=\s*0(\.0{0,3})?\s*(,|$)/i;
 
 export function clientOf(req: IncomingMessage, trustProxyHops: number): PageClient {
   const language = req.headers["accept-language"];
-  const encoding = req.headers["accept-encoding"];
   return {
     address: clientAddress(req, trustProxyHops),
-    acceptLanguage: typeof language === "string" ? language : null,
-    acceptsGzip: typeof encoding === "string" && /(^|,)\s*gzip\b/i.test(encoding) && !GZIP_REFUSED.test(encoding)
+    acceptLanguage: typeof language === "string" ? language : null
   };
 }
 

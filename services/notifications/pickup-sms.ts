@@ -2,6 +2,8 @@
 export interface RelayPointInfo {
   code: string;
   name: string | null;
+  /** Its name in Arabic script: the name an Arabic SMS gives. */
+  nameAr: string | null;
   city: string | null;
   address: string | null;
 }

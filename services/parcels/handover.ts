@@ -5,7 +5,7 @@ import { decryptField, encryptField } from "../../lib/crypto";
 import type { Database, Queryable } from "../../lib/db/database";
 import { AppError } from "../../lib/errors";
 import { assertOperatorTransition, ParcelStatus } from "../../lib/parcel-status";
-import { generatePickupPin, judgePin, MAX_PIN_FAILURES, PinVerdict } from "../../lib/pickup-pin";
+import { generatePickupPin, judgePin, MAX_PIN_FAILURES, pinMatches, PinVerdict } from "../../lib/pickup-pin";
 import { toParcelView } from "./parcel-view";
 import * as store from "./parcels.store";
 import { applyStatusChange } from "./status-change";
@@ -19,9 +19,17 @@ export interface HandoverDeps {
 
 const PARCEL_NOT_FOUND = () => new AppError("PARCEL_NOT_FOUND", "Parcel not found");
 
-export type PinRefusal = Exclude<PinVerdict, { ok: true }>;
+/** A wrong PIN, or one that was right before a new one replaced it (which costs no try). */
+export type PinRefusal = Exclude<PinVerdict, { ok: true }> | { ok: false; reason: "replaced"; replacedAt: Date };
 
 export function refusal(verdict: PinRefusal): AppError {
+  if (verdict.reason === "replaced") {
+    return new AppError(
+      "PIN_REPLACED",
+      `This pick-up PIN was replaced by a new one, sent by SMS to the recipient on ${verdict.replacedAt.toISOString()}: ` +
+        "ask for the code of the latest SMS (this try is not counted)"
+    );
+  }
   if (verdict.reason === "missing") {
     return new AppError("PIN_REQUIRED", "A live parcel is handed over with its pick-up PIN: give pin (the 6 digits of the pick-up SMS)", {
       details: [{ field: "pin", message: "is required to move a live parcel to DELIVERED" }]
@@ -40,7 +48,8 @@ export function refusal(verdict: PinRefusal): AppError {
 /**
  * The PIN of a live parcel's hand-over, inside the hand-over's transaction (the parcel locked): null
  * when it is right, else the refusal, a wrong PIN counted (committed with the transaction, though
- * the hand-over is refused). The back-office move and the relay API's hand-over both ask here.
+ * the hand-over is refused) unless it is a PIN the parcel had before a new one replaced it. The
+ * back-office move and the relay API's hand-over both ask here.
  */
 export async function judgeHandoverPin(
   tx: Queryable,
@@ -56,7 +65,13 @@ export async function judgeHandoverPin(
   }
   const verdict = judgePin(decryptField(parcel.pickupPinEnc, encryptionKey), pin, parcel.pickupPinFailures);
   if (verdict.ok) return null;
-  if (verdict.reason === "wrong") await store.recordPinFailure(tx, parcel.id);
+  if (verdict.reason !== "wrong") return verdict;
+  // The code of an earlier SMS (the recipient asked for a new one): said so, and not counted.
+  for (const earlier of await store.replacedPickupPins(tx, parcel.id)) {
+    if (pinMatches(decryptField(earlier.pinEnc, encryptionKey), pin!))
+      return { ok: false, reason: "replaced", replacedAt: earlier.replacedAt };
+  }
+  await store.recordPinFailure(tx, parcel.id);
   return verdict;
 }
 

@@ -302,14 +302,33 @@ export async function recordPinFailure(db: Queryable, id: string): Promise<void>
   await db.query("UPDATE parcels.parcels SET pickup_pin_failures = pickup_pin_failures + 1 WHERE id = $1", [id]);
 }
 
-/** An operator's reset: a new sealed PIN, and the count of wrong tries back to zero. */
+/**
+ * A new sealed PIN (an operator's reset, a resend), and the count of wrong tries back to zero; the
+ * PIN it replaces is kept in parcels.replaced_pickup_pins (migration 029). The caller holds the row lock.
+ */
 export async function resetPickupPin(tx: Queryable, id: string, pickupPinEnc: string): Promise<ParcelRecord> {
   const rows = await tx.query<ParcelRow>(
-    // A new PIN voids the pickup passes shown so far (issue 43): the pass's version moves on with it.
-    "UPDATE parcels.parcels SET pickup_pin_enc = $2, pickup_pin_failures = 0, offline_pin_failures = 0, pickup_pass_version = pickup_pass_version + 1 WHERE id = $1 RETURNING *",
+    // A new PIN voids the pickup passes shown so far (issue 43): the pass's version moves on with it; the
+    // replaced PIN is kept so that typing it says so instead of costing a try.
+    `WITH replaced AS (
+       INSERT INTO parcels.replaced_pickup_pins (parcel_id, pin_enc)
+       SELECT id, pickup_pin_enc FROM parcels.parcels WHERE id = $1 AND pickup_pin_enc IS NOT NULL
+     )
+     UPDATE parcels.parcels
+        SET pickup_pin_enc = $2, pickup_pin_failures = 0, offline_pin_failures = 0, pickup_pass_version = pickup_pass_version + 1
+      WHERE id = $1 RETURNING *`,
     [id, pickupPinEnc]
   );
   return toParcel(rows[0]);
+}
+
+/** The PINs a parcel had before its current one, newest first, each with when it was replaced. */
+export async function replacedPickupPins(db: Queryable, parcelId: string): Promise<{ pinEnc: string; replacedAt: Date }[]> {
+  const rows = await db.query<{ pin_enc: string; replaced_at: Date }>(
+    "SELECT pin_enc, replaced_at FROM parcels.replaced_pickup_pins WHERE parcel_id = $1 ORDER BY id DESC",
+    [parcelId]
+  );
+  return rows.map(r => ({ pinEnc: r.pin_enc, replacedAt: r.replaced_at }));
 }
 
 /**

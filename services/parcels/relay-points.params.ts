@@ -3,7 +3,8 @@ import { arrayOf, component, nullable, objectOf } from "../../lib/openapi/json-s
 import type { JsonSchema } from "../../lib/openapi/types";
 import { MAX_RANGES_PER_DAY, OpeningHours, TimeRange, WEEKDAYS } from "../../lib/opening-hours";
 import { pageSchema } from "../../lib/parcel-view";
-import { relayPointDirectoryKeys, RelayPointEntry } from "../../lib/relay-points";
+import { directoryText } from "../../lib/directory-text";
+import { DIRECTORY_CITY_MAX, DIRECTORY_NAME_MAX, relayPointDirectoryKeys, RelayPointEntry } from "../../lib/relay-points";
 import type { RelayPointResult } from "./relay-search";
 import { relayCode } from "../../lib/schemas";
 import { communeCodeSchema, COMMUNE_CODE_PATTERN } from "../../lib/communes";
@@ -35,8 +36,8 @@ export const RelayPointSchema = Joi.object<RelayPointParams, true>({
     .required()
     .description("Public code: DZ- then 3 to 30 characters among A-Z, 0-9 and hyphen.")
     .example("DZ-16-ALGER-CENTRE"),
-  name: Joi.string().min(1).max(200).required(),
-  city: Joi.string().min(1).max(100).required(),
+  name: directoryText(DIRECTORY_NAME_MAX).required().example("Librairie Didouche"),
+  city: directoryText(DIRECTORY_CITY_MAX).required().example("Alger Centre"),
   wilaya: wilayaCodeSchema()
     .allow(null)
     .default(null)
@@ -55,7 +56,7 @@ export const RelayPointSchema = Joi.object<RelayPointParams, true>({
       "Read only: it follows from the wilaya (28 for a point of Bou Saâda, 68). Taken so that a point read from the list can be " +
         "sent back as it is; any other value is refused (400 naming formerWilaya)."
     ),
-  address: Joi.string().max(300).allow(null).default(null),
+  address: directoryText(300).allow(null).default(null).example("42 Rue Didouche Mourad"),
   active: Joi.boolean().default(true).description("An inactive point refuses new parcels and is not found by the search."),
   ...relayPointDirectoryKeys(),
   ...relaySettingsKeys()
@@ -181,6 +182,7 @@ export const RelayPointResultView = component(
     {
       code: { type: "string", description: "The code to send as destinationRelayCode.", examples: ["DZ-16-ALGER-CENTRE"] },
       name: { type: "string" },
+      nameAr: { type: ["string", "null"], description: "Its name in Arabic script; null when the directory has none." },
       city: { type: "string" },
       wilaya,
       formerWilaya,

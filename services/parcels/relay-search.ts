@@ -138,6 +138,8 @@ export function matchesFilters(entry: RelayPointEntry, plan: RelayPointSearchPla
 export interface RelayPointResult {
   code: string;
   name: string;
+  /** Its name in Arabic script (Arabic pages, the picker in Arabic); null when the directory has none. */
+  nameAr: string | null;
   city: string;
   wilaya: string | null;
   formerWilaya: string | null;
@@ -158,6 +160,7 @@ export function toRelayPointResult(entry: RelayPointEntry, distance?: number): R
   const result: RelayPointResult = {
     code: entry.code,
     name: entry.name,
+    nameAr: entry.nameAr,
     city: entry.city,
     wilaya: entry.wilaya,
     formerWilaya: entry.formerWilaya,

@@ -160,7 +160,7 @@ export function gatewayContract(system: () => SystemUnderTest): void {
   test("a known route with another method is a JSON 405 with Allow, never HTML", async () => {
     const res = await http(system().baseUrl, "DELETE", "/api/partner/v1/health", { headers: { Authorization: `ApiKey ${keyA}` } });
     expectError(res, 405, "METHOD_NOT_ALLOWED");
-    expect(res.headers.get("allow")).toBe("GET");
+    expect(res.headers.get("allow")).toBe("GET, HEAD");
     expect(res.headers.get("x-request-id")).toBeTruthy();
   });
 

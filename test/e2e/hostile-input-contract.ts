@@ -193,7 +193,7 @@ export function hostileInputContract(system: () => SystemUnderTest): void {
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get("access-control-allow-origin")).toBe(ALLOWED_ORIGIN);
-      expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, POST");
+      expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, HEAD, POST");
       expect(preflight.headers.get("access-control-allow-headers")).toContain("X-API-Key");
       const allowed = await http(base(), "GET", "/api/partner/v1/health", { headers: { "X-API-Key": liveKey, Origin: ALLOWED_ORIGIN } });
       expect(allowed.headers.get("access-control-allow-origin")).toBe(ALLOWED_ORIGIN);
@@ -208,7 +208,7 @@ export function hostileInputContract(system: () => SystemUnderTest): void {
     test("a plain OPTIONS answers Allow and lists nothing", async () => {
       const res = await fetch(`${base()}/api/partner/v1/parcels`, { method: "OPTIONS", headers: { "X-API-Key": liveKey } });
       expect(res.status).toBe(204);
-      expect(res.headers.get("allow")).toBe("GET, POST, OPTIONS");
+      expect(res.headers.get("allow")).toBe("GET, HEAD, POST, OPTIONS");
       expect(await res.text()).toBe("");
       const unknown = await fetch(`${base()}/api/partner/v1/nothing-here`, { method: "OPTIONS" });
       expect(unknown.status).toBe(404);
@@ -379,7 +379,7 @@ export function hostileInputContract(system: () => SystemUnderTest): void {
       // No Content-Length, no chunked encoding, a kept-alive connection: the body reads as the start of a next request.
       const unframed = await request("");
       expect({ status: unframed.status, code: JSON.parse(unframed.body).code }).toEqual({ status: 405, code: "METHOD_NOT_ALLOWED" });
-      expect(unframed.headers.allow).toBe("GET");
+      expect(unframed.headers.allow).toBe("GET, HEAD");
       // The route's answer, then the connection closes: what followed the request is not answered.
       expect(unframed.body.match(/"status"/g)).toHaveLength(1);
     });
@@ -415,7 +415,7 @@ export function hostileInputContract(system: () => SystemUnderTest): void {
     test("a wrong method is a 405 with Allow", async () => {
       const res = await http(base(), "PUT", "/api/partner/v1/parcels", { headers: { "X-API-Key": liveKey } });
       expectError(res, 405, "METHOD_NOT_ALLOWED");
-      expect(res.headers.get("allow")).toBe("GET, POST");
+      expect(res.headers.get("allow")).toBe("GET, HEAD, POST");
       const bo405 = await http(base(), "GET", `/api/backoffice/v1/parcels/${orgId}/transitions`, {
         headers: { Authorization: `Bearer ${system().backofficeToken}` }
       });

@@ -392,6 +392,24 @@ export function merchantContract(system: () => SystemUnderTest): void {
       expectError(await bo.call("POST", "/relay-points", { ...base, latitude: undefined }), 400, "VALIDATION_FAILED", "latitude");
       expectError(await bo.call("POST", "/relay-points", { ...base, latitude: 90.5 }), 400, "VALIDATION_FAILED", "latitude");
       expectError(await bo.call("POST", "/relay-points", { ...base, wilaya: "99" }), 400, "VALIDATION_FAILED", "wilaya");
+      // Issue 43: the directory's text is one line of text, never markup alone (lib/directory-text.ts).
+      for (const [field, value] of [
+        ["name", "<img src=x onerror=alert(1)>"],
+        ["name", "<script>"],
+        ["name", '"><svg onload=alert(1)>'],
+        ["name", "Point\tBO"],
+        ["name", "Point\nBO"],
+        ["nameAr", "نقطة\u202Eمعكوسة"],
+        ["city", "Adrar\u0085"],
+        ["address", "<b></b>"]
+      ]) {
+        const refused = await bo.call("POST", "/relay-points", { ...base, [field]: value });
+        expectError(refused, 400, "VALIDATION_FAILED", field);
+        expect({ value, message: refused.body.details[0].message }).toEqual({
+          value,
+          message: expect.stringMatching(/one line of text|not markup or punctuation alone/)
+        });
+      }
       const closesFirst = { ...HOURS, fri: [{ open: "18:00", close: "08:00" }] };
       expectError(
         await bo.call("POST", "/relay-points", { ...base, openingHours: closesFirst }),

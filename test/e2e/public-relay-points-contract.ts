@@ -25,6 +25,7 @@ const PUBLIC_FIELDS = [
   "latitude",
   "longitude",
   "name",
+  "nameAr",
   "notTakingReason",
   "openNow",
   "openingHours",
@@ -47,7 +48,15 @@ export function publicRelayPointsContract(system: () => SystemUnderTest): void {
     shop = await m.create("Boutique Widget", 0);
     const bo = m.bo();
     const points = [
-      { code: "DZ-39-PUB-OPEN", name: "Kiosque ouvert", city: "El Oued", wilaya: "39", latitude: 33.3683, longitude: 6.8674 },
+      {
+        code: "DZ-39-PUB-OPEN",
+        name: "Kiosque ouvert",
+        nameAr: "كشك مفتوح",
+        city: "El Oued",
+        wilaya: "39",
+        latitude: 33.3683,
+        longitude: 6.8674
+      },
       { code: "DZ-39-PUB-CLOSED", name: "Kiosque fermé", city: "El Oued", wilaya: "39", latitude: 33.37, longitude: 6.87 },
       { code: "DZ-39-PUB-FULL", name: "Kiosque plein", city: "Guemar", wilaya: "39", latitude: 33.49, longitude: 6.8, capacity: 0 },
       { code: "DZ-39-PUB-LATER", name: "Kiosque en congé", city: "Guemar", wilaya: "39", latitude: 33.5, longitude: 6.81 }
@@ -70,6 +79,7 @@ export function publicRelayPointsContract(system: () => SystemUnderTest): void {
     expect(byCode.get("DZ-39-PUB-OPEN")).toEqual({
       code: "DZ-39-PUB-OPEN",
       name: "Kiosque ouvert",
+      nameAr: "كشك مفتوح",
       address: null,
       city: "El Oued",
       wilaya: "39",
@@ -159,7 +169,7 @@ export function publicRelayPointsContract(system: () => SystemUnderTest): void {
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
-    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET");
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, HEAD");
 
     const res = await search("?wilaya=16", freshAddress(), { Origin: SHOP_ORIGIN });
     expect(res.status).toBe(200);

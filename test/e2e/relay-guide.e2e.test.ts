@@ -26,6 +26,7 @@ describe("the relay points guide, run as written (npm start)", () => {
     expect(me).toEqual({
       relayCode: "DZ-16-ALGER-CENTRE",
       name: expect.any(String),
+      nameAr: "مكتبة ديدوش",
       wilaya: "16",
       wilayaName: "Alger",
       wilayaNameAr: "الجزائر",

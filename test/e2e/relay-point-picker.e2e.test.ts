@@ -4,10 +4,11 @@ import http, { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { Browser, BrowserContextOptions, chromium, Page } from "playwright-core";
 import { algiersDate } from "../../lib/cod";
 import { addDays } from "../../services/parcels/calendar-date";
+import { BLANK_TILE } from "../helpers/blank-tile";
 import { backoffice } from "../helpers/http";
 import { freePort, ROOT, RunningProcess, startNode, waitForHttp } from "../helpers/processes";
 
@@ -31,8 +32,6 @@ const ARTIFACTS = path.join(ROOT, ".ci-artifacts", "picker");
 const MOBILE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 };
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
 const BUDGET_GZIP_BYTES = 25 * 1024;
-/** A 1×1 PNG: every tile of the shop's tile server. */
-const TILE = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
 
 /** The points of wilaya 16 the picker lists first, by code (the shipped directory). */
 const FIRST = "DZ-16-ALGER-CENTRE";
@@ -68,9 +67,24 @@ if (!hasChromium && process.env.CI !== "true") {
 }
 const describeBrowser = hasChromium || process.env.CI === "true" ? describe : describe.skip;
 
-/** The shop's checkout page: its own form, its own CSS (hostile when asked), the picker in one line. */
-function shopPage(base: string, query: URLSearchParams, arrival: string): string {
+/**
+ * The shop's checkout page: its own form, its own CSS (hostile when asked), the picker in one line.
+ * The shop may set the picker's value the ways a shop does (issue 43): the `value` attribute (its
+ * server re-rendering the form after an error, or a returning customer's point), the property set
+ * by its own script before our module defined the element (`early`), or after (`late`).
+ */
+function shopPage(base: string, query: URLSearchParams, arrival: string, error?: string): string {
   const lang = query.get("lang") === "ar" ? "ar" : "fr";
+  const preset = query.get("relay_code") ?? query.get("value");
+  const value = preset ? ` value="${preset}"` : "";
+  const early = query.get("early");
+  const late = query.get("late");
+  const scripts = [
+    early ? `<script>document.querySelector("relay-point-picker").value = ${JSON.stringify(early)};</script>` : "",
+    late
+      ? `<script>customElements.whenDefined("relay-point-picker").then(() => { document.querySelector("relay-point-picker").value = ${JSON.stringify(late)}; });</script>`
+      : ""
+  ].join("");
   // The shop's own tile server (this test's), when it asks for a map.
   const tiles = query.has("map") ? ` tiles="/tiles/{z}/{x}/{y}.png" tiles-attribution="Tuiles de la boutique"` : "";
   const hostile = query.has("hostile")
@@ -83,13 +97,16 @@ function shopPage(base: string, query: URLSearchParams, arrival: string): string
 <body>
 <main>
 <h1>${lang === "ar" ? "الدفع" : "Commande"}</h1>
-<form id="checkout" method="get" action="/submitted">
+${error ? `<p id="error" role="alert">${error}</p>` : ""}
+<form id="checkout" method="get" action="${query.has("order") ? "/order" : "/submitted"}">
+  ${query.has("order") ? '<input type="hidden" name="order" value="1">' : ""}
   <label for="name">${lang === "ar" ? "الاسم" : "Nom"}</label>
-  <input id="name" name="name" value="Amina">
-  <relay-point-picker name="relay_code" lang="${lang}" wilaya="16" arrival-date="${arrival}" required${tiles}></relay-point-picker>
+  <input id="name" name="name" value="${query.get("name") ?? "Amina"}">
+  <relay-point-picker name="relay_code" lang="${lang}" wilaya="16" arrival-date="${arrival}" required${tiles}${value}></relay-point-picker>
   <button type="submit">${lang === "ar" ? "تأكيد" : "Valider"}</button>
 </form>
 </main>
+${scripts}
 </body></html>`;
 }
 
@@ -123,13 +140,20 @@ describeBrowser("the relay-point picker in a shop's checkout, in headless Chromi
       if (url.pathname === "/") {
         res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
         res.end(shopPage(base, url.searchParams, arrival));
+      } else if (url.pathname === "/order" && !url.searchParams.get("name")) {
+        // The shop's server refuses the order (a field missing) and renders its form again with what was sent.
+        res.writeHead(422, { "Content-Type": "text/html; charset=utf-8" });
+        res.end(shopPage(base, url.searchParams, arrival, "Indiquez votre nom."));
+      } else if (url.pathname === "/order") {
+        res.writeHead(303, { Location: `/submitted?${url.searchParams}` });
+        res.end();
       } else if (url.pathname === "/submitted") {
         res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
         const json = JSON.stringify(Object.fromEntries(url.searchParams)).replace(/</g, "\\u003c");
         res.end(`<!doctype html><html lang="fr"><head><title>Reçu</title></head><body><pre id="received">${json}</pre></body></html>`);
       } else if (url.pathname.startsWith("/tiles/")) {
         res.writeHead(200, { "Content-Type": "image/png", "Access-Control-Allow-Origin": "*" });
-        res.end(TILE);
+        res.end(BLANK_TILE);
       } else {
         res.writeHead(204);
         res.end();
@@ -315,6 +339,102 @@ describeBrowser("the relay-point picker in a shop's checkout, in headless Chromi
     }
   });
 
+  describe("the picker submits what it shows, whichever way its value was set (issue 43)", () => {
+    /** Elsewhere than the listed wilaya (16): a returning customer's point from Oran, and its names. */
+    const ORAN = { code: "DZ-31-ORAN-CENTRE", name: "Librairie El Bahia", nameAr: "مكتبة الباهية" };
+
+    async function presetState(page: Page) {
+      return picker(page).evaluate(el => {
+        const p = el as unknown as PickerElement & { validationMessage: string };
+        return { value: p.value, valid: p.validity.valid, message: p.validationMessage };
+      });
+    }
+    const summary = (page: Page) => page.locator("relay-point-picker [part=chosen]");
+
+    test.each([
+      ["the value attribute (a returning customer's point)", `value=${ORAN.code}`],
+      ["the property, set by the shop's script before the picker's module defined the element", `early=${ORAN.code}`],
+      ["the property, set once the element is defined", `late=${ORAN.code}`]
+    ])("%s: the point is shown by its name, required passes, the form submits its code", async (_how, query) => {
+      const { page, problems, close } = await open(MOBILE, `lang=fr&${query}`);
+      try {
+        await expect(summary(page).innerText()).resolves.toContain(ORAN.name);
+        expect(await presetState(page)).toEqual({ value: ORAN.code, valid: true, message: "" });
+        const received = await submitted(page, () => page.getByRole("button", { name: "Valider" }).click());
+        expect(received).toEqual({ name: "Amina", relay_code: ORAN.code });
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+
+    test("in Arabic, the preset point is shown by its Arabic name", async () => {
+      const { page, problems, close } = await open(MOBILE, `lang=ar&value=${ORAN.code}`);
+      try {
+        await expect(summary(page).innerText()).resolves.toContain(ORAN.nameAr);
+        await expect(option(page, FIRST).innerText()).resolves.toContain("مكتبة ديدوش");
+        await shoot(page, "preset-ar-390");
+        const received = await submitted(page, () => page.getByRole("button", { name: "تأكيد" }).click());
+        expect(received.relay_code).toBe(ORAN.code);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+
+    test("the shop's server renders its form again after an error: the customer sends it again untouched and the code goes with it", async () => {
+      const { page, close } = await open(MOBILE, "lang=fr&order=1&name=");
+      try {
+        await option(page, THIRD).click();
+        await Promise.all([page.waitForURL(/\/order\?/), page.getByRole("button", { name: "Valider" }).click()]);
+        await page.locator("#error").waitFor();
+        // The page is the shop's new one: the picker was made again from the value attribute.
+        await expect(summary(page).innerText()).resolves.toContain("Cyber Espace El Djazair");
+        expect((await presetState(page)).value).toBe(THIRD);
+        await page.locator("#name").fill("Amina");
+        const received = await submitted(page, () => page.getByRole("button", { name: "Valider" }).click());
+        expect(received).toEqual({ order: "1", name: "Amina", relay_code: THIRD });
+      } finally {
+        await close();
+      }
+    });
+
+    test("a preset point closed on the arrival day is shown with why, and blocks the submit until another is chosen", async () => {
+      const { page, problems, close } = await open(MOBILE, `lang=fr&value=${CLOSED_ON_ARRIVAL}`);
+      try {
+        await expect(presetState(page)).resolves.toEqual({
+          value: CLOSED_ON_ARRIVAL,
+          valid: false,
+          message: expect.stringContaining("Choisissez un autre point relais")
+        });
+        await page.getByRole("button", { name: "Valider" }).click();
+        expect(new URL(page.url()).pathname).toBe("/");
+        await option(page, FIRST).click();
+        expect((await presetState(page)).valid).toBe(true);
+        const received = await submitted(page, () => page.getByRole("button", { name: "Valider" }).click());
+        expect(received.relay_code).toBe(FIRST);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+
+    test("a form reset goes back to the value attribute, and the form submits that", async () => {
+      const { page, problems, close } = await open(MOBILE, `lang=fr&value=${ORAN.code}`);
+      try {
+        await option(page, THIRD).click();
+        expect((await presetState(page)).value).toBe(THIRD);
+        await page.evaluate(() => (document as unknown as { forms: { checkout: { reset(): void } } }).forms.checkout.reset());
+        expect((await presetState(page)).value).toBe(ORAN.code);
+        const received = await submitted(page, () => page.getByRole("button", { name: "Valider" }).click());
+        expect(received.relay_code).toBe(ORAN.code);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+  });
+
   test("the shop's hostile CSS (* { all: unset }, div { display: none }) does not break it", async () => {
     for (const [name, options] of [
       ["390", MOBILE],
@@ -391,23 +511,42 @@ describeBrowser("the relay-point picker in a shop's checkout, in headless Chromi
     }
   });
 
-  test("the served module: one ES module within its 25 KB compressed budget, cached long, for any origin", async () => {
-    const res = await fetch(`${base}/widget/v1/relay-point-picker.js`, { headers: { Origin: shopBase } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
-    expect(res.headers.get("access-control-allow-origin")).toBe("*");
-    expect(res.headers.get("cache-control")).toMatch(/^public, max-age=86400/);
-    expect(res.headers.get("etag")).toMatch(/^"/);
-    const body = Buffer.from(await res.arrayBuffer());
-    const compressed = gzipSync(body, { level: 9 }).length;
-    expect({ compressed, within: compressed <= BUDGET_GZIP_BYTES }).toEqual({ compressed, within: true });
+  test("the served module: one ES module of the size the docs give, compressed, validated, cached long, for any origin", async () => {
+    const js = `${base}/widget/v1/relay-point-picker.js`;
+    const plain = await served(js, "GET", { Origin: shopBase });
+    expect(plain.status).toBe(200);
+    expect(plain.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(plain.headers["access-control-allow-origin"]).toBe("*");
+    expect(plain.headers["cache-control"]).toMatch(/^public, max-age=86400/);
     // No run-time dependency: nothing imported but Leaflet, by URL, when the shop asks for a map.
-    expect(body.toString("utf8")).not.toMatch(/\bimport\s*["'{*]|from\s*["']/);
+    expect(plain.body.toString("utf8")).not.toMatch(/\bimport\s*["'{*]|from\s*["']/);
 
-    const leaflet = await fetch(`${base}/widget/v1/leaflet-1.9.4.esm.js`);
+    // What a browser downloads, as the docs say it (checkout-picker.md: "about N KB gzipped, M KB with Brotli").
+    const gzip = await served(js, "GET", { "Accept-Encoding": "gzip, deflate" });
+    const br = await served(js, "GET", { "Accept-Encoding": "gzip, deflate, br" });
+    expect([gzip.headers["content-encoding"], br.headers["content-encoding"]]).toEqual(["gzip", "br"]);
+    expect(gunzipSync(gzip.body)).toEqual(plain.body);
+    expect(brotliDecompressSync(br.body)).toEqual(plain.body);
+    const documented = /about (\d+) KB gzipped \((\d+) KB with Brotli\)/.exec(
+      fs.readFileSync(path.join(ROOT, "docs", "merchants", "checkout-picker.md"), "utf8")
+    );
+    expect(documented).not.toBeNull();
+    const measured = { gzipKb: Math.round(gzip.body.length / 1024), brotliKb: Math.round(br.body.length / 1024) };
+    expect({ measured, bytes: [gzip.body.length, br.body.length] }).toEqual({
+      measured: { gzipKb: Number(documented![1]), brotliKb: Number(documented![2]) },
+      bytes: [gzip.body.length, br.body.length]
+    });
+    expect(gzip.body.length).toBeLessThanOrEqual(BUDGET_GZIP_BYTES);
+
+    // Revalidated, not downloaded again: the ETag of what was sent, and the file's date.
+    expect(br.headers.etag).toMatch(/^"[\w-]{27}-br"$/);
+    expect((await served(js, "GET", { "Accept-Encoding": "br", "If-None-Match": br.headers.etag })).status).toBe(304);
+    expect((await served(js, "GET", { "If-Modified-Since": plain.headers["last-modified"] })).status).toBe(304);
+
+    const leaflet = await served(`${base}/widget/v1/leaflet-1.9.4.esm.js`, "GET");
     expect(leaflet.status).toBe(200);
-    expect(leaflet.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
-    expect((await fetch(`${base}/widget/v1/nothing.js`)).status).toBe(404);
+    expect(leaflet.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect((await served(`${base}/widget/v1/nothing.js`, "GET")).status).toBe(404);
 
     // The example checkout: the one-line embed, in a form, on the system's own origin.
     const example = await fetch(`${base}/widget/v1/example?lang=ar&relay_code=DZ-16-HYDRA`);
@@ -417,4 +556,81 @@ describeBrowser("the relay-point picker in a shop's checkout, in headless Chromi
     expect(html).toMatch(/<relay-point-picker name="relay_code" lang="ar" wilaya="16" required/);
     expect(html).toContain("relay_code=DZ-16-HYDRA");
   });
+
+  test("every file and page of the gateway's own: HEAD as GET without the body, compressed when asked, a validator, 304", async () => {
+    // Each kind of each surface (the large bundles, Leaflet's and Swagger UI's, go the same way: the map and /docs tests load them).
+    const paths = [
+      "/counter/index.html",
+      "/counter/main.js",
+      "/counter/app.css",
+      "/counter/sw.js",
+      "/counter/manifest.webmanifest",
+      "/counter/icon-192.png",
+      "/widget/v1/relay-point-picker.js",
+      "/widget/v1/leaflet-1.9.4.css",
+      "/widget/v1/example",
+      "/track",
+      "/track?lang=ar",
+      "/docs",
+      "/docs/init.js",
+      "/docs/favicon-32x32.png"
+    ];
+    const SAME = ["content-type", "content-length", "content-encoding", "etag", "last-modified", "cache-control", "vary"];
+    const seen: Record<string, unknown>[] = [];
+    for (const address of paths) {
+      const url = `${base}${address}`;
+      const accept = { "Accept-Encoding": "gzip, deflate, br" };
+      const get = await served(url, "GET", accept);
+      const head = await served(url, "HEAD", accept);
+      const image = get.headers["content-type"] === "image/png";
+      const pick = (h: Record<string, string>) => Object.fromEntries(SAME.map(name => [name, h[name]]));
+      seen.push({
+        address,
+        status: [get.status, head.status],
+        encoding: get.headers["content-encoding"] ?? null,
+        headBody: head.body.length,
+        sameHeaders: JSON.stringify(pick(head.headers)) === JSON.stringify(pick(get.headers)),
+        validator: /^"[\w-]{27}(-br)?"$/.test(get.headers.etag ?? ""),
+        revalidated: (await served(url, "GET", { ...accept, "If-None-Match": get.headers.etag ?? "" })).status
+      });
+      if (!image) {
+        const identity = await served(url, "GET");
+        expect(identity.headers["content-encoding"]).toBeUndefined();
+        if (!address.startsWith("/track") && address !== "/docs" && !address.startsWith("/widget/v1/example"))
+          expect(brotliDecompressSync(get.body)).toEqual(identity.body);
+      }
+      expect(Number(get.headers["content-length"])).toBe(get.body.length);
+    }
+    expect(seen).toEqual(
+      paths.map(address => ({
+        address,
+        status: [200, 200],
+        encoding: address.endsWith(".png") ? null : "br",
+        headBody: 0,
+        sameHeaders: true,
+        validator: true,
+        revalidated: 304
+      }))
+    );
+    // The first request of each file compresses it (on the thread pool): slow on a loaded two-core runner.
+  }, 180_000);
 });
+
+/**
+ * One request as sent, and its answer's bytes as they came (not decompressed, as fetch would); on a
+ * connection of its own, so that no kept-alive socket the server is closing meanwhile is reused.
+ */
+function served(url: string, method: "GET" | "HEAD", headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>((resolve, reject) => {
+    const req = http.request(url, { method, headers, agent: false }, res => {
+      const chunks: Buffer[] = [];
+      res.on("data", chunk => chunks.push(chunk));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks) })
+      );
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}

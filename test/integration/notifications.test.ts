@@ -434,7 +434,13 @@ describe("pick-up SMS text and phone masking", () => {
   const pickup = (relay: { code: string; name: string | null; city: string | null; address: string | null }, codAmountDzd: number) =>
     composeSms(
       "pickup",
-      { trackingNumber: "RP123456785DZ", relay, codAmountDzd, pin: null, pickupDeadline: "2026-03-20T13:05:00.000Z" },
+      {
+        trackingNumber: "RP123456785DZ",
+        relay: { nameAr: null, ...relay },
+        codAmountDzd,
+        pin: null,
+        pickupDeadline: "2026-03-20T13:05:00.000Z"
+      },
       fr
     );
 

@@ -37,7 +37,17 @@ function onEngine(databaseEnv: () => Promise<EngineDatabase>): void {
     expect(await askAsRecipient(` ${tn.toLowerCase()} `)).toEqual({ outcome: "accepted" });
     const second = await system().sms.pinOf(tn, 2);
     expect(second).not.toBe(first);
-    expectError(await hand(first), 409, "PIN_INCORRECT");
+    // Issue 43: the new SMS says the earlier code no longer works; given at the counter, it is named
+    // as replaced and costs no try (the next wrong one still has 4 left).
+    expect(system().sms.messagesFor(tn)[1]).toMatch(/nouveau code .* L'ancien ne marche plus/);
+    for (let i = 0; i < 2; i++) {
+      const replaced = await hand(first);
+      expectError(replaced, 409, "PIN_REPLACED");
+      expect(replaced.body.message).toMatch(/replaced by a new one.*latest SMS/);
+    }
+    const counted = await hand(wrong === second ? "222222" : wrong);
+    expectError(counted, 409, "PIN_INCORRECT");
+    expect(counted.body.message).toMatch(/4 attempts left/);
 
     // 2: the counter; the answer never carries the PIN.
     const byAgent = await agent("POST", `/parcels/${tn}/pin-resend`);
@@ -54,7 +64,7 @@ function onEngine(databaseEnv: () => Promise<EngineDatabase>): void {
     expectError(refused, 409, "PIN_RESEND_LIMIT");
     expect(system().sms.messagesFor(tn)).toHaveLength(4);
 
-    if (third !== fourth) expectError(await hand(third), 409, "PIN_INCORRECT");
+    if (third !== fourth) expectError(await hand(third), 409, "PIN_REPLACED");
     expect((await hand(fourth)).status).toBe(200);
     expect((await h.statusOf(merchant, parcel.id)).status).toBe("DELIVERED");
   });

@@ -97,6 +97,8 @@ export interface Page<T> {
 export interface Me {
   relayCode: string;
   name: string;
+  /** Its name in Arabic script, shown when the app is in Arabic; null when the directory has none. */
+  nameAr: string | null;
   /** Absent from a copy saved by an older version of the app. */
   wilaya?: string | null;
   wilayaName?: string | null;

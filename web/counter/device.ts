@@ -30,6 +30,16 @@ export function forgetPairing(): void {
   localStorage.removeItem(PAIRING);
 }
 
+/**
+ * The relay point's name in the app's language: its Arabic name in Arabic, as the last `GET /me`
+ * read it (kept with the day's copy, so offline too); the name given at pairing otherwise.
+ */
+export function relayNameIn(language: string, pairedName: string): string {
+  const me = readCopy<{ me?: { name?: string; nameAr?: string | null } }>("day")?.value.me;
+  if (language === "ar" && me?.nameAr) return me.nameAr;
+  return me?.name ?? pairedName;
+}
+
 /** A copy of the last answers read, to show the day while offline. */
 export function saveCopy<T>(name: string, value: T): void {
   localStorage.setItem(`counter.copy.${name}`, JSON.stringify({ at: new Date().toISOString(), value }));

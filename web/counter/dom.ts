@@ -37,6 +37,6 @@ export function ltr(text: string | number): HTMLElement {
 }
 
 /** A status line read out by screen readers when it changes. */
-export function notice(kind: "ok" | "error" | "info", text: string, ...extra: Child[]): HTMLElement {
-  return h("p", { class: `notice notice-${kind}`, role: kind === "error" ? "alert" : "status" }, text, ...extra);
+export function notice(kind: "ok" | "error" | "info", ...content: Child[]): HTMLElement {
+  return h("p", { class: `notice notice-${kind}`, role: kind === "error" ? "alert" : "status" }, ...content);
 }

@@ -1,4 +1,4 @@
-import { forgetPairing, pairing } from "./device";
+import { forgetPairing, pairing, relayNameIn } from "./device";
 import { h, ltr } from "./dom";
 import { applyDocumentLanguage, errorText, Language, LANGUAGE_NAMES, LANGUAGES, language, setLanguage, t } from "./i18n";
 import type { MessageKey } from "./i18n/fr";
@@ -6,6 +6,7 @@ import { dismissResults, flush, items, onOutboxChange, OutboxItem, startFlushing
 import { currentScreen, go, Screen, setNavigator } from "./router";
 import { stopCamera } from "./scan-field";
 import { startVisit } from "./visit-memory";
+import { onDayLoaded } from "./state";
 import { closureScreen } from "./screens/closure";
 import { dispatchScreen } from "./screens/dispatch";
 import { dropOffScreen } from "./screens/drop-off";
@@ -100,13 +101,13 @@ function resultRow(item: OutboxItem): HTMLElement {
 async function drawChrome(): Promise<void> {
   const all = await items();
   const waiting = all.filter(item => item.state === "waiting").length;
-  const finished = all.filter(item => item.state !== "waiting" && item.queued);
+  const finished = all.filter(item => item.state !== "waiting" && item.queued && !item.setAside);
   const paired = pairing();
   header.replaceChildren(
     h(
       "div",
       { class: "top-row" },
-      h("span", { class: "brand" }, paired ? paired.relayName : t("appName")),
+      h("span", { class: "brand", dir: "auto" }, paired ? relayNameIn(language(), paired.relayName) : t("appName")),
       h("span", { class: `net ${navigator.onLine ? "net-on" : "net-off"}`, role: "status" }, t(navigator.onLine ? "online" : "offline")),
       languagePicker()
     ),
@@ -135,6 +136,7 @@ function start(): void {
   document.body.replaceChildren(header, results, main);
   setNavigator(show);
   onOutboxChange(() => void drawChrome());
+  onDayLoaded(() => void drawChrome());
   window.addEventListener("online", () => void drawChrome());
   window.addEventListener("offline", () => void drawChrome());
   void drawChrome();

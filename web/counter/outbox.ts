@@ -26,6 +26,11 @@ export interface OutboxItem {
   state: "waiting" | "sent" | "refused";
   /** Its first try got no answer: its result goes to the sync results the shop reads later. */
   queued: boolean;
+  /**
+   * A refused arrival whose sync result the shop cleared: the parcel is in the shop but not on the
+   * shelf, so it stays listed on Today ("for the courier") until the agent says it left.
+   */
+  setAside?: boolean;
   error?: { code: string; message: string; status: number; details: Record<string, unknown> };
   answer?: unknown;
 }
@@ -142,8 +147,21 @@ function withLock(task: () => Promise<void>): Promise<void> {
   return locks ? locks.request("counter-outbox", task).then(() => undefined) : task();
 }
 
+/** Clears the sync results; a refused arrival stays, set aside, until the courier takes the parcel (`givenToCourier`). */
 export async function dismissResults(): Promise<void> {
-  for (const item of await items()) if (item.state !== "waiting") await store.remove(item.id);
+  for (const item of await items()) {
+    if (item.state === "waiting") continue;
+    if (isSetAside(item)) await store.put({ ...item, setAside: true });
+    else await store.remove(item.id);
+  }
+  changed();
+}
+
+/** An arrival the server refused after a sync (another relay point's, unknown, full shelf): a parcel the shop holds. */
+export const isSetAside = (item: OutboxItem) => item.kind === "arrival" && item.state === "refused" && item.queued;
+
+export async function givenToCourier(id: string): Promise<void> {
+  await store.remove(id);
   changed();
 }
 

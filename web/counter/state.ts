@@ -19,9 +19,15 @@ export interface Day {
 }
 
 let day: Day | null = null;
+const dayListeners = new Set<() => void>();
 
 export function currentDay(): Day | null {
   return day;
+}
+
+/** Called after each day read from the server (the header shows the relay point's name as it reads now). */
+export function onDayLoaded(listener: () => void): void {
+  dayListeners.add(listener);
 }
 
 export async function loadDay(): Promise<Day> {
@@ -38,6 +44,7 @@ export async function loadDay(): Promise<Day> {
     const handedToday = handed.totalElements;
     day = { me, parcels, till, handedToday, at: new Date().toISOString(), fromCopy: false };
     saveCopy("day", { me, parcels, till, handedToday });
+    dayListeners.forEach(listener => listener());
     void refreshVerifiers();
     return day;
   } catch (err) {

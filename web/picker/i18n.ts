@@ -32,6 +32,8 @@ export interface Messages {
   chosen: string;
   nothingChosen: string;
   required: string;
+  /** A point set by the shop that cannot take this parcel (closed on arrival, full): said when the form is sent. */
+  chooseAnother: (name: string, why: string) => string;
   selected: (name: string) => string;
   map: string;
   km: (km: string) => string;
@@ -67,6 +69,7 @@ const fr: Messages = {
   chosen: "Point choisi :",
   nothingChosen: "Aucun point choisi.",
   required: "Choisissez un point relais.",
+  chooseAnother: (name, why) => `${name} — ${why}. Choisissez un autre point relais.`,
   selected: name => `${name} choisi.`,
   map: "Carte des points relais",
   km: km => `${km} km`,
@@ -102,6 +105,7 @@ const ar: Messages = {
   chosen: "النقطة المختارة:",
   nothingChosen: "لم يتم اختيار أي نقطة.",
   required: "اختر نقطة استلام.",
+  chooseAnother: (name, why) => `${name} — ${why}. اختر نقطة استلام أخرى.`,
   selected: name => `تم اختيار ${name}.`,
   map: "خريطة نقاط الاستلام",
   km: km => `${km} كم`,
@@ -137,6 +141,7 @@ const en: Messages = {
   chosen: "Chosen point:",
   nothingChosen: "No point chosen.",
   required: "Choose a relay point.",
+  chooseAnother: (name, why) => `${name} — ${why}. Choose another relay point.`,
   selected: name => `${name} chosen.`,
   map: "Map of the relay points",
   km: km => `${km} km`,

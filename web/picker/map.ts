@@ -20,7 +20,23 @@ function loadLeaflet(apiBase: string): Promise<LeafletModule> {
 }
 
 export interface PickerMap {
-  show(points: readonly PublicRelayPoint[], chosen: string | null, choosable: (p: PublicRelayPoint) => boolean): void;
+  show(
+    points: readonly PublicRelayPoint[],
+    chosen: string | null,
+    choosable: (p: PublicRelayPoint) => boolean,
+    nameOf: (p: PublicRelayPoint) => string
+  ): void;
+}
+
+/**
+ * A tooltip's content as a node holding text: Leaflet puts a string into innerHTML, and a point's
+ * name is the directory's text, shown inside a shop's own checkout beside its customer's fields.
+ */
+function textLabel(text: string): HTMLElement {
+  const label = document.createElement("span");
+  label.dir = "auto";
+  label.textContent = text;
+  return label;
 }
 
 export async function createMap(
@@ -38,7 +54,7 @@ export async function createMap(
   L.tileLayer(options.tiles, { attribution: options.attribution, maxZoom: 19 }).addTo(map);
   const layer = L.layerGroup().addTo(map);
   return {
-    show(points, chosen, choosable) {
+    show(points, chosen, choosable, nameOf) {
       layer.clearLayers();
       const placed: [number, number][] = [];
       for (const p of points) {
@@ -49,7 +65,7 @@ export async function createMap(
           weight: 2,
           color: ok ? (p.code === chosen ? "#0b5d3b" : "#1f4e8c") : "#8a8a8a",
           fillOpacity: ok ? 0.8 : 0.3
-        }).bindTooltip(p.name);
+        }).bindTooltip(textLabel(nameOf(p)));
         if (ok) marker.on("click", () => options.onChoose(p.code));
         marker.addTo(layer);
         placed.push([p.latitude, p.longitude]);

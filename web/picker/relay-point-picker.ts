@@ -45,6 +45,9 @@ function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, 
 /** Times and codes read left to right, also inside Arabic text. */
 const ltr = (text: string) => h("bdi", { dir: "ltr" }, text);
 
+/** A point's name in the picker's language: its Arabic name on an Arabic page, when the directory has one. */
+export const nameIn = (point: PublicRelayPoint, lang: Lang) => (lang === "ar" && point.nameAr ? point.nameAr : point.name);
+
 export class RelayPointPicker extends HTMLElement {
   static formAssociated = true;
   static observedAttributes = ["lang", "value", "wilaya", "arrival-date", "transit-days", "disabled", "required", "tiles"];
@@ -58,6 +61,8 @@ export class RelayPointPicker extends HTMLElement {
   #search: AbortController | null = null;
   #debounce: ReturnType<typeof setTimeout> | undefined;
   #map: Promise<PickerMap> | null = null;
+  /** The code whose point is being asked for (#lookUpChosen), so that it is asked once. */
+  #lookingUp: string | null = null;
   #rendered = false;
   #formDisabled = false;
   // The parts rebuilt by render(); the list and the live status are kept across searches.
@@ -75,6 +80,13 @@ export class RelayPointPicker extends HTMLElement {
     super();
     this.#internals = this.attachInternals();
     this.#root = this.attachShadow({ mode: "open", delegatesFocus: false });
+    // A shop's script may set `value` before this module defines the element (it loads deferred): that
+    // made an own property hiding the setter. Take it, so that the form submits what was set.
+    if (Object.hasOwn(this, "value")) {
+      const early = (this as { value?: unknown }).value;
+      delete (this as { value?: unknown }).value;
+      this.#setValue(typeof early === "string" ? early : "", false);
+    }
   }
 
   // --- the public surface -----------------------------------------------------------------------
@@ -116,6 +128,7 @@ export class RelayPointPicker extends HTMLElement {
     const wilaya = this.#initialWilaya();
     if (wilaya && this.#points.length === 0) void this.#runSearch({ wilaya });
     this.#updateValidity();
+    void this.#lookUpChosen();
   }
 
   disconnectedCallback(): void {
@@ -124,12 +137,14 @@ export class RelayPointPicker extends HTMLElement {
   }
 
   attributeChangedCallback(name: string, old: string | null, now: string | null): void {
-    if (!this.#rendered || old === now) {
-      if (name === "value" && now !== null) this.#value = now;
+    if (old === now) return;
+    if (name === "value") {
+      // Before the first render too (the parser gives the attributes first): the form value follows.
+      this.#setValue(now ?? "", false);
       return;
     }
-    if (name === "value") this.#setValue(now ?? "", false);
-    else if (name === "required") this.#updateValidity();
+    if (!this.#rendered) return;
+    if (name === "required") this.#updateValidity();
     else if (name === "disabled") this.#applyDisabled();
     else if (name === "wilaya") {
       this.#wilayaSelect.value = this.#initialWilaya() ?? "";
@@ -139,6 +154,7 @@ export class RelayPointPicker extends HTMLElement {
       this.#render();
       this.#fillCommunes();
       this.#showPoints();
+      this.#updateValidity();
     }
   }
 
@@ -364,6 +380,13 @@ export class RelayPointPicker extends HTMLElement {
   #showPoints(): void {
     const t = this.#t;
     const points = this.#points;
+    // The point set by the shop, found by this search: what the summary and the validity speak of.
+    const listed = this.#value !== "" && this.#chosen?.code !== this.#value ? points.find(p => p.code === this.#value) : undefined;
+    if (listed) {
+      this.#chosen = listed;
+      this.#updateValidity();
+      this.#renderSummary();
+    }
     if (points.length > 0 || this.#status.textContent !== t.start) {
       this.#status.textContent = points.length === 0 ? t.none : t.found(points.length);
     }
@@ -394,7 +417,7 @@ export class RelayPointPicker extends HTMLElement {
           tabindex: "-1",
           "data-code": point.code
         },
-        h("span", { class: "name", dir: "auto" }, point.name),
+        h("span", { class: "name", dir: "auto" }, nameIn(point, this.#lang)),
         h(
           "span",
           { class: "distance" },
@@ -460,6 +483,7 @@ export class RelayPointPicker extends HTMLElement {
     this.#chosen = this.#points.find(p => p.code === code) ?? (this.#chosen?.code === code ? this.#chosen : null);
     this.#internals.setFormValue(code === "" ? null : code, code);
     this.#updateValidity();
+    if (!this.#chosen) void this.#lookUpChosen();
     if (!this.#rendered) return;
     const focused = this.#root.activeElement as HTMLElement | null;
     const hadFocus = !!focused?.dataset.code;
@@ -470,7 +494,7 @@ export class RelayPointPicker extends HTMLElement {
     // Chosen on the map: the list shows it too.
     else if (byUser) option?.scrollIntoView({ block: "nearest" });
     if (byUser && this.#chosen) {
-      this.#status.textContent = this.#t.selected(this.#chosen.name);
+      this.#status.textContent = this.#t.selected(nameIn(this.#chosen, this.#lang));
       this.dispatchEvent(new CustomEvent("relaypointselect", { detail: { point: this.#chosen }, bubbles: true, composed: true }));
       this.dispatchEvent(new Event("change", { bubbles: true }));
     }
@@ -492,7 +516,7 @@ export class RelayPointPicker extends HTMLElement {
       }
     }
     this.#summary.replaceChildren(
-      h("strong", {}, t.chosen, " ", h("bdi", {}, point.name)),
+      h("strong", {}, t.chosen, " ", h("bdi", {}, nameIn(point, this.#lang))),
       h("span", { dir: "auto" }, [point.address, point.city, point.code].filter(Boolean).join(" — ")),
       week
     );
@@ -500,8 +524,34 @@ export class RelayPointPicker extends HTMLElement {
 
   #updateValidity(): void {
     const anchor = this.#rendered ? this.#textInput : undefined;
+    // A point set by the shop (a returning customer's) that cannot take this parcel is not submitted silently.
+    const refused = this.#chosen?.code === this.#value && this.#value !== "" ? this.#refusal(this.#chosen) : null;
     if (this.#required && this.#value === "") this.#internals.setValidity({ valueMissing: true }, this.#t.required, anchor);
+    else if (refused)
+      this.#internals.setValidity({ customError: true }, this.#t.chooseAnother(nameIn(this.#chosen!, this.#lang), refused), anchor);
     else this.#internals.setValidity({});
+  }
+
+  /**
+   * A code set by the shop (the `value` attribute or property) whose point the list does not hold:
+   * asked for by its code, so that the customer sees the point's name and hours, not a bare code.
+   */
+  async #lookUpChosen(): Promise<void> {
+    const code = this.#value;
+    if (code === "" || this.#chosen?.code === code || this.#lookingUp === code || !this.isConnected) return;
+    this.#lookingUp = code;
+    try {
+      const found = await searchRelayPoints(this.#apiBase, { q: code }, AbortSignal.timeout(15_000));
+      const point = found.find(p => p.code === code);
+      if (!point || this.#value !== code) return;
+      this.#chosen = point;
+      this.#updateValidity();
+      if (this.#rendered) this.#renderSummary();
+    } catch {
+      // The summary keeps the code: what is submitted is shown either way.
+    } finally {
+      if (this.#lookingUp === code) this.#lookingUp = null;
+    }
   }
 
   #applyDisabled(): void {
@@ -528,7 +578,13 @@ export class RelayPointPicker extends HTMLElement {
       onChoose: code => this.#choose(code, true)
     });
     try {
-      (await this.#map).show(this.#points, this.#value || null, p => this.#refusal(p) === null);
+      const lang = this.#lang;
+      (await this.#map).show(
+        this.#points,
+        this.#value || null,
+        p => this.#refusal(p) === null,
+        p => nameIn(p, lang)
+      );
     } catch {
       // No map is no loss: the list has everything.
       this.#mapBox.hidden = true;

@@ -4,6 +4,8 @@ import type { OpeningHours } from "./days";
 export interface PublicRelayPoint {
   code: string;
   name: string;
+  /** Its name in Arabic script, shown on Arabic pages; null when the directory has none. */
+  nameAr: string | null;
   address: string | null;
   city: string;
   wilaya: string | null;

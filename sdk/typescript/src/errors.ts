@@ -68,7 +68,10 @@ export class PermissionError extends ApiError {}
 export class NotFoundError extends ApiError {}
 /** 409 (and 422 IDEMPOTENCY_KEY_REUSED): the resource's state refuses the call. */
 export class ConflictError extends ApiError {}
-/** 429 RATE_LIMITED: `retryAfterSeconds` says when to come back (the SDK already waited and retried). */
+/**
+ * 429 RATE_LIMITED: `retryAfterSeconds` (and the message) say when to come back. The SDK waited and
+ * retried when that was within the call's timeout; a longer wait is left to you.
+ */
 export class RateLimitError extends ApiError {}
 /** 5xx (and 408): our side failed or timed out; the call may be retried with the same idempotency key. */
 export class ServerError extends ApiError {}

@@ -1,5 +1,5 @@
-import fs from "node:fs";
 import path from "node:path";
+import { keptBody, readStaticFile } from "../http/static-files";
 
 /**
  * The human reference at /docs: Swagger UI from the swagger-ui-dist package, served by the gateway
@@ -109,20 +109,21 @@ const ASSETS: Record<string, { type: string; file?: string; text?: string }> = {
   "init.js": { type: "text/javascript; charset=utf-8", text: INIT_SCRIPT }
 };
 
-const cache = new Map<string, Buffer>();
+const inline = new Map<string, Buffer>();
 
 function swaggerUiDir(): string {
   return path.dirname(require.resolve("swagger-ui-dist/package.json"));
 }
 
-/** The asset's bytes and content type, or null for a name that is not served. */
-export function docsAsset(name: string): { body: Buffer; type: string } | null {
+/** The asset's bytes, content type and date, or null for a name that is not served. */
+export function docsAsset(name: string): { body: Buffer; type: string; lastModified: string | null } | null {
   if (!Object.prototype.hasOwnProperty.call(ASSETS, name)) return null;
   const asset = ASSETS[name];
-  let body = cache.get(name);
-  if (!body) {
-    body = asset.text !== undefined ? Buffer.from(asset.text, "utf8") : fs.readFileSync(path.join(swaggerUiDir(), asset.file!));
-    cache.set(name, body);
+  if (asset.text !== undefined) {
+    let body = inline.get(name);
+    if (!body) inline.set(name, (body = keptBody(asset.text)));
+    return { body, type: asset.type, lastModified: null };
   }
-  return { body, type: asset.type };
+  const file = readStaticFile(path.join(swaggerUiDir(), asset.file!));
+  return file ? { body: file.body, type: asset.type, lastModified: file.lastModified } : null;
 }

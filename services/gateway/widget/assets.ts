@@ -1,13 +1,13 @@
-import { createHash } from "node:crypto";
-import fs from "node:fs";
 import path from "node:path";
 import { projectRoot } from "../../../lib/project-root";
+import { readStaticFile } from "../http/static-files";
 
 /**
  * The files of the checkout's relay-point picker (issue 28) that the gateway serves under
  * WIDGET_PATH to pages of any origin: the component that web/build.mjs bundles from web/picker/,
  * and Leaflet's ES module and stylesheet, which the component loads only when the shop gives it a
- * tile server (`tiles`). Read once, kept in memory with their ETag.
+ * tile server (`tiles`). Read once and kept; compressed, with their ETag, by the root route
+ * (gateway/http/static-files.ts).
  */
 
 export const WIDGET_PATH = "/widget/v1";
@@ -45,32 +45,21 @@ const SOURCES: Record<string, { file: () => string; type: string; cacheControl: 
   }
 };
 
-const loaded = new Map<string, WidgetAsset>();
-
 /** The asset served as `name`, or null for any other name (or a picker not built: run npm run build). */
 export function widgetAsset(name: string): WidgetAsset | null {
   const source = Object.hasOwn(SOURCES, name) ? SOURCES[name] : undefined;
-  if (!source) return null;
-  const cached = loaded.get(name);
-  if (cached) return cached;
-  let body: Buffer;
-  try {
-    body = fs.readFileSync(source.file());
-  } catch {
-    return null;
-  }
-  const asset: WidgetAsset = {
-    body,
+  const file = source ? readStaticFile(source.file()) : null;
+  if (!source || !file) return null;
+  return {
+    body: file.body,
     type: source.type,
     headers: {
       "Cache-Control": source.cacheControl,
-      ETag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`,
+      "Last-Modified": file.lastModified,
       // A shop's page on another origin loads it as a module script: a CORS request.
       "Access-Control-Allow-Origin": "*",
       "Cross-Origin-Resource-Policy": "cross-origin",
       "X-Content-Type-Options": "nosniff"
     }
   };
-  loaded.set(name, asset);
-  return asset;
 }

@@ -1,3 +1,4 @@
+import { directoryText } from "../../../lib/directory-text";
 import { Joi } from "../../../lib/joi";
 import { arrayOf, component, dateTime, objectOf, uuidSchema } from "../../../lib/openapi/json-schema";
 import type { JsonSchema } from "../../../lib/openapi/types";
@@ -25,7 +26,11 @@ const closureKeys = {
     .required()
     .description(`The last day closed, included: on or after from, at most ${MAX_CLOSURE_DAYS} days in all, not in the past.`)
     .example("2026-12-07"),
-  reason: Joi.string().min(1).max(500).allow(null).default(null).description("Why, for merchants and recipients.").example("holidays")
+  reason: directoryText(500)
+    .allow(null)
+    .default(null)
+    .description("Why, for merchants and recipients: one line of text.")
+    .example("holidays")
 };
 export const ClosureBodySchema = Joi.object<ClosureBody, true>(closureKeys);
 

@@ -67,14 +67,11 @@ function onShelfOrRefuse(shelf: store.ShelfParcel, what: string): void {
 
 /**
  * IN_TRANSIT → AT_RELAY, under the relay point's lock so that two arrivals on a shelf with one
- * place left cannot both take it. Scanning a parcel already on this shelf answers it unchanged
- * (no second event, so no second SMS).
+ * place left cannot both take it. Scanning a parcel already on this shelf is 409 INVALID_TRANSITION
+ * and changes nothing (no second event, so no second SMS); a retry of a lost answer carries its
+ * Idempotency-Key and gets the first answer.
  */
-export async function arrive(
-  deps: CounterDeps,
-  agent: AgentPrincipal,
-  request: TrackingBody
-): Promise<{ shelf: store.ShelfParcel; arrived: boolean }> {
+export async function arrive(deps: CounterDeps, agent: AgentPrincipal, request: TrackingBody): Promise<store.ShelfParcel> {
   const trackingNumber = normaliseTrackingNumber(request.trackingNumber);
   const given = occurredAtOf(request.occurredAt);
   return deps.db.transaction(async tx => {
@@ -89,7 +86,10 @@ export async function arrive(
         `Parcel ${trackingNumber} is addressed to relay point ${parcel.destinationRelayCode}, not to this one`
       );
     }
-    if (ON_SHELF.includes(parcel.status)) return { shelf: found, arrived: false };
+    if (ON_SHELF.includes(parcel.status)) {
+      // Issue 43: said, not answered as a new arrival (the counter listed it twice); a lost answer is retried with its key.
+      throw new AppError("INVALID_TRANSITION", `Parcel ${trackingNumber} is already on this shelf (${parcel.status}): nothing to receive`);
+    }
     if (parcel.status !== "IN_TRANSIT") {
       throw new AppError("INVALID_TRANSITION", `Parcel ${trackingNumber} is ${parcel.status}: only an IN_TRANSIT parcel can arrive`);
     }
@@ -105,7 +105,7 @@ export async function arrive(
       sealPin: pin => encryptField(pin, deps.encryptionKey),
       at
     });
-    return { shelf: await store.readShelfParcel(tx, parcel.id), arrived: true };
+    return store.readShelfParcel(tx, parcel.id);
   });
 }
 

@@ -16,6 +16,10 @@ export const PublicRelayPointView = component(
     {
       code: { type: "string", description: "The code the shop sends as destinationRelayCode.", examples: ["DZ-16-ALGER-CENTRE"] },
       name: { type: "string" },
+      nameAr: {
+        type: ["string", "null"],
+        description: "Its name in Arabic script, for a checkout in Arabic; null when the directory has none."
+      },
       address: { type: ["string", "null"] },
       city: { type: "string" },
       wilaya,

@@ -20,6 +20,8 @@ export type NotTakingReason = "FULL" | "CLOSED";
 export interface PublicRelayPoint extends ClosureStatus {
   code: string;
   name: string;
+  /** Its name in Arabic script, for a checkout in Arabic; null when the directory has none. */
+  nameAr: string | null;
   address: string | null;
   city: string;
   wilaya: string | null;
@@ -60,6 +62,7 @@ export function toPublicRelayPoint(
   const view: PublicRelayPoint = {
     code: point.code,
     name: point.name,
+    nameAr: point.nameAr,
     address: point.address,
     city: point.city,
     wilaya: point.wilaya,

@@ -120,6 +120,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         return {
           relayCode: relay.code,
           name: relay.name,
+          nameAr: relay.nameAr,
           wilaya: relay.wilaya,
           wilayaName: wilayaName(relay.wilaya, "fr"),
           wilayaNameAr: wilayaName(relay.wilaya, "ar"),
@@ -218,9 +219,10 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         summary: "Scan a parcel in",
         description:
           "An IN_TRANSIT parcel addressed here becomes AT_RELAY: its pick-up PIN is drawn and the pick-up SMS sent to the recipient, " +
-          "then it is RELAY_NOTIFIED (both in its history, both webhooks). Scanning it again answers the same parcel and sends nothing. " +
-          "409 WRONG_RELAY for a parcel addressed elsewhere, INVALID_TRANSITION when not in transit, RELAY_FULL when the shelf holds " +
-          "its capacity; 404 for an unknown number.",
+          "then it is RELAY_NOTIFIED (both in its history, both webhooks). 409 WRONG_RELAY for a parcel addressed elsewhere, " +
+          "INVALID_TRANSITION when not in transit (a parcel already on the shelf included: a second scan changes and sends nothing; " +
+          "a retry with the same Idempotency-Key gets the first answer), RELAY_FULL when the shelf holds its capacity; 404 for an " +
+          "unknown number.",
         tag: "Shelf",
         response: RelayParcelViewSchema,
         responseDescription: "The parcel, on the shelf.",
@@ -240,8 +242,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
       },
       handler(ctx): Promise<RelayParcelView> {
         return relayIdempotently(this.db, ctx, "arrival", async () => {
-          const { shelf, arrived } = await arrive(deps(this), ctx.meta.agent, ctx.params);
-          if (arrived) void this.runRelay();
+          const shelf = await arrive(deps(this), ctx.meta.agent, ctx.params);
+          void this.runRelay();
           return view(this, shelf);
         });
       }
@@ -257,7 +259,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         description:
           "A parcel on this shelf is DELIVERED against the recipient's pick-up PIN, or their pickup pass (pass). A COD parcel needs codCollectedDzd equal to its " +
           "amount, checked first: otherwise 422 COD_AMOUNT_MISMATCH and nothing changes. Then the PIN: 400 PIN_REQUIRED, 409 " +
-          "PIN_INCORRECT with the tries left, 423 PIN_LOCKED after five wrong ones (an operator resets it). The cash enters this " +
+          "PIN_INCORRECT with the tries left, 423 PIN_LOCKED after five wrong ones (an operator resets it); the PIN of an earlier SMS, " +
+          "replaced by a new one, is 409 PIN_REPLACED and costs no try. The cash enters this " +
           "relay point's open till. 404 for a parcel not addressed here; 409 INVALID_TRANSITION when it is not on the shelf.",
         tag: "Shelf",
         response: RelayParcelViewSchema,
@@ -267,6 +270,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
           "PARCEL_NOT_FOUND",
           "INVALID_TRANSITION",
           "PIN_INCORRECT",
+          "PIN_REPLACED",
           "COD_AMOUNT_MISMATCH",
           "PIN_LOCKED",
           "OCCURRED_AT_OUT_OF_RANGE",

@@ -214,6 +214,7 @@ export const RELAY_SETTINGS_FIELDS: Record<"capacity" | "holdingDays", JsonSchem
 export interface CounterView {
   relayCode: string;
   name: string;
+  nameAr: string | null;
   /** Two digits, and its names, so the counter shows where the point is now (its code may still carry an older number). */
   wilaya: string | null;
   wilayaName: string | null;
@@ -229,6 +230,10 @@ export const CounterViewSchema = component(
   objectOf<CounterView>({
     relayCode: { type: "string", examples: ["DZ-16-ALGER-CENTRE"] },
     name: { type: "string" },
+    nameAr: {
+      type: ["string", "null"],
+      description: "Its name in Arabic script, which the counter app shows in Arabic; null when unknown."
+    },
     wilaya: {
       type: ["string", "null"],
       pattern: "^[0-9]{2}$",

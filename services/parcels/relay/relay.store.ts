@@ -17,6 +17,7 @@ export interface RelaySettings {
 export interface CounterRelayPoint extends RelaySettings {
   code: string;
   name: string;
+  nameAr: string | null;
   wilaya: string | null;
   createdAt: Date;
 }
@@ -88,6 +89,7 @@ export async function setRelaySettings(db: Queryable, code: string, settings: Re
 interface CounterRow {
   code: string;
   name: string;
+  name_ar: string | null;
   wilaya: string | null;
   capacity: number;
   holding_days: number | null;
@@ -97,6 +99,7 @@ interface CounterRow {
 const toCounter = (r: CounterRow): CounterRelayPoint => ({
   code: r.code,
   name: r.name,
+  nameAr: r.name_ar,
   wilaya: r.wilaya,
   capacity: Number(r.capacity),
   holdingDays: r.holding_days === null ? null : Number(r.holding_days),
@@ -105,7 +108,7 @@ const toCounter = (r: CounterRow): CounterRelayPoint => ({
 
 export async function findCounter(db: Queryable, code: string): Promise<CounterRelayPoint | null> {
   const [row] = await db.query<CounterRow>(
-    "SELECT code, name, wilaya, capacity, holding_days, created_at FROM parcels.relay_points WHERE code = $1",
+    "SELECT code, name, name_ar, wilaya, capacity, holding_days, created_at FROM parcels.relay_points WHERE code = $1",
     [code]
   );
   return row ? toCounter(row) : null;
@@ -117,7 +120,7 @@ export async function findCounter(db: Queryable, code: string): Promise<CounterR
  */
 export async function lockCounter(tx: Queryable, code: string): Promise<CounterRelayPoint | null> {
   const [row] = await tx.query<CounterRow>(
-    "SELECT code, name, wilaya, capacity, holding_days, created_at FROM parcels.relay_points WHERE code = $1 FOR UPDATE",
+    "SELECT code, name, name_ar, wilaya, capacity, holding_days, created_at FROM parcels.relay_points WHERE code = $1 FOR UPDATE",
     [code]
   );
   return row ? toCounter(row) : null;

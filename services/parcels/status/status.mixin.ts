@@ -129,7 +129,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> =
         tag: "Parcels",
         response: ParcelViewSchema,
         responseDescription: "The parcel after the change.",
-        errors: ["INVALID_STATUS", "PIN_REQUIRED", "PARCEL_NOT_FOUND", "INVALID_TRANSITION", "PIN_INCORRECT", "PIN_LOCKED"],
+        errors: ["INVALID_STATUS", "PIN_REQUIRED", "PARCEL_NOT_FOUND", "INVALID_TRANSITION", "PIN_INCORRECT", "PIN_REPLACED", "PIN_LOCKED"],
         fields: { toStatus: TO_STATUS_DOC, reason: { description: "Operator note, at most 500 characters; sent in the webhook." } },
         body: { name: "TransitionRequest", description: "The status to move to." }
       },

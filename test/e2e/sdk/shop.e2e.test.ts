@@ -112,6 +112,35 @@ describeBrowser("the example shop, in headless Chromium", () => {
     await context.close();
   });
 
+  test("a refused order is said to the customer in French, the form kept with the point chosen; fixed, it goes (issue 43)", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: "fr-DZ" });
+    const page = await context.newPage();
+    await page.goto(`${shopUrl}/checkout`);
+    await page.getByLabel("Nom et prénom").fill("Amina Benali");
+    await page.getByLabel("Téléphone").fill("12");
+    const option = page.locator("relay-point-picker [role=option]:not([aria-disabled=true])").nth(2);
+    await option.waitFor({ timeout: 20_000 });
+    const chosen = await option.getAttribute("data-code");
+    await option.click();
+    await page.getByRole("button", { name: "Confirmer la commande" }).click();
+    const refusal = page.locator("#order-error");
+    await refusal.waitFor();
+    const text = await refusal.innerText();
+    expect(text).toContain("Vérifiez votre commande");
+    expect(text).toContain("Le numéro de téléphone n'est pas valide");
+    // Nothing of the API's developer English: no field name, no "must".
+    expect(text).not.toMatch(/recipientPhone|must|pattern/);
+    await shot(page, "5-refused-fr");
+    // The page came back with what was typed and chosen: the picker submits that point again.
+    await expect(page.getByLabel("Téléphone").inputValue()).resolves.toBe("12");
+    await expect(page.locator("relay-point-picker").evaluate(el => (el as unknown as { value: string }).value)).resolves.toBe(chosen);
+    await page.getByLabel("Téléphone").fill("0555 12 34 56");
+    await page.getByRole("button", { name: "Confirmer la commande" }).click();
+    await page.waitForURL(/\/orders\/AN-/);
+    expect(await page.locator("#relay-code").textContent()).toBe(chosen);
+    await context.close();
+  });
+
   test("a forged webhook is refused and changes nothing", async () => {
     const body = JSON.stringify({
       id: "evt_forged",

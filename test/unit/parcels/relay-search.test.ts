@@ -174,6 +174,7 @@ describe("searchRelayPoints (the reference the SQL must match)", () => {
         "latitude",
         "longitude",
         "name",
+        "nameAr",
         "openingHours",
         "wilaya"
       ].sort()

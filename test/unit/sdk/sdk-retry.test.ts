@@ -1,5 +1,5 @@
 import { backoffMs, delayBeforeRetry, isRetryableStatus, retryAfterMs } from "../../../sdk/typescript/src/core/retry";
-import { RelayParcels, ServerError } from "../../../sdk/typescript/src";
+import { RateLimitError, RelayParcels, ServerError } from "../../../sdk/typescript/src";
 
 /** Issue 29: the SDK's retry rules, and answers it must keep as they came (no server needed: a fetch double). */
 
@@ -25,9 +25,53 @@ describe("when the SDK retries, and after how long", () => {
   test("backoff: 0.5 s × 2ⁿ, at most 8 s, less up to a quarter of jitter", () => {
     expect([0, 1, 2, 3, 4, 5, 10].map(n => backoffMs(n, () => 0))).toEqual([500, 1000, 2000, 4000, 8000, 8000, 8000]);
     expect([0, 1, 4].map(n => backoffMs(n, () => 1))).toEqual([375, 750, 6000]);
-    // The server's Retry-After wins; one beyond a minute is not waited for (the error is thrown).
-    expect(delayBeforeRetry(0, "2")).toBe(2000);
-    expect(delayBeforeRetry(0, "3600")).toBeUndefined();
+    // The server's Retry-After wins; one beyond the call's timeout is not waited for (the error is thrown).
+    expect(delayBeforeRetry(0, "2", 30_000)).toBe(2000);
+    expect(delayBeforeRetry(0, "30", 30_000)).toBe(30_000);
+    expect(delayBeforeRetry(0, "55", 30_000)).toBeUndefined();
+    expect(delayBeforeRetry(0, "3600", 30_000)).toBeUndefined();
+    expect(delayBeforeRetry(1, null, 30_000)).toBeGreaterThan(0);
+  });
+});
+
+describe("a Retry-After beyond the call's timeout (issue 43): thrown at once, saying when to come back", () => {
+  function clientLimited(retryAfter: string, timeoutMs?: number) {
+    let calls = 0;
+    const fetchDouble: typeof fetch = async () => {
+      calls += 1;
+      return new Response(JSON.stringify({ code: "RATE_LIMITED", status: 429, message: "Rate limit of 60 requests per minute exceeded" }), {
+        status: 429,
+        headers: { "content-type": "application/json", "retry-after": retryAfter }
+      });
+    };
+    const client = new RelayParcels({ apiKey: "rp_sandbox_test", baseUrl: "http://api.test", fetch: fetchDouble, timeoutMs });
+    return { client, calls: () => calls };
+  }
+
+  test("55 s asked, 30 s of timeout (the defaults): no wait, no retry; retryAfterSeconds and the message say 55 s", async () => {
+    const { client, calls } = clientLimited("55");
+    const error = await client.parcels.get("p1").catch(e => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ code: "RATE_LIMITED", retryAfterSeconds: 55, retries: 0 });
+    expect(error.message).toBe("Rate limit of 60 requests per minute exceeded (retry after 55 s)");
+    expect(calls()).toBe(1);
+  });
+
+  test("the cap is the call's own timeout, and an HTTP date counts as its seconds from now", async () => {
+    const short = clientLimited("2", 1_000);
+    await expect(short.client.parcels.get("p1")).rejects.toMatchObject({ retryAfterSeconds: 2, retries: 0 });
+    expect(short.calls()).toBe(1);
+    const dated = clientLimited(new Date(Date.now() + 120_000).toUTCString());
+    const error = await dated.client.parcels.get("p1").catch(e => e);
+    expect(error.retryAfterSeconds).toBeGreaterThan(100);
+    expect(error.retryAfterSeconds).toBeLessThanOrEqual(120);
+    expect(dated.calls()).toBe(1);
+  });
+
+  test("within the timeout it is waited for and retried, as before", async () => {
+    const { client, calls } = clientLimited("0");
+    await expect(client.parcels.get("p1")).rejects.toMatchObject({ retryAfterSeconds: 0, retries: 2 });
+    expect(calls()).toBe(3);
   });
 });
 

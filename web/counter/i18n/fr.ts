@@ -64,6 +64,7 @@ export const fr = {
   received: "{n} reçu : en rayon.",
   receivedQueued: "{n} enregistré : envoi dès le retour du réseau.",
   receivedList: "Reçus maintenant",
+  alreadyOnShelf: "{n} est déjà en rayon : rien à recevoir.",
   // Hand over
   findByHint: "Chercher par indice",
   hintLabel: "Chiffres du téléphone ou initiale",
@@ -82,7 +83,7 @@ export const fr = {
   handoverButton: "Remettre le colis",
   handedOver: "{n} remis.",
   handedOverQueued: "{n} remis hors ligne : envoi dès le retour du réseau.",
-  triesLeft: "Code faux : encore {n} essai(s).",
+  triesLeft: "Encore {n} essai(s) avant le blocage.",
   notOnShelf: "Ce colis n'est pas en rayon ici.",
   offlineNoVerifier: "Hors ligne : ce colis n'a pas été préparé pour une remise sans réseau. Attendez le réseau.",
   offlineCashOnly: "Hors ligne : espèces seulement.",
@@ -137,6 +138,9 @@ export const fr = {
   syncOk: "Envoyé",
   syncRefused: "Refusé",
   dismiss: "Effacer",
+  setAside: "À rendre au livreur",
+  setAsideIntro: "Refusés à la réception : ces colis sont chez vous mais pas en rayon. Gardez-les à part pour le livreur.",
+  givenToCourier: "Rendu au livreur",
   kind_arrival: "Réception",
   kind_handover: "Remise",
   kind_refusal: "Refus",
@@ -169,6 +173,7 @@ export const fr = {
   err_PICKUP_PASS_VOID: "Ce pass a été remplacé (nouveau code ou colis redirigé) : le client doit rouvrir le lien de son dernier SMS.",
   err_OFFLINE_PIN_REFUSED:
     "Remise hors ligne par code PIN refusée (colis à encaisser, de valeur, ou limite du jour atteinte) : gardez le colis, appelez l'opérateur.",
+  err_PIN_REPLACED: "Ancien code : le client a reçu un nouveau code par SMS. Demandez celui du dernier SMS (cet essai ne compte pas).",
   err_OCCURRED_AT_OUT_OF_RANGE:
     "Heure de l'opération impossible (avant l'étape précédente du colis, avant la liaison du téléphone, plus de 72 h, ou dans le futur) : vérifiez l'heure du téléphone, puis refaites-la.",
   err_UNAUTHENTICATED: "Ce téléphone n'est plus relié (clé révoquée) : demandez un nouveau code à l'opérateur.",

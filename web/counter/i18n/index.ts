@@ -55,11 +55,14 @@ export function errorText(code: string): string {
   return key in fr ? t(key) : t("err_UNKNOWN");
 }
 
-/** Amounts with Western digits in every language (Arabic included), grouped by thousands. */
+/**
+ * Amounts with Western digits in every language (Arabic included), grouped by thousands. Whole
+ * dinars: what rounds to none is 0, never "-0" (a till whose count matches showed "Écart -0 DA").
+ */
 export function amount(value: number): string {
   return (
     new Intl.NumberFormat("fr-FR", { maximumFractionDigits: 0, numberingSystem: "latn" } as Intl.NumberFormatOptions)
-      .format(value)
+      .format(Math.abs(value) < 0.5 ? 0 : value)
       // A plain space elsewhere; in Arabic U+202F, whose bidi class (CS) keeps "1 500" one number
       // run: with a space, right-to-left text shows its groups swapped ("500 1").
       .replace(/\u202f|\u00a0/g, current === "ar" ? "\u202f" : " ")

@@ -1,6 +1,6 @@
 import { ApiError, NetworkError } from "../api";
 import { forgetPairing } from "../device";
-import { h, notice } from "../dom";
+import { h, ltr, notice } from "../dom";
 import { errorText, t } from "../i18n";
 import type { MessageKey } from "../i18n/fr";
 import { go } from "../router";
@@ -21,8 +21,12 @@ export function screen(titleKey: MessageKey, ...content: (Node | null)[]): HTMLE
   );
 }
 
-/** The one line that explains an error, and what to do. */
-export function errorNotice(err: unknown): HTMLElement {
+/**
+ * The one line that explains an error, and what to do; `parcel` names the parcel it is about when
+ * the screen no longer shows it (an operation answered after a sync).
+ */
+export function errorNotice(err: unknown, parcel?: string): HTMLElement {
+  const about = parcel ? [ltr(parcel), " — "] : [];
   if (err instanceof ApiError) {
     // The API says the tries left in its message ("…; 3 attempts left").
     const left = err.code === "PIN_INCORRECT" ? /(\d+) attempts? left/.exec(err.message)?.[1] : undefined;
@@ -42,10 +46,10 @@ export function errorNotice(err: unknown): HTMLElement {
             t("pairAgain")
           )
         : null;
-    return notice("error", errorText(err.code) + extra, h("small", { class: "code" }, ` (${err.code})`), again);
+    return notice("error", ...about, errorText(err.code) + extra, h("small", { class: "code" }, ` (${err.code})`), again);
   }
-  if (err instanceof NetworkError) return notice("error", errorText("NETWORK"));
-  return notice("error", errorText("UNKNOWN"));
+  if (err instanceof NetworkError) return notice("error", ...about, errorText("NETWORK"));
+  return notice("error", ...about, errorText("UNKNOWN"));
 }
 
 /** A slot on the screen whose content is replaced as the flow goes. */

@@ -1,7 +1,9 @@
+import { sameNumber } from "../api";
 import { h, ltr, notice } from "../dom";
 import { t } from "../i18n";
-import { items, onOutboxChange, submit, toApiError } from "../outbox";
+import { items, onOutboxChange, OutboxItem, submit, toApiError } from "../outbox";
 import { scanField } from "../scan-field";
+import { shelfParcel } from "../state";
 import { answerSlot, errorNotice, screen } from "./common";
 import { visitMemory } from "../visit-memory";
 
@@ -12,17 +14,41 @@ interface ReceiveMemory {
   lineWaitsFor: string | null;
 }
 
+function receivedRow(number: string, waitingId: string | null): HTMLLIElement {
+  const row = h("li", { class: `parcel ${waitingId ? "is-waiting" : ""}`, "data-number": number }, ltr(number));
+  if (waitingId) row.dataset.outboxId = waitingId;
+  return row;
+}
+
+const listedRow = (done: HTMLUListElement, number: string) =>
+  [...done.querySelectorAll<HTMLLIElement>("li[data-number]")].find(row => sameNumber(row.dataset.number ?? "", number));
+
+/**
+ * The arrivals recorded offline in an earlier visit that still wait: "Reçus maintenant" lists them
+ * again when the agent comes back to Receive (issue 43), newest first as they were scanned.
+ */
+async function listWaitingArrivals(done: HTMLUListElement): Promise<void> {
+  const waiting = (await items()).filter((item: OutboxItem) => item.kind === "arrival" && item.state === "waiting");
+  for (const item of waiting) if (!listedRow(done, item.subject)) done.prepend(receivedRow(item.subject, item.id));
+}
+
 /**
  * Receive: one scan per parcel, each answered in one line; the field stays ready for the next.
  * An arrival recorded without network waits in the list (amber) and in the line under the field;
  * once the outbox has sent it, both say what the server said: received, or refused (the row leaves
- * "Received now", the line gives the reason), so that nothing on screen stays "will be sent".
+ * "Received now", the line gives the reason and names the parcel, and Today lists it for the
+ * courier), so that nothing on screen stays "will be sent". A parcel scanned twice is listed once.
  * Both stay when the agent switches language (visit-memory.ts): the line is said again in the new one.
  */
 export function receiveScreen(): HTMLElement {
-  const memory = visitMemory<ReceiveMemory>("receive", () => ({ done: h("ul", { class: "list", id: "received" }), lineWaitsFor: null }));
+  let firstDrawing = false;
+  const memory = visitMemory<ReceiveMemory>("receive", () => {
+    firstDrawing = true;
+    return { done: h("ul", { class: "list", id: "received" }), lineWaitsFor: null };
+  });
   const { done } = memory;
   const { slot: result, say } = answerSlot("receive");
+  if (firstDrawing) void listWaitingArrivals(done);
 
   const stop = onOutboxChange(() => {
     // This drawing of the screen is gone (another screen, or the same one in another language).
@@ -42,7 +68,7 @@ export function receiveScreen(): HTMLElement {
         else row.remove();
         if (memory.lineWaitsFor !== item.id) continue;
         memory.lineWaitsFor = null;
-        say(() => (item.state === "sent" ? notice("ok", t("received", { n: item.subject })) : errorNotice(toApiError(item))));
+        say(() => (item.state === "sent" ? notice("ok", t("received", { n: item.subject })) : errorNotice(toApiError(item), item.subject)));
       }
     });
   });
@@ -51,17 +77,23 @@ export function receiveScreen(): HTMLElement {
     id: "receive-scan",
     label: t("scanHere"),
     onValue: async number => {
+      const listed = listedRow(done, number);
+      if (listed) {
+        // Scanned again in this visit: nothing to send, and one line in the list.
+        say(() => notice("info", t(listed.dataset.outboxId ? "receivedQueued" : "alreadyOnShelf", { n: number })));
+        return;
+      }
       const outcome = await submit("arrival", "/arrivals", { trackingNumber: number }, number);
       if (outcome.outcome === "refused") {
-        say(() => errorNotice(outcome.error));
+        // A parcel received earlier (the server's 409 INVALID_TRANSITION): said plainly when the shelf shows it.
+        const onShelf = outcome.error.code === "INVALID_TRANSITION" && shelfParcel(number) !== undefined;
+        say(() => (onShelf ? notice("info", t("alreadyOnShelf", { n: number })) : errorNotice(outcome.error, number)));
         return;
       }
       const queued = outcome.outcome === "queued";
       memory.lineWaitsFor = queued ? outcome.id : null;
       say(() => notice(queued ? "info" : "ok", t(queued ? "receivedQueued" : "received", { n: number })));
-      const row = h("li", { class: `parcel ${queued ? "is-waiting" : ""}` }, ltr(number));
-      if (queued) row.dataset.outboxId = outcome.id;
-      done.prepend(row);
+      done.prepend(receivedRow(number, queued ? outcome.id : null));
     }
   });
   return screen("receive", h("p", { class: "muted" }, t("receiveIntro")), field, result, h("h2", null, t("receivedList")), done);

@@ -6,6 +6,7 @@ import { go, Screen } from "../router";
 import { awaitingCourier, daysLeft, Day, incoming, loadDay, onShelf } from "../state";
 import type { MessageKey } from "../i18n/fr";
 import { errorNotice, slot } from "./common";
+import { setAsideList } from "./set-aside";
 
 /**
  * The shop's day at a glance: what is coming, the shelf by deadline (a one-tap reminder for the
@@ -109,6 +110,7 @@ function dayView(day: Day): HTMLElement {
       tile("cashInTill", t("dzd", { n: amount(day.till.amountDzd) }), "tile-till"),
       tile("capacity", ltr(t("capacityOf", { n: day.me.onShelf, max: day.me.capacity })), "tile-capacity")
     ),
+    setAsideList(),
     h("h2", null, t("onShelf")),
     shelf.length ? h("ul", { class: "list" }, shelf.map(shelfRow)) : h("p", { class: "muted" }, t("nothing")),
     coming.length ? h("h2", null, t("toReceive")) : null,

@@ -5,7 +5,7 @@ import { SDK_VERSION } from "../version.js";
 import type { ClientOptions, RequestOptions } from "./options.js";
 import { rateLimitOf } from "./rate-limit.js";
 import type { ResponseInfo } from "./response-info.js";
-import { DEFAULT_MAX_RETRIES, delayBeforeRetry, isRetryableStatus, sleep } from "./retry.js";
+import { DEFAULT_MAX_RETRIES, delayBeforeRetry, isRetryableStatus, retryAfterMs, sleep } from "./retry.js";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_RETRIES_CAP = 2;
@@ -82,7 +82,11 @@ export class HttpClient {
       const retryable = attempt.kind === "failure" ? !(error instanceof AbortedError) : isRetryableStatus(error.status!, error.code);
       const wait =
         retryable && retries < maxRetries
-          ? delayBeforeRetry(retries, attempt.kind === "answer" ? attempt.response.headers.get("retry-after") : null)
+          ? delayBeforeRetry(
+              retries,
+              attempt.kind === "answer" ? attempt.response.headers.get("retry-after") : null,
+              options.timeoutMs ?? this.timeoutMs
+            )
           : undefined;
       if (wait === undefined) throw error;
       try {
@@ -170,20 +174,23 @@ export class HttpClient {
       // A proxy's HTML page, say: the status still tells the family.
     }
     const code: ErrorCode = typeof body.code === "string" ? body.code : `HTTP_${response.status}`;
-    const retryAfter = response.headers.get("retry-after");
+    const retryAfter = retryAfterMs(response.headers.get("retry-after"));
+    const retryAfterSeconds = retryAfter === undefined ? undefined : Math.ceil(retryAfter / 1000);
     const ErrorClass = apiErrorClassFor(response.status, code);
     const details = Array.isArray(body.details) ? body.details : [];
     // The fields at fault go into the message too: a log line of the error alone says what to fix.
     const problems = details.length > 0 ? ` (${details.map(d => `${d.field}: ${d.message}`).join("; ")})` : "";
+    // When to come back, in the message too: a log line of the error alone says it.
+    const comeBack = retryAfterSeconds === undefined ? "" : ` (retry after ${retryAfterSeconds} s)`;
     return new ErrorClass({
-      message: `${body.message ?? `HTTP ${response.status}`}${problems}`,
+      message: `${body.message ?? `HTTP ${response.status}`}${problems}${comeBack}`,
       code,
       status: response.status,
       requestId: body.requestId ?? response.headers.get("x-request-id") ?? undefined,
       details,
       idempotencyKey,
       rateLimit: rateLimitOf(response.headers),
-      retryAfterSeconds: retryAfter !== null && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter.trim()) : undefined,
+      retryAfterSeconds,
       retries
     });
   }

@@ -6,8 +6,6 @@
 export const DEFAULT_MAX_RETRIES = 2;
 const INITIAL_DELAY_MS = 500;
 const MAX_DELAY_MS = 8_000;
-/** A Retry-After longer than this is not waited for: the error is thrown with retryAfterSeconds instead. */
-const MAX_RETRY_AFTER_MS = 60_000;
 
 /**
  * 408, 429 and every 5xx; a 409 only when its code says the first request with this
@@ -36,11 +34,16 @@ export function backoffMs(retriesSoFar: number, random: () => number = Math.rand
   return Math.round(base * (1 - 0.25 * random()));
 }
 
-/** The wait before the next attempt: the server's Retry-After when it gave a usable one, else the backoff. */
-export function delayBeforeRetry(retriesSoFar: number, retryAfterHeader: string | null): number | undefined {
+/**
+ * The wait before the next attempt: the server's Retry-After when it gave a usable one, else the
+ * backoff; undefined (no retry: the error is thrown at once, saying when to come back) when the
+ * server asks for longer than `capMs`, the call's own timeout: a caller who gave a call 30 s must
+ * not wait 55 s in it for a rate-limit window to turn.
+ */
+export function delayBeforeRetry(retriesSoFar: number, retryAfterHeader: string | null, capMs: number): number | undefined {
   const asked = retryAfterMs(retryAfterHeader);
   if (asked === undefined) return backoffMs(retriesSoFar);
-  return asked <= MAX_RETRY_AFTER_MS ? asked : undefined;
+  return asked <= capMs ? asked : undefined;
 }
 
 export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
