@@ -32,7 +32,9 @@ describe("the relay points guide, run as written (npm start)", () => {
       wilayaNameAr: "الجزائر",
       capacity: 150,
       onShelf: 0,
-      holdingDays: 7
+      holdingDays: 7,
+      // The Ed25519 public key the counter checks pickup passes with, offline (decision 0047).
+      pickupPassKey: expect.stringMatching(/^[A-Za-z0-9+/]{43}=$/)
     });
     expect(stdout).toContain('"recipientHint": "A. ••56"');
     expect(stdout).toContain('"recipientHint": "K. ••07"');
