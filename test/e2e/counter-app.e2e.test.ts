@@ -59,7 +59,8 @@ describeBrowser("the counter app: a day at the counter", () => {
       } else {
         await page.goto(`${system.base}${pairing.body.pairUrl}`);
       }
-      await page.waitForSelector('.brand:has-text("Librairie Didouche")');
+      // The header names the point in the phone's language: its Arabic name in Arabic (issue 43).
+      await page.waitForSelector(`.brand:has-text("${locale === "ar-DZ" ? "مكتبة ديدوش" : "Librairie Didouche"}")`);
       const stored = JSON.parse(String(await page.evaluate("localStorage.getItem('counter.pairing')")));
       expect(stored.key).toMatch(/^rp_agent_/);
       // The key is on the phone, never on the screen; the operator lists it under the phone's name.

@@ -172,7 +172,8 @@ describe("embedded mode (npm start)", () => {
     await proc.stop();
     const again = startProcess("npm", ["start", "--silent"], { PORT: String(port), DATA_DIR: dataDir });
     try {
-      await again.waitForOutput(/Demo keys were printed on the first start/, 60_000);
+      // `npm start` builds first (prestart): on a busy two-core machine that alone can take a minute.
+      await again.waitForOutput(/Demo keys were printed on the first start/, 150_000);
       expect(again.output()).not.toContain(demoLiveKey);
       const res = await http(`http://127.0.0.1:${port}`, "GET", "/api/partner/v1/health", {
         headers: { Authorization: `ApiKey ${demoLiveKey}` }
@@ -181,5 +182,5 @@ describe("embedded mode (npm start)", () => {
     } finally {
       await again.stop();
     }
-  }, 90_000);
+  }, 180_000);
 });

@@ -208,7 +208,8 @@ describe("event path: webhooks, SMS and labels (embedded)", () => {
       expect(body.message).toMatch(/RP\d{9}DZ/);
       // One SMS segment (issue 30): the amount in its short form, the deadline and the short tracking link.
       expect(body.message).toContain("Payer 1500 DA");
-      expect(body.message).toMatch(/\/t\/RP\d{9}DZ/);
+      // The short link to the page with the pickup pass: a 13-character token, not the number (decision 0047).
+      expect(body.message).toMatch(/\/t\/[0-9A-Za-z]{13}$/);
       expect(body.message).toMatch(/Code de retrait: \d{6}\./);
     }
     // The PIN went in the SMS only: never in a webhook or a log.

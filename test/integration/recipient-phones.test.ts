@@ -124,12 +124,14 @@ function onEngine(databaseEnv: () => Promise<EngineDatabase>): void {
     const link = /(http\S+\/t\/\S+)$/.exec(sms.message)![1];
     const followed = await fetch(link, { redirect: "manual" });
     expect(followed.status).toBe(302);
-    expect(followed.headers.get("location")).toBe(`/track/${arabic.trackingNumber}?lang=ar`);
+    // The pick-up SMS's link carries the pickup pass's secret (decision 0047) and the language.
+    const passPage = (lang: string): RegExp => new RegExp(`^/track/${arabic.trackingNumber}\\?pass=[0-9A-Za-z]{13}&lang=${lang}$`);
+    expect(followed.headers.get("location")).toMatch(passPage("ar"));
     const page = await fetch(new URL(followed.headers.get("location")!, link));
     expect(page.headers.get("content-language")).toBe("ar");
     // The recipient switches the page to English: the link, and later SMS, follow.
     expect((await fetch(`${sut.system().baseUrl}/track/${arabic.trackingNumber}?lang=en`)).status).toBe(200);
-    expect((await fetch(link, { redirect: "manual" })).headers.get("location")).toBe(`/track/${arabic.trackingNumber}?lang=en`);
+    expect((await fetch(link, { redirect: "manual" })).headers.get("location")).toMatch(passPage("en"));
 
     const org = await m.create("English SARL", 10_000);
     await org.live("PUT", "/recipient-settings", { rejectNonMobilePhones: false, defaultLanguage: "en" });
