@@ -8,6 +8,8 @@ import { assertReachable, ensureDatabase, PreflightError } from "./cluster/prefl
 import { waitUntilReady } from "./cluster/readiness";
 import { clusterSecrets } from "./cluster/secrets";
 import { ClusterUsageError, clusterSettings, USAGE } from "./cluster/settings";
+import { haEnvironment } from "./cluster/ha-stack";
+import { projectRoot } from "../lib/project-root";
 import { ChildExit, cleanlyStopped, Supervisor } from "./cluster/supervisor";
 import { PROBE_PATHS } from "../lib/endpoint";
 import { fetchOperations } from "./backoffice-client";
@@ -24,11 +26,14 @@ async function main(): Promise<number> {
     process.stdout.write(USAGE + "\n");
     return 0;
   }
-  const settings = clusterSettings(process.env, process.argv.slice(2));
+  const args = process.argv.slice(2);
+  const env = args.includes("--ha") ? haEnvironment(projectRoot(), process.env) : process.env;
+  const settings = clusterSettings(env, args);
   const count = instanceCount(settings);
   const healthPorts = settings.healthPortBase === null ? await freePorts(count) : consecutivePorts(settings.healthPortBase, count);
 
-  await assertReachable("NATS", "TRANSPORTER", settings.transporter, 4222);
+  // A list of NATS servers (--ha): the first one answering is enough to start.
+  await assertReachable("NATS", "TRANSPORTER", settings.transporter.split(",")[0], 4222);
   await assertReachable("Redis", "REDIS_URL", settings.redisUrl, 6379);
   const database = await ensureDatabase(settings.databaseUrl);
   const secrets = clusterSecrets(process.env, settings.dataDir);

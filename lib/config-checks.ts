@@ -33,8 +33,18 @@ export function checkDatabaseUrl(raw: string | null): string | null {
 }
 
 /** The transporters this image carries a client for: NATS, Redis, and Moleculer's own TCP. */
+/**
+ * A transporter name or URL; for NATS, several servers separated by commas
+ * (nats://nats-0:4222,nats://nats-1:4222,nats://nats-2:4222): the client connects to one and,
+ * when it goes away, reconnects to another, without end (issue 46, Moleculer's own NATS option).
+ */
 export function checkTransporter(raw: string | null): string | null {
   if (raw === null || /^(nats|redis|tcp)$/i.test(raw)) return raw;
+  const urls = raw.split(",");
+  if (urls.length > 1) {
+    for (const url of urls) checkUrl("TRANSPORTER", url, ["nats:"], "a list of NATS URLs");
+    return raw;
+  }
   return checkUrl("TRANSPORTER", raw, ["nats:", "redis:", "rediss:", "tcp:"], "a transporter URL");
 }
 

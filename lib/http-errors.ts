@@ -15,6 +15,9 @@ export interface ErrorResponse {
   unexpected: boolean;
 }
 
+/** The Retry-After of a 503 that named none (a service between nodes, a broker cut off). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
+
 interface LooseError {
   name?: string;
   message?: string;
@@ -77,6 +80,8 @@ export function toErrorResponse(raw: unknown, requestId?: string): ErrorResponse
     if (known) ({ code, message } = known);
   }
 
+  // Every 503 says when to try again (issue 46): a node or the database coming back takes seconds.
+  if (code === "UNAVAILABLE" && retryAfterSeconds === undefined) retryAfterSeconds = UNAVAILABLE_RETRY_AFTER_SECONDS;
   const status = ERROR_STATUS[code];
   const body: ErrorBody = { code, message, status };
   if (details && details.length > 0) body.details = details;

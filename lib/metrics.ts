@@ -9,6 +9,7 @@ import type { Middleware, ServiceBroker } from "moleculer";
 export const RELAY_METRICS = {
   httpRequests: "relay_http_requests_total",
   rateLimitRejections: "relay_rate_limit_rejections_total",
+  rateLimitLocalFallback: "relay_rate_limit_local_fallback",
   sagaCompensations: "relay_saga_compensations_total",
   outboxLag: "relay_outbox_lag_seconds",
   outboxUndispatched: "relay_outbox_undispatched",
@@ -35,6 +36,12 @@ const DEFINITIONS: Array<{ type: "counter" | "gauge"; name: MetricName; labelNam
     name: RELAY_METRICS.rateLimitRejections,
     labelNames: ["limit"],
     description: "Requests refused with 429, by limit (key, label downloads, public tracking)"
+  },
+  {
+    type: "gauge",
+    name: RELAY_METRICS.rateLimitLocalFallback,
+    labelNames: [],
+    description: "1 while this gateway counts rate limits alone because Redis is unreachable, 0 otherwise"
   },
   {
     type: "counter",

@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { forgetOnEveryGateway } from "./auth/forget-everywhere";
 import type { Logger, ServiceSchema } from "moleculer";
-import { defineAction } from "../lib/action";
+import { defineAction, IDEMPOTENT_RETRY } from "../lib/action";
 import { detached } from "../lib/endpoint";
 import { generateApiKey } from "../lib/api-keys";
 import { call } from "../lib/contract";
@@ -200,6 +200,8 @@ const AuthService: ServiceSchema<{ openapi: typeof AUTH_DOCS }, object, AuthThis
     resolveKey: defineAction<ResolveKeyParams, AuthThis>({
       visibility: "public",
       schema: ResolveKeySchema,
+      // A read, on every request whose key is not cached: worth sending again when a NATS node dies under it.
+      retryPolicy: IDEMPOTENT_RETRY,
       handler(ctx): Promise<Principal | null> {
         return store.findActivePrincipal(this.db, ctx.params.keyHash);
       }

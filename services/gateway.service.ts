@@ -29,6 +29,8 @@ import { logUnavailable } from "./gateway/http/unavailable-log";
 import type { Principal } from "../lib/principal";
 import { PrincipalCache } from "./gateway/principal-cache";
 import { KeyRateLimiter, RateAnswer } from "./gateway/rate-limit";
+import { RedisFallback } from "./gateway/redis-fallback";
+import { RELAY_METRICS, setMetric } from "../lib/metrics";
 import { REQUEST_ID_PATTERN } from "../lib/request-id";
 import { requestLogger } from "../lib/request-context";
 import { readinessOf } from "../lib/readiness";
@@ -344,10 +346,16 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
     this.redis = config.redisUrl
       ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
       : null;
-    this.redis?.on("error", err => this.logger.warn("Redis unavailable for rate limits:", err.message));
-    this.limiter = new KeyRateLimiter(this.redis, `${config.namespace}:rate`);
-    this.addressLimiter = new KeyRateLimiter(this.redis, `${config.namespace}:rate:address`);
-    this.relayLimiter = new KeyRateLimiter(this.redis, `${config.namespace}:rate:relay`);
+    const fallback = new RedisFallback((local, reason) => {
+      if (local) this.logger.warn(`Redis unavailable (${reason}): rate limits are counted by this gateway alone until it returns`);
+      else this.logger.info("Redis is back: rate limits are shared again");
+      setMetric(this.broker, RELAY_METRICS.rateLimitLocalFallback, local ? 1 : 0);
+    });
+    this.redis?.on("error", err => fallback.lost(err));
+    this.redis?.on("ready", () => fallback.restored());
+    this.limiter = new KeyRateLimiter(this.redis, `${config.namespace}:rate`, fallback);
+    this.addressLimiter = new KeyRateLimiter(this.redis, `${config.namespace}:rate:address`, fallback);
+    this.relayLimiter = new KeyRateLimiter(this.redis, `${config.namespace}:rate:relay`, fallback);
     this.principals = new PrincipalCache({ max: 10_000, ttlMs: config.principalCacheTtlMs });
   },
 

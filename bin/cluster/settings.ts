@@ -20,13 +20,16 @@ export interface ClusterSettings {
 
 export class ClusterUsageError extends Error {}
 
-export const USAGE = `Usage: npm run start:cluster [-- --fresh-namespace]
+export const USAGE = `Usage: npm run start:cluster [-- --fresh-namespace] [-- --ha]
 
 Runs every service as its own process over the local NATS, PostgreSQL and Redis: auth, wallet,
 parcels, labels, notifications, two webhooks workers and two gateways. Ctrl-C stops them all.
 
   --fresh-namespace   a new NATS namespace (relay-<random>), so that this cluster never mixes
                       with another one on the same NATS
+  --ha                on the local high-availability stack (scripts/ha/start.sh: Patroni's three
+                      PostgreSQL nodes behind HAProxy, three NATS servers, a Redis of its own),
+                      started first unless it runs; npm run ha:stop stops it
 
 Environment (every one optional; anything else is passed to every process):
   TRANSPORTER             nats://127.0.0.1:4222
@@ -60,7 +63,7 @@ function positiveInteger(name: string, raw: string | undefined, fallback: number
 const given = (env: NodeJS.ProcessEnv, name: string): string | undefined => (env[name]?.trim() ? env[name]!.trim() : undefined);
 
 export function clusterSettings(env: NodeJS.ProcessEnv, args: string[]): ClusterSettings {
-  const unknown = args.filter(arg => arg !== "--fresh-namespace");
+  const unknown = args.filter(arg => arg !== "--fresh-namespace" && arg !== "--ha");
   if (unknown.length > 0) throw new ClusterUsageError(`unknown argument ${unknown[0]}\n\n${USAGE}`);
   const firstPort = port("PORT", given(env, "PORT") ?? "3000");
   const gatewayPorts = given(env, "CLUSTER_GATEWAY_PORTS")

@@ -3546,6 +3546,8 @@ export interface components {
                 "X-RateLimit-Limit"?: number;
                 /** @description Requests left in the current one-minute window. */
                 "X-RateLimit-Remaining"?: number;
+                /** @description Seconds to wait before the next request is accepted. */
+                "Retry-After": number;
                 [name: string]: unknown;
             };
             content: {
@@ -5537,6 +5539,8 @@ export interface operations {
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining": number;
+                    /** @description Seconds to wait before the next request is accepted. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5660,6 +5664,8 @@ export interface operations {
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining": number;
+                    /** @description Seconds to wait before the next request is accepted. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5862,6 +5868,8 @@ export interface operations {
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining": number;
+                    /** @description Seconds to wait before the next request is accepted. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5962,6 +5970,8 @@ export interface operations {
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining": number;
+                    /** @description Seconds to wait before the next request is accepted. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6095,6 +6105,8 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds to wait before the next request is accepted. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6229,6 +6241,8 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current one-minute window. */
                     "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds to wait before the next request is accepted. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

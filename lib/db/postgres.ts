@@ -2,19 +2,26 @@ import { Pool, PoolClient } from "pg";
 import { Database, Queryable } from "./database";
 import type { Statement } from "./statement";
 import { countStatements } from "./statement-count";
+import { asUnavailable, wasConnectionLost } from "./connection-loss";
 
 function wrap(client: Pool | PoolClient): Queryable {
   return {
     async query<R extends object>(sql: Statement, params?: unknown[]) {
       const values = params as unknown[] | undefined;
       countStatements(1);
-      const result =
-        typeof sql === "string" ? await client.query(sql, values) : await client.query({ name: sql.name, text: sql.text, values });
-      return result.rows as R[];
+      try {
+        const result =
+          typeof sql === "string" ? await client.query(sql, values) : await client.query({ name: sql.name, text: sql.text, values });
+        return result.rows as R[];
+      } catch (err) {
+        throw asUnavailable(err);
+      }
     },
     async exec(sql: string) {
       countStatements(1);
-      await client.query(sql);
+      await client.query(sql).catch(err => {
+        throw asUnavailable(err);
+      });
     }
   };
 }
@@ -32,7 +39,15 @@ export function openPostgres(url: string, poolSize: number, applicationName?: st
     query: direct.query,
     exec: direct.exec,
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
+      const client = await pool.connect().catch(err => {
+        throw asUnavailable(err);
+      });
+      // The pool listens for a checked-out client's errors no more: a server gone while the work
+      // awaits something else (a remote call) would otherwise be an uncaught 'error' event, the
+      // process' end. The work's next statement fails instead (503).
+      let lost: Error | undefined;
+      const onError = (err: Error) => (lost = err);
+      client.on("error", onError);
       // BEGIN, and COMMIT or ROLLBACK: two statements around the work's own.
       countStatements(2);
       try {
@@ -41,10 +56,14 @@ export function openPostgres(url: string, poolSize: number, applicationName?: st
         await client.query("COMMIT");
         return result;
       } catch (err) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw err;
+        // A COMMIT cut off has an unknown outcome: the 503 says retry, and the retry finds what exists.
+        if (wasConnectionLost(err)) lost = err as Error;
+        else await client.query("ROLLBACK").catch(() => undefined);
+        throw asUnavailable(err);
       } finally {
-        client.release();
+        client.removeListener("error", onError);
+        // A connection that was lost is destroyed, not handed to the next caller.
+        client.release(lost);
       }
     },
     async close() {

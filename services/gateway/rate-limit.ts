@@ -1,6 +1,7 @@
 import type Redis from "ioredis";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { reserveBlock, Reservation } from "./rate-limit-reserve";
+import type { RedisFallback } from "./redis-fallback";
 
 export interface RateDecision {
   allowed: boolean;
@@ -56,7 +57,9 @@ export class KeyRateLimiter {
 
   constructor(
     private readonly redis: Redis | null,
-    private readonly keyPrefix: string
+    private readonly keyPrefix: string,
+    /** Told when a reservation fails or succeeds: the one log line and gauge of the local fallback. */
+    private readonly fallback?: RedisFallback
   ) {}
 
   /** The decision: at once from this process's window when it can give it, a promise when a block must be reserved first. */
@@ -89,7 +92,9 @@ export class KeyRateLimiter {
     this.reserving.set(id, reservation);
     try {
       await reservation;
-    } catch {
+      if (this.redis) this.fallback?.restored();
+    } catch (err) {
+      this.fallback?.lost(err);
       return this.consumeInsured(key, limit);
     } finally {
       this.reserving.delete(id);

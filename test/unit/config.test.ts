@@ -51,6 +51,11 @@ describe("configuration from the environment", () => {
     expect(config.publicBaseUrl).toBe("https://api.example.dz");
   });
 
+  test("TRANSPORTER may list several NATS servers: the client reconnects to another when one goes (issue 46)", () => {
+    const servers = "nats://nats-0:4222,nats://nats-1:4222,nats://nats-2:4222";
+    expect(loadConfig({ TRANSPORTER: servers }).transporter).toBe(servers);
+  });
+
   test.each([
     [{ PORT: "http" }, /PORT/],
     [{ RATE_LIMIT_PER_MINUTE: "0" }, /RATE_LIMIT_PER_MINUTE/],
@@ -67,6 +72,7 @@ describe("configuration from the environment", () => {
     [{ DATABASE_URL: "not a url" }, /DATABASE_URL must be a URL/],
     [{ TRANSPORTER: "kafka://broker:9092" }, /TRANSPORTER must be a transporter URL/],
     [{ TRANSPORTER: "nats//127.0.0.1:4222" }, /TRANSPORTER must be a URL/],
+    [{ TRANSPORTER: "nats://nats-0:4222,redis://redis:6379" }, /TRANSPORTER must be a list of NATS URLs/],
     [{ REDIS_URL: "127.0.0.1:6379" }, /REDIS_URL must be a/],
     [{ REDIS_URL: "http://127.0.0.1:6379" }, /REDIS_URL must be a Redis URL/],
     [{ PUBLIC_BASE_URL: "api.example.dz" }, /PUBLIC_BASE_URL must be/],

@@ -131,8 +131,16 @@ if (!kubectlFound && process.env.CI === "true") {
       expect({ name, pdb: pdb?.metadata.name }).toEqual({ name, pdb: name });
     }
     for (const kind of ["HorizontalPodAutoscaler", "PodDisruptionBudget"]) {
+      // A backend cluster run here (prod's NATS StatefulSet) keeps its own PodDisruptionBudget.
+      const backendBudget = (o: KubeObject) =>
+        kind === "PodDisruptionBudget" &&
+        podOwners(objects).some(
+          owner =>
+            owner.object.kind === "StatefulSet" &&
+            matchesSelector(owner.labels, (o.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels)
+        );
       const stale = objects.filter(
-        o => o.kind === kind && !appOwners(objects).some(owner => owner.object.metadata.name === o.metadata.name)
+        o => o.kind === kind && !appOwners(objects).some(owner => owner.object.metadata.name === o.metadata.name) && !backendBudget(o)
       );
       expect(stale.map(o => o.metadata.name)).toEqual([]);
     }
@@ -351,6 +359,63 @@ if (!kubectlFound && process.env.CI === "true") {
   }
 
   if (overlay === "prod") {
+    test("PostgreSQL is a CloudNativePG Cluster of three, synchronous, that passes the operator's vendored CRD; every relay pod uses its -rw Service", () => {
+      const cluster = findObject(objects, "Cluster", "relay-postgres");
+      expect(cluster?.apiVersion).toBe("postgresql.cnpg.io/v1");
+      // The CRD's schema is applied (the first test); its CEL rules are not, so the ones that matter are held here.
+      expect(verdicts.find(v => v.kind === "Cluster")).toEqual({ kind: "Cluster", name: "relay-postgres", error: null });
+      const spec = cluster?.spec as {
+        instances: number;
+        enablePDB: boolean;
+        postgresql: { synchronous: { method: string; number: number; dataDurability: string }; parameters: Record<string, string> };
+        bootstrap: { initdb: { database: string; owner: string } };
+      };
+      expect(spec.instances).toBe(3);
+      // An acknowledged commit is on the primary and at least one replica, even when the replicas lag (required, not preferred).
+      expect(spec.postgresql.synchronous).toEqual({ method: "any", number: 1, dataDurability: "required" });
+      expect(spec.enablePDB).toBe(true);
+      // The operator's app Secret is <cluster>-app, its uri on the <cluster>-rw Service (the primary).
+      const app = `${cluster!.metadata.name}-app`;
+      for (const owner of appOwners(objects)) {
+        const variable = owner.spec.containers[0].env?.find(v => v.name === "DATABASE_URL");
+        expect({ service: componentOf(owner), from: variable?.valueFrom?.secretKeyRef }).toEqual({
+          service: componentOf(owner),
+          from: { name: app, key: "uri" }
+        });
+      }
+      const pool = Number(configData(objects).DATABASE_POOL_SIZE);
+      const pods = objects
+        .filter(o => o.kind === "HorizontalPodAutoscaler")
+        .reduce((sum, o) => sum + (o.spec as { maxReplicas: number }).maxReplicas, 0);
+      expect(pods * pool + 3).toBeLessThanOrEqual(Number(spec.postgresql.parameters.max_connections));
+    });
+
+    test("NATS: three replicas routed to each other, a PodDisruptionBudget keeping two, and every relay pod given all three", () => {
+      const nats = podOwners(objects).find(o => o.object.kind === "StatefulSet" && o.labels["app.kubernetes.io/name"] === "nats")!;
+      const spec = nats.object.spec as { replicas: number; serviceName: string };
+      expect(spec.replicas).toBe(3);
+      const members = Array.from({ length: spec.replicas }, (_, i) => `${nats.object.metadata.name}-${i}.${spec.serviceName}`);
+      const conf = (findObject(objects, "ConfigMap", "relay-nats-config")?.data as Record<string, string>)["nats.conf"];
+      expect(conf).toMatch(/cluster \{/);
+      for (const member of members) expect(conf).toContain(`nats://${member}:6222`);
+      expect((findObject(objects, "Service", spec.serviceName)?.spec as { clusterIP: string }).clusterIP).toBe("None");
+      const pdb = objects.find(
+        o =>
+          o.kind === "PodDisruptionBudget" &&
+          matchesSelector(nats.labels, (o.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels)
+      );
+      expect((pdb?.spec as { minAvailable: number }).minAvailable).toBe(2);
+      for (const owner of appOwners(objects)) {
+        const transporter = envValue(owner.spec.containers[0], "TRANSPORTER") ?? "";
+        expect({ service: componentOf(owner), servers: transporter.split(",").map(url => new URL(url).hostname) }).toEqual({
+          service: componentOf(owner),
+          servers: members
+        });
+        // What the process reads at start: the whole list, given to Moleculer's NATS transporter.
+        expect(loadConfig({ TRANSPORTER: transporter }).transporter).toBe(transporter);
+      }
+    });
+
     test("renders no Secret: relay-secrets comes from the secret manager, with the template's keys", () => {
       expect(objects.filter(o => o.kind === "Secret")).toEqual([]);
       const referenced = new Set(

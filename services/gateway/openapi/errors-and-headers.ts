@@ -169,7 +169,7 @@ export function errorResponse(status: number, codes: ErrorCode[], rate: HeaderSe
   };
   return {
     description: descriptionOf(status, codes),
-    headers: responseHeaders({ rate: limited ? "required" : rate, rateSubject, retryAfter: limited }),
+    headers: responseHeaders({ rate: limited ? "required" : rate, rateSubject, retryAfter: limited || status === 503 }),
     content: {
       "application/json": {
         schema,
