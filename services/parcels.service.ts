@@ -17,6 +17,8 @@ import { detached } from "../lib/endpoint";
 import { BackgroundLoop } from "../lib/background-loop";
 import { retentionLoop } from "../lib/retention";
 import { erasePersonalData } from "./parcels/retention.store";
+import { pruneExpiredKeys } from "./parcels/relay/relay-idempotency.store";
+import { IDEMPOTENCY_HOURS } from "../lib/idempotency";
 import { call } from "../lib/contract";
 import { decryptField } from "../lib/crypto";
 import { AppError, errorCodeOf } from "../lib/errors";
@@ -272,7 +274,13 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       err => this.logger.warn("sweeper pass failed:", err.message)
     );
     this.retentionLoop = retentionLoop(
-      batch => erasePersonalData(this.db, this.encryptionKey, this.config.piiRetentionDays, batch),
+      // Personal data past its period, and the relay API's expired idempotency keys (bounded tables):
+      // another batch while either filled one.
+      async batch =>
+        Math.max(
+          await erasePersonalData(this.db, this.encryptionKey, this.config.piiRetentionDays, batch),
+          await pruneExpiredKeys(this.db, IDEMPOTENCY_HOURS, batch)
+        ),
       err => this.logger.warn("personal data erasure pass failed:", err.message)
     );
   },

@@ -3,6 +3,7 @@ import type { Database } from "../../lib/db/database";
 import { decryptField, encryptField } from "../../lib/crypto";
 import { eraseOldSms } from "../../services/notifications/retention.store";
 import { erasePersonalData } from "../../services/parcels/retention.store";
+import { pruneExpiredKeys } from "../../services/parcels/relay/relay-idempotency.store";
 import { Merchant, PARCEL } from "../e2e/merchant-helpers";
 import { relayHelpers } from "../e2e/relay-contract";
 import { EngineDatabase, inProcessSystem } from "../helpers/in-process-system";
@@ -161,6 +162,23 @@ function onEngine(databaseEnv: () => Promise<EngineDatabase>): void {
     expect(tracking.status).toBe(200);
     expect(await tracking.text()).not.toContain("Yasmine");
   }, 60_000);
+
+  test("the relay API's idempotency keys past their 24 hours are pruned, the others kept", async () => {
+    const parcels = dbOf("parcels");
+    const code = await h.relayPoint();
+    await parcels.query(
+      `INSERT INTO parcels.relay_idempotency (relay_code, idempotency_key, operation, request_fingerprint, created_at)
+       VALUES ($1, 'old', 'arrival', 'f', now() - interval '25 hours'), ($1, 'fresh', 'arrival', 'f', now() - interval '23 hours')`,
+      [code]
+    );
+    expect(await pruneExpiredKeys(parcels, 24, 1_000)).toBeGreaterThanOrEqual(1);
+    const left = await parcels.query<{ idempotency_key: string }>(
+      "SELECT idempotency_key FROM parcels.relay_idempotency WHERE relay_code = $1",
+      [code]
+    );
+    expect(left.map(r => r.idempotency_key)).toEqual(["fresh"]);
+    expect(await pruneExpiredKeys(parcels, 24, 1_000)).toBe(0);
+  });
 }
 
 describe("personal data retention on PGlite", () =>
