@@ -1,6 +1,7 @@
+import { parseScale } from "./scale/scale";
 /** What `npm run bench -- …` was asked for. */
 export interface BenchOptions {
-  command: "run" | "compare" | "profile" | "help";
+  command: "run" | "compare" | "profile" | "help" | "scale";
   short: boolean;
   /** Only the load rows (scenarios/load-rows.ts): fixed counts of creates, 5xx, deadlocks, money invariant. */
   load: boolean;
@@ -17,6 +18,9 @@ export interface BenchOptions {
   logLevel: string;
   compareFiles: string[];
   out: string | null;
+  /** Issue 48, --scale: parcels grown in SQL (bench/scale/), and --json: where its table goes. */
+  scale: number;
+  json: string | null;
 }
 
 export const USAGE = `npm run bench [-- options]
@@ -28,6 +32,9 @@ export const USAGE = `npm run bench [-- options]
   --only embedded|distributed
   --reps N             repetitions per figure (the median is printed)
   --seconds S          length of one measured load
+  --scale 1m|10m       grow a database of that many parcels in SQL (relay_scale on the local PostgreSQL, dropped
+                       after), then print each read's plan check (literal and prepared) and the bytes per parcel
+  --json FILE          with --scale: the table as JSON
   --connections C      concurrency of every load and baseline (default 16)
   --log-level L        LOG_LEVEL of the system and of the bare moleculer-web baseline (default warn, as in production:
                        no line per request in either)
@@ -58,7 +65,9 @@ export function parseOptions(args: string[]): BenchOptions {
     modes: ["embedded", "distributed"],
     logLevel: "warn",
     compareFiles: [],
-    out: null
+    out: null,
+    scale: 0,
+    json: null
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -96,6 +105,13 @@ export function parseOptions(args: string[]): BenchOptions {
         break;
       case "--log-level":
         options.logLevel = args[++i] ?? "warn";
+        break;
+      case "--scale":
+        options.command = "scale";
+        options.scale = parseScale(args[++i] ?? "");
+        break;
+      case "--json":
+        options.json = args[++i] ?? null;
         break;
       case "--out":
         options.out = args[++i] ?? null;

@@ -7,6 +7,7 @@ import { BenchOptions, parseOptions, USAGE } from "./options";
 import { ROOT } from "./proc";
 import { Progress } from "./progress";
 import { profileEmbedded } from "./profile/profile-embedded";
+import { runScale } from "./scale/scale";
 import { compareResults } from "./report/compare";
 import type { Results } from "./report/results";
 import { defaultResultsPath, gitInfo, writeResults } from "./report/results-file";
@@ -143,6 +144,9 @@ async function main(): Promise<void> {
       return;
     case "profile":
       await profileEmbedded(options);
+      return;
+    case "scale":
+      await runScale(options.scale, options.json);
       return;
     case "run":
       await run(options);

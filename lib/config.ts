@@ -69,6 +69,8 @@ export interface AppConfig {
   healthPort: number | null;
   /** A PENDING parcel older than this is settled by the sweeper (finished or compensated). */
   pendingSweepAfterSeconds: number;
+  /** Issue 48: personal data is erased this many days after a parcel's final status (an SMS's: after it was written). */
+  piiRetentionDays: number;
   sweepIntervalMs: number;
   /** Days a parcel waits at its relay point before it goes back (HOLDING_DAYS); per relay point where the directory says so. */
   /** Issue 21: a delivered parcel may be returned this many days after its delivery. */
@@ -270,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsPort: metricsPort === null ? null : integer(env, "METRICS_PORT", 0, 1, 65535),
     healthPort: optional(env, "HEALTH_PORT") === null ? null : integer(env, "HEALTH_PORT", 0, 1, 65535),
     pendingSweepAfterSeconds: integer(env, "PENDING_SWEEP_AFTER_SECONDS", 30, 0, 86_400),
+    piiRetentionDays: integer(env, "PII_RETENTION_DAYS", 180, 1, 3_650),
     sweepIntervalMs: integer(env, "SWEEP_INTERVAL_MS", 10_000, 50, 3_600_000),
     holdingDays: integer(env, "HOLDING_DAYS", 7, 1, 60),
     pickupReminderHours: integer(env, "PICKUP_REMINDER_HOURS", 48, 0, 24 * 60),

@@ -46,7 +46,10 @@ export interface Page<T> {
   totalPages: number;
 }
 
-export type ParcelPage = Page<ParcelView>;
+/** Issue 48: the list's page also names where the next one starts (cursor paging, services/parcels/list-cursor.ts). */
+export interface ParcelPage extends Page<ParcelView> {
+  nextCursor: string | null;
+}
 
 export function pageOf<T>(items: T[], page: number, size: number, totalElements: number): Page<T> {
   return { items, page, size, totalElements, totalPages: Math.ceil(totalElements / size) };
@@ -161,7 +164,13 @@ export const ParcelViewSchema = component(
 );
 
 /** A page of `item` schemas, as every paged list answers. */
-export function pageSchema(name: string, item: JsonSchema, itemsDescription: string, description: string): JsonSchema {
+export function pageSchema(
+  name: string,
+  item: JsonSchema,
+  itemsDescription: string,
+  description: string,
+  more: Record<string, JsonSchema> = {}
+): JsonSchema {
   return component(
     name,
     objectOf<Page<unknown>>(
@@ -170,7 +179,8 @@ export function pageSchema(name: string, item: JsonSchema, itemsDescription: str
         page: { type: "integer", format: "int32", minimum: 0, description: "Zero-based page number." },
         size: { type: "integer", format: "int32", minimum: 1, maximum: 100, description: "Page size asked for." },
         totalElements: { type: "integer", format: "int64", minimum: 0, description: "Number of matching items in all pages." },
-        totalPages: { type: "integer", format: "int32", minimum: 0, description: "Number of pages at this size." }
+        totalPages: { type: "integer", format: "int32", minimum: 0, description: "Number of pages at this size." },
+        ...more
       },
       { description }
     )
@@ -181,5 +191,12 @@ export const ParcelPageSchema = pageSchema(
   "ParcelPage",
   ParcelViewSchema,
   "The parcels of this page, newest first.",
-  "One page of parcels."
+  "One page of parcels.",
+  {
+    nextCursor: nullable({
+      type: "string",
+      description:
+        "Pass it as `after` to read the page that follows this one, at the same cost however deep the list goes; null on the last page."
+    })
+  }
 );

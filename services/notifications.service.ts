@@ -7,6 +7,8 @@
 import type { Context, Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../lib/action";
 import { BackgroundLoop } from "../lib/background-loop";
+import { retentionLoop } from "../lib/retention";
+import { eraseOldSms } from "./notifications/retention.store";
 import { call } from "../lib/contract";
 import { decryptField, encryptField } from "../lib/crypto";
 import { errorCodeOf } from "../lib/errors";
@@ -85,6 +87,8 @@ interface NotificationsVars extends DbVars, ConfigVars {
   encryptionKey: string;
   /** Passes never overlap in this process; kicked by each new message. */
   worker: BackgroundLoop<WorkerPassResult>;
+  /** Issue 48: erases SMS numbers and texts PII_RETENTION_DAYS after they were written (retention.store.ts). */
+  retention: BackgroundLoop<number>;
 }
 
 interface PickupRequest {
@@ -531,6 +535,10 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
       this.settings.workerIntervalMs,
       err => this.logger.warn(`SMS worker pass failed: ${errorMessage(err)}`)
     );
+    this.retention = retentionLoop(
+      batch => eraseOldSms(this.db, this.encryptionKey, this.config.piiRetentionDays, batch),
+      err => this.logger.warn(`SMS erasure pass failed: ${errorMessage(err)}`)
+    );
   },
 
   // Runs after DbMixin's started: the schema is migrated when the worker begins.
@@ -541,11 +549,12 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
     encryptField("check", this.encryptionKey);
     this.provider = createSmsProvider(config.sms, this.logger, config.dataDir);
     this.worker.start();
+    this.retention.start();
   },
 
   // Runs before DbMixin's stopped: the pass in flight finishes while the database is still open.
   async stopped() {
-    await this.worker.stop();
+    await Promise.all([this.worker.stop(), this.retention.stop()]);
   }
 };
 

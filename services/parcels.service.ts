@@ -15,6 +15,10 @@ import { RelayDirectoryMixin } from "./parcels/relay/relay-directory.mixin";
 import { defineAction } from "../lib/action";
 import { detached } from "../lib/endpoint";
 import { BackgroundLoop } from "../lib/background-loop";
+import { retentionLoop } from "../lib/retention";
+import { erasePersonalData } from "./parcels/retention.store";
+import { pruneExpiredKeys } from "./parcels/relay/relay-idempotency.store";
+import { IDEMPOTENCY_HOURS } from "../lib/idempotency";
 import { call } from "../lib/contract";
 import { decryptField } from "../lib/crypto";
 import { AppError, errorCodeOf } from "../lib/errors";
@@ -269,6 +273,16 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       this.config.sweepIntervalMs,
       err => this.logger.warn("sweeper pass failed:", err.message)
     );
+    this.retentionLoop = retentionLoop(
+      // Personal data past its period, and the relay API's expired idempotency keys (bounded tables):
+      // another batch while either filled one.
+      async batch =>
+        Math.max(
+          await erasePersonalData(this.db, this.encryptionKey, this.config.piiRetentionDays, batch),
+          await pruneExpiredKeys(this.db, IDEMPOTENCY_HOURS, batch)
+        ),
+      err => this.logger.warn("personal data erasure pass failed:", err.message)
+    );
   },
 
   async started(this: ParcelsThis) {
@@ -280,13 +294,20 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     );
     this.relayLoop.start();
     this.sweepLoop.start();
+    this.retentionLoop.start();
     // Started here, not in HoldingMixin: a mixin's started may run before the database is open.
     this.holdingLoop.start();
     this.returnsLoop.start();
   },
 
   async stopped(this: ParcelsThis) {
-    await Promise.all([this.relayLoop.stop(), this.sweepLoop.stop(), this.holdingLoop.stop(), this.returnsLoop.stop()]);
+    await Promise.all([
+      this.relayLoop.stop(),
+      this.sweepLoop.stop(),
+      this.retentionLoop.stop(),
+      this.holdingLoop.stop(),
+      this.returnsLoop.stop()
+    ]);
     await releaseLease(this.db, this.broker.nodeID).catch(() => undefined);
     this.visibleCache = undefined;
   }

@@ -6,12 +6,16 @@
 --                  wilaya still find the point during the transition (decision 0048)
 -- Both columns are nullable without a default: adding them rewrites nothing. parcels.parcels is not
 -- touched: a point's code, which parcels reference, never changes.
+-- lock-ok: relay_points is the directory, a few thousand rows written by operators only:
+-- the CHECKs' scan of its new, empty columns takes milliseconds under the lock.
 ALTER TABLE parcels.relay_points
   ADD COLUMN commune text CHECK (commune ~ '^[0-9]{4}$'),
   ADD COLUMN former_wilaya text CHECK (former_wilaya ~ '^[0-9]{2}$');
 
 -- The search by wilaya reads former_wilaya too; by commune, its own filter. Both are few rows.
+-- lock-ok: a few thousand rows, the build takes milliseconds; the directory is written by operators only.
 CREATE INDEX relay_points_active_former_wilaya ON parcels.relay_points (former_wilaya, code) WHERE active AND former_wilaya IS NOT NULL;
+-- lock-ok: as above.
 CREATE INDEX relay_points_active_commune ON parcels.relay_points (commune, code) WHERE active AND commune IS NOT NULL;
 
 -- The points that stand in a commune now in a new wilaya move there: wilaya becomes the new one,

@@ -34,6 +34,8 @@ export interface ParcelsVars extends DbVars, ConfigVars {
   recipientSettings: RecipientSettingsCache;
   relayLoop: BackgroundLoop<number>;
   sweepLoop: BackgroundLoop<SweepResult>;
+  /** Issue 48: erases personal data PII_RETENTION_DAYS after a parcel's final status (retention.store.ts). */
+  retentionLoop: BackgroundLoop<number>;
   /** Made by HoldingMixin (holding.mixin.ts); started by the service, once the database is open. */
   holdingLoop: BackgroundLoop<HoldingPassResult>;
   /** Made by ReturnsMixin (returns/returns.mixin.ts); started by the service, like the holding loop. */

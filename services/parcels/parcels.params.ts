@@ -2,6 +2,7 @@ import type { ErrorBody } from "../../lib/http-errors";
 import { Joi } from "../../lib/joi";
 import { amountDzd, arrayOf, component, dateTime, nullable, objectOf, uuidSchema } from "../../lib/openapi/json-schema";
 import { EVENT_SOURCES, ParcelEventView } from "./parcel-events";
+import { CURSOR_PATTERN, decodeCursor } from "./list-cursor";
 import { PRICE_ITEMS, PriceBreakdown } from "./tariff";
 import { API_ERROR } from "../../lib/openapi/error-schema";
 import { joiToJsonSchema } from "../../lib/openapi/joi-schema";
@@ -143,6 +144,8 @@ export interface ListParams {
   direction: ParcelDirection | null;
   page: number;
   size: number;
+  /** Issue 48: the nextCursor of the page before; the page after it, at the same cost at any depth. */
+  after: string | null;
 }
 export const ListSchema = Joi.object<ListParams, true>({
   status: parcelStatus().allow(null).default(null).description("Only parcels in this status (any of the 12 values)."),
@@ -152,7 +155,23 @@ export const ListSchema = Joi.object<ListParams, true>({
     .default(null)
     .description("Only your parcels (OUTBOUND) or only customers' return parcels (RETURN); both when omitted."),
   page: queryInteger().min(0).max(2_147_483_647).default(0).description("Zero-based page number."),
-  size: queryInteger().min(1).max(100).default(20).description("Page size, 1 to 100.")
+  size: queryInteger().min(1).max(100).default(20).description("Page size, 1 to 100."),
+  after: Joi.string()
+    .pattern(CURSOR_PATTERN)
+    .custom((value: string, helpers) => (decodeCursor(value) ? value : helpers.error("cursor.invalid")))
+    // The pattern says all the document can: the rest (a real instant and id inside) is checked here.
+    .meta({ openapi: {} })
+    .allow(null)
+    .default(null)
+    .messages({
+      "string.pattern.base": "{{#label}} must be a nextCursor this API answered",
+      "cursor.invalid": "{{#label}} must be a nextCursor this API answered"
+    })
+    .description(
+      "The `nextCursor` of the page before: the page that follows it, in the same order and with the same filters, at the same " +
+        "cost however deep. To walk the whole list, follow `nextCursor` rather than `page` numbers. With `after`, `page` is ignored " +
+        "(the answer's `page` is 0: it counts from the cursor)."
+    )
 }).unknown(true);
 
 export interface IdParams {

@@ -6,6 +6,7 @@ import { named } from "../../lib/db/statement";
 import type { ParcelEvent } from "../../lib/events";
 import { toDzd } from "../../lib/money";
 import type { HistoryRecord } from "./parcel-events";
+import { ListPosition, POSITION_AT_SQL } from "./list-cursor";
 import type { ParcelStatus } from "../../lib/parcel-status";
 import type { ParcelDirection } from "../../lib/parcel-view";
 import type { PublicTrackingSource } from "../../lib/public-tracking";
@@ -430,11 +431,28 @@ export async function releaseExpiredIdempotencyKey(db: Queryable, owner: Owner, 
   await db.query(RELEASE_EXPIRED_KEY, [owner.organizationId, owner.mode, key, hours]);
 }
 
+export interface ListFilter {
+  status: ParcelStatus | null;
+  direction?: ParcelDirection | null;
+  page: number;
+  size: number;
+  /** Issue 48: the page after this position (a decoded cursor) instead of `page`. */
+  after?: ListPosition | null;
+}
+
+/**
+ * A page of the list, and the position of its last parcel when more follow. Issue 48: neither way
+ * walks the parcels a page skips. A page number is a deferred join: the ids come from an
+ * index-only scan of a list index (LIMIT/OFFSET over index entries only, no sort: each filter has
+ * its index, migration parcels/026), then only the page's rows are read. A cursor starts right
+ * after its position on the same index, so page 10,000 costs what page 1 does. One row more than
+ * the page is read to know whether another follows.
+ */
 export async function listVisible(
   db: Queryable,
   owner: Owner,
-  filter: { status: ParcelStatus | null; direction?: ParcelDirection | null; page: number; size: number }
-): Promise<{ records: ParcelRecord[]; total: number }> {
+  filter: ListFilter
+): Promise<{ records: ParcelRecord[]; total: number; next: ListPosition | null }> {
   const params: unknown[] = [owner.organizationId, owner.mode];
   let where = "organization_id = $1 AND mode = $2 AND status <> 'PENDING'";
   if (filter.status) {
@@ -446,7 +464,7 @@ export async function listVisible(
     params.push(filter.direction);
     where += ` AND direction = $${params.length}`;
   }
-  // Four texts (with or without each filter), each its own named statement (lib/db/statement.ts).
+  // Eight texts (with or without each filter, by page or by cursor), each its own named statement (lib/db/statement.ts).
   const variant = `${filter.status ? "_status" : ""}${filter.direction ? "_direction" : ""}`;
   // The total from the counters (migration parcels/005), not a count over the whole table; the
   // counters know no direction, so a page of one direction counts its rows (index parcels/011).
@@ -456,15 +474,30 @@ export async function listVisible(
       : named(`parcels_count${variant}`, `SELECT coalesce(sum(n), 0) AS total FROM parcels.parcel_counts WHERE ${countWhere}`),
     params
   );
-  const rows = await db.query<ParcelRow>(
-    named(
-      `parcels_list${variant}`,
-      `SELECT ${PARCEL_COLUMNS} FROM parcels.parcels WHERE ${where}
-        ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`
-    ),
-    [...params, filter.size, filter.page * filter.size]
+  const order = "ORDER BY created_at DESC, id DESC";
+  const limit = `LIMIT $${params.length + 1}`;
+  const page = filter.after
+    ? named(
+        `parcels_after${variant}`,
+        `SELECT ${PARCEL_COLUMNS}, ${POSITION_AT_SQL} AS position_at FROM parcels.parcels
+          WHERE ${where} AND (created_at, id) < ($${params.length + 2}::timestamptz, $${params.length + 3}::uuid) ${order} ${limit}`
+      )
+    : named(
+        `parcels_list${variant}`,
+        `SELECT ${PARCEL_COLUMNS}, ${POSITION_AT_SQL} AS position_at
+           FROM (SELECT id FROM parcels.parcels WHERE ${where} ${order} ${limit} OFFSET $${params.length + 2}) AS page
+           JOIN parcels.parcels USING (id) ${order}`
+      );
+  const rows = await db.query<ParcelRow & { position_at: string }>(
+    page,
+    filter.after
+      ? [...params, filter.size + 1, filter.after.createdAt, filter.after.id]
+      : [...params, filter.size + 1, filter.page * filter.size]
   );
-  return { records: rows.map(toParcel), total: Number(total) };
+  const shown = rows.slice(0, filter.size);
+  const last = shown[shown.length - 1];
+  const next = rows.length > filter.size ? { createdAt: last.position_at, id: last.id } : null;
+  return { records: shown.map(toParcel), total: Number(total), next };
 }
 
 // --- labels -------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Client } from "pg";
 import type { Database } from "../../lib/db/database";
-import { migrateSchema, migrationFiles } from "../../lib/db/migrate";
+import { migrateSchema, migrationFiles, runMigrationSql } from "../../lib/db/migrate";
 import { openPglite } from "../../lib/db/pglite";
 import { openPostgres } from "../../lib/db/postgres";
 import { projectRoot } from "../../lib/project-root";
@@ -61,7 +61,7 @@ export async function migrateUpTo(db: Database, schema: string, migration: strin
   await db.exec(`CREATE SCHEMA IF NOT EXISTS ${schema};
     CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());`);
   for (const file of migrationFiles(schema).filter(f => f < migration)) {
-    await db.exec(fs.readFileSync(path.join(dir, file), "utf8"));
+    await runMigrationSql(db, fs.readFileSync(path.join(dir, file), "utf8"));
     await db.query(`INSERT INTO ${schema}.schema_migrations (id) VALUES ($1)`, [file]);
   }
 }

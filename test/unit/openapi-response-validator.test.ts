@@ -54,7 +54,7 @@ test("every schema of both documents compiles in strict mode", () => {
 
 test("a correct response passes, and is reported as checked against its operation", () => {
   expect(validator.assert(response({}))).toEqual({ checked: true, operationId: "getParcel", errors: [] });
-  const page = { items: [PARCEL], page: 0, size: 20, totalElements: 1, totalPages: 1 };
+  const page = { items: [PARCEL], page: 0, size: 20, totalElements: 1, totalPages: 1, nextCursor: null };
   expect(validator.assert(response({ path: "/api/partner/v1/parcels?status=CREATED&size=20", body: page })).operationId).toBe(
     "listParcels"
   );

@@ -16,6 +16,7 @@ import {
   TrackingSchema
 } from "../parcels.params";
 import * as store from "../parcels.store";
+import { decodeCursor, encodeCursor } from "../list-cursor";
 import { redirectsOf } from "../redirect/redirect.store";
 import { VisibleParcelCache } from "../visible-parcel-cache";
 import { PARCEL_NOT_FOUND, ParcelsThis } from "../parcels-this";
@@ -32,15 +33,20 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> =
         operationId: "listParcels",
         summary: "List parcels",
         description:
-          "The parcels of the key's organisation (live or sandbox, as the key), newest first, one page at a time. Other query parameters are ignored.",
+          "The parcels of the key's organisation (live or sandbox, as the key), newest first, one page at a time. Other query parameters are ignored. " +
+          "To walk the whole list (an export, a synchronisation), follow `nextCursor` with `after`: every page then costs the same, " +
+          "where a deep `page` number costs more the deeper it is, and a parcel created meanwhile neither shifts nor repeats a page.",
         tag: "Parcels",
         response: ParcelPageSchema,
         responseDescription: "A page of parcels."
       },
       async handler(ctx): Promise<ParcelPage> {
-        const { status, direction, page, size } = ctx.params;
-        const { records, total } = await store.listVisible(this.db, this.owner(ctx), { status, direction, page, size });
-        return pageOf(await this.viewsOf(ctx, records), page, size, total);
+        const { status, direction, page, size, after } = ctx.params;
+        // With a cursor, the page number is ignored: the page counts from the cursor (0).
+        const position = after === null ? null : decodeCursor(after);
+        const filter = { status, direction, page: position ? 0 : page, size, after: position };
+        const { records, total, next } = await store.listVisible(this.db, this.owner(ctx), filter);
+        return { ...pageOf(await this.viewsOf(ctx, records), filter.page, size, total), nextCursor: next && encodeCursor(next) };
       }
     }),
 

@@ -68,3 +68,19 @@ export async function release(db: Queryable, scope: Scope): Promise<void> {
     scope.key
   ]);
 }
+
+/**
+ * Issue 48, bounded tables: the keys whose 24 hours are over, oldest first from the age index, in
+ * batches. A key is otherwise released only when its relay point sends it again, so the table
+ * would hold every operation ever made; the retention pass (lib/retention.ts) calls this.
+ */
+export async function pruneExpiredKeys(db: Queryable, hours: number, batch: number): Promise<number> {
+  const rows = await db.query(
+    `DELETE FROM parcels.relay_idempotency WHERE (relay_code, idempotency_key) IN (
+       SELECT relay_code, idempotency_key FROM parcels.relay_idempotency
+        WHERE created_at < now() - make_interval(hours => $1::int) ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING relay_code`,
+    [hours, batch]
+  );
+  return rows.length;
+}

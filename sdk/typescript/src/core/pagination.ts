@@ -8,6 +8,8 @@ export interface Page<T> {
   size: number;
   totalElements: number;
   totalPages: number;
+  /** Where the next page starts, on a list that has a cursor (the parcels); null on its last page. */
+  nextCursor?: string | null;
 }
 
 export interface ListOptions extends RequestOptions {
@@ -24,7 +26,8 @@ export const DEFAULT_MAX_ITEMS = 10_000;
  */
 export class PageList<T> implements AsyncIterable<T>, PromiseLike<WithResponse<Page<T>>> {
   constructor(
-    private readonly fetchPage: (page: number) => Promise<WithResponse<Page<T>>>,
+    /** A page by its number, or (`after`) the one after a cursor. */
+    private readonly fetchPage: (page: number, after?: string) => Promise<WithResponse<Page<T>>>,
     private readonly startPage: number,
     private readonly maxItems: number
   ) {}
@@ -43,14 +46,18 @@ export class PageList<T> implements AsyncIterable<T>, PromiseLike<WithResponse<P
 
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     let yielded = 0;
+    // A list with a cursor is walked by it: each page costs the same however deep (issue 48).
+    let after: string | undefined;
     for (let page = this.startPage; yielded < this.maxItems; page++) {
-      const current = await this.fetchPage(page);
+      const current = await this.fetchPage(page, after);
       for (const item of current.items) {
         if (yielded >= this.maxItems) return;
         yielded++;
         yield item;
       }
-      if (current.items.length === 0 || page + 1 >= current.totalPages) return;
+      if (current.nextCursor === null) return;
+      after = current.nextCursor;
+      if (current.items.length === 0 || (after === undefined && page + 1 >= current.totalPages)) return;
     }
   }
 

@@ -213,7 +213,7 @@ export interface paths {
         };
         /**
          * List parcels
-         * @description The parcels of the key's organisation (live or sandbox, as the key), newest first, one page at a time. Other query parameters are ignored.
+         * @description The parcels of the key's organisation (live or sandbox, as the key), newest first, one page at a time. Other query parameters are ignored. To walk the whole list (an export, a synchronisation), follow `nextCursor` with `after`: every page then costs the same, where a deep `page` number costs more the deeper it is, and a parcel created meanwhile neither shifts nor repeats a page.
          */
         get: operations["listParcels"];
         put?: never;
@@ -2325,6 +2325,8 @@ export interface components {
              * @description Number of pages at this size.
              */
             totalPages: number;
+            /** @description Pass it as `after` to read the page that follows this one, at the same cost however deep the list goes; null on the last page. */
+            nextCursor: string | null;
         };
         /**
          * @example {
@@ -4169,6 +4171,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size, 1 to 100. */
                 size?: number;
+                /** @description The `nextCursor` of the page before: the page that follows it, in the same order and with the same filters, at the same cost however deep. To walk the whole list, follow `nextCursor` rather than `page` numbers. With `after`, `page` is ignored (the answer's `page` is 0: it counts from the cursor). */
+                after?: string;
             };
             header?: never;
             path?: never;

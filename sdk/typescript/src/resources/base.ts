@@ -26,7 +26,9 @@ export abstract class Resource {
   protected pages<T>(path: string, query: Query & { page?: number; size?: number }, options: ListOptions = {}): PageList<T> {
     const { maxItems = DEFAULT_MAX_ITEMS, ...requestOptions } = options;
     const size = query.size ?? 100;
-    return new PageList<T>(page => this.read<Page<T>>(path, { ...query, page, size }, requestOptions), query.page ?? 0, maxItems);
+    const fetchPage = (page: number, after?: string) =>
+      this.read<Page<T>>(path, after === undefined ? { ...query, page, size } : { ...query, page: undefined, after, size }, requestOptions);
+    return new PageList<T>(fetchPage, query.page ?? 0, maxItems);
   }
 }
 
