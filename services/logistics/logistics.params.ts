@@ -7,7 +7,10 @@ export const LOGISTICS_DOCS = {
     {
       name: "Pickups",
       description: "Book the courier's visit to collect your parcels: a window, a confirmation number, a cancel-by time."
-    }
+    },
+    { name: "Network", description: "Hubs, couriers and a parcel's custody trail." },
+    { name: "Courier", description: "A courier's phone: the run, the scans at merchants, closing a stop." },
+    { name: "Hub", description: "A hub's sort station: scan in (and where it goes), scan out." }
   ]
 };
 

@@ -67,7 +67,7 @@ export interface NetworkScanRequest {
   scanId: string;
   parcelId: string;
   toStatus: "READY_FOR_PICKUP" | "CREATED" | "PICKED_UP" | "IN_TRANSIT" | "LOST";
-  occurredAt?: string | Date | null;
+  occurredAt?: string | null;
   reason?: string | null;
   actor: string;
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { SystemUnderTest } from "./gateway-contract";
+import { http } from "../helpers/http";
 import { expectError, Merchant, merchants, PARCEL } from "./merchant-helpers";
+import { relayHelpers } from "./relay-contract";
 
 /**
  * Issue 44, the first and middle mile, through the APIs only: a merchant books pickups and
@@ -229,6 +231,136 @@ export function networkContract(system: () => SystemUnderTest): void {
         }),
         404,
         "PARCEL_NOT_FOUND"
+      );
+    });
+  });
+
+  describe("the network: courier, hub and relay, both sides of every hand-off", () => {
+    const relay = relayHelpers(system);
+    const staffApi =
+      (api: "courier" | "hub", key: string) =>
+      (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+        http(system().baseUrl, method, `/api/${api}/v1${path}`, { headers: { Authorization: `ApiKey ${key}`, ...headers }, body });
+    const wilaya16Hub = async () => {
+      const bo = m.bo();
+      const hub = await bo.call("POST", "/hubs", {
+        code: `HUB-16-${randomUUID().slice(0, 6).toUpperCase()}`,
+        wilaya: "16",
+        name: "Bab Ezzouar",
+        address: "ZI Bab Ezzouar"
+      });
+      expect(hub.status).toBe(201);
+      const courier = await bo.call("POST", "/couriers", {
+        firstName: "Yacine",
+        lastName: "Haddad",
+        phone: "+213 661 23 45 67",
+        homeHubId: hub.body.id
+      });
+      expect(courier.status).toBe(201);
+      const courierKey = await bo.call("POST", "/staff-keys", { role: "courier", subjectId: courier.body.id, name: "Yacine's phone" });
+      const hubKey = await bo.call("POST", "/staff-keys", { role: "hub", subjectId: hub.body.id, name: "sort station 1" });
+      expect([courierKey.status, hubKey.status]).toEqual([201, 201]);
+      return {
+        hub: hub.body,
+        courier: courier.body,
+        courierApi: staffApi("courier", courierKey.body.key),
+        hubApi: staffApi("hub", hubKey.body.key),
+        courierKey: courierKey.body,
+        hubKey: hubKey.body
+      };
+    };
+
+    test("a pickup of 5: 4 scanned, the stop closed, the 5th missing; the 4 through a hub to their relay, AT_RELAY; the trail shows both sides", async () => {
+      const code = await relay.relayPoint();
+      const agent = await relay.agent(code);
+      const { courierApi, hubApi, courier, hub } = await wilaya16Hub();
+      const ids: string[] = [];
+      const tracking = new Map<string, string>();
+      for (let i = 0; i < 5; i++) {
+        const res = await merchant.live("POST", "/parcels", { ...PARCEL, destinationRelayCode: code });
+        expect(res.status).toBe(201);
+        ids.push(res.body.id);
+        tracking.set(res.body.id, res.body.trackingNumber);
+      }
+      const booked = await merchant.live("POST", "/pickups", {
+        address: PICKUP_ADDRESS,
+        readyAt: pickupWindow().readyAt,
+        closeAt: pickupWindow().closeAt,
+        parcelIds: ids
+      });
+      expect(booked.status).toBe(201);
+
+      const run = await courierApi("GET", "/run");
+      expect(run.status).toBe(200);
+      expect(run.body.items.map((p: { id: string }) => p.id)).toContain(booked.body.id);
+
+      for (const id of ids.slice(0, 4)) {
+        const key = randomUUID();
+        const answers = await Promise.all(
+          [1, 2].map(() =>
+            courierApi("POST", `/pickups/${booked.body.id}/scans`, { trackingNumber: tracking.get(id) }, { "Idempotency-Key": key })
+          )
+        );
+        for (const a of answers)
+          expect({ status: a.status, outcome: a.body.outcome, parcel: a.body.status }).toEqual({
+            status: 200,
+            outcome: "COLLECTED",
+            parcel: "PICKED_UP"
+          });
+      }
+      const closed = await courierApi("POST", `/pickups/${booked.body.id}/close`);
+      expect(closed.status).toBe(200);
+      expect(closed.body).toEqual(expect.objectContaining({ status: "PARTIALLY_COMPLETED", missing: [ids[4]], unexpected: [] }));
+      expect((await merchant.live("GET", `/pickups/${booked.body.id}`)).body.missing).toEqual([ids[4]]);
+      expect(await statusOf(ids[4])).toBe("READY_FOR_PICKUP");
+
+      for (const id of ids.slice(0, 4)) {
+        const scanIn = await hubApi("POST", "/scans/in", { trackingNumber: tracking.get(id) }, { "Idempotency-Key": randomUUID() });
+        expect(scanIn.status).toBe(200);
+        expect(scanIn.body).toEqual(
+          expect.objectContaining({ outcome: "SORTED", status: "IN_TRANSIT", sort: expect.stringContaining(code) })
+        );
+        expect((await hubApi("POST", "/scans/out", { trackingNumber: tracking.get(id) })).body.outcome).toBe("DISPATCHED");
+        expect((await agent("POST", "/arrivals", { trackingNumber: tracking.get(id) })).status).toBe(200);
+        expect(await statusOf(id)).toBe("AT_RELAY");
+      }
+
+      // The parcel's history (each status a webhook, as for every change), in order.
+      const history = (await merchant.live("GET", `/parcels/${ids[0]}/events`)).body.items.map((e: { status: string }) => e.status);
+      const order = ["CREATED", "READY_FOR_PICKUP", "PICKED_UP", "IN_TRANSIT", "AT_RELAY"];
+      expect(history.filter((t: string) => order.includes(t))).toEqual(order);
+
+      const trail = await m.bo().call("GET", `/parcels/${ids[0]}/custody`);
+      expect(trail.status).toBe(200);
+      expect(trail.body.trail.map((e: { givenBy: string; holder: string }) => `${e.givenBy}→${e.holder}`)).toEqual([
+        "merchant→courier",
+        "courier→hub",
+        "hub→courier"
+      ]);
+      expect(trail.body.trail[0].holderId).toBe(courier.id);
+      expect(trail.body.trail[1].holderId).toBe(hub.id);
+    });
+
+    test("keys: a courier key opens the courier API only, a revoked key nothing; a partner key neither; bad input is a 4xx", async () => {
+      const { courierApi, hubApi, courierKey } = await wilaya16Hub();
+      expect((await courierApi("GET", "/run")).status).toBe(200);
+      const courierOnHub = staffApi("hub", courierKey.key);
+      expectError(await courierOnHub("POST", "/scans/in", { trackingNumber: "RP000000000DZ" }), 401, "UNAUTHENTICATED");
+      expectError(await hubApi("POST", "/scans/in", { trackingNumber: "not a label" }), 400, "VALIDATION_FAILED", "trackingNumber");
+      expectError(await hubApi("POST", "/scans/in", { trackingNumber: "RP000000000DZ" }), 404, "PARCEL_NOT_FOUND");
+      expectError(
+        await hubApi("POST", "/scans/in", { trackingNumber: "RP000000000DZ", occurredAt: "2020-01-01T00:00:00Z" }),
+        400,
+        "OCCURRED_AT_OUT_OF_RANGE"
+      );
+      const listed = await m.bo().call("GET", `/staff-keys?subjectId=${courierKey.subjectId}`);
+      expect(listed.body.map((k: { id: string }) => k.id)).toContain(courierKey.id);
+      expect((await m.bo().call("DELETE", `/staff-keys/${courierKey.id}`)).status).toBe(204);
+      expectError(await courierApi("GET", "/run"), 401, "UNAUTHENTICATED");
+      expectError(
+        await http(system().baseUrl, "GET", "/api/courier/v1/run", { headers: { Authorization: "ApiKey rp_live_nope" } }),
+        401,
+        "UNAUTHENTICATED"
       );
     });
   });

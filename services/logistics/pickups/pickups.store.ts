@@ -181,3 +181,12 @@ export async function setParcelsState(tx: Queryable, pickupId: string, from: str
     [pickupId, from, to, parcelIds ?? null]
   );
 }
+
+/** Parcels the courier scanned at this pickup that were not listed. */
+export async function unexpectedOf(db: Queryable, pickupId: string): Promise<string[]> {
+  const rows = await db.query<{ parcel_id: string }>(
+    "SELECT DISTINCT parcel_id FROM logistics.scans WHERE pickup_id = $1 AND kind = 'pickup.unexpected' ORDER BY parcel_id",
+    [pickupId]
+  );
+  return rows.map(r => r.parcel_id);
+}

@@ -26,7 +26,7 @@ export interface NetworkScan {
   parcelId: string;
   toStatus: NetworkStatus;
   /** When the scan happened (already bounded by the logistics service); null: now. */
-  occurredAt?: Date | null;
+  occurredAt?: string | null;
   reason?: string | null;
   /** courier, hub, merchant, network: the history's actor. */
   actor: string;
@@ -64,7 +64,7 @@ export async function applyNetworkScan(tx: Queryable, scan: NetworkScan, owner: 
       to: scan.toStatus,
       reason: scan.reason ?? null,
       actor: scan.actor,
-      at: scan.occurredAt ?? null
+      at: scan.occurredAt ? new Date(scan.occurredAt) : null
     });
     outcome = "applied";
     status = row.status;

@@ -1,5 +1,5 @@
 import { Joi } from "../../../lib/joi";
-import { uuid } from "../../../lib/schemas";
+import { dateTimeText, uuid } from "../../../lib/schemas";
 import type { KeyMode } from "../../../lib/api-keys";
 import { NETWORK_STATUSES, NetworkStatus } from "./network-scans";
 
@@ -13,7 +13,7 @@ export interface ApplyNetworkScansParams {
     scanId: string;
     parcelId: string;
     toStatus: NetworkStatus;
-    occurredAt?: Date | null;
+    occurredAt?: string | null;
     reason?: string | null;
     actor: string;
   }>;
@@ -30,7 +30,7 @@ export const ApplyNetworkScansSchema = Joi.object<ApplyNetworkScansParams, true>
         toStatus: Joi.string()
           .valid(...NETWORK_STATUSES)
           .required(),
-        occurredAt: Joi.date().iso().allow(null),
+        occurredAt: dateTimeText().allow(null),
         reason: Joi.string().max(500).allow(null, ""),
         actor: Joi.string().max(40).required()
       })
