@@ -68,6 +68,8 @@ declare module "../../lib/contract" {
     "auth.resolveAgentKey": { params: { keyHash: string }; answer: AgentPrincipal | null };
     /** Every courier- and hub-API request, from the gateway: the staff key's hash, never the key. */
     "auth.resolveStaffKey": { params: { keyHash: string }; answer: StaffPrincipal | null };
+    /** bin/demo.ts: the demo network's keys (the back-office creates them over HTTP). */
+    "auth.createStaffKey": { params: { role: StaffRole; subjectId: string; name: string | null }; answer: NewStaffKey };
     "auth.getOrganization": { params: { organizationId: string }; answer: Organization };
     "auth.createOrganization": { params: { name: string }; answer: Organization };
     "auth.createApiKey": { params: CreateApiKeyInput; answer: NewApiKey };
