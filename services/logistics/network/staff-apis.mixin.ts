@@ -87,7 +87,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, LogisticsThis>>
         response: PickupViewSchema,
         responseDescription: "The pickup, reconciled.",
         errors: ["PICKUP_NOT_FOUND", "CONFLICT", "OCCURRED_AT_OUT_OF_RANGE"],
-        parameters: [RELAY_IDEMPOTENCY_KEY_HEADER]
+        parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
+        body: { name: "PickupCloseRequest", required: false, description: "When the stop was closed, if not now." }
       },
       async handler(ctx): Promise<PickupView> {
         occurredAtOf(ctx.meta.staff, ctx.params.occurredAt);
