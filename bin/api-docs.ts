@@ -9,15 +9,15 @@ import { createSystem } from "./system";
 /**
  * Prints (or writes) the OpenAPI documents exactly as a gateway serves them: it starts every
  * service in this process (an in-memory database, a gateway on a free port), asks the gateway,
- * and stops. `node dist/bin/api-docs.js partner|relay|backoffice [--server-url URL] [--out FILE]`, or
+ * and stops. `node dist/bin/api-docs.js partner|relay|backoffice|network [--server-url URL] [--out FILE]`, or
  * `all --out-dir DIR` for every one;
  * `npm run client:generate` uses it to refresh clients/.
  */
 
 export const DEFAULT_SERVER_URL = "http://localhost:3000";
 
-export type DocumentName = "partner" | "relay" | "backoffice";
-const DOCUMENT_NAMES: readonly DocumentName[] = ["partner", "relay", "backoffice"];
+export type DocumentName = "partner" | "relay" | "backoffice" | "network";
+const DOCUMENT_NAMES: readonly DocumentName[] = ["partner", "relay", "backoffice", "network"];
 
 export async function apiDocuments(serverUrl = DEFAULT_SERVER_URL): Promise<Record<DocumentName, OpenApiDocument>> {
   const secret = () => randomBytes(32).toString("hex");
@@ -37,7 +37,8 @@ export async function apiDocuments(serverUrl = DEFAULT_SERVER_URL): Promise<Reco
     return {
       partner: await call(broker, "gateway.partnerApiDocs", {}),
       relay: await call(broker, "gateway.relayApiDocs", {}),
-      backoffice: await call(broker, "gateway.backofficeApiDocs", {})
+      backoffice: await call(broker, "gateway.backofficeApiDocs", {}),
+      network: await call(broker, "gateway.networkApiDocs", {})
     };
   } finally {
     await broker.stop();

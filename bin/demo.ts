@@ -13,6 +13,27 @@ export interface DemoAccount {
   organizationName: string;
   liveKey: string;
   sandboxKey: string;
+  /** Issue 44: the demo network (one hub, one courier) and their staff keys, when logistics runs here. */
+  network?: { hubCode: string; courierKey: string; hubKey: string };
+}
+
+/** Issue 44: one hub in Algiers and one courier, so that a parcel can be walked from the merchant to the shelf. */
+async function seedNetwork(broker: ServiceBroker): Promise<DemoAccount["network"]> {
+  const hub = await broker.call<{ id: string; code: string }, object>("logistics.createHub", {
+    code: "HUB-16-BAB-EZZOUAR",
+    wilaya: "16",
+    name: "Centre de tri Bab Ezzouar",
+    address: "Zone industrielle, Bab Ezzouar"
+  });
+  const courier = await broker.call<{ id: string }, object>("logistics.createCourier", {
+    firstName: "Yacine",
+    lastName: "Haddad",
+    phone: "+213 661 23 45 67",
+    homeHubId: hub.id
+  });
+  const courierKey = await call(broker, "auth.createStaffKey", { role: "courier", subjectId: courier.id, name: "demo courier phone" });
+  const hubKey = await call(broker, "auth.createStaffKey", { role: "hub", subjectId: hub.id, name: "demo sort station" });
+  return { hubCode: hub.code, courierKey: courierKey.key, hubKey: hubKey.key };
 }
 
 export const DEMO_ORGANIZATION = "Demo Merchant SARL";
@@ -35,8 +56,9 @@ export async function bootstrapDemo(broker: ServiceBroker, config: AppConfig): P
   const live = await createKey("live");
   const sandbox = await createKey("sandbox");
   for (const [mode, amountDzd] of DEMO_WALLETS) await call(broker, "wallet.topUp", { organizationId: org.id, mode, amountDzd });
+  const network = config.services.includes("logistics") ? await seedNetwork(broker) : undefined;
   fs.writeFileSync(marker, JSON.stringify({ organizationId: org.id, createdAt: new Date().toISOString() }, null, 2));
-  return { organizationId: org.id, organizationName: org.name, liveKey: live.key, sandboxKey: sandbox.key };
+  return { organizationId: org.id, organizationName: org.name, liveKey: live.key, sandboxKey: sandbox.key, network };
 }
 
 /** The URL of the endpoint an action declares, read from the registry like the gateway reads it. */
@@ -55,6 +77,13 @@ export function demoAccountLines(demo: DemoAccount, urls: { health: string | nul
     `  sandbox key: ${demo.sandboxKey}`,
     "",
     `Wallets: ${DEMO_WALLETS.map(([mode, dzd]) => `${dzd.toLocaleString("fr-FR").replace(/\s/g, " ")} DZD ${mode}`).join(", ")}.`,
+    ...(demo.network
+      ? [
+          `Network: hub ${demo.network.hubCode} and its courier (docs/operations/network.md) — shown only this once:`,
+          `  courier key: ${demo.network.courierKey}`,
+          `  hub key:     ${demo.network.hubKey}`
+        ]
+      : []),
     "",
     "Try it:",
     ...(urls.health ? [`  curl -s -H "Authorization: ApiKey ${demo.liveKey}" ${urls.health}`] : []),

@@ -11,7 +11,9 @@ const SECRETS_OF: Record<ServiceName, SecretName[]> = {
   parcels: ["encryptionKey", "pickupPassSigningKey"],
   labels: ["labelUrlSecret"],
   notifications: ["encryptionKey"],
-  webhooks: ["encryptionKey"]
+  webhooks: ["encryptionKey"],
+  // Couriers' phones and pickup contacts are sealed; manifests are signed URLs like labels.
+  logistics: ["encryptionKey"]
 };
 
 const ENV_NAME: Record<SecretName, string> = {

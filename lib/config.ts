@@ -12,9 +12,18 @@ import {
   ConfigError
 } from "./config-checks";
 
-export type ServiceName = "gateway" | "auth" | "wallet" | "parcels" | "labels" | "notifications" | "webhooks";
+export type ServiceName = "gateway" | "auth" | "wallet" | "parcels" | "labels" | "notifications" | "webhooks" | "logistics";
 
-export const ALL_SERVICES: readonly ServiceName[] = ["gateway", "auth", "wallet", "parcels", "labels", "notifications", "webhooks"];
+export const ALL_SERVICES: readonly ServiceName[] = [
+  "gateway",
+  "auth",
+  "wallet",
+  "parcels",
+  "labels",
+  "notifications",
+  "webhooks",
+  "logistics"
+];
 
 /** Everything the process is configured with, read once from the environment (DESIGN §4). */
 export interface AppConfig {
@@ -98,6 +107,12 @@ export interface AppConfig {
    * OFFLINE_PIN_MAX_DECLARED_VALUE_DZD, and beyond OFFLINE_PIN_HANDOVERS_PER_DEVICE_PER_DAY get no verifier.
    */
   offlinePin: { forCod: boolean; maxDeclaredValueDzd: number; perDevicePerDay: number };
+  /**
+   * Issue 44: merchants' pickups. A window is at least `minWindowHours` long; a pickup for today
+   * is taken until `sameDayCutoff` (HH:MM, Africa/Algiers); Friday is no pickup day unless
+   * `onFriday`; a pickup may be cancelled until `cancelBeforeHours` before its window opens.
+   */
+  pickups: { minWindowHours: number; sameDayCutoff: string; onFriday: boolean; cancelBeforeHours: number };
   outboxIntervalMs: number;
   /** After a create, the outbox relay's pass waits this long so that several create groups' events share it (decision 0045). */
   outboxCreateDelayMs: number;
@@ -184,6 +199,13 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new ConfigError(`${name} must be true or false (got "${raw}")`);
+}
+
+/** A time of day, HH:MM (24 h). */
+function clockTime(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = optional(env, name) ?? fallback;
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(raw)) throw new ConfigError(`${name} must be a time of day HH:MM (got "${raw}")`);
+  return raw;
 }
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace"] as const;
@@ -289,6 +311,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       forCod: flag(env, "OFFLINE_PIN_FOR_COD", false),
       maxDeclaredValueDzd: integer(env, "OFFLINE_PIN_MAX_DECLARED_VALUE_DZD", 5_000, 0, 10_000_000),
       perDevicePerDay: integer(env, "OFFLINE_PIN_HANDOVERS_PER_DEVICE_PER_DAY", 3, 0, 1_000)
+    },
+    pickups: {
+      minWindowHours: integer(env, "PICKUP_MIN_WINDOW_HOURS", 2, 1, 24),
+      sameDayCutoff: clockTime(env, "PICKUP_SAME_DAY_CUTOFF", "15:00"),
+      onFriday: flag(env, "PICKUP_ON_FRIDAY", false),
+      cancelBeforeHours: integer(env, "PICKUP_CANCEL_BEFORE_HOURS", 1, 0, 48)
     },
     outboxIntervalMs: integer(env, "OUTBOX_INTERVAL_MS", 500, 10, 60_000),
     outboxCreateDelayMs: integer(env, "OUTBOX_CREATE_DELAY_MS", 50, 0, 1_000),

@@ -17,14 +17,17 @@ import type { Example, Header, JsonSchema, JsonType, Parameter, PathItem } from 
  * token outside its API (the back-office document). `relay` is the counter app of a relay point,
  * with a relay-agent key.
  */
-export type ApiKind = "partner" | "backoffice" | "relay" | "public" | "labels" | "open" | "operator";
+export type ApiKind = "partner" | "backoffice" | "relay" | "courier" | "hub" | "public" | "labels" | "open" | "operator";
 
-export const API_KINDS: readonly ApiKind[] = ["partner", "backoffice", "relay", "public", "labels", "open", "operator"];
+export const API_KINDS: readonly ApiKind[] = ["partner", "backoffice", "relay", "courier", "hub", "public", "labels", "open", "operator"];
 
 export const API_BASE_PATH: Readonly<Record<ApiKind, string>> = Object.freeze({
   partner: "/api/partner/v1",
   backoffice: "/api/backoffice/v1",
   relay: "/api/relay/v1",
+  /** Issue 44: a courier's phone and a hub's sort station, each with a staff key of its role. */
+  courier: "/api/courier/v1",
+  hub: "/api/hub/v1",
   public: "/api/public/v1",
   labels: "/labels",
   open: "/",

@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
   OCCURRED_AT_OUT_OF_RANGE: 400,
   /** Issue 47: a relay point's commune lies in another wilaya than the one sent (back-office). */
   COMMUNE_NOT_IN_WILAYA: 400,
+  /** Issue 44: a pickup window too short, past the same-day cut-off, on a day without pickups, or in the past. */
+  PICKUP_WINDOW_INVALID: 400,
   UNAUTHENTICATED: 401,
   INSUFFICIENT_BALANCE: 402,
   SCOPE_MISSING: 403,
@@ -33,6 +35,7 @@ export const ERROR_STATUS = {
   RETURN_NOT_FOUND: 404,
   RETURN_CODE_NOT_FOUND: 404,
   PAIRING_CODE_NOT_FOUND: 404,
+  PICKUP_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   PARCEL_NOT_CANCELLABLE: 409,
@@ -72,6 +75,10 @@ export const ERROR_STATUS = {
   OFFLINE_PIN_REFUSED: 409,
   /** Issue 43: the code of an earlier SMS, replaced by a newer one; not counted as a wrong try. */
   PIN_REPLACED: 409,
+  /** Issue 44: past its cancelBy, or the courier has started or finished it. */
+  PICKUP_NOT_CANCELLABLE: 409,
+  /** Issue 44: a parcel in a pickup must be CREATED and in no other pickup that is not over. */
+  PARCEL_NOT_PICKABLE: 409,
   PAIRING_CODE_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

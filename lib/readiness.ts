@@ -13,7 +13,8 @@ export const DEPENDS_ON: Record<ServiceName, ServiceName[]> = {
   parcels: ["wallet"],
   labels: ["parcels", "auth"],
   notifications: ["parcels"],
-  webhooks: []
+  webhooks: [],
+  logistics: ["parcels"]
 };
 
 let shuttingDown = false;

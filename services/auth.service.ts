@@ -19,7 +19,9 @@ import { requestLogger } from "../lib/request-context";
 import type { PartnerMeta, Principal } from "../lib/principal";
 import { DbMixin, DbVars } from "../mixins/db.mixin";
 import { AGENT_KEYS_TAG } from "./auth/agent-keys.params";
+import { STAFF_KEYS_TAG } from "./auth/staff-keys.params";
 import { AgentKeysMixin } from "./auth/agent-keys.mixin";
+import { StaffKeysMixin } from "./auth/staff-keys.mixin";
 import { PairingMixin } from "./auth/pairing.mixin";
 import { PAIRING_TAG } from "./auth/pairing.params";
 import { configOf } from "../mixins/config.mixin";
@@ -61,8 +63,8 @@ async function existingOrganization(db: DbVars["db"], organizationId: string): P
 /** Organisations, API keys and relay-agent keys: creation (shown once), hashing, lookup, revocation, scopes. */
 const AuthService: ServiceSchema<{ openapi: typeof AUTH_DOCS }, object, AuthThis> = {
   name: "auth",
-  mixins: [DbMixin({ schema: "auth" }), AgentKeysMixin, PairingMixin],
-  settings: { openapi: detached({ tags: [...AUTH_DOCS.tags, AGENT_KEYS_TAG, PAIRING_TAG] }) },
+  mixins: [DbMixin({ schema: "auth" }), AgentKeysMixin, StaffKeysMixin, PairingMixin],
+  settings: { openapi: detached({ tags: [...AUTH_DOCS.tags, AGENT_KEYS_TAG, STAFF_KEYS_TAG, PAIRING_TAG] }) },
 
   actions: {
     // call auth.createOrganization --name "Boutique Amel"

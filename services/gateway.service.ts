@@ -12,6 +12,7 @@ import Redis from "ioredis";
 import ApiGateway from "moleculer-web";
 import type { Context, Logger, ServiceBroker, ServiceSchema } from "moleculer";
 import { AgentPrincipal, isWellFormedAgentKey } from "../lib/agent-keys";
+import { isWellFormedStaffKey, StaffPrincipal } from "../lib/staff-keys";
 import { hashApiKey, isWellFormedKey, readApiKey } from "../lib/api-keys";
 import type { AppConfig } from "../lib/config";
 import { defineAction } from "../lib/action";
@@ -196,6 +197,7 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
       onBeforeCall(this: GatewayThis, ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest) {
         ctx.meta.auth = req.$principal;
         if (req.$agent) ctx.meta.agent = req.$agent;
+        if (req.$staff) ctx.meta.staff = req.$staff;
         const key = req.headers["idempotency-key"];
         if (typeof key === "string") ctx.meta.idempotencyKey = key;
         // The pages at the root read who asks (their limit, their language); the APIs never do.
@@ -270,6 +272,17 @@ const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars
       const agent = await call(ctx, "auth.resolveAgentKey", { keyHash: hashApiKey(reading.key) });
       if (!agent) throw refused();
       return agent;
+    },
+
+    /** The courier and hub APIs' credential (issue 44): a staff key of that role, not cached, like an agent key. */
+    async authenticateStaff(this: GatewayThis, ctx: Context, req: GatewayRequest, role: "courier" | "hub"): Promise<StaffPrincipal> {
+      const reading = readApiKey(req.headers);
+      if (!("key" in reading)) throw new AppError("UNAUTHENTICATED", reading.problem.replace("API key", `${role} key`));
+      const refused = () => new AppError("UNAUTHENTICATED", `Invalid ${role} key (unknown, revoked, malformed or of another role)`);
+      if (!isWellFormedStaffKey(reading.key)) throw refused();
+      const staff = await call(ctx, "auth.resolveStaffKey", { keyHash: hashApiKey(reading.key) });
+      if (!staff || staff.role !== role) throw refused();
+      return staff;
     },
 
     consumeAgentLimit(this: GatewayVars, agent: AgentPrincipal): RateAnswer {

@@ -13,7 +13,8 @@ const LOADERS: Record<ServiceName, () => Promise<{ default: object }>> = {
   parcels: () => import("./parcels.service"),
   labels: () => import("./labels.service"),
   notifications: () => import("./notifications.service"),
-  webhooks: () => import("./webhooks.service")
+  webhooks: () => import("./webhooks.service"),
+  logistics: () => import("./logistics.service")
 };
 
 /** Each service is typed with its own settings, methods and vars; the broker takes them untyped. */

@@ -4,7 +4,8 @@
  * `parcels` schema; its code is this file and services/parcels/.
  * Others may call (types in parcels/parcels.contract.ts): `parcels.labelData`,
  * `parcels.labelDataOf` (labels), `parcels.recipientContact`, `parcels.relayPoint`,
- * `parcels.markRelayNotified` (notifications), `parcels.trackingPage` (gateway's tracking page);
+ * `parcels.markRelayNotified` (notifications), `parcels.trackingPage` (gateway's tracking page),
+ * `parcels.applyNetworkScans`, `parcels.networkParcels`, `parcels.createdParcels` (logistics, issue 44);
  * bin/demo.ts uses `parcels.create`. Everything else is reached over HTTP through the gateway.
  *
  * This file is the table of contents: the service's mixins, one concern each, the few actions
@@ -49,6 +50,7 @@ import { RecipientMixin } from "./parcels/recipient/recipient.mixin";
 import { CreateMixin } from "./parcels/create/create.mixin";
 import { ReadsMixin } from "./parcels/reads/reads.mixin";
 import { StatusMixin } from "./parcels/status/status.mixin";
+import { NetworkMixin } from "./parcels/network/network.mixin";
 import { RelayPointsMixin } from "./parcels/relay-points.mixin";
 import { PublicTrackingMixin } from "./parcels/public-tracking.mixin";
 import type { HandoverDeps } from "./parcels/handover";
@@ -99,6 +101,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     CreateMixin,
     ReadsMixin,
     StatusMixin,
+    NetworkMixin,
     RelayPointsMixin,
     PublicTrackingMixin
   ],

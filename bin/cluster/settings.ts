@@ -23,7 +23,7 @@ export class ClusterUsageError extends Error {}
 export const USAGE = `Usage: npm run start:cluster [-- --fresh-namespace] [-- --ha]
 
 Runs every service as its own process over the local NATS, PostgreSQL and Redis: auth, wallet,
-parcels, labels, notifications, two webhooks workers and two gateways. Ctrl-C stops them all.
+parcels, labels, notifications, two webhooks workers, logistics and two gateways. Ctrl-C stops them all.
 
   --fresh-namespace   a new NATS namespace (relay-<random>), so that this cluster never mixes
                       with another one on the same NATS

@@ -434,6 +434,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner/v1/pickups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pickups
+         * @description Your pickups of the key's mode, newest first, optionally in one status.
+         */
+        get: operations["listPickups"];
+        put?: never;
+        /**
+         * Book a pickup
+         * @description Books the courier's visit to collect parcels at your address, in a window (`readyAt` to `closeAt`): at least 2 hours, the same day; a pickup for today is taken until 15:00 Algiers time; Friday is no pickup day (both set by the operator). The parcels are those named in `parcelIds`, or with `allCreated` every CREATED parcel of yours; each moves to READY_FOR_PICKUP (a webhook as for every status). The answer gives the confirmation number, the confirmed window and `cancelBy`. A parcel already in another pickup, or past CREATED, is 409 PARCEL_NOT_PICKABLE.
+         */
+        post: operations["createPickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/pickups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a pickup
+         * @description A pickup of yours, its parcels and, once the courier closed the stop, what was missing or unexpected.
+         */
+        get: operations["getPickup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/pickups/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pickup
+         * @description Until the pickup's `cancelBy`, and before the courier came: the pickup is CANCELLED and its parcels go back to CREATED (a webhook each). Cancelling a cancelled pickup answers it again. Otherwise 409 PICKUP_NOT_CANCELLABLE.
+         */
+        post: operations["cancelPickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/v1/recipient-settings": {
         parameters: {
             query?: never;
@@ -1330,7 +1394,7 @@ export interface components {
         /** @description The normalised error body of every failed call. */
         ApiError: {
             /**
-             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, RECIPIENT_PHONE_INVALID, OCCURRED_AT_OUT_OF_RANGE, COMMUNE_NOT_IN_WILAYA, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, VERIFICATION_CODE_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLOSURE_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, PAIRING_CODE_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, PIN_RESEND_LIMIT, RELAY_CLOSED, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, IDEMPOTENCY_KEY_IN_USE, PARCEL_REDIRECTED, PARCEL_EXPIRED, PIN_RESET, PICKUP_PASS_INVALID, PICKUP_PASS_VOID, OFFLINE_PIN_REFUSED, PIN_REPLACED, PAIRING_CODE_EXPIRED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
+             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, RECIPIENT_PHONE_INVALID, OCCURRED_AT_OUT_OF_RANGE, COMMUNE_NOT_IN_WILAYA, PICKUP_WINDOW_INVALID, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, VERIFICATION_CODE_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLOSURE_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, PAIRING_CODE_NOT_FOUND, PICKUP_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, PIN_RESEND_LIMIT, RELAY_CLOSED, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, IDEMPOTENCY_KEY_IN_USE, PARCEL_REDIRECTED, PARCEL_EXPIRED, PIN_RESET, PICKUP_PASS_INVALID, PICKUP_PASS_VOID, OFFLINE_PIN_REFUSED, PIN_REPLACED, PICKUP_NOT_CANCELLABLE, PARCEL_NOT_PICKABLE, PAIRING_CODE_EXPIRED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
              * @example VALIDATION_FAILED
              * @example RELAY_NOT_FOUND
              * @example INVALID_TARIFF
@@ -1339,6 +1403,7 @@ export interface components {
              * @example RECIPIENT_PHONE_INVALID
              * @example OCCURRED_AT_OUT_OF_RANGE
              * @example COMMUNE_NOT_IN_WILAYA
+             * @example PICKUP_WINDOW_INVALID
              * @example UNAUTHENTICATED
              * @example INSUFFICIENT_BALANCE
              * @example SCOPE_MISSING
@@ -1361,6 +1426,7 @@ export interface components {
              * @example RETURN_NOT_FOUND
              * @example RETURN_CODE_NOT_FOUND
              * @example PAIRING_CODE_NOT_FOUND
+             * @example PICKUP_NOT_FOUND
              * @example METHOD_NOT_ALLOWED
              * @example REQUEST_TIMEOUT
              * @example PARCEL_NOT_CANCELLABLE
@@ -1395,6 +1461,8 @@ export interface components {
              * @example PICKUP_PASS_VOID
              * @example OFFLINE_PIN_REFUSED
              * @example PIN_REPLACED
+             * @example PICKUP_NOT_CANCELLABLE
+             * @example PARCEL_NOT_PICKABLE
              * @example PAIRING_CODE_EXPIRED
              * @example PAYLOAD_TOO_LARGE
              * @example UNSUPPORTED_MEDIA_TYPE
@@ -2521,6 +2589,128 @@ export interface components {
             /** @description Present only when there is something to say: what was accepted but will not work as you may expect. */
             warnings?: components["schemas"]["RecipientWarning"][];
         };
+        /** @description A pickup: the courier's visit to collect your parcels. */
+        Pickup: {
+            /**
+             * Format: uuid
+             * @description Pickup id.
+             */
+            id: string;
+            /**
+             * @description What the courier and our support quote: PU-YYYYMMDD-XXXXXX.
+             * @example PU-20260312-7K2Q9M
+             */
+            confirmationNumber: string;
+            /**
+             * @description REQUESTED, then CONFIRMED (the window as confirmed), IN_PROGRESS once the courier scanned, then COMPLETED, PARTIALLY_COMPLETED (some listed parcels were not collected: `missing`), MISSED, or CANCELLED.
+             * @enum {string}
+             */
+            status: "REQUESTED" | "CONFIRMED" | "IN_PROGRESS" | "COMPLETED" | "PARTIALLY_COMPLETED" | "MISSED" | "CANCELLED";
+            address: {
+                line1: string;
+                city: string;
+                wilaya: string;
+            };
+            /**
+             * Format: date-time
+             * @description The confirmed window's start, UTC.
+             */
+            readyAt: string;
+            /**
+             * Format: date-time
+             * @description The confirmed window's end, UTC.
+             */
+            closeAt: string;
+            /**
+             * Format: date-time
+             * @description The pickup may be cancelled until this time, UTC (POST /pickups/{id}/cancel).
+             */
+            cancelBy: string;
+            /** @description For the courier. */
+            instructions: string | null;
+            /** @description The parcels of the pickup. */
+            parcels: {
+                /**
+                 * Format: uuid
+                 * @description Parcel id.
+                 */
+                id: string;
+                /**
+                 * @description ANNOUNCED: to collect; COLLECTED: scanned by the courier; MISSING: not found at the stop; RELEASED: the pickup was cancelled.
+                 * @enum {string}
+                 */
+                state: "ANNOUNCED" | "COLLECTED" | "MISSING" | "RELEASED";
+            }[];
+            /** @description Once the courier closed the stop: listed parcels not collected (they stay READY_FOR_PICKUP). */
+            missing: string[];
+            /** @description Once the courier closed the stop: parcels collected that were not listed. */
+            unexpected: string[];
+            /**
+             * Format: date-time
+             * @description UTC.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC.
+             */
+            updatedAt: string;
+        };
+        /** @description The pickup to book. Unknown fields are refused. */
+        PickupCreateRequest: {
+            /**
+             * @description Where the courier collects the parcels.
+             * @example {
+             *       "line1": "12 rue Didouche Mourad",
+             *       "city": "Alger Centre",
+             *       "wilaya": "16"
+             *     }
+             */
+            address: {
+                /**
+                 * @description Street and number, building.
+                 * @example 12 rue Didouche Mourad
+                 */
+                line1: string;
+                /**
+                 * @description Commune.
+                 * @example Alger Centre
+                 */
+                city: string;
+                /**
+                 * @description The wilaya's two-digit code.
+                 * @example 16
+                 */
+                wilaya: string;
+            };
+            /**
+             * @description The parcels are ready from this time (ISO 8601 with an offset).
+             * @example 2026-03-12T09:00:00+01:00
+             */
+            readyAt: string;
+            /**
+             * @description The latest time the courier may come: at least 2 hours after readyAt, the same day.
+             * @example 2026-03-12T12:00:00+01:00
+             */
+            closeAt: string;
+            /** @description The parcels to collect: each CREATED and in no other pickup. Leave out with allCreated. */
+            parcelIds?: string[];
+            /** @description true: every CREATED parcel of yours not yet in a pickup, instead of parcelIds. */
+            allCreated?: boolean;
+            /**
+             * @description Who the courier asks for; kept encrypted.
+             * @example {
+             *       "name": "Karim",
+             *       "phone": "+213 555 12 34 56"
+             *     }
+             */
+            contact?: {
+                name: string;
+                phone: string;
+            };
+            /** @description For the courier: a floor, a gate, a door code. */
+            instructions?: string;
+        };
         /** @description How many days to add. */
         PickupExtensionRequest: {
             /**
@@ -2529,6 +2719,31 @@ export interface components {
              * @example 3
              */
             days: number;
+        };
+        /** @description A page of pickups. */
+        PickupPage: {
+            /** @description Pickups, newest first. */
+            items: components["schemas"]["Pickup"][];
+            /**
+             * Format: int32
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size asked for.
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching items in all pages.
+             */
+            totalElements: number;
+            /**
+             * Format: int32
+             * @description Number of pages at this size.
+             */
+            totalPages: number;
         };
         /** @description The test event the back-office sends to an endpoint on demand; it concerns no parcel and is never retried. */
         PingEvent: {
@@ -3376,6 +3591,29 @@ export interface components {
         };
     };
     responses: {
+        /** @description Idempotency-Key reused with another body */
+        IdempotencyKeyReused: {
+            headers: {
+                /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                "X-Request-Id": string;
+                /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current one-minute window. */
+                "X-RateLimit-Remaining"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"] & {
+                    /** @constant */
+                    status?: 422;
+                    /**
+                     * @description One of IDEMPOTENCY_KEY_REUSED.
+                     * @example IDEMPOTENCY_KEY_REUSED
+                     */
+                    code?: string;
+                };
+            };
+        };
         /** @description Not allowed */
         LabelUrlInvalid: {
             headers: {
@@ -3440,6 +3678,29 @@ export interface components {
                     /**
                      * @description One of PAYLOAD_TOO_LARGE.
                      * @example PAYLOAD_TOO_LARGE
+                     */
+                    code?: string;
+                };
+            };
+        };
+        /** @description Not found */
+        PickupNotFound: {
+            headers: {
+                /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                "X-Request-Id": string;
+                /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current one-minute window. */
+                "X-RateLimit-Remaining"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"] & {
+                    /** @constant */
+                    status?: 404;
+                    /**
+                     * @description One of PICKUP_NOT_FOUND.
+                     * @example PICKUP_NOT_FOUND
                      */
                     code?: string;
                 };
@@ -3700,7 +3961,10 @@ export type ParcelQuoteRequest = components['schemas']['ParcelQuoteRequest'];
 export type ParcelRedirectRequest = components['schemas']['ParcelRedirectRequest'];
 export type ParcelStatus = components['schemas']['ParcelStatus'];
 export type ParcelView = components['schemas']['ParcelView'];
+export type Pickup = components['schemas']['Pickup'];
+export type PickupCreateRequest = components['schemas']['PickupCreateRequest'];
 export type PickupExtensionRequest = components['schemas']['PickupExtensionRequest'];
+export type PickupPage = components['schemas']['PickupPage'];
 export type PingEvent = components['schemas']['PingEvent'];
 export type PublicRelayPoint = components['schemas']['PublicRelayPoint'];
 export type PublicRelayPointPage = components['schemas']['PublicRelayPointPage'];
@@ -3728,9 +3992,11 @@ export type SandboxTriggerRequest = components['schemas']['SandboxTriggerRequest
 export type SandboxTriggerResponse = components['schemas']['SandboxTriggerResponse'];
 export type WalletEntry = components['schemas']['WalletEntry'];
 export type WalletEntryPage = components['schemas']['WalletEntryPage'];
+export type ResponseIdempotencyKeyReused = components['responses']['IdempotencyKeyReused'];
 export type ResponseLabelUrlInvalid = components['responses']['LabelUrlInvalid'];
 export type ResponseParcelNotFound = components['responses']['ParcelNotFound'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
+export type ResponsePickupNotFound = components['responses']['PickupNotFound'];
 export type ResponseRateLimited = components['responses']['RateLimited'];
 export type ResponseReturnNotFound = components['responses']['ReturnNotFound'];
 export type ResponseScopeMissing = components['responses']['ScopeMissing'];
@@ -4291,29 +4557,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Idempotency-Key reused with another body */
-            422: {
-                headers: {
-                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
-                    "X-Request-Id": string;
-                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current one-minute window. */
-                    "X-RateLimit-Remaining"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"] & {
-                        /** @constant */
-                        status?: 422;
-                        /**
-                         * @description One of IDEMPOTENCY_KEY_REUSED.
-                         * @example IDEMPOTENCY_KEY_REUSED
-                         */
-                        code?: string;
-                    };
-                };
-            };
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
@@ -4854,6 +5098,232 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPickups: {
+        parameters: {
+            query?: {
+                /** @description Only pickups in this status. */
+                status?: "REQUESTED" | "CONFIRMED" | "IN_PROGRESS" | "COMPLETED" | "PARTIALLY_COMPLETED" | "MISSED" | "CANCELLED";
+                /** @description Zero-based page number. */
+                page?: number;
+                /** @description Page size, 1 to 100. */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of pickups. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PickupPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPickup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your identifier of this request: 1 to 255 visible ASCII characters. A retry with the same key and body answers the first result and books nothing twice; another body is 422.
+                 * @example pickup-2026-03-12
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The pickup to book. Unknown fields are refused. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PickupCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Booked and confirmed. Location points to the pickup. */
+            201: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Absolute URL of the created resource. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pickup"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 400;
+                        /**
+                         * @description One of VALIDATION_FAILED, PICKUP_WINDOW_INVALID.
+                         * @example VALIDATION_FAILED
+                         * @example PICKUP_WINDOW_INVALID
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            404: components["responses"]["ParcelNotFound"];
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 409;
+                        /**
+                         * @description One of PARCEL_NOT_PICKABLE, IDEMPOTENCY_KEY_IN_USE.
+                         * @example PARCEL_NOT_PICKABLE
+                         * @example IDEMPOTENCY_KEY_IN_USE
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPickup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Pickup id (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pickup. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pickup"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            404: components["responses"]["PickupNotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelPickup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Pickup id (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pickup"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            404: components["responses"]["PickupNotFound"];
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 409;
+                        /**
+                         * @description One of PICKUP_NOT_CANCELLABLE.
+                         * @example PICKUP_NOT_CANCELLABLE
+                         */
+                        code?: string;
+                    };
+                };
+            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };

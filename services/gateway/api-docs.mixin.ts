@@ -11,7 +11,8 @@ import {
   DOCS_CONTENT_SECURITY_POLICY,
   DOCS_PATH,
   PARTNER_DOCUMENT_PATH,
-  RELAY_DOCUMENT_PATH
+  RELAY_DOCUMENT_PATH,
+  NETWORK_DOCUMENT_PATH
 } from "./openapi/docs-page";
 import { ApiDocuments, buildApiDocuments } from "./openapi/documents";
 
@@ -45,7 +46,7 @@ const hidden = (operationId: string, summary: string) => ({
 });
 
 /** A document anyone may read (no credential: it is what integrators start from). */
-const openDocument = (which: "partner" | "relay", path: string, operationId: string, summary: string) =>
+const openDocument = (which: "partner" | "relay" | "network", path: string, operationId: string, summary: string) =>
   defineAction<unknown, ApiDocsThis, HttpMeta>({
     rest: `GET ${path}`,
     api: "open",
@@ -67,6 +68,13 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, ApiDocsMethods, ApiDocs
     partnerApiDocs: openDocument("partner", PARTNER_DOCUMENT_PATH, "getPartnerApiDocument", "The partner API's OpenAPI 3.1 document"),
 
     relayApiDocs: openDocument("relay", RELAY_DOCUMENT_PATH, "getRelayApiDocument", "The relay API's OpenAPI 3.1 document"),
+
+    networkApiDocs: openDocument(
+      "network",
+      NETWORK_DOCUMENT_PATH,
+      "getNetworkApiDocument",
+      "The courier and hub APIs' OpenAPI 3.1 document"
+    ),
 
     backofficeApiDocs: defineAction<unknown, ApiDocsThis, HttpMeta>({
       rest: `GET ${BACKOFFICE_DOCUMENT_PATH}`,

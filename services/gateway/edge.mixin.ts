@@ -13,6 +13,7 @@ import type { ApiKind } from "../../lib/endpoint";
 import type { RateAnswer, RateDecision } from "./rate-limit";
 import type { Principal } from "../../lib/principal";
 import type { AgentPrincipal } from "../../lib/agent-keys";
+import type { StaffPrincipal } from "../../lib/staff-keys";
 import { compareRoutes, endpointsOf, RegistryService, RoutedEndpoint } from "./endpoints";
 import { AliasIndex } from "./alias-index";
 
@@ -72,6 +73,7 @@ export type EdgeRequest = IncomingMessage & {
   $route?: RouteLike;
   $principal?: Principal;
   $agent?: AgentPrincipal;
+  $staff?: StaffPrincipal;
 };
 
 export interface EdgeVars {
@@ -96,6 +98,8 @@ export interface EdgeVars {
   /** The principal at once when the key is in memory; a promise when auth must be asked. */
   authenticatePartner(ctx: Context, req: EdgeRequest): Principal | Promise<Principal>;
   authenticateAgent(ctx: Context, req: EdgeRequest): Promise<AgentPrincipal>;
+  /** A staff key of the API's role (courier or hub); any other key is a 401. */
+  authenticateStaff(ctx: Context, req: EdgeRequest, role: "courier" | "hub"): Promise<StaffPrincipal>;
   consumeAgentLimit(agent: AgentPrincipal): RateAnswer;
   /** Pairing attempts of one client address (the relay API's one keyless endpoint). */
   consumePairingLimit(address: string): RateAnswer;
@@ -275,6 +279,13 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
         setRateHeaders(res, decision);
         refuseIfLimited(decision, "requests");
         req.$agent = agent;
+      } else if (api === "courier" || api === "hub") {
+        const staff = await this.authenticateStaff(ctx, req, api);
+        // The relay API's per-key budget: a courier or a sort station scans in bursts, as a counter does.
+        const decision = await this.consumeAgentLimit({ keyId: staff.keyId, keyPrefix: staff.keyPrefix, relayCode: "" });
+        setRateHeaders(res, decision);
+        refuseIfLimited(decision, "requests");
+        req.$staff = staff;
       } else if (api === "backoffice" || api === "operator") {
         this.authenticateOperator(req);
       } else if (api === "labels") {

@@ -7,6 +7,7 @@ declare module "../../lib/contract" {
     /** The partner API's OpenAPI document, built from the declarations on the bus (`npm run api-docs`). */
     "gateway.partnerApiDocs": { params: Record<string, never>; answer: OpenApiDocument };
     "gateway.relayApiDocs": { params: Record<string, never>; answer: OpenApiDocument };
+    "gateway.networkApiDocs": { params: Record<string, never>; answer: OpenApiDocument };
     "gateway.backofficeApiDocs": { params: Record<string, never>; answer: OpenApiDocument };
     /** auth.revokeApiKey, on every gateway node, before the revoke answers: the key stops at once. */
     "gateway.forgetApiKey": { params: { keyId: string }; answer: { forgotten: number } };

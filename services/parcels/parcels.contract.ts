@@ -46,8 +46,57 @@ export interface SweepResult {
   purgedEvents: number;
 }
 
+/** Issue 44: what the logistics service reads of a parcel (parcels.networkParcels): nothing personal. */
+export interface NetworkParcel {
+  id: string;
+  organizationId: string;
+  mode: KeyMode;
+  trackingNumber: string;
+  status: string;
+  relayCode: string;
+  /** The destination relay point's wilaya (two digits), what a hub sorts by; null for a point since removed. */
+  relayWilaya: string | null;
+  codAmountDzd: number | null;
+  declaredValueDzd: number | null;
+  weightG: number;
+  updatedAt: string;
+}
+
+/** Issue 44: a status change a network scan asks for, and what became of it. */
+export interface NetworkScanRequest {
+  scanId: string;
+  parcelId: string;
+  toStatus: "READY_FOR_PICKUP" | "CREATED" | "PICKED_UP" | "IN_TRANSIT" | "LOST";
+  occurredAt?: string | null;
+  reason?: string | null;
+  actor: string;
+}
+
+export interface NetworkScanResult {
+  scanId: string;
+  parcelId: string;
+  /** unknown: no such parcel (or another owner's). */
+  outcome: "applied" | "already" | "refused" | "unknown";
+  status: string | null;
+}
+
 declare module "../../lib/contract" {
   interface ActionContracts {
+    /** Issue 44: status changes of network scans, idempotent by scan id, each through the state machine and the outbox. */
+    "parcels.applyNetworkScans": {
+      params: { scans: NetworkScanRequest[]; owner?: { organizationId: string; mode: KeyMode } };
+      answer: { results: NetworkScanResult[] };
+    };
+    /** Issue 44: parcels by id or tracking number (of `owner` only, when given); unknown ones are left out. */
+    "parcels.networkParcels": {
+      params: { parcelIds?: string[]; trackingNumbers?: string[]; owner?: { organizationId: string; mode: KeyMode } };
+      answer: { parcels: NetworkParcel[] };
+    };
+    /** Issue 44: an owner's CREATED parcels, oldest first (a pickup of "every parcel not yet picked up"). */
+    "parcels.createdParcels": {
+      params: { owner: { organizationId: string; mode: KeyMode }; limit?: number };
+      answer: { parcelIds: string[] };
+    };
     "parcels.labelData": { params: { parcelId: string }; answer: ParcelLabelData };
     /**
      * The label data of several parcels, in the order asked, and the ids that are no visible

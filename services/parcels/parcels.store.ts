@@ -207,13 +207,7 @@ export type NewParcel = Omit<
   recipientLanguage?: Lang;
 };
 
-const UNIQUE_VIOLATION = "23505";
-
-export function isUniqueViolation(err: unknown, constraint?: string): boolean {
-  const e = err as { code?: string; constraint?: string; message?: string };
-  if (e?.code !== UNIQUE_VIOLATION) return false;
-  return !constraint || e.constraint === constraint || (e.message ?? "").includes(constraint);
-}
+export { isUniqueViolation } from "../../lib/db/unique-violation";
 
 // --- parcels ------------------------------------------------------------------------------------
 

@@ -20,7 +20,18 @@ interface ReadyLine {
   demo: { organizationId: string; liveKey?: string; sandboxKey?: string } | null;
 }
 
-const EVERY_PROCESS = ["auth", "wallet", "parcels", "labels", "notifications", "webhooks-1", "webhooks-2", "gateway-1", "gateway-2"];
+const EVERY_PROCESS = [
+  "auth",
+  "wallet",
+  "parcels",
+  "labels",
+  "notifications",
+  "webhooks-1",
+  "webhooks-2",
+  "logistics",
+  "gateway-1",
+  "gateway-2"
+];
 
 const alive = (pid: number) => {
   try {

@@ -32,6 +32,7 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
     const started = await Promise.all([
       startNode({ ...common, SERVICES: "auth", NODE_ID: "auth-1", HEALTH_PORT: String(healthPort) }),
       startNode({ ...common, SERVICES: "wallet", NODE_ID: "wallet-1" }),
+      startNode({ ...common, SERVICES: "logistics", NODE_ID: "logistics-1" }),
       startNode({ ...common, SERVICES: "parcels", NODE_ID: "parcels-1" }),
       // Loopback receivers: the webhooks contract's endpoints are on this machine.
       startNode({ ...common, SERVICES: "notifications,webhooks", NODE_ID: "events-1", WEBHOOK_ALLOW_PRIVATE: "true" }),

@@ -3,6 +3,7 @@ import { fuzzContract } from "./fuzz-contract";
 import { gatewayContract, SystemUnderTest } from "./gateway-contract";
 import { hostileInputContract } from "./hostile-input-contract";
 import { merchantContract } from "./merchant-contract";
+import { networkContract } from "./network-contract";
 import { parcelsContract } from "./parcels-contract";
 import { printingContract } from "./printing-contract";
 import { publicRelayPointsContract } from "./public-relay-points-contract";
@@ -25,5 +26,6 @@ export function everyContract(system: () => SystemUnderTest): void {
   describe("webhooks and events", () => webhooksContract(system));
   describe("cash on delivery and the pick-up PIN", () => codContract(system));
   describe("a relay point's counter", () => dayAtTheCounterContract(system));
+  describe("the first and middle mile: pickups, couriers, hubs", () => networkContract(system));
   describe("fuzz", () => fuzzContract(system));
 }

@@ -2,6 +2,7 @@ import type { ActionSchema, ServiceSchema } from "moleculer";
 import AuthService from "../../services/auth.service";
 import GatewayService from "../../services/gateway.service";
 import LabelsService from "../../services/labels.service";
+import LogisticsService from "../../services/logistics.service";
 import NotificationsService from "../../services/notifications.service";
 import ParcelsService from "../../services/parcels.service";
 import WalletService from "../../services/wallet.service";
@@ -12,6 +13,7 @@ const SERVICES = [
   AuthService,
   GatewayService,
   LabelsService,
+  LogisticsService,
   NotificationsService,
   ParcelsService,
   WalletService,

@@ -390,7 +390,11 @@ describe("SPEC §5: authentication", () => {
       setReturnSettings: either("parcels:write"),
       getRecipientSettings: either("parcels:read"),
       setRecipientSettings: either("parcels:write"),
-      dropOffSandboxReturn: either("parcels:write")
+      dropOffSandboxReturn: either("parcels:write"),
+      createPickup: either("parcels:write"),
+      listPickups: either("parcels:read"),
+      getPickup: either("parcels:read"),
+      cancelPickup: either("parcels:write")
     });
   });
 });

@@ -23,6 +23,8 @@ test("only the health ping is open to every key; writes need parcels:write; mone
       .sort();
   expect(byScope("any")).toEqual(["auth.health"]);
   expect(byScope("parcels:write")).toEqual([
+    "logistics.cancelPickup",
+    "logistics.createPickup",
     "parcels.cancel",
     "parcels.cancelReturn",
     "parcels.create",
@@ -39,6 +41,8 @@ test("only the health ping is open to every key; writes need parcels:write; mone
   expect(byScope("parcels:read")).toEqual([
     "labels.createDocument",
     "labels.printerFont",
+    "logistics.getPickup",
+    "logistics.listPickups",
     "parcels.codSummary",
     "parcels.events",
     "parcels.get",

@@ -13,6 +13,8 @@ export const DOCS_PATH = "/docs";
 export const PARTNER_DOCUMENT_PATH = "/v3/api-docs/partner";
 export const BACKOFFICE_DOCUMENT_PATH = "/v3/api-docs/backoffice";
 export const RELAY_DOCUMENT_PATH = "/v3/api-docs/relay";
+/** Issue 44: the courier and hub APIs. */
+export const NETWORK_DOCUMENT_PATH = "/v3/api-docs/network";
 
 export const DOCS_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -39,9 +41,10 @@ export function docsPageHtml(): string {
   <nav aria-label="API documents" style="font-family:sans-serif;padding:8px 20px;background:#1b1b1b;display:flex;gap:20px;flex-wrap:wrap;align-items:center">
     <a href="${DOCS_PATH}" style="color:#fff">Partner API</a>
     <a href="${DOCS_PATH}?api=relay" style="color:#fff">Relay API (counter app)</a>
+    <a href="${DOCS_PATH}?api=network" style="color:#fff">Courier and hub APIs</a>
     <a href="${DOCS_PATH}?api=backoffice" style="color:#fff">Back-office API</a>
   </nav>
-  <noscript>This reference needs JavaScript. The raw OpenAPI documents are at <a href="${PARTNER_DOCUMENT_PATH}">${PARTNER_DOCUMENT_PATH}</a>, <a href="${RELAY_DOCUMENT_PATH}">${RELAY_DOCUMENT_PATH}</a> and ${BACKOFFICE_DOCUMENT_PATH} (with the back-office token).</noscript>
+  <noscript>This reference needs JavaScript. The raw OpenAPI documents are at <a href="${PARTNER_DOCUMENT_PATH}">${PARTNER_DOCUMENT_PATH}</a>, <a href="${RELAY_DOCUMENT_PATH}">${RELAY_DOCUMENT_PATH}</a>, <a href="${NETWORK_DOCUMENT_PATH}">${NETWORK_DOCUMENT_PATH}</a> and ${BACKOFFICE_DOCUMENT_PATH} (with the back-office token).</noscript>
   <form id="backoffice-token" hidden style="font-family:sans-serif;padding:12px 20px">
     <label for="bo-token">Back-office token (sent as Authorization: Bearer, kept in this tab only)</label>
     <input id="bo-token" type="password" autocomplete="off" size="40">
@@ -68,9 +71,9 @@ const INIT_SCRIPT = `const sameOrigin = request => {
 const api = new URLSearchParams(window.location.search).get("api");
 for (const link of document.querySelectorAll("nav a")) {
   const linked = new URL(link.href).searchParams.get("api");
-  if (linked === api || (!linked && api !== "relay" && api !== "backoffice")) link.setAttribute("aria-current", "page");
+  if (linked === api || (!linked && api !== "relay" && api !== "network" && api !== "backoffice")) link.setAttribute("aria-current", "page");
 }
-const documents = { relay: ${JSON.stringify(RELAY_DOCUMENT_PATH)}, backoffice: ${JSON.stringify(BACKOFFICE_DOCUMENT_PATH)} };
+const documents = { relay: ${JSON.stringify(RELAY_DOCUMENT_PATH)}, network: ${JSON.stringify(NETWORK_DOCUMENT_PATH)}, backoffice: ${JSON.stringify(BACKOFFICE_DOCUMENT_PATH)} };
 // The back-office document needs the operator's token: asked for here, sent with every request of this tab.
 const withToken = request => {
   const token = sessionStorage.getItem("backofficeToken");

@@ -1,5 +1,6 @@
 import { AGENT_KEY_PREFIX } from "../../../lib/agent-keys";
 import { KEY_PREFIX } from "../../../lib/api-keys";
+import { STAFF_KEY_PREFIX } from "../../../lib/staff-keys";
 import { API_BASE_PATH, ApiKind } from "../../../lib/endpoint";
 import type { OpenApiDocument, Operation, PathItem, SecurityScheme, Tag } from "../../../lib/openapi/types";
 import { compareRoutes, fullTemplatePath, RoutedEndpoint, ServiceDocs } from "../endpoints";
@@ -16,6 +17,8 @@ export interface ApiDocuments {
   partner: OpenApiDocument;
   relay: OpenApiDocument;
   backoffice: OpenApiDocument;
+  /** Issue 44: the courier API and the hub API, both with staff keys. */
+  network: OpenApiDocument;
 }
 
 const CONTACT = {
@@ -101,6 +104,33 @@ const RELAY_SECURITY_SCHEMES: Record<string, SecurityScheme> = {
   AgentKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "`X-API-Key: <AGENT_KEY>`: the relay agent key alone." }
 };
 
+const NETWORK_DESCRIPTION = `
+The network's APIs: the courier API (\`${API_BASE_PATH.courier}\`, a courier's phone: the run, the scans at a merchant, closing
+a pickup stop) and the hub API (\`${API_BASE_PATH.hub}\`, a sort station: scan in, and where the parcel goes; scan out).
+
+## Authentication
+Send the staff key on every call, as \`Authorization: ApiKey <STAFF_KEY>\` or as \`X-API-Key: <STAFF_KEY>\`. Staff keys start
+with \`${STAFF_KEY_PREFIX}\`, are made by an operator for one courier (the courier API only) or one hub (the hub API only) and
+shown once; any other key is refused (401). A revoked key stops at once.
+
+## Scans
+Every POST takes \`Idempotency-Key\` (the same scan sent again records one hand-off and changes nothing twice) and
+\`occurredAt\` (when the device scanned; not in the future, at most 72 hours back).
+
+## Errors
+The partner API's shape: \`{"code", "message", "status"}\`, \`details\` field by field, \`requestId\`.
+`.trim();
+
+const NETWORK_SECURITY_SCHEMES: Record<string, SecurityScheme> = {
+  StaffKeyAuthorization: {
+    type: "apiKey",
+    in: "header",
+    name: "Authorization",
+    description: "`Authorization: ApiKey <STAFF_KEY>`: the word ApiKey, a space, then the courier's or the hub's key."
+  },
+  StaffKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "`X-API-Key: <STAFF_KEY>`: the staff key alone." }
+};
+
 const BACKOFFICE_SECURITY_SCHEMES: Record<string, SecurityScheme> = {
   BearerToken: {
     type: "http",
@@ -138,6 +168,13 @@ const PLANS: Record<keyof ApiDocuments, DocumentPlan> = {
     apis: ["backoffice"],
     withWebhooks: false,
     securitySchemes: BACKOFFICE_SECURITY_SCHEMES
+  },
+  network: {
+    title: "Relay Parcels — Courier and hub APIs",
+    description: NETWORK_DESCRIPTION,
+    apis: ["courier", "hub"],
+    withWebhooks: false,
+    securitySchemes: NETWORK_SECURITY_SCHEMES
   }
 };
 
@@ -189,6 +226,7 @@ export function buildApiDocuments(endpoints: RoutedEndpoint[], services: Service
   return {
     partner: buildDocument(PLANS.partner, endpoints, services, options.serverUrl),
     relay: buildDocument(PLANS.relay, endpoints, services, options.serverUrl),
-    backoffice: buildDocument(PLANS.backoffice, endpoints, services, options.serverUrl)
+    backoffice: buildDocument(PLANS.backoffice, endpoints, services, options.serverUrl),
+    network: buildDocument(PLANS.network, endpoints, services, options.serverUrl)
   };
 }

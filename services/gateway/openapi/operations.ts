@@ -20,6 +20,14 @@ interface ApiStyle {
 
 const API_KEY_SCHEMES = ["ApiKeyAuthorization", "ApiKeyHeader"] as const;
 const AGENT_KEY_SCHEMES = ["AgentKeyAuthorization", "AgentKeyHeader"] as const;
+const STAFF_KEY_SCHEMES = ["StaffKeyAuthorization", "StaffKeyHeader"] as const;
+
+/** Issue 44: the courier and hub APIs, each with a staff key of its role, on the relay API's per-key budget. */
+const STAFF_STYLE: ApiStyle = {
+  security: () => STAFF_KEY_SCHEMES.map(name => ({ [name]: [] })),
+  rate: { success: "required", errors: "optional", subject: "Requests for this staff key" },
+  errors: e => [...edgeErrors(e), "UNAUTHENTICATED", "RATE_LIMITED"]
+};
 
 function edgeErrors(endpoint: RoutedEndpoint): ErrorCode[] {
   const codes: ErrorCode[] = ["VALIDATION_FAILED", "UNAVAILABLE"];
@@ -27,7 +35,9 @@ function edgeErrors(endpoint: RoutedEndpoint): ErrorCode[] {
   return codes;
 }
 
-export const API_STYLES: Record<"partner" | "backoffice" | "relay" | "labels" | "public", ApiStyle> = {
+export const API_STYLES: Record<"partner" | "backoffice" | "relay" | "courier" | "hub" | "labels" | "public", ApiStyle> = {
+  courier: STAFF_STYLE,
+  hub: STAFF_STYLE,
   partner: {
     security: scope => API_KEY_SCHEMES.map(name => ({ [name]: scope && scope !== "any" ? [scope] : [] })),
     rate: { success: "required", errors: "optional" },

@@ -1,0 +1,162 @@
+import { randomUUID } from "node:crypto";
+import type { Context } from "moleculer";
+import { call } from "../../../lib/contract";
+import type { Database } from "../../../lib/db/database";
+import { AppError } from "../../../lib/errors";
+import { idempotencyKeyOf } from "../../../lib/idempotency";
+import { isDateTime } from "../../../lib/schemas";
+import type { StaffMeta, StaffPrincipal } from "../../../lib/staff-keys";
+import type { NetworkParcel } from "../../parcels/parcels.contract";
+import * as pickups from "../pickups/pickups.store";
+import { scanIdOf } from "../scan-ids";
+import * as store from "./network.store";
+import type { ScanAnswer } from "./network.params";
+
+/**
+ * The courier's and the hub's scans (issue 44 C). Each scan is a row of logistics.scans (both
+ * sides of a hand-off: the taker is `holder`, the giver the previous holder) whose id comes from
+ * the device's Idempotency-Key, and a status change asked of parcels with the same id: a scan sent
+ * twice, or concurrently, records one hand-off and changes the status once.
+ */
+
+export type StaffContext = Context<unknown, StaffMeta & { idempotencyKey?: string }>;
+
+/** The relay API's bound (OCCURRED_AT_OUT_OF_RANGE): not in the future, not more than 72 hours back, not before the key existed. */
+const MAX_AGE_MS = 72 * 3_600_000;
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+export function occurredAtOf(staff: StaffPrincipal, given: string | undefined, now = new Date()): Date {
+  if (given === undefined) return now;
+  if (!isDateTime(given)) {
+    throw new AppError("VALIDATION_FAILED", "The request is not valid", {
+      details: [{ field: "occurredAt", message: "must be a date-time that exists" }]
+    });
+  }
+  const at = new Date(given);
+  const earliest = Math.max(now.getTime() - MAX_AGE_MS, new Date(staff.issuedAt).getTime() - CLOCK_SKEW_MS);
+  if (at.getTime() > now.getTime() + CLOCK_SKEW_MS || at.getTime() < earliest) {
+    throw new AppError(
+      "OCCURRED_AT_OUT_OF_RANGE",
+      "occurredAt must not be in the future, more than 72 hours back, or before the device's key was made",
+      {
+        details: [{ field: "occurredAt", message: "out of range" }]
+      }
+    );
+  }
+  return at;
+}
+
+/** The scan's id: the device's Idempotency-Key (per key), else a fresh one. */
+export function scanIdFor(ctx: StaffContext, action: string): string {
+  const key = idempotencyKeyOf(ctx.meta);
+  return key === null ? randomUUID() : scanIdOf("staff", ctx.meta.staff.keyId, action, key);
+}
+
+export async function parcelByTracking(ctx: Context, trackingNumber: string): Promise<NetworkParcel> {
+  const { parcels } = await call(ctx, "parcels.networkParcels", { trackingNumbers: [trackingNumber] });
+  const parcel = parcels.find(p => p.trackingNumber === trackingNumber && p.mode === "live");
+  if (!parcel) throw new AppError("PARCEL_NOT_FOUND", `No live parcel ${trackingNumber}`);
+  return parcel;
+}
+
+async function moveParcel(
+  ctx: Context,
+  scanId: string,
+  parcel: NetworkParcel,
+  toStatus: "PICKED_UP" | "IN_TRANSIT",
+  actor: string,
+  at: Date
+) {
+  const { results } = await call(ctx, "parcels.applyNetworkScans", {
+    scans: [{ scanId, parcelId: parcel.id, toStatus, occurredAt: at.toISOString(), actor, reason: null }]
+  });
+  return results[0];
+}
+
+/** The courier at a merchant: a parcel of the pickup is COLLECTED (PICKED_UP, custody courier); another one is reported as unexpected. */
+export async function courierCollects(
+  db: Database,
+  ctx: StaffContext,
+  pickupId: string,
+  trackingNumber: string,
+  at: Date
+): Promise<ScanAnswer> {
+  const staff = ctx.meta.staff;
+  const pickup = await pickups.findPickup(db, pickupId, null);
+  if (!pickup || pickup.mode !== "live") throw new AppError("PICKUP_NOT_FOUND", "No such pickup");
+  if (!["CONFIRMED", "IN_PROGRESS"].includes(pickup.status)) throw new AppError("CONFLICT", `The pickup is ${pickup.status}`);
+  const parcel = await parcelByTracking(ctx, trackingNumber);
+  const listed = ((await pickups.parcelsOf(db, [pickupId])).get(pickupId) ?? []).find(p => p.id === parcel.id);
+  const scanId = scanIdFor(ctx, `collect:${pickupId}`);
+  const expected = listed !== undefined && parcel.organizationId === pickup.organizationId;
+  await db.transaction(async tx => {
+    await store.insertScan(tx, {
+      id: scanId,
+      parcelId: parcel.id,
+      kind: expected ? "pickup.collected" : "pickup.unexpected",
+      holderKind: "courier",
+      holderId: staff.subjectId,
+      giverKind: "merchant",
+      giverId: pickup.organizationId,
+      hubId: null,
+      pickupId,
+      confirmedBy: null,
+      occurredAt: at
+    });
+    if (expected) await pickups.setParcelsState(tx, pickupId, "ANNOUNCED", "COLLECTED", [parcel.id]);
+    if (pickup.status === "CONFIRMED") await pickups.setPickupStatus(tx, pickupId, "IN_PROGRESS");
+  });
+  if (!expected) return { parcelId: parcel.id, trackingNumber, status: parcel.status, outcome: "UNEXPECTED", sort: null };
+  const result = await moveParcel(ctx, scanId, parcel, "PICKED_UP", "courier", at);
+  return { parcelId: parcel.id, trackingNumber, status: result.status ?? parcel.status, outcome: "COLLECTED", sort: null };
+}
+
+/** The hub's scan in: custody hub, IN_TRANSIT, and where the parcel goes in one line. */
+export async function hubScanIn(db: Database, ctx: StaffContext, trackingNumber: string, at: Date): Promise<ScanAnswer> {
+  const staff = ctx.meta.staff;
+  const hub = await store.findHub(db, staff.subjectId);
+  if (!hub) throw new AppError("NOT_FOUND", "This key's hub no longer exists");
+  const parcel = await parcelByTracking(ctx, trackingNumber);
+  const previous = await store.lastScan(db, parcel.id);
+  const scanId = scanIdFor(ctx, "hub-in");
+  await store.insertScan(db, {
+    id: scanId,
+    parcelId: parcel.id,
+    kind: "hub.in",
+    holderKind: "hub",
+    holderId: hub.id,
+    giverKind: previous ? (previous.holderKind === "recipient" ? null : previous.holderKind) : "merchant",
+    giverId: previous?.holderId ?? parcel.organizationId,
+    hubId: hub.id,
+    pickupId: null,
+    confirmedBy: `hub:${hub.code}`,
+    occurredAt: at
+  });
+  const result = await moveParcel(ctx, scanId, parcel, "IN_TRANSIT", "hub", at);
+  const sort =
+    parcel.relayWilaya === hub.wilaya
+      ? `BAC ${parcel.relayCode} — tournée wilaya ${hub.wilaya}`
+      : `VERS WILAYA ${parcel.relayWilaya ?? "?"} — ${parcel.relayCode}`;
+  const outcome = result.outcome === "refused" ? "REFUSED" : result.outcome === "already" ? "ALREADY" : "SORTED";
+  return { parcelId: parcel.id, trackingNumber, status: result.status ?? parcel.status, outcome, sort };
+}
+
+/** The hub's scan out: the parcel leaves with a courier (custody courier, status unchanged: IN_TRANSIT). */
+export async function hubScanOut(db: Database, ctx: StaffContext, trackingNumber: string, at: Date): Promise<ScanAnswer> {
+  const staff = ctx.meta.staff;
+  const parcel = await parcelByTracking(ctx, trackingNumber);
+  await store.insertScan(db, {
+    id: scanIdFor(ctx, "hub-out"),
+    parcelId: parcel.id,
+    kind: "hub.out",
+    holderKind: "courier",
+    holderId: null,
+    giverKind: "hub",
+    giverId: staff.subjectId,
+    hubId: staff.subjectId,
+    pickupId: null,
+    confirmedBy: `hub:${staff.subjectId}`,
+    occurredAt: at
+  });
+  return { parcelId: parcel.id, trackingNumber, status: parcel.status, outcome: "DISPATCHED", sort: null };
+}

@@ -1,0 +1,42 @@
+import type { Queryable } from "../../../lib/db/database";
+import type { KeyMode } from "../../../lib/api-keys";
+
+/** The SQL of network scans (parcels.network_scans, migration parcels/030) and the reads logistics needs. */
+
+export async function seenScan(tx: Queryable, scanId: string): Promise<{ outcome: string; statusAfter: string } | null> {
+  const [row] = await tx.query<{ outcome: string; status_after: string }>(
+    "SELECT outcome, status_after FROM parcels.network_scans WHERE scan_id = $1",
+    [scanId]
+  );
+  return row ? { outcome: row.outcome, statusAfter: row.status_after } : null;
+}
+
+export async function recordScan(
+  tx: Queryable,
+  scan: { scanId: string; parcelId: string; toStatus: string; outcome: string; statusAfter: string }
+): Promise<void> {
+  await tx.query("INSERT INTO parcels.network_scans (scan_id, parcel_id, to_status, outcome, status_after) VALUES ($1, $2, $3, $4, $5)", [
+    scan.scanId,
+    scan.parcelId,
+    scan.toStatus,
+    scan.outcome,
+    scan.statusAfter
+  ]);
+}
+
+export async function idsOfTrackingNumbers(db: Queryable, trackingNumbers: string[]): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    "SELECT id FROM parcels.parcels WHERE tracking_number = ANY($1::text[]) AND status <> 'PENDING'",
+    [trackingNumbers]
+  );
+  return rows.map(r => r.id);
+}
+
+export async function createdParcelIds(db: Queryable, owner: { organizationId: string; mode: KeyMode }, limit: number): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `SELECT id FROM parcels.parcels WHERE organization_id = $1 AND mode = $2 AND status = 'CREATED'
+      ORDER BY created_at, id LIMIT $3`,
+    [owner.organizationId, owner.mode, limit]
+  );
+  return rows.map(r => r.id);
+}
