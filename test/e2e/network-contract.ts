@@ -341,6 +341,47 @@ export function networkContract(system: () => SystemUnderTest): void {
       expect(trail.body.trail[1].holderId).toBe(hub.id);
     });
 
+    test("a courier acts only on its run: another wilaya's courier neither lists, scans nor closes a pickup (404, as if none)", async () => {
+      const parcel = await merchant.live("POST", "/parcels", PARCEL);
+      expect(parcel.status).toBe(201);
+      const booked = await merchant.live("POST", "/pickups", {
+        address: PICKUP_ADDRESS,
+        readyAt: pickupWindow().readyAt,
+        closeAt: pickupWindow().closeAt,
+        parcelIds: [parcel.body.id]
+      });
+      expect(booked.status).toBe(201);
+      const bo = m.bo();
+      const oran = await bo.call("POST", "/hubs", {
+        code: `HUB-31-${randomUUID().slice(0, 6).toUpperCase()}`,
+        wilaya: "31",
+        name: "Es Senia",
+        address: "ZI Es Senia"
+      });
+      const courier = await bo.call("POST", "/couriers", {
+        firstName: "Amine",
+        lastName: "Belkacem",
+        phone: "+213 662 11 22 33",
+        homeHubId: oran.body.id
+      });
+      const key = await bo.call("POST", "/staff-keys", { role: "courier", subjectId: courier.body.id, name: "Amine's phone" });
+      expect([oran.status, courier.status, key.status]).toEqual([201, 201, 201]);
+      const otherCourier = staffApi("courier", key.body.key);
+      const run = await otherCourier("GET", "/run");
+      expect(run.body.items.map((p: { id: string }) => p.id)).not.toContain(booked.body.id);
+      const headers = { "Idempotency-Key": randomUUID() };
+      const scan = { trackingNumber: parcel.body.trackingNumber };
+      expectError(await otherCourier("POST", `/pickups/${booked.body.id}/scans`, scan, headers), 404, "PICKUP_NOT_FOUND");
+      expectError(
+        await otherCourier("POST", `/pickups/${booked.body.id}/close`, {}, { "Idempotency-Key": randomUUID() }),
+        404,
+        "PICKUP_NOT_FOUND"
+      );
+      // Nothing moved: the parcel waits for its own courier, the pickup is still open.
+      expect((await merchant.live("GET", `/parcels/${parcel.body.id}`)).body.status).toBe("READY_FOR_PICKUP");
+      expect((await merchant.live("GET", `/pickups/${booked.body.id}`)).body.status).toBe("CONFIRMED");
+    });
+
     test("keys: a courier key opens the courier API only, a revoked key nothing; a partner key neither; bad input is a 4xx", async () => {
       const { courierApi, hubApi, courierKey } = await wilaya16Hub();
       expect((await courierApi("GET", "/run")).status).toBe(200);

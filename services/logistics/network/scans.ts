@@ -73,6 +73,18 @@ async function moveParcel(
   return results[0];
 }
 
+/**
+ * A courier acts only on the pickups of its run (its home hub's wilaya, as GET /run lists them):
+ * another courier's pickup is not found, as another organisation's would be, and reveals nothing.
+ */
+export async function pickupOnCourierRun(db: Database, staff: StaffPrincipal, pickupId: string): Promise<pickups.PickupRecord> {
+  const [hub, pickup] = await Promise.all([store.findHub(db, staff.hubId), pickups.findPickup(db, pickupId, null)]);
+  if (!hub || !pickup || pickup.mode !== "live" || pickup.address.wilaya !== hub.wilaya) {
+    throw new AppError("PICKUP_NOT_FOUND", "No such pickup on this courier's run");
+  }
+  return pickup;
+}
+
 /** The courier at a merchant: a parcel of the pickup is COLLECTED (PICKED_UP, custody courier); another one is reported as unexpected. */
 export async function courierCollects(
   db: Database,
@@ -82,8 +94,7 @@ export async function courierCollects(
   at: Date
 ): Promise<ScanAnswer> {
   const staff = ctx.meta.staff;
-  const pickup = await pickups.findPickup(db, pickupId, null);
-  if (!pickup || pickup.mode !== "live") throw new AppError("PICKUP_NOT_FOUND", "No such pickup");
+  const pickup = await pickupOnCourierRun(db, staff, pickupId);
   if (!["CONFIRMED", "IN_PROGRESS"].includes(pickup.status)) throw new AppError("CONFLICT", `The pickup is ${pickup.status}`);
   const parcel = await parcelByTracking(ctx, trackingNumber);
   const listed = ((await pickups.parcelsOf(db, [pickupId])).get(pickupId) ?? []).find(p => p.id === parcel.id);

@@ -19,7 +19,7 @@ import {
   ScanParams,
   ScanSchema
 } from "./network.params";
-import { courierCollects, hubScanIn, hubScanOut, occurredAtOf, StaffContext } from "./scans";
+import { courierCollects, hubScanIn, hubScanOut, occurredAtOf, pickupOnCourierRun, StaffContext } from "./scans";
 import * as store from "./network.store";
 
 type Meta = StaffMeta & { idempotencyKey?: string };
@@ -92,6 +92,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, LogisticsThis>>
       },
       async handler(ctx): Promise<PickupView> {
         occurredAtOf(ctx.meta.staff, ctx.params.occurredAt);
+        await pickupOnCourierRun(this.db, ctx.meta.staff, ctx.params.id);
         const closed = await closePickup(this.db, ctx.params.id);
         return (await viewsOf(this.db, [closed]))[0];
       }
