@@ -50,7 +50,9 @@ export async function relayViolations(db: Client, records: RelayRecord[]): Promi
     if (record.arrival?.acknowledged && !parcel?.history.includes("AT_RELAY"))
       violations.push(`arrival of ${record.trackingNumber} (key ${record.arrival.key}) acknowledged, not in its history`);
     if (record.handover?.acknowledged && (parcel?.status !== "DELIVERED" || !parcel.history.includes("DELIVERED")))
-      violations.push(`hand-over of ${record.trackingNumber} (key ${record.handover.key}) acknowledged, parcel ${parcel?.status ?? "missing"}`);
+      violations.push(
+        `hand-over of ${record.trackingNumber} (key ${record.handover.key}) acknowledged, parcel ${parcel?.status ?? "missing"}`
+      );
   }
   return violations;
 }

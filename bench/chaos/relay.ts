@@ -36,7 +36,12 @@ const pause = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 export async function openCounter(base: string, backofficeToken: string): Promise<RelayCounter> {
   const code = `DZ-99-CHAOS-${randomBytes(3).toString("hex").toUpperCase()}`;
   const headers = { Authorization: `Bearer ${backofficeToken}` };
-  const point = await post(`${base}/api/backoffice/v1/relay-points`, headers, { code, name: `Chaos ${code}`, city: "Alger", capacity: 100_000 });
+  const point = await post(`${base}/api/backoffice/v1/relay-points`, headers, {
+    code,
+    name: `Chaos ${code}`,
+    city: "Alger",
+    capacity: 100_000
+  });
   if (point.status !== 201) throw new Error(`relay point: ${point.status} ${JSON.stringify(point.body)}`);
   const key = await post(`${base}/api/backoffice/v1/relay-points/${code}/agent-keys`, headers, { name: "chaos counter" });
   if (key.status !== 201) throw new Error(`agent key: ${key.status}`);
@@ -75,12 +80,23 @@ async function operate(
  * The carrier's scans up to IN_TRANSIT (back office, no Idempotency-Key): after an unknown outcome
  * the parcel's status says whether the transition happened, as an operator would look.
  */
-async function advance(base: string, token: string, merchantKey: string, parcelId: string, toStatus: string, giveUpAt: number): Promise<boolean> {
+async function advance(
+  base: string,
+  token: string,
+  merchantKey: string,
+  parcelId: string,
+  toStatus: string,
+  giveUpAt: number
+): Promise<boolean> {
   for (;;) {
-    const res: Reply = await post(`${base}/api/backoffice/v1/parcels/${parcelId}/transitions`, { Authorization: `Bearer ${token}` }, {
-      toStatus,
-      reason: `chaos scan ${toStatus}`
-    });
+    const res: Reply = await post(
+      `${base}/api/backoffice/v1/parcels/${parcelId}/transitions`,
+      { Authorization: `Bearer ${token}` },
+      {
+        toStatus,
+        reason: `chaos scan ${toStatus}`
+      }
+    );
     if (res.status === 200) return true;
     const now = await post(`${base}/api/partner/v1/parcels/${parcelId}`, { Authorization: `ApiKey ${merchantKey}` }, undefined, "GET");
     if (now.body.status === toStatus) return true;
