@@ -1,9 +1,18 @@
 import { Client } from "pg";
 import { checkMoneyInvariant } from "../../test/helpers/money-invariant";
+import type { ReceivedRequest } from "../../test/helpers/receivers";
+import { relayViolations, webhookViolations } from "./deliveries";
 import type { CreateRecord } from "./load";
+import type { RelayRecord } from "./relay";
 
 /** What must hold after the run (issue 46): each a name and its violations. */
-export async function checkInvariants(databaseUrl: string, orgId: string, creates: CreateRecord[]): Promise<Array<[string, string[]]>> {
+export async function checkInvariants(
+  databaseUrl: string,
+  orgId: string,
+  creates: CreateRecord[],
+  /** The relay counter's operations and the endpoint's deliveries, when the run had them (the CI test has neither). */
+  run?: { relay: RelayRecord[]; webhooks: ReceivedRequest[] }
+): Promise<Array<[string, string[]]>> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
@@ -42,7 +51,13 @@ export async function checkInvariants(databaseUrl: string, orgId: string, create
       ["one parcel per Idempotency-Key (retried keys included)", [...doubled, ...retriedTwice]],
       ["money invariant, to the centime, every wallet", money.violations],
       ["every parcel's events in the outbox", missingEvents.map(m => `parcel ${m.id}`)],
-      ["the outbox drained (every event dispatched)", undispatched[0].n === "0" ? [] : [`${undispatched[0].n} events not dispatched`]]
+      ["the outbox drained (every event dispatched)", undispatched[0].n === "0" ? [] : [`${undispatched[0].n} events not dispatched`]],
+      ...(run
+        ? ([
+            ["every status change's webhook delivered once (one webhook-id per event)", await webhookViolations(db, orgId, run.webhooks)],
+            ["no acknowledged arrival or hand-over missing", await relayViolations(db, run.relay)]
+          ] as Array<[string, string[]]>)
+        : [])
     ];
   } finally {
     await db.end();
