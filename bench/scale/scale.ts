@@ -4,6 +4,7 @@ import path from "node:path";
 import { Client } from "pg";
 import { encryptField } from "../../lib/crypto";
 import { migrateSchema } from "../../lib/db/migrate";
+import type { Database } from "../../lib/db/database";
 import { openPostgres } from "../../lib/db/postgres";
 import { findVisible, listVisible, publicTrackingSource } from "../../services/parcels/parcels.store";
 import { listAtCounter } from "../../services/parcels/relay/relay.store";
@@ -88,6 +89,32 @@ async function emptyRates(logDir: string, seconds: number): Promise<Map<string, 
   }
 }
 
+/**
+ * The seeded events carry a placeholder payload, which the events API cannot show: they take the
+ * payload of an event the running system wrote itself (each with its own id), so that the API
+ * answers them as its own.
+ */
+async function realEventPayloads(db: Database, organizationId: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const [real] = await db.query<{ payload: string }>(
+      `SELECT payload::text AS payload FROM webhooks.events WHERE organization_id = $1 AND payload::text NOT LIKE '%"seeded"%' LIMIT 1`,
+      [organizationId]
+    );
+    if (real) {
+      await db.query(
+        `UPDATE webhooks.events SET payload = CASE WHEN $1::jsonb ? 'id' THEN jsonb_set($1::jsonb, '{id}', to_jsonb(id::text))::json ELSE $1::json END
+          WHERE payload::text LIKE '%"seeded"%'`,
+        [real.payload]
+      );
+      await db.exec("VACUUM (ANALYZE) webhooks.events");
+      return;
+    }
+    if (Date.now() > deadline) throw new Error("the system wrote no event for its first parcel within 30 s");
+    await new Promise(resolve => setTimeout(resolve, 500));
+  }
+}
+
 const FUNDS_DZD = 50_000_000;
 /** A relay point of the directory the empty system holds (the scaled one also has the seeded ones). */
 const EMPTY_RELAY = "DZ-16-ALGER-CENTRE";
@@ -109,12 +136,15 @@ export async function runScale(parcels: number, jsonFile: string | null): Promis
     system = await startDistributed({ logLevel: "warn", logDir }, { name: DATABASE, url });
     const merchant = await createMerchant(system.baseUrl, system.backofficeToken, "Bench Scale SARL", FUNDS_DZD);
     const bigOrg = merchant.organizationId;
+    // Its first parcel's event, whose payload the seeded events take (realEventPayloads).
+    await createParcel(system.baseUrl, merchant.liveKey);
     const key = system.encryptionKey as string;
     const sealed = { name: encryptField("Destinataire Scale", key), phone: encryptField("0555 12 34 56", key) };
     const started = Date.now();
     await seedScale(db, parcels, done => process.stderr.write(`\rseeded ${done.toLocaleString("en")} parcels`), { bigOrg, sealed });
     const seedSeconds = Math.round((Date.now() - started) / 1000);
     process.stderr.write(`\nseeded in ${seedSeconds} s\n`);
+    await realEventPayloads(db, bigOrg);
 
     const owner = { organizationId: bigOrg, mode: "live" as const };
     const [sample] = await db.query<{ id: string; tracking_number: string; destination_relay_code: string }>(
