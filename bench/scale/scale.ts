@@ -11,6 +11,7 @@ import { listAtCounter } from "../../services/parcels/relay/relay.store";
 import { listEvents } from "../../services/webhooks/webhooks.store";
 import { encodeCursor, POSITION_AT_SQL } from "../../services/parcels/list-cursor";
 import type { LoadStats } from "../stats";
+import type { HttpRequestSpec } from "../wrk";
 import { startDistributed } from "../systems/distributed";
 import { CREATE_BODY, createMerchant, createParcel, Merchant } from "../systems/merchant";
 import type { RunningSystem } from "../systems/system";
@@ -68,25 +69,35 @@ async function targetOn(system: RunningSystem, merchant: Merchant, relayCode: st
   };
 }
 
-/** Each rate row on a system; `progress` says which row is loading. */
-async function ratesOn(system: RunningSystem, target: RateTarget, seconds: number, label: string): Promise<Map<string, LoadStats>> {
-  return measureRates(rateRows(system, target, CREATE_BODY), seconds, (row, stats) =>
-    process.stderr.write(`${label}: ${row} ${Math.round(stats.rate)} req/s${stats.errors ? ` (${stats.errors} errors)` : ""}\n`)
-  );
-}
-
-/** The rows on the distributed system over an empty (throw-away) database. */
-async function emptyRates(logDir: string, seconds: number): Promise<Map<string, LoadStats>> {
+/** The distributed system over an empty (throw-away) database, and what its rate rows read. */
+async function emptySide(logDir: string): Promise<{ system: RunningSystem; target: RateTarget }> {
   process.stderr.write("starting the distributed system on an empty database\n");
   const system = await startDistributed({ logLevel: "warn", logDir });
   try {
     const merchant = await createMerchant(system.baseUrl, system.backofficeToken, "Bench Scale Empty SARL", FUNDS_DZD);
     const first = await createParcel(system.baseUrl, merchant.liveKey);
     const cursor = encodeCursor({ createdAt: positionOf(new Date()), id: first.id });
-    return await ratesOn(system, await targetOn(system, merchant, EMPTY_RELAY, cursor, "DELIVERED"), seconds, "empty");
-  } finally {
+    return { system, target: await targetOn(system, merchant, EMPTY_RELAY, cursor, "DELIVERED") };
+  } catch (err) {
     await system.stop();
+    throw err;
   }
+}
+
+/**
+ * Row by row, the empty side then the scaled one (both systems up), so that the shared machine's
+ * drift over the minutes of the run lands on both sides of a ratio rather than on one.
+ */
+async function interleavedRates(empty: [string, HttpRequestSpec][], scaled: [string, HttpRequestSpec][]): Promise<RateRow[]> {
+  const rows: RateRow[] = [];
+  const say = (side: string) => (row: string, stats: LoadStats) =>
+    process.stderr.write(`${side}: ${row} ${Math.round(stats.rate)} req/s${stats.errors ? ` (${stats.errors} errors)` : ""}\n`);
+  for (const [i, [row]] of empty.entries()) {
+    const e = (await measureRates([empty[i]], SECONDS, say("empty"))).get(row) as LoadStats;
+    const s = (await measureRates([scaled[i]], SECONDS, say("scaled"))).get(row) as LoadStats;
+    rows.push({ row, empty: e.rate, scaled: s.rate, errors: e.errors + s.errors });
+  }
+  return rows;
 }
 
 /**
@@ -123,7 +134,7 @@ const SECONDS = 5;
 export async function runScale(parcels: number, jsonFile: string | null): Promise<void> {
   const url = ADMIN_URL.replace(/\/[^/]*$/, `/${DATABASE}`);
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "relay-bench-scale-"));
-  const empty = await emptyRates(logDir, SECONDS);
+  const empty = await emptySide(logDir);
   await admin(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${DATABASE}`);
   const db = openPostgres(url, 2, "relay-bench-scale");
@@ -198,11 +209,7 @@ export async function runScale(parcels: number, jsonFile: string | null): Promis
       encodeCursor({ createdAt: deep.position_at, id: deep.id }),
       "DELIVERED"
     );
-    const scaled = await ratesOn(system, target, SECONDS, "scaled");
-    const rates: RateRow[] = [...empty].map(([row, e]) => {
-      const s = scaled.get(row);
-      return { row, empty: e.rate, scaled: s?.rate ?? 0, errors: e.errors + (s?.errors ?? 0) };
-    });
+    const rates = await interleavedRates(rateRows(empty.system, empty.target, CREATE_BODY), rateRows(system, target, CREATE_BODY));
 
     const flag = (c: Omit<PlanCheck, "plan">) =>
       `${c.ms.toFixed(2)} ms${c.seqScanOnBigTable ? " SEQ SCAN" : ""}${c.diskSort ? " DISK SORT" : ""}`;
@@ -225,6 +232,7 @@ export async function runScale(parcels: number, jsonFile: string | null): Promis
       );
   } finally {
     await system?.stop();
+    await empty.system.stop();
     await db.close();
     await admin(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
     fs.rmSync(logDir, { recursive: true, force: true });
