@@ -33,7 +33,8 @@ export const USAGE = `npm run bench [-- options]
   --reps N             repetitions per figure (the median is printed)
   --seconds S          length of one measured load
   --scale 1m|10m       grow a database of that many parcels in SQL (relay_scale on the local PostgreSQL, dropped
-                       after), then print each read's plan check (literal and prepared) and the bytes per parcel
+                       after), then print each read's plan check (literal and prepared), the bytes per parcel, and each
+                       row's requests/s on the distributed system there beside an empty database
   --json FILE          with --scale: the table as JSON
   --connections C      concurrency of every load and baseline (default 16)
   --log-level L        LOG_LEVEL of the system and of the bare moleculer-web baseline (default warn, as in production:

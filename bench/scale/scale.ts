@@ -1,19 +1,31 @@
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { Client } from "pg";
+import { encryptField } from "../../lib/crypto";
 import { migrateSchema } from "../../lib/db/migrate";
+import type { Database } from "../../lib/db/database";
 import { openPostgres } from "../../lib/db/postgres";
 import { findVisible, listVisible, publicTrackingSource } from "../../services/parcels/parcels.store";
 import { listAtCounter } from "../../services/parcels/relay/relay.store";
 import { listEvents } from "../../services/webhooks/webhooks.store";
-import { POSITION_AT_SQL } from "../../services/parcels/list-cursor";
-import { BIG_ORG, seedScale } from "./seed";
+import { encodeCursor, POSITION_AT_SQL } from "../../services/parcels/list-cursor";
+import type { LoadStats } from "../stats";
+import type { HttpRequestSpec } from "../wrk";
+import { startDistributed } from "../systems/distributed";
+import { CREATE_BODY, createMerchant, createParcel, Merchant } from "../systems/merchant";
+import type { RunningSystem } from "../systems/system";
+import { RateRow, rateJson, rateTable } from "./rate-table";
+import { agentKeyOf, CONNECTIONS, measureRates, RateTarget, rateRows } from "./rates";
+import { seedScale } from "./seed";
 import { bytesPerParcel, explain, PlanCheck, Recorded, recording } from "./plans";
 
 /**
  * `npm run bench -- --scale 1m|10m [--json FILE]` (issue 48): grows a database of its own on the
  * local PostgreSQL (relay_scale, dropped at the end), then reads it through the services' own
  * store functions and prints each read's plan check, literal and prepared, and the bytes per
- * parcel. Not yet: the requests/s of each row beside an empty database (docs/development/benchmarks.md).
+ * parcel; then each row's requests/s through the distributed system on it, beside the same row
+ * on an empty database measured first in the same run (rates.ts, rate-table.ts).
  */
 
 const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -40,29 +52,123 @@ interface Row {
   statements: { sql: string; literal: Omit<PlanCheck, "plan">; prepared: Omit<PlanCheck, "plan"> }[];
 }
 
+/** A position as the list's cursor spells it, to the microsecond. */
+const positionOf = (at: Date) => at.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+
+/** The system's own objects for the rate rows: a parcel it made, an agent key of `relayCode`. */
+async function targetOn(system: RunningSystem, merchant: Merchant, relayCode: string, cursor: string, status: string): Promise<RateTarget> {
+  const parcel = await createParcel(system.baseUrl, merchant.liveKey);
+  return {
+    key: merchant.liveKey,
+    parcelId: parcel.id,
+    trackingNumber: parcel.trackingNumber,
+    relayCode,
+    agentKey: await agentKeyOf(system, relayCode),
+    cursor,
+    cursorStatus: status
+  };
+}
+
+/** The distributed system over an empty (throw-away) database, and what its rate rows read. */
+async function emptySide(logDir: string): Promise<{ system: RunningSystem; target: RateTarget }> {
+  process.stderr.write("starting the distributed system on an empty database\n");
+  const system = await startDistributed({ logLevel: "warn", logDir });
+  try {
+    const merchant = await createMerchant(system.baseUrl, system.backofficeToken, "Bench Scale Empty SARL", FUNDS_DZD);
+    const first = await createParcel(system.baseUrl, merchant.liveKey);
+    const cursor = encodeCursor({ createdAt: positionOf(new Date()), id: first.id });
+    return { system, target: await targetOn(system, merchant, EMPTY_RELAY, cursor, "DELIVERED") };
+  } catch (err) {
+    await system.stop();
+    throw err;
+  }
+}
+
+/**
+ * Row by row, the empty side then the scaled one (both systems up), so that the shared machine's
+ * drift over the minutes of the run lands on both sides of a ratio rather than on one.
+ */
+async function interleavedRates(empty: [string, HttpRequestSpec][], scaled: [string, HttpRequestSpec][]): Promise<RateRow[]> {
+  const rows: RateRow[] = [];
+  const say = (side: string) => (row: string, stats: LoadStats) =>
+    process.stderr.write(`${side}: ${row} ${Math.round(stats.rate)} req/s${stats.errors ? ` (${stats.errors} errors)` : ""}\n`);
+  for (const [i, [row]] of empty.entries()) {
+    const e = (await measureRates([empty[i]], SECONDS, say("empty"))).get(row) as LoadStats;
+    const s = (await measureRates([scaled[i]], SECONDS, say("scaled"))).get(row) as LoadStats;
+    rows.push({ row, empty: e.rate, scaled: s.rate, errors: e.errors + s.errors });
+  }
+  return rows;
+}
+
+/**
+ * The seeded events carry a placeholder payload, which the events API cannot show: they take the
+ * payload of an event the running system wrote itself (each with its own id), so that the API
+ * answers them as its own.
+ */
+async function realEventPayloads(db: Database, organizationId: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const [real] = await db.query<{ payload: string }>(
+      `SELECT payload::text AS payload FROM webhooks.events WHERE organization_id = $1 AND payload::text NOT LIKE '%"seeded"%' LIMIT 1`,
+      [organizationId]
+    );
+    if (real) {
+      await db.query(
+        `UPDATE webhooks.events SET payload = CASE WHEN $1::jsonb ? 'id' THEN jsonb_set($1::jsonb, '{id}', to_jsonb(id::text))::json ELSE $1::json END
+          WHERE payload::text LIKE '%"seeded"%'`,
+        [real.payload]
+      );
+      await db.exec("VACUUM (ANALYZE) webhooks.events");
+      return;
+    }
+    if (Date.now() > deadline) throw new Error("the system wrote no event for its first parcel within 30 s");
+    await new Promise(resolve => setTimeout(resolve, 500));
+  }
+}
+
+const FUNDS_DZD = 50_000_000;
+/** A relay point of the directory the empty system holds (the scaled one also has the seeded ones). */
+const EMPTY_RELAY = "DZ-16-ALGER-CENTRE";
+const SECONDS = 5;
+
 export async function runScale(parcels: number, jsonFile: string | null): Promise<void> {
   const url = ADMIN_URL.replace(/\/[^/]*$/, `/${DATABASE}`);
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "relay-bench-scale-"));
+  const empty = await emptySide(logDir);
   await admin(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${DATABASE}`);
   const db = openPostgres(url, 2, "relay-bench-scale");
+  let system: RunningSystem | null = null;
   try {
     for (const schema of ["auth", "parcels", "wallet", "webhooks", "notifications"]) await migrateSchema(db, schema);
+    // The system runs on the scaled database: the organisation holding a tenth is the one it made,
+    // and the seeded recipients are sealed with its key, so its API reads them as its own.
+    process.stderr.write("starting the distributed system on relay_scale\n");
+    system = await startDistributed({ logLevel: "warn", logDir }, { name: DATABASE, url });
+    const merchant = await createMerchant(system.baseUrl, system.backofficeToken, "Bench Scale SARL", FUNDS_DZD);
+    const bigOrg = merchant.organizationId;
+    // Its first parcel's event, whose payload the seeded events take (realEventPayloads).
+    await createParcel(system.baseUrl, merchant.liveKey);
+    const key = system.encryptionKey as string;
+    const sealed = { name: encryptField("Destinataire Scale", key), phone: encryptField("0555 12 34 56", key) };
     const started = Date.now();
-    await seedScale(db, parcels, done => process.stderr.write(`\rseeded ${done.toLocaleString("en")} parcels`));
+    await seedScale(db, parcels, done => process.stderr.write(`\rseeded ${done.toLocaleString("en")} parcels`), { bigOrg, sealed });
     const seedSeconds = Math.round((Date.now() - started) / 1000);
     process.stderr.write(`\nseeded in ${seedSeconds} s\n`);
+    await realEventPayloads(db, bigOrg);
 
-    const owner = { organizationId: BIG_ORG, mode: "live" as const };
+    const owner = { organizationId: bigOrg, mode: "live" as const };
     const [sample] = await db.query<{ id: string; tracking_number: string; destination_relay_code: string }>(
-      `SELECT id, tracking_number, destination_relay_code FROM parcels.parcels WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET 5000`,
-      [BIG_ORG]
+      `SELECT id, tracking_number, destination_relay_code FROM parcels.parcels WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $2`,
+      // 5,000 deep, or half the organisation's at a small scale.
+      [bigOrg, Math.min(5000, Math.floor(parcels / 20))]
     );
     // The cursor as deep as page 2000 of size 20, in one status.
     const [deep] = await db.query<{ id: string; position_at: string }>(
       `SELECT id, ${POSITION_AT_SQL} AS position_at FROM parcels.parcels WHERE organization_id = $1 AND mode = 'live' AND status = 'DELIVERED'
         ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $2`,
       // As deep as page 2000 where the organisation has that many (a small scale: half its delivered ones).
-      [BIG_ORG, Math.min(40_000, Math.floor(parcels * 0.03))]
+      [bigOrg, Math.min(40_000, Math.floor(parcels * 0.03))]
     );
     const reads: [string, (q: ReturnType<typeof recording>) => Promise<unknown>][] = [
       ["get by id", q => findVisible(q, owner, { id: sample.id })],
@@ -77,7 +183,7 @@ export async function runScale(parcels: number, jsonFile: string | null): Promis
       ["relay shelf", q => listAtCounter(q, sample.destination_relay_code, { status: null, page: 0, size: 20 })],
       [
         "events API",
-        q => listEvents(q, { organizationId: BIG_ORG, mode: "live", after: null, type: null, parcelId: null, limit: 50, retentionDays: 30 })
+        q => listEvents(q, { organizationId: bigOrg, mode: "live", after: null, type: null, parcelId: null, limit: 50, retentionDays: 30 })
       ]
     ];
     const rows: Row[] = [];
@@ -96,6 +202,15 @@ export async function runScale(parcels: number, jsonFile: string | null): Promis
     }
     const bytes = await bytesPerParcel(db);
 
+    const target = await targetOn(
+      system,
+      merchant,
+      sample.destination_relay_code,
+      encodeCursor({ createdAt: deep.position_at, id: deep.id }),
+      "DELIVERED"
+    );
+    const rates = await interleavedRates(rateRows(empty.system, empty.target, CREATE_BODY), rateRows(system, target, CREATE_BODY));
+
     const flag = (c: Omit<PlanCheck, "plan">) =>
       `${c.ms.toFixed(2)} ms${c.seqScanOnBigTable ? " SEQ SCAN" : ""}${c.diskSort ? " DISK SORT" : ""}`;
     process.stdout.write(`\n${parcels.toLocaleString("en")} parcels (seeded in ${seedSeconds} s); the organisation read holds a tenth\n\n`);
@@ -109,9 +224,17 @@ export async function runScale(parcels: number, jsonFile: string | null): Promis
         .map(([s, b]) => `${s} ${b}`)
         .join(", ")})\n`
     );
-    if (jsonFile) fs.writeFileSync(jsonFile, `${JSON.stringify({ parcels, seedSeconds, rows, bytesPerParcel: bytes }, null, 2)}\n`);
+    process.stdout.write(`\nrequests/s, c${CONNECTIONS}, ${SECONDS} s each, the distributed system:\n\n${rateTable(rates)}\n`);
+    if (jsonFile)
+      fs.writeFileSync(
+        jsonFile,
+        `${JSON.stringify({ parcels, seedSeconds, rows: rateJson(rates, bytes.total), bytesPerParcel: bytes, plans: rows }, null, 2)}\n`
+      );
   } finally {
+    await system?.stop();
+    await empty.system.stop();
     await db.close();
     await admin(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+    fs.rmSync(logDir, { recursive: true, force: true });
   }
 }

@@ -17,23 +17,43 @@ const CHUNK = 500_000;
 const org = (n: string) => `('00000000-0000-4000-8000-' || lpad(to_hex(${n}), 12, '0'))::uuid`;
 const relay = (n: string) => `'DZ-16-S' || lpad(((${n}) % ${RELAYS})::text, 5, '0')`;
 
-export async function seedScale(db: Database, parcels: number, onChunk: (done: number) => void): Promise<void> {
+/**
+ * `bigOrg`: the organisation holding a tenth (the scale bench passes the one it made through the
+ * running system, so that its key reads them); `sealed`: the recipient's name and phone sealed with
+ * that system's ENCRYPTION_KEY, so that the API can open what it lists.
+ */
+export interface SeedShape {
+  bigOrg: string;
+  sealed: { name: string; phone: string } | null;
+}
+
+const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+export async function seedScale(
+  db: Database,
+  parcels: number,
+  onChunk: (done: number) => void,
+  shape: SeedShape = { bigOrg: BIG_ORG, sealed: null }
+): Promise<void> {
+  const bigOrg = shape.bigOrg;
+  const name = quoted(shape.sealed?.name ?? "v1:seeded-name");
+  const phone = quoted(shape.sealed?.phone ?? "v1:seeded-phone");
   await db.exec(`
     INSERT INTO parcels.relay_points (code, name, city, wilaya, active, capacity)
     SELECT ${relay("g")}, 'Relais ' || g, 'Alger', '16', true, 100000 FROM generate_series(0, ${RELAYS - 1}) g
     ON CONFLICT DO NOTHING;`);
   for (let from = 0; from < parcels; from += CHUNK) {
     const to = Math.min(parcels, from + CHUNK) - 1;
-    // A tenth on BIG_ORG (every 10th parcel), the rest spread over the others.
+    // A tenth on bigOrg (every 10th parcel), the rest spread over the others.
     await db.exec(`
       INSERT INTO parcels.parcels (id, organization_id, mode, tracking_number, status, destination_relay_code,
           recipient_name_enc, recipient_phone_enc, weight_g, price_centimes, direction, created_at, updated_at)
       SELECT md5('p' || g)::uuid,
-             CASE WHEN g % 10 = 0 THEN '${BIG_ORG}'::uuid ELSE ${org("2 + g % " + (ORGS - 1))} END,
+             CASE WHEN g % 10 = 0 THEN '${bigOrg}'::uuid ELSE ${org("2 + g % " + (ORGS - 1))} END,
              'live', 'SC' || lpad(g::text, 9, '0') || 'DZ',
              (ARRAY['DELIVERED','DELIVERED','DELIVERED','DELIVERED','DELIVERED','DELIVERED','RELAY_NOTIFIED','IN_TRANSIT','RETURNED','CANCELLED'])[1 + (g * 7) % 10],
              ${relay("g")},
-             'v1:seeded-name', 'v1:seeded-phone', 800, 45000, 'OUTBOUND',
+             ${name}, ${phone}, 800, 45000, 'OUTBOUND',
              now() - make_interval(secs => (${parcels} - g) * (31536000.0 / ${parcels})),
              now() - make_interval(secs => (${parcels} - g) * (31536000.0 / ${parcels})) + interval '2 days'
         FROM generate_series(${from}, ${to}) g;
@@ -43,7 +63,7 @@ export async function seedScale(db: Database, parcels: number, onChunk: (done: n
              (VALUES (NULL, 'CREATED'), ('CREATED', 'READY_FOR_PICKUP'), ('READY_FOR_PICKUP', 'PICKED_UP')) AS s (from_status, to_status);
       INSERT INTO webhooks.events (id, organization_id, mode, parcel_id, type, payload, created_at)
       SELECT md5('e' || g)::uuid,
-             CASE WHEN g % 10 = 0 THEN '${BIG_ORG}'::uuid ELSE ${org("2 + g % " + (ORGS - 1))} END,
+             CASE WHEN g % 10 = 0 THEN '${bigOrg}'::uuid ELSE ${org("2 + g % " + (ORGS - 1))} END,
              'live', md5('p' || g)::uuid, 'parcel.created', '{"seeded": true}'::json,
              now() - make_interval(secs => (${parcels} - g) * (31536000.0 / ${parcels}))
         FROM generate_series(${from}, ${to}) g

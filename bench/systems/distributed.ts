@@ -36,10 +36,11 @@ export async function distributedServersMissing(): Promise<string[]> {
 
 /**
  * The distributed system on the local servers: a throw-away database, a fresh NATS namespace
- * (so that other systems on the shared NATS stay apart), fresh secrets; dropped on stop.
+ * (so that other systems on the shared NATS stay apart), fresh secrets; dropped on stop. The scale
+ * bench passes a database of its own (`existing`), which stop leaves to it.
  */
-export async function startDistributed(options: StartOptions): Promise<RunningSystem> {
-  const database = await createThrowAwayDatabase("relay_bench");
+export async function startDistributed(options: StartOptions, existing?: { name: string; url: string }): Promise<RunningSystem> {
+  const database = existing ? { ...existing, drop: async () => undefined } : await createThrowAwayDatabase("relay_bench");
   const port = await freePort();
   const backofficeToken = `bo_${randomBytes(16).toString("hex")}`;
   const encryptionKey = randomBytes(32).toString("hex");
@@ -53,6 +54,10 @@ export async function startDistributed(options: StartOptions): Promise<RunningSy
     LABEL_URL_SECRET: randomBytes(32).toString("hex"),
     PICKUP_PASS_SIGNING_KEY: randomBytes(32).toString("hex"),
     RATE_LIMIT_PER_MINUTE: "1000000",
+    // The public and relay limits too: they answer 429 to a load test otherwise (issue 48's rows).
+    PUBLIC_TRACKING_PER_MINUTE: "1000000",
+    PUBLIC_SEARCH_PER_MINUTE: "1000000",
+    RELAY_RATE_LIMIT_PER_MINUTE: "1000000",
     // The label row downloads far more than an address may in production.
     LABEL_DOWNLOADS_PER_MINUTE: "1000000",
     // The bench's webhook receiver listens on loopback.

@@ -1,0 +1,40 @@
+/**
+ * Issue 48: each row's requests/s on the scaled database beside the same row on an empty one,
+ * measured in the same run; printed as a table, and written as JSON by `--json FILE`.
+ */
+
+export interface RateRow {
+  row: string;
+  /** Requests/s answered on the empty database. */
+  empty: number;
+  /** Requests/s answered on the scaled one. */
+  scaled: number;
+  /** Requests answered with an error status (either database): a row that errs is not a rate. */
+  errors: number;
+}
+
+/** scaled / empty, the figure the issue's goal is stated in (within 15 %: ≥ 0.85). */
+export function ratioOf(row: RateRow): number {
+  return row.empty > 0 ? row.scaled / row.empty : 0;
+}
+
+export function rateTable(rows: RateRow[]): string {
+  const lines = ["| row | empty rps | scaled rps | ratio |", "|---|---:|---:|---:|"];
+  for (const r of rows)
+    lines.push(
+      `| ${r.row} | ${Math.round(r.empty).toLocaleString("en")} | ${Math.round(r.scaled).toLocaleString("en")} | ${ratioOf(r).toFixed(2)}${r.errors > 0 ? ` (${r.errors} errors)` : ""} |`
+    );
+  return lines.join("\n");
+}
+
+/** One object per row: `row`, `empty`, `scaled` (requests/s), the ratio and the database's bytes per parcel. */
+export function rateJson(rows: RateRow[], bytesPerParcel: number) {
+  return rows.map(r => ({
+    row: r.row,
+    empty: Math.round(r.empty),
+    scaled: Math.round(r.scaled),
+    ratio: Number(ratioOf(r).toFixed(3)),
+    errors: r.errors,
+    bytesPerParcel
+  }));
+}
