@@ -104,11 +104,12 @@ describe("API documents and /docs (embedded)", () => {
     expect(page.headers.get("content-type")).toContain("text/html");
     expect(page.headers.get("content-security-policy")).toContain("default-src 'self'");
     const refs = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map(m => m[1]);
-    // A visible switcher names all three documents (issue 26: they were reachable only by knowing ?api=).
-    for (const link of ["/docs", "/docs?api=relay", "/docs?api=backoffice"]) expect(refs).toContain(link);
+    // A visible switcher names every document (issue 26: they were reachable only by knowing ?api=), the
+    // courier and hub APIs' too (issue 44).
+    for (const link of ["/docs", "/docs?api=relay", "/docs?api=network", "/docs?api=backoffice"]) expect(refs).toContain(link);
     expect(refs.length).toBeGreaterThanOrEqual(4);
     for (const ref of refs) {
-      expect(ref).toMatch(/^\/(docs\/|docs(\?api=(relay|backoffice))?$|v3\/api-docs\/(partner|relay)$)/);
+      expect(ref).toMatch(/^\/(docs\/|docs(\?api=(relay|network|backoffice))?$|v3\/api-docs\/(partner|relay|network)$)/);
       expect((await fetch(base + ref)).status).toBe(200);
     }
     const bundle = await fetch(`${base}/docs/swagger-ui-bundle.js`);
