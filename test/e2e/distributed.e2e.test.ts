@@ -108,9 +108,12 @@ describeWithServers(["postgres", "redis", "nats"], "distributed mode (NATS + Pos
   });
 
   test("each process runs only the services it was given", () => {
-    expect(processes[0].output()).toContain("Service 'auth' started");
-    expect(processes[0].output()).not.toContain("Service 'gateway' started");
-    expect(processes[4].output()).toContain("Service 'gateway' started");
-    expect(processes[4].output()).not.toContain("Service 'auth' started");
+    const node = (id: string) => processes.find(p => p.output().includes(`Node ID: ${id}\n`))!.output();
+    expect(node("auth-1")).toContain("Service 'auth' started");
+    expect(node("auth-1")).not.toContain("Service 'gateway' started");
+    expect(node("gateway-1")).toContain("Service 'gateway' started");
+    expect(node("gateway-1")).not.toContain("Service 'auth' started");
+    expect(node("logistics-1")).toContain("Service 'logistics' started");
+    expect(node("logistics-1")).not.toContain("Service 'parcels' started");
   });
 });

@@ -26,7 +26,14 @@ function databaseContract(open: () => Promise<{ db: Database; close: () => Promi
     const tables = await db.query<{ table_name: string }>(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'auth' ORDER BY table_name"
     );
-    expect(tables.map(t => t.table_name)).toEqual(["agent_keys", "api_keys", "organizations", "pairing_codes", "schema_migrations"]);
+    expect(tables.map(t => t.table_name)).toEqual([
+      "agent_keys",
+      "api_keys",
+      "organizations",
+      "pairing_codes",
+      "schema_migrations",
+      "staff_keys"
+    ]);
   });
 
   test("a failed transaction leaves nothing behind", async () => {

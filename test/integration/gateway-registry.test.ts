@@ -92,10 +92,10 @@ describeWithServers(["postgres", "redis", "nats"], "a gateway built from the reg
 
   test("services joining later: their routes answer and the document lists them, without restarting the gateway", async () => {
     const env = (globalThis as { registryEnv?: Record<string, string> }).registryEnv!;
-    // Two nodes, as a deployment has several: one node with all six services announces more than
+    // Two nodes, as a deployment has several: one node with all seven services announces more than
     // NATS's 1 MB payload in its INFO packet.
     services = await startService({ ...env, SERVICES: "auth,wallet,parcels,labels" });
-    messaging = await startService({ ...env, SERVICES: "webhooks,notifications" });
+    messaging = await startService({ ...env, SERVICES: "webhooks,notifications,logistics" });
 
     const org = await eventually(() => createOrganization("Registry SARL"), 201);
     expect(org.status).toBe(201);
