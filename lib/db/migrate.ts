@@ -72,7 +72,16 @@ export async function migrateSchema(db: Database, schema: string, dir = migratio
       for (const file of files) {
         if (applied.has(file)) continue;
         const sql = fs.readFileSync(path.join(dir, file), "utf8");
-        if (runsOutsideTransaction(sql)) return { file, sql };
+        if (runsOutsideTransaction(sql)) {
+          // One instance at a time builds a no-transaction file: two CONCURRENTLY builds on one table
+          // wait for each other and deadlock. A claim older than ten minutes is a crashed start's.
+          const claim = await tx.query(
+            `INSERT INTO ${schema}.schema_migrations (id) VALUES ($1) ON CONFLICT (id) DO UPDATE SET applied_at = now()
+             WHERE ${schema}.schema_migrations.applied_at < now() - interval '10 minutes' RETURNING id`,
+            [`claim:${file}`]
+          );
+          return { file, sql, claimed: claim.length > 0 };
+        }
         await tx.exec(sql);
         await tx.query(`INSERT INTO ${schema}.schema_migrations (id) VALUES ($1)`, [file]);
         ran.push(file);
@@ -80,8 +89,16 @@ export async function migrateSchema(db: Database, schema: string, dir = migratio
       return null;
     });
     if (!outside) return ran;
+    if (!outside.claimed) {
+      // Another instance is building it: look again once it has had time to record it.
+      await new Promise(resolve => setTimeout(resolve, 250));
+      continue;
+    }
     await runMigrationSql(db, outside.sql);
-    await db.query(`INSERT INTO ${schema}.schema_migrations (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [outside.file]);
+    await db.transaction(async tx => {
+      await tx.query(`INSERT INTO ${schema}.schema_migrations (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [outside.file]);
+      await tx.query(`DELETE FROM ${schema}.schema_migrations WHERE id = $1`, [`claim:${outside.file}`]);
+    });
     ran.push(outside.file);
   }
 }
