@@ -31,7 +31,7 @@ export interface AgentPrincipal {
   relayCode: string;
   /**
    * When the key was made, that is when the device was paired (ISO 8601): no operation of the
-   * device happened before it (services/parcels/occurred-at.ts). Absent from a principal cached by a gateway of
+   * device happened before it (lib/occurred-at.ts). Absent from a principal cached by a gateway of
    * an older version during a rolling update.
    */
   pairedAt?: string;

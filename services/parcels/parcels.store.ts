@@ -345,7 +345,7 @@ export async function recordHistory(
 
 /**
  * When the parcel's latest status change happened (its history's last line), or null: an operation
- * sent later may not be dated before it (services/parcels/occurred-at.ts). Under the parcel's row lock.
+ * sent later may not be dated before it (lib/occurred-at.ts). Under the parcel's row lock.
  */
 export async function lastStatusAt(tx: Queryable, parcelId: string): Promise<Date | null> {
   const [row] = await tx.query<{ at: Date | null }>("SELECT max(created_at) AS at FROM parcels.status_history WHERE parcel_id = $1", [

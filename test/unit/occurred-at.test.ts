@@ -1,4 +1,4 @@
-import { boundOccurredAt, occurredAtOf, withinStory } from "../../services/parcels/occurred-at";
+import { boundOccurredAt, occurredAtOf, withinStory } from "../../lib/occurred-at";
 
 /** The range of a counter operation's time (issue 27): 72 hours back, a few seconds of drift ahead. */
 describe("occurredAtOf", () => {

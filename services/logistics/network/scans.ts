@@ -4,7 +4,7 @@ import { call } from "../../../lib/contract";
 import type { Database } from "../../../lib/db/database";
 import { AppError } from "../../../lib/errors";
 import { idempotencyKeyOf } from "../../../lib/idempotency";
-import { isDateTime } from "../../../lib/schemas";
+import { occurredAtOf as checkedOccurredAt, withinStory } from "../../../lib/occurred-at";
 import type { StaffMeta, StaffPrincipal } from "../../../lib/staff-keys";
 import type { NetworkParcel } from "../../parcels/parcels.contract";
 import * as pickups from "../pickups/pickups.store";
@@ -21,29 +21,12 @@ import type { ScanAnswer } from "./network.params";
 
 export type StaffContext = Context<unknown, StaffMeta & { idempotencyKey?: string }>;
 
-/** The relay API's bound (OCCURRED_AT_OUT_OF_RANGE): not in the future, not more than 72 hours back, not before the key existed. */
-const MAX_AGE_MS = 72 * 3_600_000;
-const CLOCK_SKEW_MS = 5 * 60_000;
-
+/**
+ * The relay API's bound (lib/occurred-at.ts): not in the future, not more than 72 hours back, not
+ * before the device's key was made; now when not given.
+ */
 export function occurredAtOf(staff: StaffPrincipal, given: string | undefined, now = new Date()): Date {
-  if (given === undefined) return now;
-  if (!isDateTime(given)) {
-    throw new AppError("VALIDATION_FAILED", "The request is not valid", {
-      details: [{ field: "occurredAt", message: "must be a date-time that exists" }]
-    });
-  }
-  const at = new Date(given);
-  const earliest = Math.max(now.getTime() - MAX_AGE_MS, new Date(staff.issuedAt).getTime() - CLOCK_SKEW_MS);
-  if (at.getTime() > now.getTime() + CLOCK_SKEW_MS || at.getTime() < earliest) {
-    throw new AppError(
-      "OCCURRED_AT_OUT_OF_RANGE",
-      "occurredAt must not be in the future, more than 72 hours back, or before the device's key was made",
-      {
-        details: [{ field: "occurredAt", message: "out of range" }]
-      }
-    );
-  }
-  return at;
+  return withinStory(checkedOccurredAt(given ?? null, now), { now, previousEventAt: null, pairedAt: new Date(staff.issuedAt) }) ?? now;
 }
 
 /** The scan's id: the device's Idempotency-Key (per key), else a fresh one. */

@@ -8,7 +8,7 @@ import { toCentimes, toDzd } from "../../../lib/money";
 import { normaliseTrackingNumber } from "../../../lib/tracking-number";
 import { judgeHandoverPin, PinRefusal, refusal } from "../handover";
 import { applyStatusChange } from "../status-change";
-import { occurredAtOf, withinStory } from "../occurred-at";
+import { occurredAtOf, withinStory } from "../../../lib/occurred-at";
 import { lastStatusAt } from "../parcels.store";
 import { checkOfflineRequest, refuseIfChanged, refuseIfRedirectedAway } from "./offline-handover";
 import type { HandoverParams, RefusalParams, TrackingBody } from "./relay.params";

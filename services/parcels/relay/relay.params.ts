@@ -6,7 +6,7 @@ import { MAX_TRACKING_INPUT_LENGTH } from "../../../lib/tracking-number";
 import { PARCEL_STATUSES, ParcelStatus } from "../../../lib/parcel-status";
 import { dateTimeText, moneyDzd, queryInteger, relayCode } from "../../../lib/schemas";
 import { pin } from "../cod.params";
-import { occurredAtKey } from "../occurred-at";
+import { occurredAtKey } from "../../../lib/occurred-at";
 import { COUNTER_STATUSES } from "./relay.store";
 
 /** The relay API's params and answers (each interface beside the Joi schema that validates it), and the back-office's till reading. */

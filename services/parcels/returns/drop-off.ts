@@ -4,7 +4,7 @@ import { call, Caller } from "../../../lib/contract";
 import { encryptField } from "../../../lib/crypto";
 import type { Database, Queryable } from "../../../lib/db/database";
 import { AppError } from "../../../lib/errors";
-import { withinStory } from "../occurred-at";
+import { withinStory } from "../../../lib/occurred-at";
 import { generateTrackingNumber } from "../../../lib/s10";
 import { insertPendingGroup } from "../create-groups.store";
 import * as parcels from "../parcels.store";

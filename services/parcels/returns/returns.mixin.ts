@@ -1,6 +1,6 @@
 import { RELAY_IDEMPOTENCY_KEY_HEADER } from "../../../lib/idempotency";
 import { IdempotentMeta, relayIdempotently } from "../relay/relay-idempotency";
-import { occurredAtOf } from "../occurred-at";
+import { occurredAtOf } from "../../../lib/occurred-at";
 import { pairedAtOf } from "../../../lib/agent-keys";
 import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../../../lib/action";

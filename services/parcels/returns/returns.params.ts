@@ -1,4 +1,4 @@
-import { occurredAtKey } from "../occurred-at";
+import { occurredAtKey } from "../../../lib/occurred-at";
 import { Joi } from "../../../lib/joi";
 import { component, objectOf } from "../../../lib/openapi/json-schema";
 import { Page, pageSchema } from "../../../lib/parcel-view";

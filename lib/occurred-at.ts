@@ -1,5 +1,5 @@
-import { AppError } from "../../lib/errors";
-import { dateTimeText, isDateTime } from "../../lib/schemas";
+import { AppError } from "./errors";
+import { dateTimeText, isDateTime } from "./schemas";
 
 /**
  * When the agent did an operation, not when it reached us (issue 27, decision 0031): a phone
