@@ -256,16 +256,16 @@ describeBrowser("the pickup pass at the counter, offline", () => {
         method,
         headers: { Authorization: `ApiKey ${key}`, "Content-Type": "application/json" },
         body: body === undefined ? undefined : JSON.stringify(body)
-      }).then(async r => ({ status: r.status, body: (await r.json()) as any }));
+      }).then(async r => ({ status: r.status, body: (await r.json()) as { items: { trackingNumber: string }[]; relayCode?: string } }));
     for (const parcel of [cod, plain])
       expect((await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber })).status).toBe(200);
     const pin = await system.sms.pinOf(plain.trackingNumber);
-    const before = (await agent("GET", "/offline-verifiers")).body.items.map((i: { trackingNumber: string }) => i.trackingNumber);
+    const before = (await agent("GET", "/offline-verifiers")).body.items.map(i => i.trackingNumber);
     expect(before).toContain(plain.trackingNumber);
     expect(before).not.toContain(cod.trackingNumber);
     for (let i = 0; i < 5; i++)
       await agent("POST", "/handovers", { trackingNumber: plain.trackingNumber, pin: pin === "000000" ? "000001" : "000000" });
-    const after = (await agent("GET", "/offline-verifiers")).body.items.map((i: { trackingNumber: string }) => i.trackingNumber);
+    const after = (await agent("GET", "/offline-verifiers")).body.items.map(i => i.trackingNumber);
     expect(after).not.toContain(plain.trackingNumber);
     expect((await agent("GET", "/me")).body.relayCode).toBe(RELAY);
   }, 60_000);
