@@ -80,6 +80,10 @@ export interface AppConfig {
   pendingSweepAfterSeconds: number;
   /** Issue 48: personal data is erased this many days after a parcel's final status (an SMS's: after it was written). */
   piiRetentionDays: number;
+  /** Issue 48: a parcel's status history is compacted onto the parcel this many days after its final status (≥ piiRetentionDays). */
+  historyCompactDays: number;
+  /** Issue 48: an erased SMS's row is deleted this many days after it was written (≥ piiRetentionDays). */
+  smsLogRetentionDays: number;
   sweepIntervalMs: number;
   /** Days a parcel waits at its relay point before it goes back (HOLDING_DAYS); per relay point where the directory says so. */
   /** Issue 21: a delivered parcel may be returned this many days after its delivery. */
@@ -240,6 +244,24 @@ function httpLimits(env: NodeJS.ProcessEnv, embedded: boolean): AppConfig["http"
   };
 }
 
+/**
+ * Issue 48 (decisions 0061, 0062): personal data goes first; the history and the SMS log, which
+ * hold none of it by then, go no earlier.
+ */
+function retentionDays(env: NodeJS.ProcessEnv): Pick<AppConfig, "piiRetentionDays" | "historyCompactDays" | "smsLogRetentionDays"> {
+  const piiRetentionDays = integer(env, "PII_RETENTION_DAYS", 180, 1, 3_650);
+  const historyCompactDays = integer(env, "HISTORY_COMPACT_DAYS", 365, 1, 3_650);
+  const smsLogRetentionDays = integer(env, "SMS_LOG_RETENTION_DAYS", 365, 1, 3_650);
+  for (const [name, days] of [
+    ["HISTORY_COMPACT_DAYS", historyCompactDays],
+    ["SMS_LOG_RETENTION_DAYS", smsLogRetentionDays]
+  ] as const) {
+    if (days < piiRetentionDays)
+      throw new ConfigError(`${name} must not be shorter than PII_RETENTION_DAYS (${days} < ${piiRetentionDays})`);
+  }
+  return { piiRetentionDays, historyCompactDays, smsLogRetentionDays };
+}
+
 function smsSettings(env: NodeJS.ProcessEnv): AppConfig["sms"] {
   const provider = smsProvider(optional(env, "SMS_PROVIDER"));
   const httpUrl = checkUrl("SMS_HTTP_URL", optional(env, "SMS_HTTP_URL"), ["http:", "https:"], "an absolute http(s) URL");
@@ -294,7 +316,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsPort: metricsPort === null ? null : integer(env, "METRICS_PORT", 0, 1, 65535),
     healthPort: optional(env, "HEALTH_PORT") === null ? null : integer(env, "HEALTH_PORT", 0, 1, 65535),
     pendingSweepAfterSeconds: integer(env, "PENDING_SWEEP_AFTER_SECONDS", 30, 0, 86_400),
-    piiRetentionDays: integer(env, "PII_RETENTION_DAYS", 180, 1, 3_650),
+    ...retentionDays(env),
     sweepIntervalMs: integer(env, "SWEEP_INTERVAL_MS", 10_000, 50, 3_600_000),
     holdingDays: integer(env, "HOLDING_DAYS", 7, 1, 60),
     pickupReminderHours: integer(env, "PICKUP_REMINDER_HOURS", 48, 0, 24 * 60),

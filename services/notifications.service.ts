@@ -8,7 +8,7 @@ import type { Context, Service, ServiceSchema, ServiceSettingSchema } from "mole
 import { defineAction } from "../lib/action";
 import { BackgroundLoop } from "../lib/background-loop";
 import { retentionLoop } from "../lib/retention";
-import { eraseOldSms } from "./notifications/retention.store";
+import { eraseOldSms, pruneErasedSms } from "./notifications/retention.store";
 import { call } from "../lib/contract";
 import { decryptField, encryptField } from "../lib/crypto";
 import { errorCodeOf } from "../lib/errors";
@@ -536,7 +536,11 @@ const NotificationsService: ServiceSchema<NotificationsSettings, NotificationsMe
       err => this.logger.warn(`SMS worker pass failed: ${errorMessage(err)}`)
     );
     this.retention = retentionLoop(
-      batch => eraseOldSms(this.db, this.encryptionKey, this.config.piiRetentionDays, batch),
+      async batch =>
+        Math.max(
+          await eraseOldSms(this.db, this.encryptionKey, this.config.piiRetentionDays, batch),
+          await pruneErasedSms(this.db, this.config.smsLogRetentionDays, batch)
+        ),
       err => this.logger.warn(`SMS erasure pass failed: ${errorMessage(err)}`)
     );
   },

@@ -17,6 +17,7 @@ import { defineAction } from "../lib/action";
 import { detached } from "../lib/endpoint";
 import { BackgroundLoop } from "../lib/background-loop";
 import { retentionLoop } from "../lib/retention";
+import { compactHistory } from "./parcels/history-compaction.store";
 import { erasePersonalData } from "./parcels/retention.store";
 import { pruneExpiredKeys } from "./parcels/relay/relay-idempotency.store";
 import { IDEMPOTENCY_HOURS } from "../lib/idempotency";
@@ -277,11 +278,12 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       err => this.logger.warn("sweeper pass failed:", err.message)
     );
     this.retentionLoop = retentionLoop(
-      // Personal data past its period, and the relay API's expired idempotency keys (bounded tables):
-      // another batch while either filled one.
+      // Personal data past its period, the histories past theirs and the relay API's expired
+      // idempotency keys (bounded tables): another batch while any filled one.
       async batch =>
         Math.max(
           await erasePersonalData(this.db, this.encryptionKey, this.config.piiRetentionDays, batch),
+          await compactHistory(this.db, this.config.historyCompactDays, batch),
           await pruneExpiredKeys(this.db, IDEMPOTENCY_HOURS, batch)
         ),
       err => this.logger.warn("personal data erasure pass failed:", err.message)

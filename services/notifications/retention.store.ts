@@ -19,3 +19,21 @@ export async function eraseOldSms(db: Queryable, encryptionKey: string, days: nu
   );
   return rows.length;
 }
+
+/**
+ * Issue 48, bounded SMS log (decision 0062): an erased SMS keeps its status, dates and provider
+ * answer for the carrier's accounts with its SMS provider; SMS_LOG_RETENTION_DAYS after it was
+ * written (not before PII_RETENTION_DAYS, checked by the configuration) the row goes, so the table
+ * holds that many days of messages under a steady load. In batches of `batch`, oldest first.
+ */
+export async function pruneErasedSms(db: Queryable, days: number, batch: number): Promise<number> {
+  const rows = await db.query<{ id: string }>(
+    `DELETE FROM notifications.sms_messages
+      WHERE id IN (SELECT id FROM notifications.sms_messages
+                    WHERE erased_at IS NOT NULL AND created_at < now() - make_interval(days => $1::int)
+                    ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+      RETURNING id`,
+    [days, batch]
+  );
+  return rows.length;
+}

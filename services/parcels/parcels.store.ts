@@ -355,12 +355,13 @@ export async function lastStatusAt(tx: Queryable, parcelId: string): Promise<Dat
 }
 
 /**
- * The parcel's events so far: status changes, COD events (parcels/006), deadline events (parcels/008),
+ * The parcel's events so far: status changes (rows, or compacted: parcels/038), COD events (parcels/006), deadline events (parcels/008),
  * redirects (parcels/012), claim events (parcels/013) and return events (parcels/011), one sequence for all.
  */
 export async function eventCount(tx: Queryable, parcelId: string): Promise<number> {
   const [{ n }] = await tx.query<{ n: number }>(
     `SELECT ((SELECT count(*) FROM parcels.status_history WHERE parcel_id = $1) +
+             (SELECT coalesce(jsonb_array_length(history_compact), 0) FROM parcels.parcels WHERE id = $1) +
              (SELECT count(*) FROM parcels.cod_history WHERE parcel_id = $1) +
              (SELECT count(*) FROM parcels.pickup_history WHERE parcel_id = $1) +
              (SELECT count(*) FROM parcels.redirects WHERE parcel_id = $1) +
@@ -644,7 +645,25 @@ export async function parcelHistory(db: Queryable, parcelId: string): Promise<Hi
     "SELECT from_status, to_status, reason, actor, created_at FROM parcels.status_history WHERE parcel_id = $1 ORDER BY id",
     [parcelId]
   );
+  // Every parcel has its creation's row until its history is compacted (history-compaction.store.ts):
+  // no row means compacted (or no parcel), the one case that reads the parcel's array.
+  if (rows.length === 0) return compactedHistory(db, parcelId);
   return rows.map(r => ({ fromStatus: r.from_status, toStatus: r.to_status, reason: r.reason, actor: r.actor, createdAt: r.created_at }));
+}
+
+/** A compacted history: [from, to, actor, at] each, oldest first; the notes were erased before. */
+async function compactedHistory(db: Queryable, parcelId: string): Promise<HistoryRecord[]> {
+  const [row] = await db.query<{ history_compact: Array<[string | null, string, string, string]> | null }>(
+    "SELECT history_compact FROM parcels.parcels WHERE id = $1",
+    [parcelId]
+  );
+  return (row?.history_compact ?? []).map(([fromStatus, toStatus, actor, at]) => ({
+    fromStatus,
+    toStatus,
+    reason: null,
+    actor,
+    createdAt: new Date(at)
+  }));
 }
 
 /** What public tracking may read of a parcel, by its exact (normalised) number; null when there is no visible parcel. */

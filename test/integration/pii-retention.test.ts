@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "../../lib/db/database";
 import { decryptField, encryptField } from "../../lib/crypto";
-import { eraseOldSms } from "../../services/notifications/retention.store";
+import { eraseOldSms, pruneErasedSms } from "../../services/notifications/retention.store";
+import { compactHistory } from "../../services/parcels/history-compaction.store";
+import { eventCount } from "../../services/parcels/parcels.store";
 import { erasePersonalData } from "../../services/parcels/retention.store";
 import { pruneExpiredKeys } from "../../services/parcels/relay/relay-idempotency.store";
 import { Merchant, PARCEL } from "../e2e/merchant-helpers";
@@ -161,6 +163,74 @@ function onEngine(databaseEnv: () => Promise<EngineDatabase>): void {
     const tracking = await fetch(`${system().baseUrl}/api/public/v1/tracking/${delivered.trackingNumber}`);
     expect(tracking.status).toBe(200);
     expect(await tracking.text()).not.toContain("Yasmine");
+  }, 60_000);
+
+  test("past HISTORY_COMPACT_DAYS an ended parcel's history leaves the table and reads the same; erased SMS rows go after SMS_LOG_RETENTION_DAYS", async () => {
+    const HISTORY_DAYS = 365;
+    const parcels = dbOf("parcels");
+    const sms = dbOf("notifications");
+    const olderBy = async (parcelId: string, days: number) => {
+      await parcels.query("UPDATE parcels.parcels SET updated_at = now() - make_interval(days => $2::int) WHERE id = $1", [parcelId, days]);
+      await sms.query("UPDATE notifications.sms_messages SET created_at = now() - make_interval(days => $2::int) WHERE parcel_id = $1", [
+        parcelId,
+        days
+      ]);
+    };
+    const rowsOf = async (parcelId: string) =>
+      (await parcels.query<{ n: number }>("SELECT count(*)::int AS n FROM parcels.status_history WHERE parcel_id = $1", [parcelId]))[0].n;
+    const smsOf = async (parcelId: string) =>
+      (await sms.query<{ n: number }>("SELECT count(*)::int AS n FROM notifications.sms_messages WHERE parcel_id = $1", [parcelId]))[0].n;
+    const eventsOf = async (parcelId: string) => (await merchant.live("GET", `/parcels/${parcelId}/events`)).body.items;
+
+    // Two ended parcels with their pick-up SMS: one a year and a day ago, one only past the personal-data period.
+    const code = await h.relayPoint();
+    const agent = await h.agent(code);
+    const ended = async () => {
+      const parcel = await h.inTransit(merchant, code);
+      expect((await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber })).status).toBe(200);
+      await m.move(parcel.id, "DAMAGED");
+      return parcel;
+    };
+    const old = await ended();
+    const younger = await ended();
+    await olderBy(old.id, HISTORY_DAYS + 1);
+    await olderBy(younger.id, DAYS + 1);
+    while ((await erase()).parcels > 0);
+    const before = await eventsOf(old.id);
+    const sequenceBefore = await eventCount(parcels, old.id);
+    expect(before.map((e: { status: string }) => e.status)).toEqual([
+      "CREATED",
+      "READY_FOR_PICKUP",
+      "PICKED_UP",
+      "IN_TRANSIT",
+      "AT_RELAY",
+      "DAMAGED"
+    ]);
+    expect(await rowsOf(old.id)).toBe(6);
+
+    while ((await compactHistory(parcels, HISTORY_DAYS, 1_000)) > 0);
+    expect(await rowsOf(old.id)).toBe(0);
+    expect(await rowsOf(younger.id)).toBeGreaterThan(0);
+    // The events API, the events' sequence and the claims' evidence read the compacted history as they read the rows.
+    expect(await eventsOf(old.id)).toEqual(before);
+    expect(await eventCount(parcels, old.id)).toBe(sequenceBefore);
+    const claim = await merchant.live("POST", `/parcels/${old.id}/claims`, {
+      type: "DAMAGED",
+      description: "Carton écrasé",
+      amountClaimedDzd: 100
+    });
+    // A DAMAGED parcel may be claimed at any age: its evidence is the compacted history.
+    expect(claim.status).toBe(201);
+    expect(claim.body.evidence.statusHistory.map((move: { status: string }) => move.status)).toEqual(
+      before.map((e: { status: string }) => e.status)
+    );
+    expect(await compactHistory(parcels, HISTORY_DAYS, 1_000)).toBe(0);
+
+    expect(await smsOf(old.id)).toBeGreaterThan(0);
+    while ((await pruneErasedSms(sms, HISTORY_DAYS, 1_000)) > 0);
+    expect(await smsOf(old.id)).toBe(0);
+    expect(await smsOf(younger.id)).toBeGreaterThan(0);
+    expect(await pruneErasedSms(sms, HISTORY_DAYS, 1_000)).toBe(0);
   }, 60_000);
 
   test("the relay API's idempotency keys past their 24 hours are pruned, the others kept", async () => {

@@ -183,3 +183,16 @@ describe("configuration from the environment", () => {
     });
   });
 });
+
+describe("retention periods (issue 48)", () => {
+  test("the history and the SMS log are kept a year by default, personal data 180 days", () => {
+    expect(loadConfig({})).toMatchObject({ piiRetentionDays: 180, historyCompactDays: 365, smsLogRetentionDays: 365 });
+  });
+
+  test.each(["HISTORY_COMPACT_DAYS", "SMS_LOG_RETENTION_DAYS"])("%s shorter than PII_RETENTION_DAYS is refused, naming both", name => {
+    expect(() => loadConfig({ PII_RETENTION_DAYS: "200", [name]: "190" })).toThrow(
+      new RegExp(`${name} must not be shorter than PII_RETENTION_DAYS`)
+    );
+    expect(loadConfig({ PII_RETENTION_DAYS: "200", [name]: "200" })).toMatchObject({ piiRetentionDays: 200 });
+  });
+});
