@@ -551,6 +551,20 @@ export function networkContract(system: () => SystemUnderTest): void {
       expectError(await other.live("POST", "/manifests", { pickupId: pickup.id }), 404, "PICKUP_NOT_FOUND");
     });
 
+    test("a sandbox key makes sandbox manifests of sandbox parcels, marked on the PDF, which the live key never sees", async () => {
+      const [id] = await createParcels(merchant, 1, "sandbox");
+      const made = await merchant.sandbox("POST", "/manifests", {
+        parcelIds: [id],
+        address: PICKUP_ADDRESS,
+        pickupDate: pickupWindow().day
+      });
+      expect(made.status).toBe(201);
+      expectError(await merchant.live("GET", `/manifests/${made.body.id}`), 404, "MANIFEST_NOT_FOUND");
+      expect((await merchant.live("GET", "/manifests?size=100")).body.items.map((x: { id: string }) => x.id)).not.toContain(made.body.id);
+      const { text } = await parsePdf((await download(made.body.pdfUrl)).bytes);
+      expect(text).toContain("SANDBOX");
+    });
+
     test("bad input is a 4xx in the error shape", async () => {
       const [id] = await createParcels(merchant, 1);
       const day = pickupWindow().day;
