@@ -607,6 +607,8 @@ export function networkContract(system: () => SystemUnderTest): void {
       expectError(await merchant.live("POST", "/manifests", { pickupId: randomUUID() }), 404, "PICKUP_NOT_FOUND");
       expectError(await merchant.live("GET", `/manifests/${randomUUID()}`), 404, "MANIFEST_NOT_FOUND");
       expectError(await merchant.live("GET", "/manifests/not-a-uuid"), 400, "VALIDATION_FAILED");
+      expectError(await merchant.live("GET", "/manifests?pickupDate=2026-13-45"), 400, "VALIDATION_FAILED", "pickupDate");
+      expectError(await merchant.live("GET", "/manifests?size=0"), 400, "VALIDATION_FAILED");
     });
 
     test("the courier's one scan announces every listed parcel to the pickup; the merchant's count code collects them at closing", async () => {

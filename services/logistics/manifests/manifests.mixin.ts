@@ -9,7 +9,7 @@ import { PICKUP_IDEMPOTENCY_KEY_HEADER } from "../logistics.params";
 import type { ManifestDocument } from "../logistics.contract";
 import { occurredAtOf, StaffContext } from "../network/scans";
 import type { Owner } from "../pickups/pickups.store";
-import { createManifest, MANIFEST_NOT_FOUND, ManifestDeps, manifestViews } from "./manifests";
+import { checkDayExists, createManifest, MANIFEST_NOT_FOUND, ManifestDeps, manifestViews } from "./manifests";
 import {
   CreateManifestParams,
   CreateManifestSchema,
@@ -97,6 +97,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, LogisticsThis>>
         responseDescription: "A page of manifests."
       },
       async handler(ctx): Promise<ManifestPage> {
+        if (ctx.params.pickupDate !== null) checkDayExists(ctx.params.pickupDate);
         const { records, total } = await store.listManifests(this.db, ownerOf(ctx), ctx.params);
         return pageOf(await manifestViews(deps(this, ctx), records), ctx.params.page, ctx.params.size, total);
       }

@@ -63,6 +63,12 @@ export async function manifestViews(deps: ManifestDeps, records: store.ManifestR
   return records.map(m => toManifestView(deps, m, lines.get(m.id) ?? []));
 }
 
+/** A YYYY-MM-DD that names a real day (not 2026-02-30), or 400 on `pickupDate`: the database would refuse it with a 500. */
+export function checkDayExists(day: string): void {
+  const noon = new Date(`${day}T12:00:00Z`);
+  if (Number.isNaN(noon.getTime()) || noon.toISOString().slice(0, 10) !== day) throw invalid("pickupDate", "must be a date that exists");
+}
+
 const sameAddress = (a: PickupAddress, b: PickupAddress) => a.line1 === b.line1 && a.city === b.city && a.wilaya === b.wilaya;
 
 /** One stop: the pickup's address and day, and the parcels it still has to collect. */
@@ -83,9 +89,7 @@ async function stopOfPickup(deps: ManifestDeps, owner: pickups.Owner, pickupId: 
 async function stopOfRequest(deps: ManifestDeps, params: CreateManifestParams, now: Date) {
   if (!params.address) throw invalid("address", "is required with parcelIds");
   if (!params.pickupDate) throw invalid("pickupDate", "is required with parcelIds");
-  const day = new Date(`${params.pickupDate}T12:00:00Z`);
-  if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== params.pickupDate)
-    throw invalid("pickupDate", "must be a date that exists");
+  checkDayExists(params.pickupDate);
   if (params.pickupDate < algiersClock(now).day) throw invalid("pickupDate", "must be today or later (Algiers)");
   const parcelIds = params.parcelIds ?? [];
   // A parcel already booked on a pickup is collected there: the manifest must be for that stop.
@@ -101,6 +105,17 @@ async function stopOfRequest(deps: ManifestDeps, params: CreateManifestParams, n
   }
   if (elsewhere.length > 0) throw new AppError("CONFLICT", "A manifest is for one address and one day", { details: elsewhere });
   return { address: params.address, pickupDate: params.pickupDate, parcelIds, pickupId: null };
+}
+
+/** Six characters of 32 a day make a clash unlikely, not impossible: a clash draws another number. */
+async function insertWithFreshNumber(insert: () => Promise<store.ManifestRecord>): Promise<store.ManifestRecord> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await insert();
+    } catch (err) {
+      if (attempt >= 3 || !isUniqueViolation(err, "manifests_number_key")) throw err;
+    }
+  }
 }
 
 function onAnotherManifest(listed: Array<{ parcelId: string; number: string }>): AppError {
@@ -142,25 +157,27 @@ export async function createManifest(
   if (listed.length > 0) throw onAnotherManifest(listed);
   const { hints } = await call(deps.caller, "parcels.recipientHints", { parcelIds: stop.parcelIds, owner });
   try {
-    return await deps.db.transaction(tx =>
-      store.insertManifest(tx, {
-        id: randomUUID(),
-        owner,
-        number: manifestNumber(stop.pickupDate),
-        pickupDate: stop.pickupDate,
-        address: stop.address,
-        pickupId: stop.pickupId,
-        idempotencyKey: key,
-        requestFingerprint: fingerprint,
-        lines: parcels.map(p => ({
-          parcelId: p.id,
-          trackingNumber: p.trackingNumber,
-          recipientHint: hints[p.id] ?? "—",
-          relayCode: p.relayCode,
-          codAmountDzd: p.codAmountDzd,
-          declaredValueDzd: p.declaredValueDzd
-        }))
-      })
+    return await insertWithFreshNumber(() =>
+      deps.db.transaction(tx =>
+        store.insertManifest(tx, {
+          id: randomUUID(),
+          owner,
+          number: manifestNumber(stop.pickupDate),
+          pickupDate: stop.pickupDate,
+          address: stop.address,
+          pickupId: stop.pickupId,
+          idempotencyKey: key,
+          requestFingerprint: fingerprint,
+          lines: parcels.map(p => ({
+            parcelId: p.id,
+            trackingNumber: p.trackingNumber,
+            recipientHint: hints[p.id] ?? "—",
+            relayCode: p.relayCode,
+            codAmountDzd: p.codAmountDzd,
+            declaredValueDzd: p.declaredValueDzd
+          }))
+        })
+      )
     );
   } catch (err) {
     if (key !== null && isUniqueViolation(err, "manifests_idempotency")) {
