@@ -36,6 +36,8 @@ export const ERROR_STATUS = {
   RETURN_CODE_NOT_FOUND: 404,
   PAIRING_CODE_NOT_FOUND: 404,
   PICKUP_NOT_FOUND: 404,
+  /** Issue 44: no manifest of yours by this id (partner API), or none of this stop's merchant by this number (courier API). */
+  MANIFEST_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   PARCEL_NOT_CANCELLABLE: 409,
@@ -79,12 +81,19 @@ export const ERROR_STATUS = {
   PICKUP_NOT_CANCELLABLE: 409,
   /** Issue 44: a parcel in a pickup must be CREATED and in no other pickup that is not over. */
   PARCEL_NOT_PICKABLE: 409,
+  /** Issue 44: a parcel is on one manifest only. */
+  PARCEL_ALREADY_ON_MANIFEST: 409,
+  /** Issue 44: the merchant's count code, wrong (a try used); the count, not the pickup's (no try used). */
+  COUNT_CODE_INCORRECT: 409,
+  PICKUP_COUNT_MISMATCH: 409,
   PAIRING_CODE_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
   COD_AMOUNT_MISMATCH: 422,
   PIN_LOCKED: 423,
+  /** Issue 44: five wrong count codes for one pickup: the courier scans each parcel instead. */
+  COUNT_CODE_LOCKED: 423,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,

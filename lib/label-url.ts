@@ -176,3 +176,38 @@ export function verifyLabelBatchSignature(
   if (unpackParcelIds(parcelsToken) === null) return "invalid";
   return verdictOf({ expires, signature }, e => batchSignature(parcelsToken, e, secret), now);
 }
+
+/** The path of a manifest's PDF under the labels API (issue 44): `manifests/<id>.pdf`. */
+export const MANIFEST_FILE_DIR = "manifests";
+
+/** What a manifest URL signs: "manifest:id.expires", which no label's or merged document's message can be. */
+function manifestSignature(manifestId: string, expires: string, secret: string): Buffer {
+  return hmac(`manifest:${manifestId}.${expires}`, secret);
+}
+
+/**
+ * A download link for a manifest's PDF (issue 44), made and checked like a label's: the HMAC binds
+ * one manifest and one expiry, valid about 30 minutes, no API key needed (a merchant prints it).
+ */
+export function signManifestUrl(
+  baseUrl: string,
+  manifestId: string,
+  secret: string,
+  now: number = Date.now(),
+  ttlSeconds: number = LABEL_URL_TTL_SECONDS
+): string {
+  const expires = expiryOf(now, ttlSeconds);
+  const signature = manifestSignature(manifestId, expires, secret).toString("hex");
+  return `${labelsBase(baseUrl)}/${MANIFEST_FILE_DIR}/${encodeURIComponent(manifestId)}.pdf?expires=${expires}&signature=${signature}`;
+}
+
+export function verifyManifestSignature(
+  manifestId: string,
+  expires: string | undefined,
+  signature: string | undefined,
+  secret: string,
+  now: number = Date.now()
+): LabelSignatureVerdict {
+  if (!UUID_PATTERN.test(manifestId)) return "invalid";
+  return verdictOf({ expires, signature }, e => manifestSignature(manifestId, e, secret), now);
+}

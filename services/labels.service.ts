@@ -37,6 +37,7 @@ import {
 } from "./labels/labels.params";
 import { RenderCache } from "./labels/render-cache";
 import { renderers } from "./labels/renderers";
+import { ManifestDocumentsMixin } from "./labels/manifests.mixin";
 
 type HttpMeta = { $responseType?: string; $responseHeaders?: Record<string, string> };
 
@@ -92,7 +93,7 @@ async function renderCached(
  */
 const LabelsService: ServiceSchema<object, object, LabelsVars> = {
   name: "labels",
-  mixins: [ConfigMixin],
+  mixins: [ConfigMixin, ManifestDocumentsMixin],
 
   actions: {
     // call labels.signUrls --parcelIds '["<uuid>"]'

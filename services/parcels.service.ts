@@ -52,6 +52,7 @@ import { CreateMixin } from "./parcels/create/create.mixin";
 import { ReadsMixin } from "./parcels/reads/reads.mixin";
 import { StatusMixin } from "./parcels/status/status.mixin";
 import { NetworkMixin } from "./parcels/network/network.mixin";
+import { RecipientHintsMixin } from "./parcels/network/recipient-hints.mixin";
 import { RelayPointsMixin } from "./parcels/relay-points.mixin";
 import { PublicTrackingMixin } from "./parcels/public-tracking.mixin";
 import type { HandoverDeps } from "./parcels/handover";
@@ -103,6 +104,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     ReadsMixin,
     StatusMixin,
     NetworkMixin,
+    RecipientHintsMixin,
     RelayPointsMixin,
     PublicTrackingMixin
   ],

@@ -119,6 +119,33 @@ export const DOWNLOAD_LABEL_BATCH_DOCS: EndpointDocs = {
   errors: ["VALIDATION_FAILED", "PARCEL_NOT_FOUND"]
 };
 
+/** Issue 44: a manifest's pdfUrl (POST /api/partner/v1/manifests), signed like a label's. */
+export const DOWNLOAD_MANIFEST_DOCS: EndpointDocs = {
+  operationId: "downloadManifest",
+  summary: "Download a manifest (pre-signed URL)",
+  description:
+    "The pdfUrl of a manifest: an A4 PDF in French and Arabic, one Code 128 and one QR code of the manifest's number, a line " +
+    "per parcel and the totals. No API key: the signature covers the manifest and the expiry (30 minutes); read the " +
+    "manifest again for a fresh URL. Any URL that does not verify is the same 403.",
+  tag: "Labels",
+  parameters: [
+    {
+      name: "file",
+      in: "path",
+      required: true,
+      description: "<manifest id>.pdf",
+      schema: { type: "string", pattern: "^[0-9a-fA-F-]{36}\\.pdf$" }
+    },
+    EXPIRES,
+    SIGNATURE
+  ],
+  response: { type: "string", format: "binary" },
+  responseMediaTypes: ["application/pdf"],
+  responseDescription: "The manifest, application/pdf.",
+  responseHeaders: LABEL_RESPONSE_HEADERS,
+  errors: ["MANIFEST_NOT_FOUND"]
+};
+
 export const PROBE_DOCS = (operationId: string, summary: string): EndpointDocs => ({
   operationId,
   summary,

@@ -4,9 +4,9 @@ import { call } from "../../lib/contract";
 import { AppError } from "../../lib/errors";
 import { PDF_CONTENT_TYPE } from "../../lib/labels/page-formats";
 import { PrintOptions, readPrintOptions } from "../../lib/labels/print-options";
-import { LABEL_BATCH_FILE } from "../../lib/label-url";
+import { LABEL_BATCH_FILE, MANIFEST_FILE_DIR } from "../../lib/label-url";
 import type { RenderedLabel } from "../labels/labels.contract";
-import { DOWNLOAD_LABEL_BATCH_DOCS, DOWNLOAD_LABEL_DOCS } from "./gateway.params";
+import { DOWNLOAD_LABEL_BATCH_DOCS, DOWNLOAD_LABEL_DOCS, DOWNLOAD_MANIFEST_DOCS } from "./gateway.params";
 
 type HttpMeta = { $responseType?: string; $responseHeaders?: Record<string, string> };
 type DownloadContext = Context<Record<string, unknown>, HttpMeta>;
@@ -79,6 +79,19 @@ export const LabelDownloadsMixin: Partial<ServiceSchema> = {
         if (!/^[A-Za-z0-9_-]{1,2200}$/.test(parcels)) throw new AppError("LABEL_URL_INVALID", "label URL is not valid");
         const print = printOptionsOf(ctx.params);
         return served(ctx, await call(ctx, "labels.renderBatch", { parcels, ...credential, ...print }));
+      }
+    }),
+
+    // Issue 44: a manifest's pdfUrl, signed like a label's.
+    downloadManifest: defineAction<Record<string, unknown>, unknown, HttpMeta>({
+      rest: `GET /${MANIFEST_FILE_DIR}/:file`,
+      api: "labels",
+      endpoint: DOWNLOAD_MANIFEST_DOCS,
+      async handler(ctx) {
+        const file = /^([0-9a-fA-F-]{36})\.pdf$/.exec(single(ctx.params.file));
+        const credential = credentialOf(ctx.params);
+        if (!file) throw new AppError("LABEL_URL_INVALID", "label URL is not valid");
+        return served(ctx, await call(ctx, "labels.renderManifest", { manifestId: file[1].toLowerCase(), ...credential }));
       }
     })
   }

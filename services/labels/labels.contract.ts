@@ -43,6 +43,13 @@ export interface LabelDocument {
   expiresAt: string;
 }
 
+/** The parts of a manifest's URL (issue 44), exactly as they arrived. */
+export interface ManifestUrlParts {
+  manifestId: string;
+  expires: string;
+  signature: string;
+}
+
 declare module "../../lib/contract" {
   interface ActionContracts {
     /** A fresh 30-minute URL per parcel: create, GET and every webhook attempt hand out a new one. */
@@ -51,6 +58,8 @@ declare module "../../lib/contract" {
     "labels.render": { params: LabelUrlParts; answer: RenderedLabel };
     /** The merged document of a URL from POST /labels; 403 LABEL_URL_INVALID unless it verifies, before any lookup. */
     "labels.renderBatch": { params: LabelBatchParts; answer: RenderedLabel };
+    /** Issue 44: a manifest's PDF from its URL; 403 LABEL_URL_INVALID unless it verifies, before any lookup. */
+    "labels.renderManifest": { params: ManifestUrlParts; answer: RenderedLabel };
     /** The render cache of the instance that answers: for tests and the REPL. */
     "labels.cacheStats": { params: Record<string, never>; answer: RenderCacheStats };
   }

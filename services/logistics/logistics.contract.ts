@@ -1,4 +1,5 @@
 import type { StaffRole } from "../../lib/staff-keys";
+import type { ManifestView } from "./manifests/manifests.params";
 
 /** What other services call `logistics` with, and what it answers. Types only. */
 
@@ -6,5 +7,15 @@ declare module "../../lib/contract" {
   interface ActionContracts {
     /** From auth, before a staff key is made: the courier or hub exists, and its hub. 404 NOT_FOUND otherwise. */
     "logistics.staffSubject": { params: { role: StaffRole; subjectId: string }; answer: { hubId: string } };
+  }
+}
+
+/** Issue 44: what a manifest's document prints (labels renders it; the lines as made, never changed). */
+export type ManifestDocument = Omit<ManifestView, "pdfUrl"> & { organizationId: string; sandbox: boolean };
+
+declare module "../../lib/contract" {
+  interface ActionContracts {
+    /** From labels, once a manifest URL verified: the manifest to print. 404 MANIFEST_NOT_FOUND otherwise. */
+    "logistics.manifestDocument": { params: { id: string }; answer: ManifestDocument };
   }
 }

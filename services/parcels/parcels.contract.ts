@@ -97,6 +97,11 @@ declare module "../../lib/contract" {
       params: { owner: { organizationId: string; mode: KeyMode }; limit?: number };
       answer: { parcelIds: string[] };
     };
+    /** Issue 44: a manifest's recipient hint per parcel (first name, phone's last two digits); unknown ones are left out. */
+    "parcels.recipientHints": {
+      params: { parcelIds: string[]; owner?: { organizationId: string; mode: KeyMode } };
+      answer: { hints: Record<string, string> };
+    };
     "parcels.labelData": { params: { parcelId: string }; answer: ParcelLabelData };
     /**
      * The label data of several parcels, in the order asked, and the ids that are no visible

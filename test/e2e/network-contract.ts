@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { SystemUnderTest } from "./gateway-contract";
 import { http } from "../helpers/http";
+import { apiResponseValidator } from "../helpers/openapi-validator";
+import { parsePdf } from "../helpers/pdf";
 import { expectError, Merchant, merchants, PARCEL } from "./merchant-helpers";
 import { relayHelpers } from "./relay-contract";
 
@@ -403,6 +405,298 @@ export function networkContract(system: () => SystemUnderTest): void {
         401,
         "UNAUTHENTICATED"
       );
+    });
+  });
+
+  describe("manifests: one document, one scan, the merchant's count", () => {
+    const courierOfWilaya16 = async () => {
+      const bo = m.bo();
+      const hub = await bo.call("POST", "/hubs", {
+        code: `HUB-16-${randomUUID().slice(0, 6).toUpperCase()}`,
+        wilaya: "16",
+        name: "Rouiba",
+        address: "ZI Rouiba"
+      });
+      const courier = await bo.call("POST", "/couriers", {
+        firstName: "Nadir",
+        lastName: "Saadi",
+        phone: "+213 661 00 11 22",
+        homeHubId: hub.body.id
+      });
+      const key = await bo.call("POST", "/staff-keys", { role: "courier", subjectId: courier.body.id, name: "Nadir's phone" });
+      expect([hub.status, courier.status, key.status]).toEqual([201, 201, 201]);
+      return (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+        http(system().baseUrl, method, `/api/courier/v1${path}`, {
+          headers: { Authorization: `ApiKey ${key.body.key}`, ...headers },
+          body
+        });
+    };
+    const book = async (who: Merchant, parcelIds: string[]) => {
+      const res = await who.live("POST", "/pickups", {
+        address: PICKUP_ADDRESS,
+        readyAt: pickupWindow().readyAt,
+        closeAt: pickupWindow().closeAt,
+        parcelIds
+      });
+      expect(res.status).toBe(201);
+      return res.body;
+    };
+    /** The PDF behind a pdfUrl, through the gateway under test, checked against the document like every answer. */
+    const download = async (url: string) => {
+      const target = new URL(url);
+      const path = target.pathname + target.search;
+      const res = await fetch(system().baseUrl + path);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const json = (res.headers.get("content-type") ?? "").includes("application/json") ? JSON.parse(bytes.toString("utf8")) : undefined;
+      apiResponseValidator().assert({
+        method: "GET",
+        path,
+        status: res.status,
+        headers: res.headers,
+        body: json,
+        text: bytes.toString("latin1")
+      });
+      return { status: res.status, type: res.headers.get("content-type"), bytes, json };
+    };
+
+    test("a pickup's manifest: its number, a line per parcel (a recipient hint only), totals and a signed A4 PDF; immutable, a parcel on one only", async () => {
+      const ids: string[] = [];
+      const tracking: string[] = [];
+      for (const [cod, declared] of [
+        [1500, 3000],
+        [null, 12000],
+        [2450.5, null]
+      ] as const) {
+        const res = await merchant.live("POST", "/parcels", {
+          ...PARCEL,
+          codAmountDzd: cod ?? undefined,
+          declaredValueDzd: declared ?? undefined
+        });
+        expect(res.status).toBe(201);
+        ids.push(res.body.id);
+        tracking.push(res.body.trackingNumber);
+      }
+      const pickup = await book(merchant, ids);
+      const key = `manifest-${randomUUID()}`;
+      const answers = await Promise.all(
+        [1, 2, 3].map(() => merchant.live("POST", "/manifests", { pickupId: pickup.id }, { "Idempotency-Key": key }))
+      );
+      expect(answers.map(a => a.status)).toEqual([201, 201, 201]);
+      expect(new Set(answers.map(a => a.body.id)).size).toBe(1);
+      const made = answers[0];
+      expect(made.headers.get("location")).toContain(`/manifests/${made.body.id}`);
+      expect(made.body).toEqual(
+        expect.objectContaining({
+          number: expect.stringMatching(/^MF-\d{8}-[2-9A-Z]{6}$/),
+          pickupDate: pickupWindow().day,
+          address: PICKUP_ADDRESS,
+          pickupId: pickup.id,
+          totals: { parcels: 3, codAmountDzd: 3950.5, declaredValueDzd: 15000 },
+          pdfUrl: expect.stringContaining(`/labels/manifests/${made.body.id}.pdf?`)
+        })
+      );
+      expect(made.body.lines.map((l: { trackingNumber: string }) => l.trackingNumber).sort()).toEqual([...tracking].sort());
+      // The recipient as a hint: the first name and the phone's last two digits, nothing more.
+      for (const l of made.body.lines)
+        expect(l).toEqual(expect.objectContaining({ recipientHint: "Amina ••56", relayCode: PARCEL.destinationRelayCode }));
+      expect(JSON.stringify(made.body)).not.toContain("Benali");
+      expectError(
+        await merchant.live("POST", "/manifests", { pickupId: pickup.id, surprise: 1 }, { "Idempotency-Key": key }),
+        400,
+        "VALIDATION_FAILED"
+      );
+      expectError(
+        await merchant.live(
+          "POST",
+          "/manifests",
+          { parcelIds: ids, address: PICKUP_ADDRESS, pickupDate: pickupWindow().day },
+          { "Idempotency-Key": key }
+        ),
+        422,
+        "IDEMPOTENCY_KEY_REUSED"
+      );
+
+      // A parcel is on one manifest only: a second one is refused, naming the first.
+      const again = await merchant.live("POST", "/manifests", {
+        parcelIds: [ids[1]],
+        address: PICKUP_ADDRESS,
+        pickupDate: pickupWindow().day
+      });
+      expectError(again, 409, "PARCEL_ALREADY_ON_MANIFEST", "parcelIds");
+      expect(again.body.details[0].message).toContain(made.body.number);
+
+      const pdf = await download(made.body.pdfUrl);
+      expect({ status: pdf.status, type: pdf.type }).toEqual({ status: 200, type: "application/pdf" });
+      const { text } = await parsePdf(pdf.bytes);
+      expect(text).toContain(made.body.number);
+      for (const t of tracking) expect(text).toContain(t);
+      expect(text).toContain("Total : 3 colis");
+      const forged = made.body.pdfUrl.replace(/signature=([0-9a-f])/, (_: string, c: string) => `signature=${c === "0" ? "1" : "0"}`);
+      expect((await download(forged)).json).toEqual(expect.objectContaining({ status: 403, code: "LABEL_URL_INVALID" }));
+
+      const read = await merchant.live("GET", `/manifests/${made.body.id}`);
+      expect(read.status).toBe(200);
+      expect({ ...read.body, pdfUrl: null }).toEqual({ ...made.body, pdfUrl: null });
+      const listed = await merchant.live("GET", `/manifests?pickupId=${pickup.id}`);
+      expect(listed.body.items.map((x: { id: string }) => x.id)).toEqual([made.body.id]);
+      expect(
+        (await merchant.live("GET", `/manifests?pickupDate=${pickupWindow().day}&size=100`)).body.items.map((x: { id: string }) => x.id)
+      ).toContain(made.body.id);
+
+      // Another organisation, or the sandbox key, never sees it.
+      expectError(await other.live("GET", `/manifests/${made.body.id}`), 404, "MANIFEST_NOT_FOUND");
+      expectError(await merchant.sandbox("GET", `/manifests/${made.body.id}`), 404, "MANIFEST_NOT_FOUND");
+      expect((await other.live("GET", "/manifests")).body.items.map((x: { id: string }) => x.id)).not.toContain(made.body.id);
+      expect((await merchant.sandbox("GET", "/manifests")).body.items.map((x: { id: string }) => x.id)).not.toContain(made.body.id);
+      expectError(await other.live("POST", "/manifests", { pickupId: pickup.id }), 404, "PICKUP_NOT_FOUND");
+    });
+
+    test("a sandbox key makes sandbox manifests of sandbox parcels, marked on the PDF, which the live key never sees", async () => {
+      const [id] = await createParcels(merchant, 1, "sandbox");
+      const made = await merchant.sandbox("POST", "/manifests", {
+        parcelIds: [id],
+        address: PICKUP_ADDRESS,
+        pickupDate: pickupWindow().day
+      });
+      expect(made.status).toBe(201);
+      expectError(await merchant.live("GET", `/manifests/${made.body.id}`), 404, "MANIFEST_NOT_FOUND");
+      expect((await merchant.live("GET", "/manifests?size=100")).body.items.map((x: { id: string }) => x.id)).not.toContain(made.body.id);
+      const { text } = await parsePdf((await download(made.body.pdfUrl)).bytes);
+      expect(text).toContain("SANDBOX");
+    });
+
+    test("bad input is a 4xx in the error shape", async () => {
+      const [id] = await createParcels(merchant, 1);
+      const day = pickupWindow().day;
+      expectError(await merchant.live("POST", "/manifests", {}), 400, "VALIDATION_FAILED", "pickupId");
+      expectError(await merchant.live("POST", "/manifests", { pickupId: randomUUID(), parcelIds: [id] }), 400, "VALIDATION_FAILED");
+      expectError(await merchant.live("POST", "/manifests", { parcelIds: [id], pickupDate: day }), 400, "VALIDATION_FAILED", "address");
+      expectError(
+        await merchant.live("POST", "/manifests", { parcelIds: [id], address: PICKUP_ADDRESS, pickupDate: "2020-01-01" }),
+        400,
+        "VALIDATION_FAILED",
+        "pickupDate"
+      );
+      expectError(
+        await merchant.live("POST", "/manifests", { parcelIds: [id], address: PICKUP_ADDRESS, pickupDate: "2031-02-30" }),
+        400,
+        "VALIDATION_FAILED",
+        "pickupDate"
+      );
+      expectError(
+        await merchant.live("POST", "/manifests", { parcelIds: ["nope"], address: PICKUP_ADDRESS, pickupDate: day }),
+        400,
+        "VALIDATION_FAILED"
+      );
+      expectError(
+        await merchant.live("POST", "/manifests", { parcelIds: [randomUUID()], address: PICKUP_ADDRESS, pickupDate: day }),
+        404,
+        "PARCEL_NOT_FOUND"
+      );
+      // Another organisation's parcel is as unknown as one that does not exist; so is a live parcel to the sandbox key.
+      expectError(
+        await other.live("POST", "/manifests", { parcelIds: [id], address: PICKUP_ADDRESS, pickupDate: day }),
+        404,
+        "PARCEL_NOT_FOUND"
+      );
+      expectError(
+        await merchant.sandbox("POST", "/manifests", { parcelIds: [id], address: PICKUP_ADDRESS, pickupDate: day }),
+        404,
+        "PARCEL_NOT_FOUND"
+      );
+      expectError(await merchant.live("POST", "/manifests", { pickupId: randomUUID() }), 404, "PICKUP_NOT_FOUND");
+      expectError(await merchant.live("GET", `/manifests/${randomUUID()}`), 404, "MANIFEST_NOT_FOUND");
+      expectError(await merchant.live("GET", "/manifests/not-a-uuid"), 400, "VALIDATION_FAILED");
+      expectError(await merchant.live("GET", "/manifests?pickupDate=2026-13-45"), 400, "VALIDATION_FAILED", "pickupDate");
+      expectError(await merchant.live("GET", "/manifests?size=0"), 400, "VALIDATION_FAILED");
+    });
+
+    test("the courier's one scan announces every listed parcel to the pickup; the merchant's count code collects them at closing", async () => {
+      const courierApi = await courierOfWilaya16();
+      const ids = await createParcels(merchant, 3);
+      // The pickup was booked for the first parcel only; the manifest lists all three.
+      const pickup = await book(merchant, [ids[0]]);
+      const manifest = await merchant.live("POST", "/manifests", {
+        parcelIds: ids,
+        address: PICKUP_ADDRESS,
+        pickupDate: pickupWindow().day
+      });
+      expect(manifest.status).toBe(201);
+
+      const key = randomUUID();
+      const scans = await Promise.all(
+        [1, 2].map(() =>
+          courierApi("POST", `/pickups/${pickup.id}/manifest-scans`, { manifestNumber: manifest.body.number }, { "Idempotency-Key": key })
+        )
+      );
+      for (const scan of scans) {
+        expect(scan.status).toBe(200);
+        expect([...scan.body.announced].sort()).toEqual([...ids].sort());
+      }
+      expect(scans.flatMap(s => s.body.added).sort()).toEqual([ids[1], ids[2]].sort());
+      for (const id of ids) expect((await merchant.live("GET", `/parcels/${id}`)).body.status).toBe("READY_FOR_PICKUP");
+
+      // One parcel by its own scan; the other two by the merchant's count.
+      const tracking = (await merchant.live("GET", `/parcels/${ids[0]}`)).body.trackingNumber;
+      expect(
+        (await courierApi("POST", `/pickups/${pickup.id}/scans`, { trackingNumber: tracking }, { "Idempotency-Key": randomUUID() })).body
+          .outcome
+      ).toBe("COLLECTED");
+
+      const view = await merchant.live("GET", `/pickups/${pickup.id}`);
+      expect(view.body.countCode).toMatch(/^\d{6}$/);
+      const run = await courierApi("GET", "/run");
+      expect(run.body.items.find((p: { id: string }) => p.id === pickup.id)).not.toHaveProperty("countCode");
+      const wrong = String((Number(view.body.countCode) + 1) % 1_000_000).padStart(6, "0");
+
+      const close = (body: unknown) => courierApi("POST", `/pickups/${pickup.id}/close`, body, { "Idempotency-Key": randomUUID() });
+      expectError(await close({ countCode: wrong, count: 3 }), 409, "COUNT_CODE_INCORRECT", "countCode");
+      expectError(await close({ countCode: view.body.countCode, count: 2 }), 409, "PICKUP_COUNT_MISMATCH", "count");
+      expectError(await close({ countCode: view.body.countCode }), 400, "VALIDATION_FAILED");
+      expect((await merchant.live("GET", `/pickups/${pickup.id}`)).body.status).toBe("IN_PROGRESS");
+      const closed = await close({ countCode: view.body.countCode, count: 3 });
+      expect(closed.status).toBe(200);
+      expect(closed.body).toEqual(expect.objectContaining({ status: "COMPLETED", missing: [], unexpected: [] }));
+      for (const id of ids) expect((await merchant.live("GET", `/parcels/${id}`)).body.status).toBe("PICKED_UP");
+      const trail = await m.bo().call("GET", `/parcels/${ids[1]}/custody`);
+      expect(trail.body.trail.map((e: { givenBy: string; holder: string; scan: string }) => `${e.givenBy}→${e.holder} ${e.scan}`)).toEqual([
+        "merchant→courier pickup.counted"
+      ]);
+      // Closed, the pickup shows no code any more.
+      expect((await merchant.live("GET", `/pickups/${pickup.id}`)).body.countCode).toBeNull();
+    });
+
+    test("another merchant's manifest is no manifest for this stop; five wrong count codes lock the count", async () => {
+      const courierApi = await courierOfWilaya16();
+      const [mine] = await createParcels(merchant, 1);
+      const pickup = await book(merchant, [mine]);
+      const [theirs] = await createParcels(other, 1);
+      const foreign = await other.live("POST", "/manifests", {
+        parcelIds: [theirs],
+        address: PICKUP_ADDRESS,
+        pickupDate: pickupWindow().day
+      });
+      expect(foreign.status).toBe(201);
+      expectError(
+        await courierApi("POST", `/pickups/${pickup.id}/manifest-scans`, { manifestNumber: foreign.body.number }),
+        404,
+        "MANIFEST_NOT_FOUND"
+      );
+      expectError(
+        await courierApi("POST", `/pickups/${pickup.id}/manifest-scans`, { manifestNumber: "MF-1" }),
+        400,
+        "VALIDATION_FAILED",
+        "manifestNumber"
+      );
+      expect((await other.live("GET", `/parcels/${theirs}`)).body.status).toBe("CREATED");
+
+      const code = (await merchant.live("GET", `/pickups/${pickup.id}`)).body.countCode;
+      const wrong = String((Number(code) + 7) % 1_000_000).padStart(6, "0");
+      const close = (countCode: string) =>
+        courierApi("POST", `/pickups/${pickup.id}/close`, { countCode, count: 1 }, { "Idempotency-Key": randomUUID() });
+      for (let i = 0; i < 5; i++) expectError(await close(wrong), 409, "COUNT_CODE_INCORRECT");
+      expectError(await close(code), 423, "COUNT_CODE_LOCKED");
+      expect((await merchant.live("GET", `/parcels/${mine}`)).body.status).toBe("READY_FOR_PICKUP");
     });
   });
 }

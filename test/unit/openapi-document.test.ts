@@ -379,6 +379,7 @@ describe("SPEC §5: authentication", () => {
       getCodSummary: either("parcels:read"),
       downloadLabel: [],
       downloadLabelDocument: [],
+      downloadManifest: [],
       openClaim: either("parcels:write"),
       listClaims: either("parcels:read"),
       getClaim: either("parcels:read"),
@@ -394,7 +395,10 @@ describe("SPEC §5: authentication", () => {
       createPickup: either("parcels:write"),
       listPickups: either("parcels:read"),
       getPickup: either("parcels:read"),
-      cancelPickup: either("parcels:write")
+      cancelPickup: either("parcels:write"),
+      createManifest: either("parcels:write"),
+      listManifests: either("parcels:read"),
+      getManifest: either("parcels:read")
     });
   });
 });

@@ -199,9 +199,10 @@ test("every documented operation with a Joi schema is covered here", () => {
       "createLabelDocument"
     ])
   );
-  // Only the label downloads check their own input (a malformed part of a signed URL is a 403, never a 400).
+  // Only the label and manifest downloads check their own input (a malformed part of a signed URL is a 403, never a 400).
   expect(documented.filter(d => !covered.includes(d.operation.operationId)).map(d => d.operation.operationId)).toEqual([
     "downloadLabelDocument",
+    "downloadManifest",
     "downloadLabel"
   ]);
 });

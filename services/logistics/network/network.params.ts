@@ -90,11 +90,18 @@ export const PickupScanSchema = Joi.object<PickupScanParams, true>({
 export interface PickupCloseParams {
   id: string;
   occurredAt?: string;
+  countCode?: string;
+  count?: number;
 }
 export const PickupCloseSchema = Joi.object<PickupCloseParams, true>({
   id: uuid().required().description("Pickup id (uuid)."),
-  occurredAt: scanFields.occurredAt
-});
+  occurredAt: scanFields.occurredAt,
+  countCode: Joi.string()
+    .pattern(/^\d{6}$/)
+    .description("The merchant's count code (their pickup view's countCode), with count: the parcels handed over without a scan each.")
+    .example("482913"),
+  count: Joi.number().integer().min(1).max(10_000).description("How many parcels the merchant handed over, counted together.").example(5)
+}).and("countCode", "count");
 
 export const HubView = component(
   "Hub",

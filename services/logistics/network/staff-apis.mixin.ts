@@ -8,6 +8,7 @@ import type { LogisticsThis } from "../logistics-this";
 import { viewsOf } from "../pickups/pickups";
 import { PickupPage, PickupPageSchema, PickupView, PickupViewSchema } from "../pickups/pickups.params";
 import { closePickup } from "../pickups/reconcile";
+import { closeWithMerchantCount } from "../manifests/close-with-count";
 import * as pickups from "../pickups/pickups.store";
 import {
   PickupCloseParams,
@@ -82,17 +83,31 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, LogisticsThis>>
         summary: "Close the pickup stop",
         description:
           "Reconciles at once: listed parcels not scanned are `missing` (they stay READY_FOR_PICKUP), scanned ones not listed " +
-          "`unexpected`; the pickup is COMPLETED or PARTIALLY_COMPLETED. Closing again answers the same.",
+          "`unexpected`; the pickup is COMPLETED or PARTIALLY_COMPLETED. Closing again answers the same. With the merchant's " +
+          "`countCode` and `count` (equal to the parcels listed), every listed parcel not scanned is collected first " +
+          "(PICKED_UP, confirmed by the merchant's count); a wrong code is 409 COUNT_CODE_INCORRECT, five of them 423 COUNT_CODE_LOCKED.",
         tag: "Courier",
         response: PickupViewSchema,
         responseDescription: "The pickup, reconciled.",
-        errors: ["PICKUP_NOT_FOUND", "CONFLICT", "OCCURRED_AT_OUT_OF_RANGE"],
+        errors: [
+          "PICKUP_NOT_FOUND",
+          "CONFLICT",
+          "OCCURRED_AT_OUT_OF_RANGE",
+          "COUNT_CODE_INCORRECT",
+          "PICKUP_COUNT_MISMATCH",
+          "COUNT_CODE_LOCKED"
+        ],
         parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
-        body: { name: "PickupCloseRequest", required: false, description: "When the stop was closed, if not now." }
+        body: {
+          name: "PickupCloseRequest",
+          required: false,
+          description: "When the stop was closed, if not now; the merchant's count, if given."
+        }
       },
       async handler(ctx): Promise<PickupView> {
-        occurredAtOf(ctx.meta.staff, ctx.params.occurredAt);
-        await pickupOnCourierRun(this.db, ctx.meta.staff, ctx.params.id);
+        const at = occurredAtOf(ctx.meta.staff, ctx.params.occurredAt);
+        const pickup = await pickupOnCourierRun(this.db, ctx.meta.staff, ctx.params.id);
+        await closeWithMerchantCount(this, ctx as StaffContext, pickup, ctx.params, at);
         const closed = await closePickup(this.db, ctx.params.id);
         return (await viewsOf(this.db, [closed]))[0];
       }

@@ -20,6 +20,7 @@ import {
   PickupViewSchema
 } from "./pickups.params";
 import * as store from "./pickups.store";
+import { countCodeFor } from "../manifests/count-code";
 
 function deps(service: LogisticsThis, ctx: Context): PickupDeps {
   return {
@@ -97,7 +98,9 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, LogisticsThis>>
       endpoint: {
         operationId: "getPickup",
         summary: "Read a pickup",
-        description: "A pickup of yours, its parcels and, once the courier closed the stop, what was missing or unexpected.",
+        description:
+          "A pickup of yours, its parcels and, once the courier closed the stop, what was missing or unexpected. While the " +
+          "courier may come, `countCode`: tell it to the courier with the number of parcels you hand over, to confirm them all at once.",
         tag: "Pickups",
         response: PickupViewSchema,
         responseDescription: "The pickup.",
@@ -106,7 +109,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, LogisticsThis>>
       async handler(ctx): Promise<PickupView> {
         const pickup = await store.findPickup(this.db, ctx.params.id, ownerOf(ctx));
         if (!pickup) throw PICKUP_NOT_FOUND();
-        return (await viewsOf(this.db, [pickup]))[0];
+        // Only here, to the pickup's merchant: the code the courier must hear from them (issue 44 C).
+        return { ...(await viewsOf(this.db, [pickup]))[0], countCode: countCodeFor(pickup, this.encryptionKey) };
       }
     }),
 

@@ -27,7 +27,7 @@ export interface PickupAddress {
   wilaya: string;
 }
 
-const AddressSchema = Joi.object<PickupAddress, true>({
+export const AddressSchema = Joi.object<PickupAddress, true>({
   line1: Joi.string().trim().min(1).max(200).required().description("Street and number, building.").example("12 rue Didouche Mourad"),
   city: Joi.string().trim().min(1).max(100).required().description("Commune.").example("Alger Centre"),
   wilaya: Joi.string()
@@ -117,6 +117,8 @@ export interface PickupView {
   unexpected: string[];
   createdAt: string;
   updatedAt: string;
+  /** GET /pickups/{id} only: the merchant's count code (issue 44). */
+  countCode?: string | null;
 }
 
 export const PickupViewSchema: JsonSchema = component(
@@ -160,9 +162,16 @@ export const PickupViewSchema: JsonSchema = component(
       missing: arrayOf(uuidSchema(), "Once the courier closed the stop: listed parcels not collected (they stay READY_FOR_PICKUP)."),
       unexpected: arrayOf(uuidSchema(), "Once the courier closed the stop: parcels collected that were not listed."),
       createdAt: dateTime("UTC."),
-      updatedAt: dateTime("UTC.")
+      updatedAt: dateTime("UTC."),
+      countCode: nullable({
+        type: "string",
+        pattern: "^\\d{6}$",
+        description:
+          "GET /pickups/{id} only, while the pickup is CONFIRMED or IN_PROGRESS: six digits to tell the courier with your count of " +
+          "the parcels handed over; the courier's close then confirms them all (issue 44)."
+      })
     },
-    { description: "A pickup: the courier's visit to collect your parcels." }
+    { description: "A pickup: the courier's visit to collect your parcels.", optional: ["countCode"] }
   )
 );
 

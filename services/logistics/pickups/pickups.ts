@@ -7,6 +7,7 @@ import { isUniqueViolation } from "../../../lib/db/unique-violation";
 import { AppError } from "../../../lib/errors";
 import { fingerprintOf, keyReused } from "../../../lib/idempotency";
 import { isDateTime } from "../../../lib/schemas";
+import { pickableParcels } from "../pickable-parcels";
 import { scanIdOf } from "../scan-ids";
 import { algiersClock, checkWindow, PickupRules } from "./pickup-window";
 import type { CreatePickupParams, PickupView } from "./pickups.params";
@@ -22,11 +23,8 @@ export interface PickupDeps {
 
 export const PICKUP_NOT_FOUND = () => new AppError("PICKUP_NOT_FOUND", "No such pickup");
 
-/** Parcels a pickup may take: CREATED, or READY_FOR_PICKUP and left behind at an earlier stop (the index refuses one still listed). */
-const PICKABLE = new Set(["CREATED", "READY_FOR_PICKUP"]);
-
 /** Unambiguous characters (no 0/O, 1/I): read aloud on the phone. */
-const CONFIRMATION_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
+export const CONFIRMATION_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
 
 function confirmationNumber(readyAt: Date): string {
   const suffix = Array.from({ length: 6 }, () => CONFIRMATION_ALPHABET[randomInt(CONFIRMATION_ALPHABET.length)]).join("");
@@ -97,20 +95,7 @@ async function parcelsToCollect(deps: PickupDeps, owner: store.Owner, params: Cr
   }
   const ids = params.parcelIds ?? (await call(deps.caller, "parcels.createdParcels", { owner })).parcelIds;
   if (ids.length === 0) throw new AppError("PARCEL_NOT_PICKABLE", "You have no CREATED parcel to collect");
-  const { parcels } = await call(deps.caller, "parcels.networkParcels", { parcelIds: ids, owner });
-  const found = new Map(parcels.map(p => [p.id, p]));
-  const unknown = ids.filter(id => !found.has(id));
-  if (unknown.length > 0) {
-    throw new AppError("PARCEL_NOT_FOUND", "Some parcels do not exist", {
-      details: unknown.map(id => ({ field: "parcelIds", message: `${id} not found` }))
-    });
-  }
-  const notPickable = parcels.filter(p => !PICKABLE.has(p.status));
-  if (notPickable.length > 0) {
-    throw new AppError("PARCEL_NOT_PICKABLE", "Only CREATED parcels can be collected", {
-      details: notPickable.map(p => ({ field: "parcelIds", message: `${p.id} is ${p.status}` }))
-    });
-  }
+  await pickableParcels(deps.caller, owner, ids);
   return ids;
 }
 

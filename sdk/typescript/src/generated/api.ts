@@ -204,6 +204,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner/v1/manifests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List manifests
+         * @description Your manifests of the key's mode, newest first, optionally of one pickup day or one pickup.
+         */
+        get: operations["listManifests"];
+        put?: never;
+        /**
+         * Make a manifest
+         * @description The list of parcels the courier collects at one address on one day, as an A4 PDF (French and Arabic) with one Code 128 and one QR code of the manifest's number: the courier scans it once to announce every parcel listed, then each parcel is confirmed taken by its own scan or by your count. Give `pickupId` (the pickup's address, day and parcels still to collect) or `parcelIds` with `address` and `pickupDate`. Each parcel must be yours, CREATED or READY_FOR_PICKUP, and on no other manifest (409 PARCEL_ALREADY_ON_MANIFEST). A manifest never changes: for more parcels, make another one.
+         */
+        post: operations["createManifest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/manifests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a manifest
+         * @description A manifest of yours, its lines and totals, and a fresh pdfUrl.
+         */
+        get: operations["getManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/v1/parcels": {
         parameters: {
             query?: never;
@@ -467,7 +511,7 @@ export interface paths {
         };
         /**
          * Read a pickup
-         * @description A pickup of yours, its parcels and, once the courier closed the stop, what was missing or unexpected.
+         * @description A pickup of yours, its parcels and, once the courier closed the stop, what was missing or unexpected. While the courier may come, `countCode`: tell it to the courier with the number of parcels you hand over, to confirm them all at once.
          */
         get: operations["getPickup"];
         put?: never;
@@ -798,6 +842,26 @@ export interface paths {
          * @description The url answered by POST /api/partner/v1/labels: one document with the label of each of its parcels, in their order. No API key: the signature covers the list of parcels and the expiry (30 minutes); `format` and `startOffset` may be changed. Any URL that does not verify is the same 403.
          */
         get: operations["downloadLabelDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/labels/manifests/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a manifest (pre-signed URL)
+         * @description The pdfUrl of a manifest: an A4 PDF in French and Arabic, one Code 128 and one QR code of the manifest's number, a line per parcel and the totals. No API key: the signature covers the manifest and the expiry (30 minutes); read the manifest again for a fresh URL. Any URL that does not verify is the same 403.
+         */
+        get: operations["downloadManifest"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1394,7 +1458,7 @@ export interface components {
         /** @description The normalised error body of every failed call. */
         ApiError: {
             /**
-             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, RECIPIENT_PHONE_INVALID, OCCURRED_AT_OUT_OF_RANGE, COMMUNE_NOT_IN_WILAYA, PICKUP_WINDOW_INVALID, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, VERIFICATION_CODE_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLOSURE_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, PAIRING_CODE_NOT_FOUND, PICKUP_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, PIN_RESEND_LIMIT, RELAY_CLOSED, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, IDEMPOTENCY_KEY_IN_USE, PARCEL_REDIRECTED, PARCEL_EXPIRED, PIN_RESET, PICKUP_PASS_INVALID, PICKUP_PASS_VOID, OFFLINE_PIN_REFUSED, PIN_REPLACED, PICKUP_NOT_CANCELLABLE, PARCEL_NOT_PICKABLE, PAIRING_CODE_EXPIRED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
+             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, RECIPIENT_PHONE_INVALID, OCCURRED_AT_OUT_OF_RANGE, COMMUNE_NOT_IN_WILAYA, PICKUP_WINDOW_INVALID, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, VERIFICATION_CODE_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLOSURE_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, PAIRING_CODE_NOT_FOUND, PICKUP_NOT_FOUND, MANIFEST_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, PIN_RESEND_LIMIT, RELAY_CLOSED, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, IDEMPOTENCY_KEY_IN_USE, PARCEL_REDIRECTED, PARCEL_EXPIRED, PIN_RESET, PICKUP_PASS_INVALID, PICKUP_PASS_VOID, OFFLINE_PIN_REFUSED, PIN_REPLACED, PICKUP_NOT_CANCELLABLE, PARCEL_NOT_PICKABLE, PARCEL_ALREADY_ON_MANIFEST, COUNT_CODE_INCORRECT, PICKUP_COUNT_MISMATCH, PAIRING_CODE_EXPIRED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, COUNT_CODE_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
              * @example VALIDATION_FAILED
              * @example RELAY_NOT_FOUND
              * @example INVALID_TARIFF
@@ -1427,6 +1491,7 @@ export interface components {
              * @example RETURN_CODE_NOT_FOUND
              * @example PAIRING_CODE_NOT_FOUND
              * @example PICKUP_NOT_FOUND
+             * @example MANIFEST_NOT_FOUND
              * @example METHOD_NOT_ALLOWED
              * @example REQUEST_TIMEOUT
              * @example PARCEL_NOT_CANCELLABLE
@@ -1463,12 +1528,16 @@ export interface components {
              * @example PIN_REPLACED
              * @example PICKUP_NOT_CANCELLABLE
              * @example PARCEL_NOT_PICKABLE
+             * @example PARCEL_ALREADY_ON_MANIFEST
+             * @example COUNT_CODE_INCORRECT
+             * @example PICKUP_COUNT_MISMATCH
              * @example PAIRING_CODE_EXPIRED
              * @example PAYLOAD_TOO_LARGE
              * @example UNSUPPORTED_MEDIA_TYPE
              * @example IDEMPOTENCY_KEY_REUSED
              * @example COD_AMOUNT_MISMATCH
              * @example PIN_LOCKED
+             * @example COUNT_CODE_LOCKED
              * @example RATE_LIMITED
              * @example HEADERS_TOO_LARGE
              * @example INTERNAL
@@ -2005,6 +2074,123 @@ export interface components {
              * @default 0
              */
             startOffset?: number;
+        };
+        /** @description A manifest: the list of parcels handed to the courier at one address on one day. Immutable. */
+        Manifest: {
+            /**
+             * Format: uuid
+             * @description Manifest id.
+             */
+            id: string;
+            /**
+             * @description Printed as Code 128 and QR on the document: the courier scans it once for every parcel listed. MF-YYYYMMDD-XXXXXX.
+             * @example MF-20260312-7K2Q9M
+             */
+            number: string;
+            /**
+             * Format: date
+             * @description The pickup's day (Algiers).
+             */
+            pickupDate: string;
+            address: {
+                line1: string;
+                city: string;
+                wilaya: string;
+            };
+            /**
+             * Format: uuid
+             * @description The pickup it was made from, if any.
+             */
+            pickupId: string | null;
+            /** @description One line per parcel, as printed. */
+            lines: {
+                line: number;
+                /** Format: uuid */
+                parcelId: string;
+                trackingNumber: string;
+                /** @description The recipient's first name and the phone's last two digits, nothing more. */
+                recipientHint: string;
+                relayCode: string;
+                /** @description Cash to collect at hand-over; null when none. */
+                codAmountDzd: number | null;
+                /** @description Declared value; null when none. */
+                declaredValueDzd: number | null;
+            }[];
+            totals: {
+                parcels: number;
+                /** @description Sum of the COD amounts. */
+                codAmountDzd: number;
+                /** @description Sum of the declared values. */
+                declaredValueDzd: number;
+            };
+            /**
+             * Format: uri
+             * @description Pre-signed URL of the A4 PDF (French and Arabic), valid about 30 minutes; read the manifest again for a fresh one.
+             */
+            pdfUrl: string | null;
+            /**
+             * Format: date-time
+             * @description UTC.
+             */
+            createdAt: string;
+        };
+        /** @description The stop and its parcels. Unknown fields are refused. */
+        ManifestCreateRequest: {
+            /**
+             * Format: uuid
+             * @description Make the manifest of this pickup: its address, its day and the parcels it still has to collect.
+             */
+            pickupId?: string;
+            /** @description Or these parcels (each CREATED or READY_FOR_PICKUP, on no other manifest), with `address` and `pickupDate`. */
+            parcelIds?: string[];
+            /** @description With parcelIds: where the courier collects them. */
+            address?: {
+                /**
+                 * @description Street and number, building.
+                 * @example 12 rue Didouche Mourad
+                 */
+                line1: string;
+                /**
+                 * @description Commune.
+                 * @example Alger Centre
+                 */
+                city: string;
+                /**
+                 * @description The wilaya's two-digit code.
+                 * @example 16
+                 */
+                wilaya: string;
+            };
+            /**
+             * @description With parcelIds: the day of the pickup (YYYY-MM-DD, Algiers), today or later.
+             * @example 2026-03-12
+             */
+            pickupDate?: string;
+        };
+        /** @description A page of manifests. */
+        ManifestPage: {
+            /** @description Manifests, newest first. */
+            items: components["schemas"]["Manifest"][];
+            /**
+             * Format: int32
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size asked for.
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching items in all pages.
+             */
+            totalElements: number;
+            /**
+             * Format: int32
+             * @description Number of pages at this size.
+             */
+            totalPages: number;
         };
         MerchantWallet: {
             /**
@@ -2655,6 +2841,8 @@ export interface components {
              * @description UTC.
              */
             updatedAt: string;
+            /** @description GET /pickups/{id} only, while the pickup is CONFIRMED or IN_PROGRESS: six digits to tell the courier with your count of the parcels handed over; the courier's close then confirms them all (issue 44). */
+            countCode?: string | null;
         };
         /** @description The pickup to book. Unknown fields are refused. */
         PickupCreateRequest: {
@@ -3946,6 +4134,9 @@ export type FieldProblem = components['schemas']['FieldProblem'];
 export type HealthResponse = components['schemas']['HealthResponse'];
 export type LabelDocument = components['schemas']['LabelDocument'];
 export type LabelDocumentRequest = components['schemas']['LabelDocumentRequest'];
+export type Manifest = components['schemas']['Manifest'];
+export type ManifestCreateRequest = components['schemas']['ManifestCreateRequest'];
+export type ManifestPage = components['schemas']['ManifestPage'];
 export type MerchantWallet = components['schemas']['MerchantWallet'];
 export type OpeningHours = components['schemas']['OpeningHours'];
 export type ParcelBatchItemResult = components['schemas']['ParcelBatchItemResult'];
@@ -4422,6 +4613,200 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["ScopeMissing"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listManifests: {
+        parameters: {
+            query?: {
+                /** @description Only manifests of this pickup day (YYYY-MM-DD). */
+                pickupDate?: string;
+                /** @description Only manifests made from this pickup. */
+                pickupId?: string;
+                /** @description Zero-based page number. */
+                page?: number;
+                /** @description Page size, 1 to 100. */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of manifests. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManifestPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createManifest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your identifier of this request: 1 to 255 visible ASCII characters. A retry with the same key and body answers the first result and books nothing twice; another body is 422.
+                 * @example manifest-2026-03-12
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The stop and its parcels. Unknown fields are refused. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ManifestCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Made. Location points to the manifest; pdfUrl is its document. */
+            201: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Absolute URL of the created resource. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Manifest"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 404;
+                        /**
+                         * @description One of PICKUP_NOT_FOUND, PARCEL_NOT_FOUND.
+                         * @example PICKUP_NOT_FOUND
+                         * @example PARCEL_NOT_FOUND
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 409;
+                        /**
+                         * @description One of PARCEL_NOT_PICKABLE, PARCEL_ALREADY_ON_MANIFEST, CONFLICT, IDEMPOTENCY_KEY_IN_USE.
+                         * @example PARCEL_NOT_PICKABLE
+                         * @example PARCEL_ALREADY_ON_MANIFEST
+                         * @example CONFLICT
+                         * @example IDEMPOTENCY_KEY_IN_USE
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getManifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Manifest id (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The manifest. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Manifest"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 404;
+                        /**
+                         * @description One of MANIFEST_NOT_FOUND.
+                         * @example MANIFEST_NOT_FOUND
+                         */
+                        code?: string;
+                    };
+                };
+            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
@@ -6540,6 +6925,114 @@ export interface operations {
                         /**
                          * @description One of PARCEL_NOT_FOUND.
                          * @example PARCEL_NOT_FOUND
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Label downloads for this client address allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds to wait before the next request is accepted. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 429;
+                        /**
+                         * @description One of RATE_LIMITED.
+                         * @example RATE_LIMITED
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            /** @description Temporarily unavailable; retry later */
+            503: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Label downloads for this client address allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds to wait before the next request is accepted. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 503;
+                        /**
+                         * @description One of UNAVAILABLE.
+                         * @example UNAVAILABLE
+                         */
+                        code?: string;
+                    };
+                };
+            };
+        };
+    };
+    downloadManifest: {
+        parameters: {
+            query: {
+                /** @description Expiry, Unix seconds. */
+                expires: string;
+                /** @description Hex HMAC of the URL. */
+                signature: string;
+            };
+            header?: never;
+            path: {
+                /** @description <manifest id>.pdf */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The manifest, application/pdf. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description The file name: inline; filename="label-<tracking number>.pdf" (attachment and .zpl for ZPL). */
+                    "Content-Disposition": string;
+                    /** @description hit when the document was served from the render cache (a reprint), miss when it was rendered for this request. */
+                    "X-Label-Cache": "hit" | "miss";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            403: components["responses"]["LabelUrlInvalid"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Label downloads for this client address allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 404;
+                        /**
+                         * @description One of MANIFEST_NOT_FOUND.
+                         * @example MANIFEST_NOT_FOUND
                          */
                         code?: string;
                     };
