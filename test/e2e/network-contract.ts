@@ -3,6 +3,7 @@ import type { SystemUnderTest } from "./gateway-contract";
 import { http } from "../helpers/http";
 import { expectError, Merchant, merchants, PARCEL } from "./merchant-helpers";
 import { relayHelpers } from "./relay-contract";
+import { missortContract } from "./missort-contract";
 
 /**
  * Issue 44, the first and middle mile, through the APIs only: a merchant books pickups and
@@ -405,4 +406,6 @@ export function networkContract(system: () => SystemUnderTest): void {
       );
     });
   });
+
+  describe("mis-sorts (decision 0058)", () => missortContract(system));
 }
