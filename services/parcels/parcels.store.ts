@@ -11,6 +11,7 @@ import type { ParcelStatus } from "../../lib/parcel-status";
 import type { ParcelDirection } from "../../lib/parcel-view";
 import type { PublicTrackingSource } from "../../lib/public-tracking";
 import { findRelayPoint } from "./relay-points.store";
+import { stepsOf } from "./network/steps.store";
 
 /** All SQL of the parcels service (schema `parcels`, migrations/parcels/), returning camelCase records. */
 
@@ -649,7 +650,11 @@ export async function parcelHistory(db: Queryable, parcelId: string): Promise<Hi
 }
 
 /** What public tracking may read of a parcel, by its exact (normalised) number; null when there is no visible parcel. */
-export async function publicTrackingSource(db: Queryable, trackingNumber: string): Promise<PublicTrackingSource | null> {
+export async function publicTrackingSource(
+  db: Queryable,
+  trackingNumber: string,
+  options: { journey?: boolean } = {}
+): Promise<PublicTrackingSource | null> {
   const [parcel] = await db.query<
     Pick<ParcelRow, "id" | "tracking_number" | "status" | "mode" | "cod_amount_centimes" | "destination_relay_code" | "pickup_deadline"> & {
       return_code_sent_at: Date | null;
@@ -663,7 +668,12 @@ export async function publicTrackingSource(db: Queryable, trackingNumber: string
     [trackingNumber]
   );
   if (!parcel) return null;
-  const [relay, history] = await Promise.all([findRelayPoint(db, parcel.destination_relay_code), parcelHistory(db, parcel.id)]);
+  const [relay, history, journey] = await Promise.all([
+    findRelayPoint(db, parcel.destination_relay_code),
+    parcelHistory(db, parcel.id),
+    // Decision 0058: the page's middle-mile steps, one indexed read, and only for the page.
+    options.journey ? stepsOf(db, parcel.id) : undefined
+  ]);
   if (!relay) return null;
   const cod = centimes(parcel.cod_amount_centimes);
   return {
@@ -674,6 +684,7 @@ export async function publicTrackingSource(db: Queryable, trackingNumber: string
     pickupDeadline: parcel.pickup_deadline,
     returnCodeSentAt: parcel.return_code_sent_at,
     history: history.map(h => ({ toStatus: h.toStatus, createdAt: h.createdAt })),
+    journey: journey?.map(j => ({ kind: j.kind, wilaya: j.wilaya, occurredAt: j.occurredAt })),
     relay
   };
 }
