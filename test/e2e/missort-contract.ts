@@ -144,6 +144,19 @@ export function missortContract(system: () => SystemUnderTest): void {
       .filter((e: { data: { parcel?: { id: string } } }) => e.data.parcel?.id === parcel.id)
       .map((e: { sequence: number }) => e.sequence);
     expect(sequences).toEqual(sequences.map((_s: number, i: number) => i + 1));
+
+    // The recipient's page tells the middle mile (decision 0058): each hub's wilaya, the mis-sort, on its way.
+    const page = await http(system().baseUrl, "GET", `/track/${parcel.trackingNumber}?lang=fr`);
+    expect(page.status).toBe(200);
+    const text = String(page.body);
+    for (const line of [
+      "Au centre de tri, wilaya d’<bdi>Alger</bdi>",
+      "Passé par erreur par la wilaya de <bdi>Blida</bdi>, renvoyé vers votre point relais",
+      "Au centre de tri, wilaya d’<bdi>Oran</bdi>",
+      "En route vers votre point relais",
+      "Arrivé par erreur à un autre point relais, renvoyé vers le vôtre"
+    ])
+      expect(text).toContain(line);
   });
 
   test("the exceptions queue is the back-office's: a partner key cannot read it; bad paging is a 400", async () => {

@@ -14,6 +14,8 @@ interface JourneyWording {
   /** `name` is the wilaya's name, already isolated. */
   atHub: (name: Html) => Html;
   missorted: (name: Html) => Html;
+  /** A mis-sort at a relay point (no wilaya): brought to another relay point. */
+  wrongRelay: string;
   toRelay: string;
 }
 
@@ -29,16 +31,19 @@ export const JOURNEY_MESSAGES: Record<Lang, JourneyWording> = {
   fr: {
     atHub: name => html`Au centre de tri, wilaya ${deFr(name)}`,
     missorted: name => html`Passé par erreur par la wilaya ${deFr(name)}, renvoyé vers votre point relais`,
+    wrongRelay: "Arrivé par erreur à un autre point relais, renvoyé vers le vôtre",
     toRelay: "En route vers votre point relais"
   },
   ar: {
     atHub: name => html`في مركز الفرز، ولاية ${name}`,
     missorted: name => html`مرّ خطأً عبر ولاية ${name}، وأُعيد توجيهه إلى نقطة الاستلام`,
+    wrongRelay: "وصل خطأً إلى نقطة استلام أخرى، وأُعيد توجيهه إلى نقطتك",
     toRelay: "في الطريق إلى نقطة الاستلام"
   },
   en: {
     atHub: name => html`At the sorting hub in ${name}`,
     missorted: name => html`Sent to ${name} by mistake, now on its way to your relay point`,
+    wrongRelay: "Brought to another relay point by mistake, now on its way to yours",
     toRelay: "On its way to your relay point"
   }
 };
@@ -47,6 +52,7 @@ export const JOURNEY_MESSAGES: Record<Lang, JourneyWording> = {
 export function journeyTitle(step: JourneyStep, lang: Lang): Html {
   const m = JOURNEY_MESSAGES[lang];
   if (step.step === "to_relay") return html`${m.toRelay}`;
+  if (step.step === "missorted" && step.wilaya === null) return html`${m.wrongRelay}`;
   return step.step === "at_hub" ? m.atHub(place(step.wilaya, lang)) : m.missorted(place(step.wilaya, lang));
 }
 

@@ -42,7 +42,8 @@ export async function reportMissort(
         stepId: scanIdOf("step", id),
         parcelId: parcel.id,
         kind: "missorted",
-        wilaya: input.foundInWilaya,
+        // The page says "another relay point" for a wrong relay (no wilaya), "the wilaya of X" for a hub.
+        wilaya: input.reason === "WRONG_RELAY" ? null : input.foundInWilaya,
         occurredAt: input.at.toISOString(),
         missort
       }

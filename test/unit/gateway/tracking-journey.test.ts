@@ -13,6 +13,10 @@ describe("the tracking page's middle-mile steps", () => {
       "Sent to <bdi>Oran</bdi> by mistake, now on its way to your relay point"
     );
     expect(journeyTitle({ step: "to_relay", wilaya: null, occurredAt: at }, "ar").text).toBe("في الطريق إلى نقطة الاستلام");
+    // A wrong relay point carries no wilaya: "another relay point".
+    expect(journeyTitle({ step: "missorted", wilaya: null, occurredAt: at }, "fr").text).toBe(
+      "Arrivé par erreur à un autre point relais, renvoyé vers le vôtre"
+    );
   });
 
   test("the latest step is the news only while the parcel is IN_TRANSIT and nothing newer changed its status", () => {
