@@ -38,6 +38,26 @@ export interface RedirectEventData extends StatusEventData {
 }
 
 /**
+ * Issue 44 C, decision 0058: the network found the parcel where it should not be (a hub off its
+ * route, a relay point it is not addressed to) and sends it on to its destination. The status
+ * does not change (`previousStatus` is the current one); `missort` says where it was found and
+ * where it goes now.
+ */
+export const MISSORT_EVENT_TYPE = "parcel.missorted";
+export type MissortEventType = typeof MISSORT_EVENT_TYPE;
+
+export interface MissortEventData extends StatusEventData {
+  missort: {
+    reason: "OFF_ROUTE_HUB" | "WRONG_RELAY";
+    /** The wilaya (two digits) of the hub or relay point that found it; null when unknown. */
+    foundInWilaya: string | null;
+    /** Where it goes now: its destination relay point's wilaya and code. */
+    rerouteToWilaya: string | null;
+    rerouteToRelayCode: string;
+  };
+}
+
+/**
  * Events about a relay point rather than one parcel (issue 22): a closure was announced while some
  * of the organisation's parcels were on their way to the point. One event per organisation and
  * mode, naming its parcels; `sequence` is 0 (it is no parcel's event).
@@ -68,7 +88,8 @@ export interface ParcelEvent {
     | RedirectEventType
     | ClaimEventType
     | ReturnEventType
-    | RelayEventType;
+    | RelayEventType
+    | MissortEventType;
   createdAt: string;
   /** When the status changed (the status history's time of the change). */
   occurredAt: string;
@@ -82,7 +103,7 @@ export interface ParcelEvent {
   mode: KeyMode;
   sandbox: boolean;
   reason: string | null;
-  data: StatusEventData | CodEventData | RedirectEventData | ClaimEventData | ReturnEventData | RelayClosureEventData;
+  data: StatusEventData | CodEventData | RedirectEventData | ClaimEventData | ReturnEventData | RelayClosureEventData | MissortEventData;
 }
 
 /** The parcel an event is about; null for a relay event. */

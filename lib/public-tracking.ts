@@ -46,8 +46,21 @@ export interface TrackingPageDestination extends PublicDestination {
   longitude?: number | null;
 }
 
+/**
+ * A step between the merchant and the relay point that the statuses do not tell (decision 0058):
+ * at the sorting hub of a wilaya, found at the wrong hub or relay and sent on, on its way to the
+ * relay point. The wilaya only (two digits), never the hub's name or code.
+ */
+export interface JourneyStep {
+  step: "at_hub" | "missorted" | "to_relay";
+  wilaya: string | null;
+  occurredAt: string;
+}
+
 export interface TrackingPageParcel extends Omit<PublicTracking, "destination"> {
   destination: TrackingPageDestination;
+  /** The middle mile's steps, oldest first; the page merges them into its history. */
+  journey?: JourneyStep[];
 }
 
 export interface PublicTrackingSource {
@@ -60,6 +73,8 @@ export interface PublicTrackingSource {
   returnCodeSentAt?: Date | string | null;
   /** Status history rows, in any order. */
   history: readonly { toStatus: string; createdAt: Date | string }[];
+  /** The network's steps (parcels.network_steps), read for the page only. */
+  journey?: readonly { kind: JourneyStep["step"]; wilaya: string | null; occurredAt: Date | string }[];
   relay: Pick<RelayPointEntry, "code" | "name" | "city" | "address" | "openingHours"> &
     Partial<Pick<RelayPointEntry, "nameAr" | "cityAr" | "wilaya" | "latitude" | "longitude">>;
 }
@@ -107,6 +122,7 @@ export function toTrackingPageParcel(source: PublicTrackingSource): TrackingPage
       wilaya: relay.wilaya ?? null,
       latitude: relay.latitude ?? null,
       longitude: relay.longitude ?? null
-    }
+    },
+    journey: (source.journey ?? []).map(j => ({ step: j.kind, wilaya: j.wilaya, occurredAt: isoOf(j.occurredAt) }))
   };
 }

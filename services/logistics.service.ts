@@ -19,10 +19,19 @@ import { PickupsMixin } from "./logistics/pickups/pickups.mixin";
 import { NetworkBackofficeMixin } from "./logistics/network/backoffice.mixin";
 import { StaffApisMixin } from "./logistics/network/staff-apis.mixin";
 import { ManifestsMixin } from "./logistics/manifests/manifests.mixin";
+import { ExceptionsMixin } from "./logistics/exceptions/exceptions.mixin";
 
 const LogisticsService: ServiceSchema<{ openapi: typeof LOGISTICS_DOCS }, object, LogisticsThis> = {
   name: "logistics",
-  mixins: [DbMixin({ schema: "logistics" }), ConfigMixin, PickupsMixin, NetworkBackofficeMixin, StaffApisMixin, ManifestsMixin],
+  mixins: [
+    DbMixin({ schema: "logistics" }),
+    ConfigMixin,
+    PickupsMixin,
+    NetworkBackofficeMixin,
+    StaffApisMixin,
+    ManifestsMixin,
+    ExceptionsMixin
+  ],
   settings: { openapi: detached(LOGISTICS_DOCS) },
 
   created(this: LogisticsThis) {

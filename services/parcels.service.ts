@@ -53,6 +53,7 @@ import { ReadsMixin } from "./parcels/reads/reads.mixin";
 import { StatusMixin } from "./parcels/status/status.mixin";
 import { NetworkMixin } from "./parcels/network/network.mixin";
 import { RecipientHintsMixin } from "./parcels/network/recipient-hints.mixin";
+import { NetworkStepsMixin } from "./parcels/network/steps.mixin";
 import { RelayPointsMixin } from "./parcels/relay-points.mixin";
 import { PublicTrackingMixin } from "./parcels/public-tracking.mixin";
 import type { HandoverDeps } from "./parcels/handover";
@@ -105,6 +106,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     StatusMixin,
     NetworkMixin,
     RecipientHintsMixin,
+    NetworkStepsMixin,
     RelayPointsMixin,
     PublicTrackingMixin
   ],

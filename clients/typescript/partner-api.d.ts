@@ -1432,6 +1432,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "parcel.missorted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A parcel was mis-sorted
+         * @description Sent once when the network found one of your parcels where it should not be: scanned in at a hub whose wilaya is neither its origin's nor its relay point's (OFF_ROUTE_HUB), or brought to a relay point it is not addressed to (WRONG_RELAY). It is sent on to its relay point (data.missort); nothing is asked of you, and the status does not change. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_parcel_missorted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -1993,7 +2013,7 @@ export interface components {
         /** @description One page of the organisation's events (of the key's mode), oldest first. */
         EventPage: {
             /** @description Events, oldest first. */
-            items: (components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"] | components["schemas"]["RedirectEvent"] | components["schemas"]["RelayEvent"])[];
+            items: (components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"] | components["schemas"]["RedirectEvent"] | components["schemas"]["RelayEvent"] | components["schemas"]["MissortEvent"])[];
             /** @description Pass it as `after` for the next page; keep it when hasMore is false, to ask later for what happened since. null only when nothing was listed from the start. */
             next: string | null;
             /** @description More events are waiting now: ask again at once with `after=next`. */
@@ -2205,6 +2225,97 @@ export interface components {
              * @description When the balance last changed, UTC; null if it never has.
              */
             updatedAt: string | null;
+        };
+        /**
+         * @description Body of the parcel.missorted webhook, and an item of the events API: the parcel, and where the network found it by mistake.
+         * @example {
+         *       "id": "5c6d7e8f-9a0b-4c1d-8e2f-3a4b5c6d7e8f",
+         *       "type": "parcel.missorted",
+         *       "createdAt": "2026-01-15T08:40:00.000Z",
+         *       "occurredAt": "2026-01-15T08:40:00.000Z",
+         *       "sequence": 5,
+         *       "sandbox": false,
+         *       "reason": "mis-sorted at a hub off its route; rerouted to DZ-31-ORAN-CENTRE",
+         *       "data": {
+         *         "previousStatus": "IN_TRANSIT",
+         *         "parcel": {
+         *           "id": "3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70",
+         *           "trackingNumber": "RP123456785DZ",
+         *           "status": "IN_TRANSIT",
+         *           "destinationRelayCode": "DZ-31-ORAN-CENTRE",
+         *           "labelUrl": "https://api.example.dz/labels/3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70.pdf?expires=1767225600&signature=9f2c5e6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80",
+         *           "pricePaidDzd": 500,
+         *           "codAmountDzd": 1500,
+         *           "insuredValueDzd": 5000,
+         *           "codStatus": "PENDING",
+         *           "pickupDeadline": null,
+         *           "returnFeeDzd": null,
+         *           "direction": "OUTBOUND",
+         *           "returnOf": null,
+         *           "createdAt": "2026-01-15T09:30:00.000Z",
+         *           "updatedAt": "2026-01-15T08:40:00.000Z"
+         *         },
+         *         "missort": {
+         *           "reason": "OFF_ROUTE_HUB",
+         *           "foundInWilaya": "09",
+         *           "rerouteToWilaya": "31",
+         *           "rerouteToRelayCode": "DZ-31-ORAN-CENTRE"
+         *         }
+         *       }
+         *     }
+         */
+        MissortEvent: {
+            /**
+             * Format: uuid
+             * @description Event identifier: the same in every delivery, replay and events API answer of this event.
+             */
+            id: string;
+            /**
+             * @description parcel.missorted; same as X-Relay-Event.
+             * @enum {string}
+             */
+            type: "parcel.missorted";
+            /**
+             * Format: date-time
+             * @description When the change happened, UTC.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the change happened, UTC (the parcel's history); order a parcel's events by `sequence`.
+             */
+            occurredAt: string;
+            /**
+             * Format: int32
+             * @description The parcel's event number: 1 for parcel.created, one more with each event (cod.* events included). Keep the highest applied per parcel and ignore an event whose sequence is not higher: it is a late retry or a replay. (0 only on events recorded before sequences existed.)
+             */
+            sequence: number;
+            /** @description true for sandbox parcels (including every sandbox trigger-event). */
+            sandbox: boolean;
+            /** @description Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none. */
+            reason: string | null;
+            data: {
+                /** @description The parcel's status, unchanged by a mis-sort. */
+                previousStatus: components["schemas"]["ParcelStatus"] | null;
+                parcel: components["schemas"]["ParcelView"];
+                /** @description Where the parcel was found, and where it is sent on to. */
+                missort: {
+                    /**
+                     * @description Scanned in at a hub off its route, or brought to a relay point it is not addressed to.
+                     * @enum {string}
+                     */
+                    reason: "OFF_ROUTE_HUB" | "WRONG_RELAY";
+                    /** @description The wilaya (two digits) of the hub or relay point that found it. */
+                    foundInWilaya: string | null;
+                    /** @description Where it goes now: its relay point's wilaya. */
+                    rerouteToWilaya: string | null;
+                    /**
+                     * @description Its destination relay point, unchanged.
+                     * @example DZ-31-ORAN-CENTRE
+                     */
+                    rerouteToRelayCode: string;
+                };
+            };
         };
         /**
          * @description Opening hours in Algiers local time, every weekday present (Friday is often closed).
@@ -4138,6 +4249,7 @@ export type Manifest = components['schemas']['Manifest'];
 export type ManifestCreateRequest = components['schemas']['ManifestCreateRequest'];
 export type ManifestPage = components['schemas']['ManifestPage'];
 export type MerchantWallet = components['schemas']['MerchantWallet'];
+export type MissortEvent = components['schemas']['MissortEvent'];
 export type OpeningHours = components['schemas']['OpeningHours'];
 export type ParcelBatchItemResult = components['schemas']['ParcelBatchItemResult'];
 export type ParcelBatchRequest = components['schemas']['ParcelBatchRequest'];
@@ -4424,7 +4536,7 @@ export interface operations {
                 /** @description The `next` cursor of the previous page; leave it out to start 30 days back. */
                 after?: string;
                 /** @description Only events of this type. */
-                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "parcel.recipient_unreachable" | "claim.opened" | "claim.approved" | "claim.rejected" | "return.created" | "return.dropped_off" | "return.ready_for_collection" | "return.expired" | "return.cancelled" | "parcel.redirected" | "relay.closure_announced";
+                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "parcel.recipient_unreachable" | "claim.opened" | "claim.approved" | "claim.rejected" | "return.created" | "return.dropped_off" | "return.ready_for_collection" | "return.expired" | "return.cancelled" | "parcel.redirected" | "relay.closure_announced" | "parcel.missorted";
                 /** @description Only the events of this parcel. */
                 parcelId?: string;
                 /** @description Events per page, 1 to 100. */
@@ -4482,7 +4594,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"] | components["schemas"]["RedirectEvent"] | components["schemas"]["RelayEvent"];
+                    "application/json": components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"] | components["schemas"]["RedirectEvent"] | components["schemas"]["RelayEvent"] | components["schemas"]["MissortEvent"];
                 };
             };
             400: components["responses"]["ValidationFailed"];
@@ -8657,6 +8769,60 @@ export interface operations {
                 "application/json": components["schemas"]["RelayEvent"] & {
                     /** @constant */
                     type?: "relay.closure_announced";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_parcel_missorted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "parcel.missorted";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MissortEvent"] & {
+                    /** @constant */
+                    type?: "parcel.missorted";
                 };
             };
         };

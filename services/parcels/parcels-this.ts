@@ -52,7 +52,7 @@ export interface ParcelsMethods {
   handoverDeps(ctx: Context): HandoverDeps;
   viewsOf(ctx: Context, parcels: store.ParcelRecord[]): Promise<ParcelView[]>;
   visibleOrNotFound(ctx: Context<unknown, PartnerMeta>, by: { id: string } | { trackingNumber: string }): Promise<store.ParcelRecord>;
-  publicSourceOf(typed: string): Promise<PublicTrackingSource | null>;
+  publicSourceOf(typed: string, options?: { journey?: boolean }): Promise<PublicTrackingSource | null>;
   changeStatus(
     id: string,
     decide: (parcel: store.ParcelRecord) => void,

@@ -1,4 +1,5 @@
 import type { KeyMode } from "../../lib/api-keys";
+import type { MissortEventData } from "../../lib/events";
 import type { Lang } from "../../lib/languages";
 import type { TrackingPageParcel } from "../../lib/public-tracking";
 import type { RelayPointEntry } from "../../lib/relay-points";
@@ -80,8 +81,28 @@ export interface NetworkScanResult {
   status: string | null;
 }
 
+/**
+ * Decision 0058: a step of a parcel between the merchant and the relay point that its status does
+ * not tell (the hub's wilaya, a mis-sort, on its way to the relay point), for the tracking page; a
+ * `missorted` step also sends parcel.missorted. Idempotent by `stepId`.
+ */
+export interface NetworkStepRequest {
+  stepId: string;
+  parcelId: string;
+  kind: "at_hub" | "missorted" | "to_relay";
+  /** Two digits: the hub's wilaya (at_hub, missorted); null for to_relay. */
+  wilaya: string | null;
+  occurredAt: string;
+  missort?: MissortEventData["missort"];
+}
+
 declare module "../../lib/contract" {
   interface ActionContracts {
+    /** Decision 0058: network steps for the tracking page (and parcel.missorted); `recorded` is false for a repeat or an unknown parcel. */
+    "parcels.recordNetworkSteps": {
+      params: { steps: NetworkStepRequest[] };
+      answer: { results: Array<{ stepId: string; recorded: boolean }> };
+    };
     /** Issue 44: status changes of network scans, idempotent by scan id, each through the state machine and the outbox. */
     "parcels.applyNetworkScans": {
       params: { scans: NetworkScanRequest[]; owner?: { organizationId: string; mode: KeyMode } };

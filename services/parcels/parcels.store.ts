@@ -11,6 +11,7 @@ import type { ParcelStatus } from "../../lib/parcel-status";
 import type { ParcelDirection } from "../../lib/parcel-view";
 import type { PublicTrackingSource } from "../../lib/public-tracking";
 import { findRelayPoint } from "./relay-points.store";
+import { stepsOf } from "./network/steps.store";
 
 /** All SQL of the parcels service (schema `parcels`, migrations/parcels/), returning camelCase records. */
 
@@ -366,7 +367,8 @@ export async function eventCount(tx: Queryable, parcelId: string): Promise<numbe
              (SELECT count(*) FROM parcels.pickup_history WHERE parcel_id = $1) +
              (SELECT count(*) FROM parcels.redirects WHERE parcel_id = $1) +
              (SELECT count(*) FROM parcels.claim_history WHERE parcel_id = $1) +
-             (SELECT count(*) FROM parcels.return_history WHERE parcel_id = $1))::integer AS n`,
+             (SELECT count(*) FROM parcels.return_history WHERE parcel_id = $1) +
+             (SELECT count(*) FROM parcels.network_steps WHERE parcel_id = $1 AND kind = 'missorted'))::integer AS n`,
     [parcelId]
   );
   return Number(n);
@@ -667,7 +669,11 @@ async function compactedHistory(db: Queryable, parcelId: string): Promise<Histor
 }
 
 /** What public tracking may read of a parcel, by its exact (normalised) number; null when there is no visible parcel. */
-export async function publicTrackingSource(db: Queryable, trackingNumber: string): Promise<PublicTrackingSource | null> {
+export async function publicTrackingSource(
+  db: Queryable,
+  trackingNumber: string,
+  options: { journey?: boolean } = {}
+): Promise<PublicTrackingSource | null> {
   const [parcel] = await db.query<
     Pick<ParcelRow, "id" | "tracking_number" | "status" | "mode" | "cod_amount_centimes" | "destination_relay_code" | "pickup_deadline"> & {
       return_code_sent_at: Date | null;
@@ -681,7 +687,12 @@ export async function publicTrackingSource(db: Queryable, trackingNumber: string
     [trackingNumber]
   );
   if (!parcel) return null;
-  const [relay, history] = await Promise.all([findRelayPoint(db, parcel.destination_relay_code), parcelHistory(db, parcel.id)]);
+  const [relay, history, journey] = await Promise.all([
+    findRelayPoint(db, parcel.destination_relay_code),
+    parcelHistory(db, parcel.id),
+    // Decision 0058: the page's middle-mile steps, one indexed read, and only for the page.
+    options.journey ? stepsOf(db, parcel.id) : undefined
+  ]);
   if (!relay) return null;
   const cod = centimes(parcel.cod_amount_centimes);
   return {
@@ -692,6 +703,7 @@ export async function publicTrackingSource(db: Queryable, trackingNumber: string
     pickupDeadline: parcel.pickup_deadline,
     returnCodeSentAt: parcel.return_code_sent_at,
     history: history.map(h => ({ toStatus: h.toStatus, createdAt: h.createdAt })),
+    journey: journey?.map(j => ({ kind: j.kind, wilaya: j.wilaya, occurredAt: j.occurredAt })),
     relay
   };
 }

@@ -34,7 +34,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> =
       visibility: "public",
       schema: PublicTrackingSchema,
       async handler(ctx): Promise<TrackingPageParcel | null> {
-        const source = await this.publicSourceOf(ctx.params.trackingNumber);
+        const source = await this.publicSourceOf(ctx.params.trackingNumber, { journey: true });
         return source && toTrackingPageParcel(source);
       }
     })
@@ -42,9 +42,9 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> =
 
   methods: {
     /** What public tracking reads of a parcel, from a number as people type it; null when there is nothing to show. */
-    async publicSourceOf(this: ParcelsThis, typed: string) {
+    async publicSourceOf(this: ParcelsThis, typed: string, options: { journey?: boolean } = {}) {
       const parsed = parseTrackingInput(typed);
-      return parsed.ok ? store.publicTrackingSource(this.db, parsed.trackingNumber) : null;
+      return parsed.ok ? store.publicTrackingSource(this.db, parsed.trackingNumber, options) : null;
     }
   }
 };

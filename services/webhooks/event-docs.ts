@@ -4,6 +4,8 @@ import {
   CLAIM_EVENT_TYPES,
   type ClaimEventData,
   type CodEventData,
+  MISSORT_EVENT_TYPE,
+  type MissortEventData,
   PICKUP_EVENT_TYPES,
   RECIPIENT_EVENT_TYPES,
   PING_EVENT_TYPE,
@@ -38,7 +40,8 @@ export const EVENT_TYPES: string[] = [
   ...CLAIM_EVENT_TYPES,
   ...RETURN_EVENT_TYPES,
   REDIRECT_EVENT_TYPE,
-  ...RELAY_EVENT_TYPES
+  ...RELAY_EVENT_TYPES,
+  MISSORT_EVENT_TYPE
 ];
 
 function humanDelay(seconds: number): string {
@@ -331,9 +334,64 @@ export const RELAY_EVENT_SCHEMA = eventSchema(
   ]
 );
 
+const WILAYA_OR_NULL = (description: string): JsonSchema => ({ type: ["string", "null"], pattern: "^\\d{2}$", description });
+
+export const MISSORT_EVENT_SCHEMA = eventSchema(
+  "MissortEvent",
+  [MISSORT_EVENT_TYPE],
+  "parcel.missorted; same as X-Relay-Event.",
+  objectOf<MissortEventData>({
+    previousStatus: { ...nullable(ParcelStatusSchema), description: "The parcel's status, unchanged by a mis-sort." },
+    parcel: ParcelViewSchema,
+    missort: objectOf<MissortEventData["missort"]>(
+      {
+        reason: {
+          type: "string",
+          enum: ["OFF_ROUTE_HUB", "WRONG_RELAY"],
+          description: "Scanned in at a hub off its route, or brought to a relay point it is not addressed to."
+        },
+        foundInWilaya: WILAYA_OR_NULL("The wilaya (two digits) of the hub or relay point that found it."),
+        rerouteToWilaya: WILAYA_OR_NULL("Where it goes now: its relay point's wilaya."),
+        rerouteToRelayCode: { type: "string", description: "Its destination relay point, unchanged.", examples: ["DZ-31-ORAN-CENTRE"] }
+      },
+      { description: "Where the parcel was found, and where it is sent on to." }
+    )
+  }),
+  "Body of the parcel.missorted webhook, and an item of the events API: the parcel, and where the network found it by mistake.",
+  [
+    {
+      id: "5c6d7e8f-9a0b-4c1d-8e2f-3a4b5c6d7e8f",
+      type: MISSORT_EVENT_TYPE,
+      createdAt: "2026-01-15T08:40:00.000Z",
+      occurredAt: "2026-01-15T08:40:00.000Z",
+      sequence: 5,
+      sandbox: false,
+      reason: "mis-sorted at a hub off its route; rerouted to DZ-31-ORAN-CENTRE",
+      data: {
+        previousStatus: "IN_TRANSIT",
+        parcel: {
+          ...SAMPLE_PARCEL,
+          status: "IN_TRANSIT",
+          destinationRelayCode: "DZ-31-ORAN-CENTRE",
+          updatedAt: "2026-01-15T08:40:00.000Z"
+        },
+        missort: { reason: "OFF_ROUTE_HUB", foundInWilaya: "09", rerouteToWilaya: "31", rerouteToRelayCode: "DZ-31-ORAN-CENTRE" }
+      }
+    }
+  ]
+);
+
 /** An item of the events API: a status, COD, claim, return, redirect or relay event (their `type` tells which). */
 export const ANY_EVENT_SCHEMA: JsonSchema = {
-  oneOf: [PARCEL_EVENT_SCHEMA, COD_EVENT_SCHEMA, CLAIM_EVENT_SCHEMA, RETURN_EVENT_SCHEMA, REDIRECT_EVENT_SCHEMA, RELAY_EVENT_SCHEMA]
+  oneOf: [
+    PARCEL_EVENT_SCHEMA,
+    COD_EVENT_SCHEMA,
+    CLAIM_EVENT_SCHEMA,
+    RETURN_EVENT_SCHEMA,
+    REDIRECT_EVENT_SCHEMA,
+    RELAY_EVENT_SCHEMA,
+    MISSORT_EVENT_SCHEMA
+  ]
 };
 
 const PING_EVENT_SCHEMA = component(
@@ -535,6 +593,18 @@ export function webhookDocs(): Record<string, PathItem> {
       )
     ]
   ];
+  const missorted: [string, PathItem] = [
+    MISSORT_EVENT_TYPE,
+    webhookEntry(
+      MISSORT_EVENT_TYPE,
+      "A parcel was mis-sorted",
+      "Sent once when the network found one of your parcels where it should not be: scanned in at a hub whose wilaya is " +
+        "neither its origin's nor its relay point's (OFF_ROUTE_HUB), or brought to a relay point it is not addressed to " +
+        "(WRONG_RELAY). It is sent on to its relay point (data.missort); nothing is asked of you, and the status does not " +
+        `change. ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
+      MISSORT_EVENT_SCHEMA
+    )
+  ];
   const claimEvents: [string, PathItem][] = [
     [
       "claim.opened",
@@ -598,6 +668,7 @@ export function webhookDocs(): Record<string, PathItem> {
     ...returnEvents,
     redirected,
     ...relayEvents,
+    missorted,
     [PING_EVENT_TYPE, ping]
   ]);
 }

@@ -5,6 +5,7 @@ import { apiResponseValidator } from "../helpers/openapi-validator";
 import { parsePdf } from "../helpers/pdf";
 import { expectError, Merchant, merchants, PARCEL } from "./merchant-helpers";
 import { relayHelpers } from "./relay-contract";
+import { missortContract } from "./missort-contract";
 
 /**
  * Issue 44, the first and middle mile, through the APIs only: a merchant books pickups and
@@ -699,4 +700,5 @@ export function networkContract(system: () => SystemUnderTest): void {
       expect((await merchant.live("GET", `/parcels/${mine}`)).body.status).toBe("READY_FOR_PICKUP");
     });
   });
+  describe("mis-sorts (decision 0058)", () => missortContract(system));
 }

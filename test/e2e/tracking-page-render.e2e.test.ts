@@ -7,6 +7,7 @@ import { s10CheckDigit } from "../../lib/s10";
 import { formatDateTime, TRACKING_PAGE_CSP } from "../../services/gateway/tracking-page";
 import { backoffice, http, partner } from "../helpers/http";
 import { freePort, ROOT, RunningProcess, startNode, waitForHttp } from "../helpers/processes";
+import { pickupWindow } from "./network-contract";
 
 /**
  * The tracking pages as a recipient's phone shows them, served by a started system (embedded,
@@ -56,6 +57,11 @@ describeBrowser("tracking pages in headless Chromium", () => {
   let hostile: string;
   /** A parcel to a relay point of Aïn Ouessara (wilaya 65 since 2026), whose code still says 17. */
   let newWilaya: string;
+  /**
+   * Decision 0058: a parcel collected in Blida (09) for Alger (16), moved by the network's APIs
+   * only: in at Blida's hub, by mistake at Oran's (31), in at Alger's and out to its relay point.
+   */
+  let middleMile: string;
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "relay-track-"));
@@ -106,6 +112,8 @@ describeBrowser("tracking pages in headless Chromium", () => {
     expect(ainOuessara.body).toMatchObject({ wilaya: "65", formerWilaya: "17" });
     newWilaya = (await live("POST", "/parcels", { ...RECIPIENT, weightG: 500, destinationRelayCode: "DZ-17-AIN-OUSSERA-GARE" })).body
       .trackingNumber;
+
+    middleMile = await walkTheMiddleMile(base, bo, live);
 
     if (!hasChromium) throw new Error(`CI=true but ${CHROMIUM} is missing: apt-get install -y chromium`);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
@@ -253,6 +261,40 @@ describeBrowser("tracking pages in headless Chromium", () => {
     }
   });
 
+  test("the middle mile: at the hub of each wilaya, a mis-sort said plainly, on its way to the relay point; in French, Arabic and English", async () => {
+    for (const [locale, expected] of [
+      [
+        "fr-FR",
+        [
+          "En route vers votre point relais",
+          "Au centre de tri, wilaya d’Alger",
+          "Passé par erreur par la wilaya d’Oran",
+          "Au centre de tri, wilaya de Blida"
+        ]
+      ],
+      ["ar-DZ", ["في الطريق إلى نقطة الاستلام", "في مركز الفرز، ولاية الجزائر", "مرّ خطأً عبر ولاية وهران", "في مركز الفرز، ولاية البليدة"]],
+      ["en-GB", ["On its way to your relay point", "At the sorting hub in Alger", "Sent to Oran by mistake", "At the sorting hub in Blida"]]
+    ] as const) {
+      const { page, problems, outside, close } = await open({ ...MOBILE, locale });
+      try {
+        expect((await page.goto(`${base}/track/${middleMile}`))?.status()).toBe(200);
+        // The latest step is the news under the status; the history has every step, newest first, between the statuses.
+        expect(await page.innerText("section.status")).toContain(expected[0]);
+        const lines = await page.locator("ol.timeline > li").allInnerTexts();
+        const steps = lines.filter(line => expected.some(e => line.includes(e)));
+        expect(steps.map(line => expected.findIndex(e => line.includes(e)))).toEqual([0, 1, 2, 3]);
+        expect(lines.length).toBe(4 + 4);
+        expect(lines.findIndex(line => line.includes(expected[3]))).toBeLessThan(lines.length - 1);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        await shoot(page, `parcel-middle-mile-${locale.slice(0, 2)}-mobile`);
+        expect(problems).toEqual([]);
+        expect(outside).toEqual([]);
+      } finally {
+        await close();
+      }
+    }
+  });
+
   test("a relay point of the wilayas of 2026 is shown in its new wilaya, in French and in Arabic, whatever its code says", async () => {
     for (const [locale, wilaya] of [
       ["fr-FR", "Wilaya 65 – Aïn Ouessara"],
@@ -358,3 +400,48 @@ describeBrowser("tracking pages in headless Chromium", () => {
     }
   });
 });
+
+/**
+ * A live parcel for DZ-16-ALGER-CENTRE collected in Blida and moved through the network's APIs
+ * (courier, hubs), no back-office transition: its tracking number.
+ */
+async function walkTheMiddleMile(base: string, bo: ReturnType<typeof backoffice>, live: ReturnType<typeof partner>): Promise<string> {
+  const staff = (api: "courier" | "hub", key: string) => (path: string, body?: unknown) =>
+    http(base, "POST", `/api/${api}/v1${path}`, { headers: { Authorization: `ApiKey ${key}` }, body });
+  const hub = async (wilaya: string, code: string) => {
+    const made = await bo.call("POST", "/hubs", { code, wilaya, name: `Hub ${code}`, address: "Zone industrielle" });
+    expect(made.status).toBe(201);
+    const key = await bo.call("POST", "/staff-keys", { role: "hub", subjectId: made.body.id, name: "sort station" });
+    return { id: made.body.id as string, scan: staff("hub", key.body.key) };
+  };
+  const tag = randomBytes(3).toString("hex").toUpperCase();
+  const [blida, oran, alger] = [await hub("09", `HUB-09-${tag}`), await hub("31", `HUB-31-${tag}`), await hub("16", `HUB-16-${tag}`)];
+  const courier = await bo.call("POST", "/couriers", {
+    firstName: "Yacine",
+    lastName: "Haddad",
+    phone: "+213 661 23 45 67",
+    homeHubId: blida.id
+  });
+  const courierKey = await bo.call("POST", "/staff-keys", { role: "courier", subjectId: courier.body.id, name: "phone" });
+  const courierScan = staff("courier", courierKey.body.key);
+
+  const parcel = (await live("POST", "/parcels", { ...RECIPIENT, weightG: 800, destinationRelayCode: "DZ-16-ALGER-CENTRE" })).body;
+  const { readyAt, closeAt } = pickupWindow();
+  const pickup = await live("POST", "/pickups", {
+    address: { line1: "3 rue des Orangers", city: "Blida", wilaya: "09" },
+    readyAt,
+    closeAt,
+    parcelIds: [parcel.id]
+  });
+  expect(pickup.status).toBe(201);
+  expect((await courierScan(`/pickups/${pickup.body.id}/scans`, { trackingNumber: parcel.trackingNumber })).body.outcome).toBe("COLLECTED");
+  expect((await courierScan(`/pickups/${pickup.body.id}/close`)).status).toBe(200);
+  const n = { trackingNumber: parcel.trackingNumber };
+  expect((await blida.scan("/scans/in", n)).body.outcome).toBe("SORTED");
+  expect((await blida.scan("/scans/out", n)).status).toBe(200);
+  expect((await oran.scan("/scans/in", n)).body.outcome).toBe("MISSORTED");
+  expect((await oran.scan("/scans/out", n)).status).toBe(200);
+  expect((await alger.scan("/scans/in", n)).body.sort).toContain("BAC DZ-16-ALGER-CENTRE");
+  expect((await alger.scan("/scans/out", n)).status).toBe(200);
+  return parcel.trackingNumber;
+}

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { shellBlocksOf } from "./markdown";
+import { allShellBlocksOf, shellBlocksOf } from "./markdown";
 import { freePort, ROOT, RunningProcess, startProcess } from "./processes";
 
 /**
@@ -16,6 +16,11 @@ export interface GuideSystem {
   dataDir: string;
   /** The section's shell blocks run in one bash; at least `minBlocks` of them. */
   walk(guide: string, heading: string, minBlocks: number): Promise<string>;
+  /**
+   * Every shell block of the whole page, in order (whatever sections are added later), after
+   * `prelude` (shell functions the test defines, e.g. to record each answer's status).
+   */
+  walkAll(guide: string, minBlocks: number, prelude?: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -31,15 +36,23 @@ export async function startForGuide(name: string): Promise<GuideSystem> {
   const token = (await proc.waitForOutput(/Back-office token \(Authorization: Bearer …\): (\S+)/))[1];
   const base = `http://127.0.0.1:${port}`;
   const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", BASE: base, DATA_DIR: dataDir, BO: token, KEY: key };
+  const runBlocks = async (blocks: string[]) => {
+    const script = ["set -euo pipefail", ...blocks].join("\n");
+    const { stdout } = await promisify(execFile)("bash", ["-c", script], { env, cwd: dataDir, timeout: 90_000 });
+    return stdout;
+  };
   return {
     env,
     dataDir,
     async walk(guide, heading, minBlocks) {
       const blocks = shellBlocksOf(fs.readFileSync(path.join(ROOT, guide), "utf8"), heading);
       expect(blocks.length).toBeGreaterThanOrEqual(minBlocks);
-      const script = ["set -euo pipefail", ...blocks].join("\n");
-      const { stdout } = await promisify(execFile)("bash", ["-c", script], { env, cwd: dataDir, timeout: 90_000 });
-      return stdout;
+      return runBlocks(blocks);
+    },
+    async walkAll(guide, minBlocks, prelude = "") {
+      const blocks = allShellBlocksOf(fs.readFileSync(path.join(ROOT, guide), "utf8"));
+      expect(blocks.length).toBeGreaterThanOrEqual(minBlocks);
+      return runBlocks([prelude, ...blocks]);
     },
     async stop() {
       await proc.stop();

@@ -134,3 +134,8 @@ export function shellBlocksOf(markdown: string, heading: string): string[] {
   const section = end < 0 ? rest : rest.slice(0, end);
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map(m => m[1]);
 }
+
+/** Every ```sh block of a Markdown text, in order, whatever its section: what a whole-page walk runs. */
+export function allShellBlocksOf(markdown: string): string[] {
+  return [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map(m => m[1]);
+}

@@ -422,6 +422,7 @@ describe("SPEC §6: webhooks", () => {
       "return.cancelled",
       "parcel.redirected",
       "relay.closure_announced",
+      "parcel.missorted",
       "ping"
     ]);
     for (const [type, item] of Object.entries(doc.webhooks!)) {

@@ -12,6 +12,7 @@ import type { PageOptions } from "./page-options";
 import { CHANGE_MESSAGES } from "./change-messages";
 import { changeRelayPath, isChangeable } from "./change-relay";
 import { pinCard } from "./pin-resend";
+import { journeyLines, journeyTitle, latestStepWhileInTransit } from "./journey";
 
 export type { PageOptions };
 
@@ -202,10 +203,16 @@ export function renderParcelPage(parcel: TrackingPageParcel, options: PageOption
 <p>${m.returnCodeSentNote}</p>
 </section>`
       : "";
-  const history = newestFirst.map(
-    event =>
-      html`<li><span class="event">${m.statuses[event.status].title}</span><time class="when" datetime="${event.occurredAt}">${formatDateTime(event.occurredAt, lang)}</time></li>`
-  );
+  const statusLines = newestFirst.map(event => ({
+    occurredAt: event.occurredAt,
+    line: html`<li><span class="event">${m.statuses[event.status].title}</span><time class="when" datetime="${event.occurredAt}">${formatDateTime(event.occurredAt, lang)}</time></li>`
+  }));
+  // Decision 0058: the middle mile's steps between the statuses, newest first; a step above the status its scan made.
+  const history = [...journeyLines(parcel, lang).reverse(), ...statusLines]
+    .map((entry, index) => ({ ...entry, index }))
+    .sort((a, b) => Date.parse(b.occurredAt) - Date.parse(a.occurredAt) || a.index - b.index)
+    .map(entry => entry.line);
+  const step = latestStepWhileInTransit(parcel);
   return renderLayout({
     brand: options.brand,
     lang,
@@ -217,7 +224,7 @@ ${parcel.sandbox ? html`<p class="card sandbox" role="note">${m.sandbox}</p>` : 
 <section${classes("card", "status", tone)} aria-labelledby="status-heading">
 <h2 id="status-heading" class="muted">${m.currentStatus}</h2>
 <p class="status-title">${current.title}</p>
-<p>${current.detail}</p>
+<p>${step ? journeyTitle(step, lang) : current.detail}</p>
 ${lastUpdate ? html`<p class="muted">${m.lastUpdate} <time datetime="${lastUpdate.occurredAt}">${formatDateTime(lastUpdate.occurredAt, lang)}</time></p>` : ""}
 </section>
 ${options.changed ? html`<p class="card status ok" role="status">${CHANGE_MESSAGES[lang].changed}</p>` : ""}

@@ -140,7 +140,7 @@ export interface ScanAnswer {
   trackingNumber: string;
   /** The parcel's status after the scan. */
   status: string;
-  /** What the scan did: COLLECTED, UNEXPECTED, SORTED, DISPATCHED, ALREADY. */
+  /** What the scan did: COLLECTED, UNEXPECTED, SORTED, MISSORTED (decision 0058), DISPATCHED, ALREADY, REFUSED. */
   outcome: string;
   /** Hub scan in: where the parcel goes, one line. */
   sort: string | null;
@@ -151,7 +151,7 @@ export const ScanAnswerSchema = component(
     parcelId: uuidSchema(),
     trackingNumber: { type: "string" },
     status: { type: "string" },
-    outcome: { type: "string", enum: ["COLLECTED", "UNEXPECTED", "SORTED", "DISPATCHED", "ALREADY", "REFUSED"] },
+    outcome: { type: "string", enum: ["COLLECTED", "UNEXPECTED", "SORTED", "MISSORTED", "DISPATCHED", "ALREADY", "REFUSED"] },
     sort: nullable({ type: "string", description: 'Hub scan in: where it goes, one line ("BAC 16 — DZ-16-ALGER-CENTRE").' })
   })
 );

@@ -9,6 +9,7 @@ import type { StaffMeta, StaffPrincipal } from "../../../lib/staff-keys";
 import type { NetworkParcel } from "../../parcels/parcels.contract";
 import * as pickups from "../pickups/pickups.store";
 import { scanIdOf } from "../scan-ids";
+import { leftForRelay, sortAtHub } from "../exceptions/missort";
 import * as store from "./network.store";
 import type { ScanAnswer } from "./network.params";
 
@@ -127,20 +128,21 @@ export async function hubScanIn(db: Database, ctx: StaffContext, trackingNumber:
     occurredAt: at
   });
   const result = await moveParcel(ctx, scanId, parcel, "IN_TRANSIT", "hub", at);
-  const sort =
-    parcel.relayWilaya === hub.wilaya
-      ? `BAC ${parcel.relayCode} — tournée wilaya ${hub.wilaya}`
-      : `VERS WILAYA ${parcel.relayWilaya ?? "?"} — ${parcel.relayCode}`;
-  const outcome = result.outcome === "refused" ? "REFUSED" : result.outcome === "already" ? "ALREADY" : "SORTED";
-  return { parcelId: parcel.id, trackingNumber, status: result.status ?? parcel.status, outcome, sort };
+  if (result.status !== "IN_TRANSIT")
+    return { parcelId: parcel.id, trackingNumber, status: result.status ?? parcel.status, outcome: "REFUSED", sort: null };
+  // Decision 0058: the sort line, and a mis-sort when this hub is off the parcel's route.
+  const { sort, missorted } = await sortAtHub(db, ctx, { hub, parcel, scanId, at });
+  const outcome = missorted ? "MISSORTED" : result.outcome === "already" ? "ALREADY" : "SORTED";
+  return { parcelId: parcel.id, trackingNumber, status: result.status, outcome, sort };
 }
 
 /** The hub's scan out: the parcel leaves with a courier (custody courier, status unchanged: IN_TRANSIT). */
 export async function hubScanOut(db: Database, ctx: StaffContext, trackingNumber: string, at: Date): Promise<ScanAnswer> {
   const staff = ctx.meta.staff;
   const parcel = await parcelByTracking(ctx, trackingNumber);
+  const scanId = scanIdFor(ctx, "hub-out");
   await store.insertScan(db, {
-    id: scanIdFor(ctx, "hub-out"),
+    id: scanId,
     parcelId: parcel.id,
     kind: "hub.out",
     holderKind: "courier",
@@ -152,5 +154,6 @@ export async function hubScanOut(db: Database, ctx: StaffContext, trackingNumber
     confirmedBy: `hub:${staff.subjectId}`,
     occurredAt: at
   });
+  if (parcel.status === "IN_TRANSIT") await leftForRelay(ctx, { hub: await store.findHub(db, staff.subjectId), parcel, scanId, at });
   return { parcelId: parcel.id, trackingNumber, status: parcel.status, outcome: "DISPATCHED", sort: null };
 }

@@ -16,6 +16,7 @@ import { pageOf } from "../../../lib/parcel-view";
 import { isDateTime, NoParams, NoParamsSchema } from "../../../lib/schemas";
 import { normaliseTrackingNumber } from "../../../lib/tracking-number";
 import { arrive, CounterDeps, handOver, refuse } from "./counter";
+import { reportIfWrongRelay } from "./wrong-relay";
 import {
   ArrivalSchema,
   ClosingPageSchema,
@@ -242,7 +243,9 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
       },
       handler(ctx): Promise<RelayParcelView> {
         return relayIdempotently(this.db, ctx, "arrival", async () => {
-          const shelf = await arrive(deps(this), ctx.meta.agent, ctx.params);
+          const shelf = await arrive(deps(this), ctx.meta.agent, ctx.params).catch(err =>
+            reportIfWrongRelay(this, ctx, { relayCode: ctx.meta.agent.relayCode, trackingNumber: ctx.params.trackingNumber }, err)
+          );
           void this.runRelay();
           return view(this, shelf);
         });
