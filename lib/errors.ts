@@ -79,6 +79,8 @@ export const ERROR_STATUS = {
   PICKUP_NOT_CANCELLABLE: 409,
   /** Issue 44: a parcel in a pickup must be CREATED and in no other pickup that is not over. */
   PARCEL_NOT_PICKABLE: 409,
+  /** Issue 44: a pickup booked without an address, and none stored for the organisation (PUT /organization/pickup-address). */
+  PICKUP_ADDRESS_MISSING: 409,
   PAIRING_CODE_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { SystemUnderTest } from "./gateway-contract";
 import { http } from "../helpers/http";
 import { expectError, Merchant, merchants, PARCEL } from "./merchant-helpers";
+import { pickupEventsContract } from "./pickup-events-contract";
 import { relayHelpers } from "./relay-contract";
 
 /**
@@ -404,5 +405,7 @@ export function networkContract(system: () => SystemUnderTest): void {
         "UNAUTHENTICATED"
       );
     });
+
+    describe("the merchant's pickup webhooks and the sandbox simulator", () => pickupEventsContract(system, wilaya16Hub));
   });
 }
