@@ -394,7 +394,10 @@ describe("SPEC §5: authentication", () => {
       createPickup: either("parcels:write"),
       listPickups: either("parcels:read"),
       getPickup: either("parcels:read"),
-      cancelPickup: either("parcels:write")
+      cancelPickup: either("parcels:write"),
+      completeSandboxPickup: either("parcels:write"),
+      getPickupAddress: either("parcels:read"),
+      setPickupAddress: either("parcels:write")
     });
   });
 });
@@ -418,6 +421,9 @@ describe("SPEC §6: webhooks", () => {
       "return.cancelled",
       "parcel.redirected",
       "relay.closure_announced",
+      "pickup.confirmed",
+      "pickup.completed",
+      "pickup.cancelled",
       "ping"
     ]);
     for (const [type, item] of Object.entries(doc.webhooks!)) {

@@ -12,7 +12,7 @@ export async function pickupAddressOf(caller: Caller, organizationId: string, gi
   if (!address) {
     throw new AppError(
       "PICKUP_ADDRESS_MISSING",
-      "No address given and none stored for your organisation: send `address`, or store one with PUT /organization/pickup-address"
+      "No address given and none stored for your organisation: send `address`, or store your pickup address first"
     );
   }
   return address;

@@ -2,7 +2,7 @@ import { call, type Caller } from "../../../lib/contract";
 import type { Database } from "../../../lib/db/database";
 import type { ParcelEvent } from "../../../lib/events";
 import type { PickupEventData, PickupParcelRef } from "../../../lib/pickup-events";
-import * as outbox from "./pickup-outbox";
+import * as outbox from "./pickup-outbox.store";
 import * as store from "./pickups.store";
 
 /** Rows handed over per pass; a full batch asks for another pass at once. */

@@ -9,7 +9,7 @@ import { fingerprintOf, keyReused } from "../../../lib/idempotency";
 import { isDateTime } from "../../../lib/schemas";
 import { scanIdOf } from "../scan-ids";
 import { pickupAddressOf } from "./default-address";
-import { queuePickupEvent } from "./pickup-outbox";
+import { queuePickupEvent } from "./pickup-outbox.store";
 import { algiersClock, checkWindow, PickupRules } from "./pickup-window";
 import type { CreatePickupParams, PickupView } from "./pickups.params";
 import * as store from "./pickups.store";

@@ -1,6 +1,6 @@
 import type { Database } from "../../../lib/db/database";
 import { AppError } from "../../../lib/errors";
-import { queuePickupEvent } from "./pickup-outbox";
+import { queuePickupEvent } from "./pickup-outbox.store";
 import * as store from "./pickups.store";
 
 /**

@@ -1,8 +1,9 @@
 import { call, type Caller } from "../../../lib/contract";
-import type { Database, Queryable } from "../../../lib/db/database";
+import type { Database } from "../../../lib/db/database";
 import { AppError } from "../../../lib/errors";
 import { scanIdOf } from "../scan-ids";
-import { queuePickupEvent } from "./pickup-outbox";
+import { queuePickupEvent } from "./pickup-outbox.store";
+import { dueSandboxPickups } from "./sandbox-pickups.store";
 import * as store from "./pickups.store";
 
 /**
@@ -55,15 +56,6 @@ export async function simulateVisit(
     await queuePickupEvent(tx, closed);
     return closed;
   });
-}
-
-/** Sandbox pickups the simulator should visit: CONFIRMED, their window open. */
-export async function dueSandboxPickups(db: Queryable, now: Date, limit = 50): Promise<string[]> {
-  const rows = await db.query<{ id: string }>(
-    "SELECT id FROM logistics.pickups WHERE mode = 'sandbox' AND status = 'CONFIRMED' AND ready_at <= $1 ORDER BY ready_at LIMIT $2",
-    [now, limit]
-  );
-  return rows.map(r => r.id);
 }
 
 /** One simulator pass: each due sandbox pickup visited, nothing missing. A failure leaves it for the next pass. */
