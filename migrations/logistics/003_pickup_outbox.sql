@@ -14,3 +14,5 @@ CREATE TABLE logistics.outbox (
   dispatched_at timestamptz
 );
 CREATE INDEX outbox_undispatched ON logistics.outbox (id) WHERE dispatched_at IS NULL;
+-- Dispatched rows are purged after a week (the logistics service's 30-s housekeeping pass).
+CREATE INDEX outbox_dispatched ON logistics.outbox (dispatched_at) WHERE dispatched_at IS NOT NULL;

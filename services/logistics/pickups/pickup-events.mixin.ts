@@ -8,6 +8,7 @@ import { uuid } from "../../../lib/schemas";
 import type { LogisticsThis } from "../logistics-this";
 import { PICKUP_IDEMPOTENCY_KEY_HEADER } from "../logistics.params";
 import { PICKUP_OUTBOX_BATCH, relayPickupEvents } from "./pickup-events-relay";
+import { purgeDispatched } from "./pickup-outbox.store";
 import { viewsOf } from "./pickups";
 import { type PickupView, PickupViewSchema } from "./pickups.params";
 import { simulateVisit, simulatorPass } from "./sandbox-simulator";
@@ -33,7 +34,10 @@ const CompleteSchema = Joi.object<CompleteParams, true>({
     .description("Parcels of the pickup the simulated courier does not find: they stay READY_FOR_PICKUP, listed in `missing`.")
 }).unknown(true);
 
-/** How often the simulator looks for sandbox pickups whose window opened. */
+/** Dispatched outbox rows are kept this long, as parcels' (services/parcels/sweeper.ts). */
+const OUTBOX_RETENTION_DAYS = 7;
+
+/** How often the simulator looks for sandbox pickups whose window opened (and old outbox rows are purged). */
 const SIMULATOR_INTERVAL_MS = 30_000;
 
 /** Issue 44 B: the merchant's pickup webhooks (outbox relay) and the sandbox's simulated courier. */
@@ -86,7 +90,12 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, PickupEventsThi
       err => this.logger.warn("pickup events relay pass failed:", err.message)
     );
     this.sandboxPickupsLoop = new BackgroundLoop(
-      () => (this.db ? simulatorPass({ db: this.db, caller: this.broker }) : Promise.resolve(0)),
+      async () => {
+        if (!this.db) return 0;
+        // Housekeeping on the same beat: dispatched outbox rows past their week.
+        await purgeDispatched(this.db, OUTBOX_RETENTION_DAYS);
+        return simulatorPass({ db: this.db, caller: this.broker });
+      },
       SIMULATOR_INTERVAL_MS,
       err => this.logger.warn("sandbox pickup simulator pass failed:", err.message)
     );

@@ -63,3 +63,14 @@ export async function undispatched(db: Queryable, limit: number): Promise<Outbox
 export async function markDispatched(db: Queryable, ids: string[]): Promise<void> {
   await db.query("UPDATE logistics.outbox SET dispatched_at = now() WHERE id = ANY($1::bigint[]) AND dispatched_at IS NULL", [ids]);
 }
+
+/** Dispatched rows are kept a week (for investigation, as parcels' outbox), then purged in batches. */
+export async function purgeDispatched(db: Queryable, days: number): Promise<number> {
+  const purged = await db.query(
+    `DELETE FROM logistics.outbox WHERE id IN (
+       SELECT id FROM logistics.outbox WHERE dispatched_at < now() - make_interval(days => $1::int) LIMIT 1000)
+     RETURNING id`,
+    [days]
+  );
+  return purged.length;
+}
