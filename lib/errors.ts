@@ -86,6 +86,8 @@ export const ERROR_STATUS = {
   /** Issue 44: the merchant's count code, wrong (a try used); the count, not the pickup's (no try used). */
   COUNT_CODE_INCORRECT: 409,
   PICKUP_COUNT_MISMATCH: 409,
+  /** Issue 44: a pickup booked without an address, and none stored for the organisation (PUT /organization/pickup-address). */
+  PICKUP_ADDRESS_MISSING: 409,
   PAIRING_CODE_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

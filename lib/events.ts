@@ -3,6 +3,7 @@ import type { ClaimView } from "./claim-view";
 import type { CodEventType, CodPayout, CodStatus } from "./cod";
 import type { ParcelEventType, ParcelStatus } from "./parcel-status";
 import type { ParcelView } from "./parcel-view";
+import type { PickupEventData, PickupStopEventType } from "./pickup-events";
 import type { ReturnEventData, ReturnEventType } from "./returns";
 
 /**
@@ -89,7 +90,8 @@ export interface ParcelEvent {
     | ClaimEventType
     | ReturnEventType
     | RelayEventType
-    | MissortEventType;
+    | MissortEventType
+    | PickupStopEventType;
   createdAt: string;
   /** When the status changed (the status history's time of the change). */
   occurredAt: string;
@@ -103,7 +105,15 @@ export interface ParcelEvent {
   mode: KeyMode;
   sandbox: boolean;
   reason: string | null;
-  data: StatusEventData | CodEventData | RedirectEventData | ClaimEventData | ReturnEventData | RelayClosureEventData | MissortEventData;
+  data:
+    | StatusEventData
+    | CodEventData
+    | RedirectEventData
+    | ClaimEventData
+    | ReturnEventData
+    | RelayClosureEventData
+    | MissortEventData
+    | PickupEventData;
 }
 
 /** The parcel an event is about; null for a relay event. */
@@ -113,10 +123,11 @@ export function parcelOf(event: Pick<ParcelEvent, "data">): ParcelView | null {
 
 /**
  * What an event is about, for ordering (outbox, deliveries) and the events feed's `parcelId`
- * column: its parcel, or for a relay event its closure.
+ * column: its parcel, for a relay event its closure, for a pickup event (issue 44) its pickup.
  */
 export function subjectIdOf(event: Pick<ParcelEvent, "data">): string {
-  return "parcel" in event.data ? event.data.parcel.id : event.data.closure.id;
+  if ("parcel" in event.data) return event.data.parcel.id;
+  return "closure" in event.data ? event.data.closure.id : event.data.pickup.id;
 }
 
 /** The event with its parcel's label URL replaced by a fresh one (a relay event has none). */

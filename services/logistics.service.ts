@@ -19,6 +19,7 @@ import { PickupsMixin } from "./logistics/pickups/pickups.mixin";
 import { NetworkBackofficeMixin } from "./logistics/network/backoffice.mixin";
 import { StaffApisMixin } from "./logistics/network/staff-apis.mixin";
 import { ManifestsMixin } from "./logistics/manifests/manifests.mixin";
+import { PickupEventsMixin } from "./logistics/pickups/pickup-events.mixin";
 import { ExceptionsMixin } from "./logistics/exceptions/exceptions.mixin";
 
 const LogisticsService: ServiceSchema<{ openapi: typeof LOGISTICS_DOCS }, object, LogisticsThis> = {
@@ -30,7 +31,8 @@ const LogisticsService: ServiceSchema<{ openapi: typeof LOGISTICS_DOCS }, object
     NetworkBackofficeMixin,
     StaffApisMixin,
     ManifestsMixin,
-    ExceptionsMixin
+    ExceptionsMixin,
+    PickupEventsMixin
   ],
   settings: { openapi: detached(LOGISTICS_DOCS) },
 

@@ -1,5 +1,6 @@
 import type { AgentPrincipal } from "../../lib/agent-keys";
 import type { KeyMode, Scope } from "../../lib/api-keys";
+import type { PickupAddress } from "../../lib/pickup-address";
 import type { Principal } from "../../lib/principal";
 import type { StaffPrincipal, StaffRole } from "../../lib/staff-keys";
 
@@ -73,5 +74,7 @@ declare module "../../lib/contract" {
     "auth.getOrganization": { params: { organizationId: string }; answer: Organization };
     "auth.createOrganization": { params: { name: string }; answer: Organization };
     "auth.createApiKey": { params: CreateApiKeyInput; answer: NewApiKey };
+    /** Issue 44 B, from logistics: the organisation's stored pickup address, null when none. */
+    "auth.pickupAddress": { params: { organizationId: string }; answer: { address: PickupAddress | null } };
   }
 }

@@ -18,6 +18,7 @@ import {
   type StatusEventData,
   type WebhookBody
 } from "../../lib/events";
+import { PICKUP_STOP_EVENT_TYPES, type PickupEventData, type PickupParcelRef } from "../../lib/pickup-events";
 import { arrayOf, component, dateTime, nullable, objectOf, uuidSchema } from "../../lib/openapi/json-schema";
 import type { JsonSchema, Parameter, PathItem, Response } from "../../lib/openapi/types";
 import { eventTypeFor, PARCEL_STATUSES } from "../../lib/parcel-status";
@@ -41,7 +42,8 @@ export const EVENT_TYPES: string[] = [
   ...RETURN_EVENT_TYPES,
   REDIRECT_EVENT_TYPE,
   ...RELAY_EVENT_TYPES,
-  MISSORT_EVENT_TYPE
+  MISSORT_EVENT_TYPE,
+  ...PICKUP_STOP_EVENT_TYPES
 ];
 
 function humanDelay(seconds: number): string {
@@ -381,7 +383,75 @@ export const MISSORT_EVENT_SCHEMA = eventSchema(
   ]
 );
 
-/** An item of the events API: a status, COD, claim, return, redirect or relay event (their `type` tells which). */
+const PICKUP_PARCEL_REF = objectOf<PickupParcelRef>(
+  {
+    id: uuidSchema("The parcel."),
+    trackingNumber: {
+      type: ["string", "null"],
+      pattern: TRACKING_NUMBER_PATTERN,
+      description: "Its tracking number; null for a parcel that is not yours (scanned at your door, unexpected)."
+    }
+  },
+  { description: "A parcel of the pickup." }
+);
+
+export const PICKUP_EVENT_SCHEMA = eventSchema(
+  "PickupEvent",
+  PICKUP_STOP_EVENT_TYPES,
+  "pickup.confirmed, pickup.completed or pickup.cancelled; same as X-Relay-Event.",
+  objectOf<PickupEventData>({
+    pickup: objectOf<PickupEventData["pickup"]>(
+      {
+        id: uuidSchema("The pickup (GET /pickups/{id})."),
+        confirmationNumber: { type: "string", examples: ["PU-20260312-7K2Q9M"] },
+        status: {
+          type: "string",
+          enum: ["CONFIRMED", "COMPLETED", "PARTIALLY_COMPLETED", "CANCELLED"],
+          description: "The pickup's status the event is about."
+        },
+        readyAt: dateTime("The confirmed window's start, UTC."),
+        closeAt: dateTime("The confirmed window's end, UTC.")
+      },
+      { description: "The pickup after the change." }
+    ),
+    parcels: arrayOf(PICKUP_PARCEL_REF, "The parcels listed in the pickup."),
+    missing: arrayOf(
+      PICKUP_PARCEL_REF,
+      "pickup.completed: listed parcels the courier did not collect. They stay READY_FOR_PICKUP: book them in your next pickup. Empty otherwise."
+    ),
+    unexpected: arrayOf(PICKUP_PARCEL_REF, "pickup.completed: parcels the courier collected that were not listed. Empty otherwise.")
+  }),
+  "Body of the pickup webhooks (issue 44), and an item of the events API. `sequence` is 0: the event is about a pickup, " +
+    "not one parcel; each parcel's own status changes (READY_FOR_PICKUP, PICKED_UP) have their parcel.* events.",
+  [
+    {
+      id: "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
+      type: "pickup.completed",
+      createdAt: "2026-03-12T10:41:00.000Z",
+      occurredAt: "2026-03-12T10:41:00.000Z",
+      sequence: 0,
+      sandbox: false,
+      reason: null,
+      data: {
+        pickup: {
+          id: "6f5e4d3c-2b1a-4f9e-8d7c-6b5a4f3e2d1c",
+          confirmationNumber: "PU-20260312-7K2Q9M",
+          status: "PARTIALLY_COMPLETED",
+          readyAt: "2026-03-12T08:00:00.000Z",
+          closeAt: "2026-03-12T11:00:00.000Z"
+        },
+        parcels: [
+          { id: SAMPLE_PARCEL.id, trackingNumber: SAMPLE_PARCEL.trackingNumber },
+          { id: "0d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a", trackingNumber: "RP234567895DZ" }
+        ],
+        missing: [{ id: "0d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a", trackingNumber: "RP234567895DZ" }],
+        unexpected: []
+      }
+    }
+  ]
+);
+
+/** An item of the events API: a status, COD, claim, return, redirect, relay or pickup event (their `type` tells which). */
 export const ANY_EVENT_SCHEMA: JsonSchema = {
   oneOf: [
     PARCEL_EVENT_SCHEMA,
@@ -390,7 +460,8 @@ export const ANY_EVENT_SCHEMA: JsonSchema = {
     RETURN_EVENT_SCHEMA,
     REDIRECT_EVENT_SCHEMA,
     RELAY_EVENT_SCHEMA,
-    MISSORT_EVENT_SCHEMA
+    MISSORT_EVENT_SCHEMA,
+    PICKUP_EVENT_SCHEMA
   ]
 };
 
@@ -605,6 +676,22 @@ export function webhookDocs(): Record<string, PathItem> {
       MISSORT_EVENT_SCHEMA
     )
   ];
+  const pickupStopEvents: [string, PathItem][] = (
+    [
+      ["pickup.confirmed", "Pickup confirmed", "Your pickup (POST /pickups) is confirmed: its window and confirmation number are final."],
+      [
+        "pickup.completed",
+        "Pickup completed",
+        "The courier closed the stop at your address: data.pickup.status is COMPLETED, or PARTIALLY_COMPLETED when some listed " +
+          "parcels were not collected (data.missing: they stay READY_FOR_PICKUP, book them in your next pickup); data.unexpected " +
+          "names parcels collected that were not listed. In the sandbox the simulator completes the pickup at its readyAt."
+      ],
+      ["pickup.cancelled", "Pickup cancelled", "Your pickup was cancelled (POST /pickups/{id}/cancel); its parcels are CREATED again."]
+    ] as const
+  ).map(([type, summary, text]) => [
+    type,
+    webhookEntry(type, summary, `${text} ${DELIVERY_RULES} ${SIGNATURE_RULES}`, PICKUP_EVENT_SCHEMA)
+  ]);
   const claimEvents: [string, PathItem][] = [
     [
       "claim.opened",
@@ -669,6 +756,7 @@ export function webhookDocs(): Record<string, PathItem> {
     redirected,
     ...relayEvents,
     missorted,
+    ...pickupStopEvents,
     [PING_EVENT_TYPE, ping]
   ]);
 }

@@ -18,7 +18,7 @@ export type IncomingParcelEvent = Omit<ParcelEvent, "occurredAt" | "sequence"> &
 const IncomingEventSchema = Joi.object({
   id: uuid().required(),
   type: Joi.string()
-    .pattern(/^(parcel|cod|claim|return|relay)\.[a-z_]{1,40}$/)
+    .pattern(/^(parcel|cod|claim|return|relay|pickup)\.[a-z_]{1,40}$/)
     .required(),
   createdAt: Joi.string().max(64).required(),
   occurredAt: Joi.string().max(64),
@@ -34,10 +34,14 @@ const IncomingEventSchema = Joi.object({
       .allow(null)
       .when("...type", { is: Joi.string().pattern(/^parcel\./), then: Joi.required() }),
     previousCodStatus: Joi.string().max(40),
-    // Parcel, COD and claim events are about a parcel; a relay event (relay.*) names its closure instead.
+    // Parcel, COD and claim events are about a parcel; a relay event (relay.*) names its closure
+    // instead, a pickup event (pickup.*, issue 44) its pickup.
     parcel: Joi.object({ id: uuid().required() })
       .unknown(true)
-      .when("...type", { is: Joi.string().pattern(/^relay\./), then: Joi.forbidden(), otherwise: Joi.required() }),
+      .when("...type", { is: Joi.string().pattern(/^(relay|pickup)\./), then: Joi.forbidden(), otherwise: Joi.required() }),
+    pickup: Joi.object({ id: uuid().required() })
+      .unknown(true)
+      .when("...type", { is: Joi.string().pattern(/^pickup\./), then: Joi.required(), otherwise: Joi.forbidden() }),
     closure: Joi.object({ id: uuid().required() })
       .unknown(true)
       .when("...type", { is: Joi.string().pattern(/^relay\./), then: Joi.required(), otherwise: Joi.forbidden() })

@@ -294,7 +294,7 @@ const RECORD_EVENTS = named(
      SELECT x, n FROM json_array_elements($1::json) WITH ORDINALITY AS t(x, n) WHERE (SELECT n FROM locked) >= 0
    ), stored AS (
      INSERT INTO webhooks.events (id, organization_id, mode, parcel_id, type, payload)
-     SELECT (x->>'id')::uuid, (x->>'organizationId')::uuid, x->>'mode', coalesce(x->'data'->'parcel'->>'id', x->'data'->'closure'->>'id')::uuid, x->>'type', x
+     SELECT (x->>'id')::uuid, (x->>'organizationId')::uuid, x->>'mode', coalesce(x->'data'->'parcel'->>'id', x->'data'->'closure'->>'id', x->'data'->'pickup'->>'id')::uuid, x->>'type', x
        FROM incoming ORDER BY n
      ON CONFLICT (id) DO NOTHING
      RETURNING id, seq, organization_id, mode, parcel_id, type

@@ -4,6 +4,7 @@ import { http } from "../helpers/http";
 import { apiResponseValidator } from "../helpers/openapi-validator";
 import { parsePdf } from "../helpers/pdf";
 import { expectError, Merchant, merchants, PARCEL } from "./merchant-helpers";
+import { pickupEventsContract } from "./pickup-events-contract";
 import { relayHelpers } from "./relay-contract";
 import { missortContract } from "./missort-contract";
 
@@ -407,6 +408,8 @@ export function networkContract(system: () => SystemUnderTest): void {
         "UNAUTHENTICATED"
       );
     });
+
+    describe("the merchant's pickup webhooks and the sandbox simulator", () => pickupEventsContract(system, wilaya16Hub));
   });
 
   describe("manifests: one document, one scan, the merchant's count", () => {

@@ -9,7 +9,8 @@ import { networkContract } from "../e2e/network-contract";
 describe.each(testEngines("network"))("the first and middle mile on %s", (_name, engine) => {
   const sut = inProcessSystem(async () => {
     const database = await engine();
-    return { ...database, url: database.url ?? undefined };
+    // The pickup webhooks' receiver is on this machine (test/e2e/pickup-events-contract.ts), as in the e2e suites.
+    return { ...database, env: { ...database.env, WEBHOOK_ALLOW_PRIVATE: "true" }, url: database.url ?? undefined };
   });
   networkContract(sut.system);
 });

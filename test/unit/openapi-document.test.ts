@@ -398,7 +398,10 @@ describe("SPEC §5: authentication", () => {
       cancelPickup: either("parcels:write"),
       createManifest: either("parcels:write"),
       listManifests: either("parcels:read"),
-      getManifest: either("parcels:read")
+      getManifest: either("parcels:read"),
+      completeSandboxPickup: either("parcels:write"),
+      getPickupAddress: either("parcels:read"),
+      setPickupAddress: either("parcels:write")
     });
   });
 });
@@ -423,6 +426,9 @@ describe("SPEC §6: webhooks", () => {
       "parcel.redirected",
       "relay.closure_announced",
       "parcel.missorted",
+      "pickup.confirmed",
+      "pickup.completed",
+      "pickup.cancelled",
       "ping"
     ]);
     for (const [type, item] of Object.entries(doc.webhooks!)) {

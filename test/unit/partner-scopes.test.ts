@@ -23,7 +23,9 @@ test("only the health ping is open to every key; writes need parcels:write; mone
       .sort();
   expect(byScope("any")).toEqual(["auth.health"]);
   expect(byScope("parcels:write")).toEqual([
+    "auth.setOwnPickupAddress",
     "logistics.cancelPickup",
+    "logistics.completeSandboxPickup",
     "logistics.createPickup",
     "parcels.cancel",
     "parcels.cancelReturn",
@@ -39,6 +41,7 @@ test("only the health ping is open to every key; writes need parcels:write; mone
     "parcels.triggerSandboxEvent"
   ]);
   expect(byScope("parcels:read")).toEqual([
+    "auth.getOwnPickupAddress",
     "labels.createDocument",
     "labels.printerFont",
     "logistics.getPickup",

@@ -3,7 +3,8 @@ import { arrayOf, component, dateTime, nullable, objectOf, uuidSchema } from "..
 import type { JsonSchema } from "../../../lib/openapi/types";
 import { pageSchema, Page } from "../../../lib/parcel-view";
 import { dateTimeText, queryInteger, uuid } from "../../../lib/schemas";
-import { AddressSchema, MAX_PICKUP_PARCELS, PickupAddress } from "../pickups/pickups.params";
+import { PickupAddressSchema as AddressSchema, type PickupAddress } from "../../../lib/pickup-address";
+import { MAX_PICKUP_PARCELS } from "../pickups/pickups.params";
 
 /** The params and views of the partner API's manifests and the courier's manifest scan (issue 44), each interface beside its schema. */
 

@@ -61,7 +61,14 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, LogisticsThis>>
         location: { action: "logistics.getPickup", params: { id: "response.id" } },
         response: PickupViewSchema,
         responseDescription: "Booked and confirmed. Location points to the pickup.",
-        errors: ["PICKUP_WINDOW_INVALID", "PARCEL_NOT_FOUND", "PARCEL_NOT_PICKABLE", "IDEMPOTENCY_KEY_IN_USE", "IDEMPOTENCY_KEY_REUSED"],
+        errors: [
+          "PICKUP_WINDOW_INVALID",
+          "PARCEL_NOT_FOUND",
+          "PARCEL_NOT_PICKABLE",
+          "PICKUP_ADDRESS_MISSING",
+          "IDEMPOTENCY_KEY_IN_USE",
+          "IDEMPOTENCY_KEY_REUSED"
+        ],
         parameters: [PICKUP_IDEMPOTENCY_KEY_HEADER],
         body: { name: "PickupCreateRequest", description: "The pickup to book. Unknown fields are refused." }
       },

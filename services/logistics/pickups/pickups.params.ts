@@ -1,4 +1,5 @@
 import { Joi } from "../../../lib/joi";
+import { type PickupAddress, PickupAddressSchema } from "../../../lib/pickup-address";
 import { arrayOf, component, dateTime, nullable, objectOf, uuidSchema } from "../../../lib/openapi/json-schema";
 import type { JsonSchema } from "../../../lib/openapi/types";
 import { pageSchema, Page } from "../../../lib/parcel-view";
@@ -20,25 +21,11 @@ export type PickupStatus = (typeof PICKUP_STATUSES)[number];
 /** The most parcels one pickup carries (a manifest's size). */
 export const MAX_PICKUP_PARCELS = 500;
 
-export interface PickupAddress {
-  line1: string;
-  city: string;
-  /** The wilaya's two-digit code. */
-  wilaya: string;
-}
-
-export const AddressSchema = Joi.object<PickupAddress, true>({
-  line1: Joi.string().trim().min(1).max(200).required().description("Street and number, building.").example("12 rue Didouche Mourad"),
-  city: Joi.string().trim().min(1).max(100).required().description("Commune.").example("Alger Centre"),
-  wilaya: Joi.string()
-    .pattern(/^\d{2}$/)
-    .required()
-    .description("The wilaya's two-digit code.")
-    .example("16")
-});
+export type { PickupAddress } from "../../../lib/pickup-address";
 
 export interface CreatePickupParams {
-  address: PickupAddress;
+  /** Left out: the organisation's stored pickup address (PUT /organization/pickup-address). */
+  address?: PickupAddress;
   readyAt: string;
   closeAt: string;
   parcelIds?: string[];
@@ -48,9 +35,10 @@ export interface CreatePickupParams {
 }
 
 export const CreatePickupSchema = Joi.object<CreatePickupParams, true>({
-  address: AddressSchema.required()
-    .description("Where the courier collects the parcels.")
-    .example({ line1: "12 rue Didouche Mourad", city: "Alger Centre", wilaya: "16" }),
+  address: PickupAddressSchema.description(
+    "Where the courier collects the parcels. Left out: your stored pickup address (PUT /organization/pickup-address); " +
+      "409 PICKUP_ADDRESS_MISSING when none is stored."
+  ).example({ line1: "12 rue Didouche Mourad", city: "Alger Centre", wilaya: "16" }),
   readyAt: dateTimeText()
     .required()
     .description("The parcels are ready from this time (ISO 8601 with an offset).")

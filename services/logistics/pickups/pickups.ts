@@ -9,6 +9,8 @@ import { fingerprintOf, keyReused } from "../../../lib/idempotency";
 import { isDateTime } from "../../../lib/schemas";
 import { pickableParcels } from "../pickable-parcels";
 import { scanIdOf } from "../scan-ids";
+import { pickupAddressOf } from "./default-address";
+import { queuePickupEvent } from "./pickup-outbox.store";
 import { algiersClock, checkWindow, PickupRules } from "./pickup-window";
 import type { CreatePickupParams, PickupView } from "./pickups.params";
 import * as store from "./pickups.store";
@@ -125,15 +127,16 @@ export async function createPickup(
   const readyAt = dateOf("readyAt", params.readyAt);
   const closeAt = dateOf("closeAt", params.closeAt);
   const { cancelBy } = checkWindow(deps.rules, readyAt, closeAt, now);
+  const address = await pickupAddressOf(deps.caller, owner.organizationId, params.address);
   const parcelIds = await parcelsToCollect(deps, owner, params);
   let pickup: store.PickupRecord;
   try {
-    pickup = await deps.db.transaction(tx =>
-      store.insertPickup(tx, {
+    pickup = await deps.db.transaction(async tx => {
+      const inserted = await store.insertPickup(tx, {
         id: randomUUID(),
         owner,
         confirmationNumber: confirmationNumber(readyAt),
-        address: params.address,
+        address,
         readyAt,
         closeAt,
         cancelBy,
@@ -143,8 +146,10 @@ export async function createPickup(
         idempotencyKey: key,
         requestFingerprint: fingerprint,
         parcelIds
-      })
-    );
+      });
+      await queuePickupEvent(tx, inserted);
+      return inserted;
+    });
   } catch (err) {
     if (key !== null && isUniqueViolation(err, "pickups_idempotency")) {
       // The same key sent twice at once: the first one's pickup is the answer.
@@ -174,7 +179,9 @@ export async function cancelPickup(deps: PickupDeps, owner: store.Owner, id: str
     }
     const listed = ((await store.parcelsOf(tx, [id])).get(id) ?? []).filter(p => p.state === "ANNOUNCED").map(p => p.id);
     await store.setParcelsState(tx, id, "ANNOUNCED", "RELEASED");
-    return { pickup: await store.setPickupStatus(tx, id, "CANCELLED"), released: listed };
+    const cancelled = await store.setPickupStatus(tx, id, "CANCELLED");
+    await queuePickupEvent(tx, cancelled);
+    return { pickup: cancelled, released: listed };
   });
   const parcels = released.length > 0 ? released : ((await store.parcelsOf(deps.db, [id])).get(id) ?? []).map(p => p.id);
   await syncParcels(deps, pickup, parcels);

@@ -1,5 +1,6 @@
 import type { Database } from "../../../lib/db/database";
 import { AppError } from "../../../lib/errors";
+import { queuePickupEvent } from "./pickup-outbox.store";
 import * as store from "./pickups.store";
 
 /**
@@ -18,6 +19,11 @@ export async function closePickup(db: Database, pickupId: string): Promise<store
     const missing = parcels.filter(p => p.state === "ANNOUNCED").map(p => p.id);
     const unexpected = await store.unexpectedOf(tx, pickupId);
     await store.setParcelsState(tx, pickupId, "ANNOUNCED", "MISSING");
-    return store.setPickupStatus(tx, pickupId, missing.length === 0 ? "COMPLETED" : "PARTIALLY_COMPLETED", { missing, unexpected });
+    const closed = await store.setPickupStatus(tx, pickupId, missing.length === 0 ? "COMPLETED" : "PARTIALLY_COMPLETED", {
+      missing,
+      unexpected
+    });
+    await queuePickupEvent(tx, closed);
+    return closed;
   });
 }
