@@ -51,6 +51,7 @@ import { CreateMixin } from "./parcels/create/create.mixin";
 import { ReadsMixin } from "./parcels/reads/reads.mixin";
 import { StatusMixin } from "./parcels/status/status.mixin";
 import { NetworkMixin } from "./parcels/network/network.mixin";
+import { CustodyMixin } from "./parcels/custody/custody.mixin";
 import { RelayPointsMixin } from "./parcels/relay-points.mixin";
 import { PublicTrackingMixin } from "./parcels/public-tracking.mixin";
 import type { HandoverDeps } from "./parcels/handover";
@@ -102,6 +103,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     ReadsMixin,
     StatusMixin,
     NetworkMixin,
+    CustodyMixin,
     RelayPointsMixin,
     PublicTrackingMixin
   ],
@@ -301,6 +303,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     // Started here, not in HoldingMixin: a mixin's started may run before the database is open.
     this.holdingLoop.start();
     this.returnsLoop.start();
+    this.lossLoop.start();
   },
 
   async stopped(this: ParcelsThis) {
@@ -309,7 +312,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       this.sweepLoop.stop(),
       this.retentionLoop.stop(),
       this.holdingLoop.stop(),
-      this.returnsLoop.stop()
+      this.returnsLoop.stop(),
+      this.lossLoop.stop()
     ]);
     await releaseLease(this.db, this.broker.nodeID).catch(() => undefined);
     this.visibleCache = undefined;

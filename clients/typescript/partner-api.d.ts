@@ -1168,6 +1168,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "parcel.investigation_opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The network is looking for a parcel
+         * @description Sent when a parcel held by a courier or a hub (PICKED_UP or IN_TRANSIT) had no scan for LOSS_INVESTIGATION_HOURS (48 h by default), or when its recipient disputes an offline hand-over: data.investigation names the last holder and since when. Past LOSS_LOST_DAYS (7 by default) without a scan the parcel becomes LOST (parcel.lost) and a LOST claim is opened for you with the custody trail as evidence (claim.opened), unless you opened one already. The status does not change. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_parcel_investigation_opened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "parcel.investigation_closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The parcel was found
+         * @description Sent when a scan found a parcel under investigation (outcome FOUND), or it reached its relay point another way (outcome DISMISSED). The status does not change. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_parcel_investigation_closed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "claim.opened": {
         parameters: {
             query?: never;
@@ -1638,6 +1678,22 @@ export interface components {
             insurancePaidDzd: number;
             /** @description The price paid for the parcel (given back with an approved claim). In DZD, at most two decimals. */
             pricePaidDzd: number;
+            /** @description Only on a LOST claim the network opened itself: every hand-off, oldest first, the last one being where the parcel was lost. */
+            custodyTrail?: {
+                /** @description Who took the parcel: merchant, courier, hub, relay or recipient. */
+                holder: string;
+                /** @description Who handed it over (the giver's side); null for the first. */
+                givenBy: string | null;
+                /**
+                 * Format: date-time
+                 * @description When, UTC.
+                 */
+                since: string;
+                /** @description The scan that confirmed the hand-off (a hub's station, say). */
+                confirmedBy: string | null;
+                /** @description What recorded it: pickup.collected, hub.in, hub.out… */
+                scan: string;
+            }[];
         };
         /** @description One page of claims. */
         ClaimPage: {
@@ -1710,7 +1766,13 @@ export interface components {
          *           "direction": "OUTBOUND",
          *           "returnOf": null,
          *           "createdAt": "2026-01-15T09:30:00.000Z",
-         *           "updatedAt": "2026-01-20T09:00:00.000Z"
+         *           "updatedAt": "2026-01-20T09:00:00.000Z",
+         *           "custody": {
+         *             "holder": "merchant",
+         *             "since": "2026-01-15T09:30:00.000Z",
+         *             "name": null,
+         *             "wilaya": null
+         *           }
          *         },
          *         "remittance": {
          *           "id": "7d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a",
@@ -1924,7 +1986,7 @@ export interface components {
         /** @description One page of the organisation's events (of the key's mode), oldest first. */
         EventPage: {
             /** @description Events, oldest first. */
-            items: (components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"] | components["schemas"]["RedirectEvent"] | components["schemas"]["RelayEvent"])[];
+            items: (components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["InvestigationEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"] | components["schemas"]["RedirectEvent"] | components["schemas"]["RelayEvent"])[];
             /** @description Pass it as `after` for the next page; keep it when hasMore is false, to ask later for what happened since. null only when nothing was listed from the start. */
             next: string | null;
             /** @description More events are waiting now: ask again at once with `after=next`. */
@@ -1963,6 +2025,78 @@ export interface components {
              * @description Server clock, UTC, to diagnose clock skew.
              */
             serverTime: string;
+        };
+        /** @description Body of the investigation webhooks, and an item of the events API: the parcel (its custody) and the investigation. */
+        InvestigationEvent: {
+            /**
+             * Format: uuid
+             * @description Event identifier: the same in every delivery, replay and events API answer of this event.
+             */
+            id: string;
+            /**
+             * @description parcel.investigation_opened or parcel.investigation_closed; same as X-Relay-Event.
+             * @enum {string}
+             */
+            type: "parcel.investigation_opened" | "parcel.investigation_closed";
+            /**
+             * Format: date-time
+             * @description When the change happened, UTC.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the change happened, UTC (the parcel's history); order a parcel's events by `sequence`.
+             */
+            occurredAt: string;
+            /**
+             * Format: int32
+             * @description The parcel's event number: 1 for parcel.created, one more with each event (cod.* events included). Keep the highest applied per parcel and ignore an event whose sequence is not higher: it is a late retry or a replay. (0 only on events recorded before sequences existed.)
+             */
+            sequence: number;
+            /** @description true for sandbox parcels (including every sandbox trigger-event). */
+            sandbox: boolean;
+            /** @description Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none. */
+            reason: string | null;
+            data: {
+                /** @description The parcel's status, unchanged by an investigation. */
+                previousStatus: components["schemas"]["ParcelStatus"] | null;
+                parcel: components["schemas"]["ParcelView"];
+                /** @description Why the network looks for the parcel, and how it ended. */
+                investigation: {
+                    /**
+                     * Format: uuid
+                     * @description The investigation.
+                     */
+                    id: string;
+                    /**
+                     * @description NO_SCAN: no scan for LOSS_INVESTIGATION_HOURS while a courier or a hub held it. HANDOVER_DISPUTED: the recipient says an offline hand-over at the relay point was not them.
+                     * @enum {string}
+                     */
+                    reason: "NO_SCAN" | "HANDOVER_DISPUTED";
+                    /** @description Who held the parcel last, as parcel.custody said then. */
+                    lastHolder: {
+                        /** @enum {string} */
+                        holder: "merchant" | "courier" | "hub" | "relay" | "recipient";
+                        /**
+                         * Format: date-time
+                         * @description Since when it held the parcel (its last scan), UTC.
+                         */
+                        since: string;
+                        /** @description A courier's first name, a hub's or relay point's code; null when none. */
+                        name: string | null;
+                    } | null;
+                    /**
+                     * Format: date-time
+                     * @description When the investigation opened, UTC.
+                     */
+                    openedAt: string;
+                    /**
+                     * @description null while open. FOUND: a scan found the parcel; DISMISSED: it left the network's custody another way (arrived); LOST is announced by parcel.lost and the claim opened for you, not by this event.
+                     * @enum {string|null}
+                     */
+                    outcome: "FOUND" | "LOST" | "DISMISSED" | null;
+                };
+            };
         };
         LabelDocument: {
             /**
@@ -2308,7 +2442,13 @@ export interface components {
          *           "direction": "OUTBOUND",
          *           "returnOf": null,
          *           "createdAt": "2026-01-15T09:30:00.000Z",
-         *           "updatedAt": "2026-01-17T14:02:11.000Z"
+         *           "updatedAt": "2026-01-17T14:02:11.000Z",
+         *           "custody": {
+         *             "holder": "merchant",
+         *             "since": "2026-01-15T09:30:00.000Z",
+         *             "name": null,
+         *             "wilaya": null
+         *           }
          *         }
          *       }
          *     }
@@ -2526,7 +2666,13 @@ export interface components {
          *       "direction": "OUTBOUND",
          *       "returnOf": null,
          *       "createdAt": "2026-01-15T09:30:00.000Z",
-         *       "updatedAt": "2026-01-15T09:30:00.000Z"
+         *       "updatedAt": "2026-01-15T09:30:00.000Z",
+         *       "custody": {
+         *         "holder": "merchant",
+         *         "since": "2026-01-15T09:30:00.000Z",
+         *         "name": null,
+         *         "wilaya": null
+         *       }
          *     }
          */
         ParcelView: {
@@ -2586,6 +2732,23 @@ export interface components {
              * @description Time of the last modification, UTC.
              */
             updatedAt: string;
+            /** @description Who holds the parcel now; null once it is LOST or DAMAGED. Always in answers; absent from events recorded before the field existed (the events API, a redelivery). */
+            custody?: {
+                /**
+                 * @description merchant: with you (before the courier's pickup scan, or back with you); courier, hub: in the network; relay: at a relay point; recipient: handed over.
+                 * @enum {string}
+                 */
+                holder: "merchant" | "courier" | "hub" | "relay" | "recipient";
+                /**
+                 * Format: date-time
+                 * @description Since when, UTC: the scan of the hand-off, or the status change that put it there.
+                 */
+                since: string;
+                /** @description The courier's first name, the hub's code or the relay point's code; null for you and the recipient. */
+                name: string | null;
+                /** @description For a hub, its wilaya code ("16"); null otherwise. */
+                wilaya: string | null;
+            } | null;
             /** @description Present only when there is something to say: what was accepted but will not work as you may expect. */
             warnings?: components["schemas"]["RecipientWarning"][];
         };
@@ -2979,7 +3142,13 @@ export interface components {
          *           "direction": "OUTBOUND",
          *           "returnOf": null,
          *           "createdAt": "2026-01-15T09:30:00.000Z",
-         *           "updatedAt": "2026-01-16T10:12:00.000Z"
+         *           "updatedAt": "2026-01-16T10:12:00.000Z",
+         *           "custody": {
+         *             "holder": "merchant",
+         *             "since": "2026-01-15T09:30:00.000Z",
+         *             "name": null,
+         *             "wilaya": null
+         *           }
          *         },
          *         "redirect": {
          *           "fromRelayCode": "DZ-16-ALGER-CENTRE",
@@ -3384,7 +3553,13 @@ export interface components {
          *           "direction": "OUTBOUND",
          *           "returnOf": null,
          *           "createdAt": "2026-01-15T09:30:00.000Z",
-         *           "updatedAt": "2026-01-15T09:30:00.000Z"
+         *           "updatedAt": "2026-01-15T09:30:00.000Z",
+         *           "custody": {
+         *             "holder": "merchant",
+         *             "since": "2026-01-15T09:30:00.000Z",
+         *             "name": null,
+         *             "wilaya": null
+         *           }
          *         },
          *         "return": {
          *           "id": "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -3944,6 +4119,7 @@ export type CodSummary = components['schemas']['CodSummary'];
 export type EventPage = components['schemas']['EventPage'];
 export type FieldProblem = components['schemas']['FieldProblem'];
 export type HealthResponse = components['schemas']['HealthResponse'];
+export type InvestigationEvent = components['schemas']['InvestigationEvent'];
 export type LabelDocument = components['schemas']['LabelDocument'];
 export type LabelDocumentRequest = components['schemas']['LabelDocumentRequest'];
 export type MerchantWallet = components['schemas']['MerchantWallet'];
@@ -4233,7 +4409,7 @@ export interface operations {
                 /** @description The `next` cursor of the previous page; leave it out to start 30 days back. */
                 after?: string;
                 /** @description Only events of this type. */
-                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "parcel.recipient_unreachable" | "claim.opened" | "claim.approved" | "claim.rejected" | "return.created" | "return.dropped_off" | "return.ready_for_collection" | "return.expired" | "return.cancelled" | "parcel.redirected" | "relay.closure_announced";
+                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "parcel.recipient_unreachable" | "parcel.investigation_opened" | "parcel.investigation_closed" | "claim.opened" | "claim.approved" | "claim.rejected" | "return.created" | "return.dropped_off" | "return.ready_for_collection" | "return.expired" | "return.cancelled" | "parcel.redirected" | "relay.closure_announced";
                 /** @description Only the events of this parcel. */
                 parcelId?: string;
                 /** @description Events per page, 1 to 100. */
@@ -4291,7 +4467,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"] | components["schemas"]["RedirectEvent"] | components["schemas"]["RelayEvent"];
+                    "application/json": components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["InvestigationEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"] | components["schemas"]["RedirectEvent"] | components["schemas"]["RelayEvent"];
                 };
             };
             400: components["responses"]["ValidationFailed"];
@@ -7624,6 +7800,114 @@ export interface operations {
                 "application/json": components["schemas"]["ParcelEvent"] & {
                     /** @constant */
                     type?: "parcel.recipient_unreachable";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_parcel_investigation_opened: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "parcel.investigation_opened";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvestigationEvent"] & {
+                    /** @constant */
+                    type?: "parcel.investigation_opened";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_parcel_investigation_closed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "parcel.investigation_closed";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvestigationEvent"] & {
+                    /** @constant */
+                    type?: "parcel.investigation_closed";
                 };
             };
         };

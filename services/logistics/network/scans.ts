@@ -9,6 +9,7 @@ import type { StaffMeta, StaffPrincipal } from "../../../lib/staff-keys";
 import type { NetworkParcel } from "../../parcels/parcels.contract";
 import * as pickups from "../pickups/pickups.store";
 import { scanIdOf } from "../scan-ids";
+import { tellCustody } from "./custody-sync";
 import * as store from "./network.store";
 import type { ScanAnswer } from "./network.params";
 
@@ -102,6 +103,7 @@ export async function courierCollects(
   });
   if (!expected) return { parcelId: parcel.id, trackingNumber, status: parcel.status, outcome: "UNEXPECTED", sort: null };
   const result = await moveParcel(ctx, scanId, parcel, "PICKED_UP", "courier", at);
+  if (result.outcome !== "refused") await tellCustody(ctx, db, parcel.id, { kind: "courier", id: staff.subjectId }, at);
   return { parcelId: parcel.id, trackingNumber, status: result.status ?? parcel.status, outcome: "COLLECTED", sort: null };
 }
 
@@ -127,6 +129,7 @@ export async function hubScanIn(db: Database, ctx: StaffContext, trackingNumber:
     occurredAt: at
   });
   const result = await moveParcel(ctx, scanId, parcel, "IN_TRANSIT", "hub", at);
+  if (result.outcome !== "refused") await tellCustody(ctx, db, parcel.id, { kind: "hub", id: hub.id }, at);
   const sort =
     parcel.relayWilaya === hub.wilaya
       ? `BAC ${parcel.relayCode} — tournée wilaya ${hub.wilaya}`
@@ -152,5 +155,6 @@ export async function hubScanOut(db: Database, ctx: StaffContext, trackingNumber
     confirmedBy: `hub:${staff.subjectId}`,
     occurredAt: at
   });
+  await tellCustody(ctx, db, parcel.id, { kind: "courier", id: null }, at);
   return { parcelId: parcel.id, trackingNumber, status: parcel.status, outcome: "DISPATCHED", sort: null };
 }
