@@ -94,6 +94,24 @@ describe.each(testEngines("loss-detection"))("loss detection on %s", (_name, eng
     );
   });
 
+  test("an operator closes an investigation: DISMISSED once, however often it is sent; an unknown one is 404", async () => {
+    const [parcel] = await pickedUpParcels(merchant, crew, 1);
+    await pass(later(49));
+    const inv = (await m.bo().call("GET", "/investigations?size=100")).body.items.find(
+      (i: { parcelId: string }) => i.parcelId === parcel.id
+    );
+    expect(inv).toBeDefined();
+    const answers = await Promise.all([1, 2, 3].map(() => m.bo().call("POST", `/investigations/${inv.id}/close`)));
+    for (const a of answers) expect({ status: a.status, outcome: a.body.outcome }).toEqual({ status: 200, outcome: "DISMISSED" });
+    expect((await queue()).map(i => i.parcelId)).not.toContain(parcel.id);
+    const events = await eventually(
+      () => eventsOf(parcel.id),
+      items => items.some(e => e.type === "parcel.investigation_closed")
+    );
+    expect(events.filter(e => e.type === "parcel.investigation_closed")).toHaveLength(1);
+    expect((await m.bo().call("POST", `/investigations/${randomUUID()}/close`)).body.code).toBe("NOT_FOUND");
+  });
+
   test("silent 7 days: LOST, with one claim for the merchant carrying the custody trail; the pass again changes nothing", async () => {
     const [parcel] = await pickedUpParcels(merchant, crew, 1, { declaredValueDzd: 8000 });
     await pass(later(49));

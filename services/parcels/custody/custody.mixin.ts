@@ -4,19 +4,23 @@ import { BackgroundLoop } from "../../../lib/background-loop";
 import type { Database } from "../../../lib/db/database";
 import { toCentimes } from "../../../lib/money";
 import { pageOf, type Page } from "../../../lib/parcel-view";
+import { AppError } from "../../../lib/errors";
 import { configOf } from "../../../mixins/config.mixin";
 import * as custody from "./custody.store";
 import {
   InvestigationPageParams,
   InvestigationPageSchema,
   InvestigationPageViewSchema,
+  InvestigationIdParams,
+  InvestigationIdSchema,
   InvestigationView,
+  InvestigationViewSchema,
   RecordCustodyParams,
   RecordCustodySchema,
   RunLossPassParams,
   RunLossPassSchema
 } from "./custody.params";
-import { recordCustody } from "./investigations";
+import { closeByOperator, recordCustody } from "./investigations";
 import { lossPass, LossDeps, LossPassResult } from "./loss-pass";
 
 interface CustodyThis {
@@ -36,7 +40,9 @@ const view = (i: custody.InvestigationRecord): InvestigationView => ({
   reason: i.reason,
   lastHolder: i.holder && i.holderSince ? { holder: i.holder, name: i.holderName, since: i.holderSince.toISOString() } : null,
   disputeId: i.disputeId,
-  openedAt: i.openedAt.toISOString()
+  openedAt: i.openedAt.toISOString(),
+  closedAt: i.closedAt?.toISOString() ?? null,
+  outcome: i.outcome
 });
 
 function lossDeps(service: CustodyThis): LossDeps {
@@ -102,6 +108,29 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, CustodyThis>> =
       async handler(ctx): Promise<Page<InvestigationView>> {
         const { records, total } = await custody.listOpenInvestigations(this.db, ctx.params);
         return pageOf(records.map(view), ctx.params.page, ctx.params.size, total);
+      }
+    }),
+
+    closeInvestigation: defineAction<InvestigationIdParams, CustodyThis>({
+      rest: "POST /investigations/:id/close",
+      api: "backoffice",
+      schema: InvestigationIdSchema,
+      endpoint: {
+        operationId: "closeInvestigation",
+        summary: "Close an investigation",
+        description:
+          "A dispute settled, or a parcel found: the investigation closes as DISMISSED and the merchant gets " +
+          "parcel.investigation_closed. Closing a closed investigation answers it as it is (once, however often it is sent). A " +
+          "NO_SCAN investigation of a parcel still without a scan opens again at the next pass: only a scan ends the silence.",
+        tag: "Network",
+        response: InvestigationViewSchema,
+        responseDescription: "The investigation, closed.",
+        errors: ["NOT_FOUND"]
+      },
+      async handler(ctx): Promise<InvestigationView> {
+        const closed = await closeByOperator(this.db, ctx.params.id).finally(() => void this.runRelay());
+        if (!closed) throw new AppError("NOT_FOUND", "No such investigation");
+        return view(closed);
       }
     })
   },

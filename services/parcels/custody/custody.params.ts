@@ -50,36 +50,53 @@ export interface InvestigationView {
   lastHolder: { holder: string; name: string | null; since: string } | null;
   disputeId: string | null;
   openedAt: string;
+  /** null while open. */
+  closedAt: string | null;
+  outcome: "FOUND" | "LOST" | "DISMISSED" | null;
 }
+
+export interface InvestigationIdParams {
+  id: string;
+}
+export const InvestigationIdSchema = Joi.object<InvestigationIdParams, true>({ id: uuid().required() }).unknown(true);
+
+/** One investigation, as the queue lists it and POST /investigations/{id}/close answers it. */
+export const InvestigationViewSchema = component(
+  "Investigation",
+  objectOf<InvestigationView>({
+    id: uuidSchema(),
+    parcelId: uuidSchema(),
+    trackingNumber: { type: "string", pattern: TRACKING_NUMBER_PATTERN },
+    status: ParcelStatusSchema,
+    reason: {
+      type: "string",
+      enum: ["NO_SCAN", "HANDOVER_DISPUTED"],
+      description: "NO_SCAN: silent too long in a courier's or a hub's hands; HANDOVER_DISPUTED: the recipient's \"not me\"."
+    },
+    lastHolder: nullable(
+      objectOf<NonNullable<InvestigationView["lastHolder"]>>(
+        {
+          holder: { type: "string", enum: [...HOLDER_KINDS] },
+          name: { type: ["string", "null"], description: "The courier's first name, the hub's or relay point's code." },
+          since: dateTime("Since when it held the parcel: its last scan, UTC.")
+        },
+        { description: "Who held the parcel last (GET /parcels/{id}/custody has the whole trail); null when unknown." }
+      )
+    ),
+    disputeId: nullable(uuidSchema("The hand-over dispute (GET /handover-disputes), for HANDOVER_DISPUTED.")),
+    openedAt: dateTime("When the investigation opened, UTC."),
+    closedAt: { type: ["string", "null"], format: "date-time", description: "When it closed, UTC; null while open." },
+    outcome: {
+      type: ["string", "null"],
+      enum: ["FOUND", "LOST", "DISMISSED", null],
+      description: "null while open; FOUND (a scan), LOST (past LOSS_LOST_DAYS), DISMISSED (arrived otherwise, or closed by an operator)."
+    }
+  })
+);
 
 export const InvestigationPageViewSchema = pageSchema(
   "InvestigationPage",
-  component(
-    "Investigation",
-    objectOf<InvestigationView>({
-      id: uuidSchema(),
-      parcelId: uuidSchema(),
-      trackingNumber: { type: "string", pattern: TRACKING_NUMBER_PATTERN },
-      status: ParcelStatusSchema,
-      reason: {
-        type: "string",
-        enum: ["NO_SCAN", "HANDOVER_DISPUTED"],
-        description: "NO_SCAN: silent too long in a courier's or a hub's hands; HANDOVER_DISPUTED: the recipient's \"not me\"."
-      },
-      lastHolder: nullable(
-        objectOf<NonNullable<InvestigationView["lastHolder"]>>(
-          {
-            holder: { type: "string", enum: [...HOLDER_KINDS] },
-            name: { type: ["string", "null"], description: "The courier's first name, the hub's or relay point's code." },
-            since: dateTime("Since when it held the parcel: its last scan, UTC.")
-          },
-          { description: "Who held the parcel last (GET /parcels/{id}/custody has the whole trail); null when unknown." }
-        )
-      ),
-      disputeId: nullable(uuidSchema("The hand-over dispute (GET /handover-disputes), for HANDOVER_DISPUTED.")),
-      openedAt: dateTime("When the investigation opened, UTC.")
-    })
-  ),
+  InvestigationViewSchema,
   "Oldest first.",
   "Open investigations: parcels the network is looking for."
 );

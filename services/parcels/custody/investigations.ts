@@ -133,3 +133,21 @@ export async function recordCustody(db: Database, parcelId: string, write: custo
     return { recorded };
   });
 }
+
+/**
+ * An operator closes an investigation (a dispute settled, a parcel found without a scan):
+ * DISMISSED with parcel.investigation_closed. Closing a closed one answers it as it is, so a
+ * repeat (or two at once, under the parcel's lock) closes it once. A NO_SCAN one of a parcel still
+ * silent opens again at the next pass: only a scan ends the silence. Null: no such investigation.
+ */
+export async function closeByOperator(db: Database, id: string): Promise<custody.InvestigationRecord | null> {
+  const found = await custody.findInvestigation(db, id);
+  if (!found) return null;
+  return db.transaction(async tx => {
+    const parcel = (await store.lockParcel(tx, found.parcelId))!;
+    const closed = await custody.closeInvestigation(tx, id, "DISMISSED");
+    if (!closed) return custody.findInvestigation(tx, id);
+    await recordEvent(tx, parcel, closed, "parcel.investigation_closed", "DISMISSED by an operator");
+    return closed;
+  });
+}
