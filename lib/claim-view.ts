@@ -38,6 +38,20 @@ export interface ClaimEvidence {
   insuredValueDzd: number;
   insurancePaidDzd: number;
   pricePaidDzd: number;
+  /**
+   * Issue 44 D: the custody trail (both sides of every hand-off) when the network opened the claim
+   * itself for a parcel lost in its hands; absent on the claims a merchant opens.
+   */
+  custodyTrail?: CustodyHandoff[];
+}
+
+/** One hand-off of the custody trail, as a claim's evidence shows it: kinds and codes, no person's name. */
+export interface CustodyHandoff {
+  holder: string;
+  givenBy: string | null;
+  since: string;
+  confirmedBy: string | null;
+  scan: string;
 }
 
 export interface ClaimView {
@@ -113,9 +127,19 @@ const EvidenceSchema = component(
           "claim's maxCompensationDzd."
       ),
       insurancePaidDzd: amountDzd("The insurance part of the price paid (on the insured value above the free allowance)."),
-      pricePaidDzd: amountDzd("The price paid for the parcel (given back with an approved claim).")
+      pricePaidDzd: amountDzd("The price paid for the parcel (given back with an approved claim)."),
+      custodyTrail: arrayOf(
+        objectOf<CustodyHandoff>({
+          holder: { type: "string", description: "Who took the parcel: merchant, courier, hub, relay or recipient." },
+          givenBy: { type: ["string", "null"], description: "Who handed it over (the giver's side); null for the first." },
+          since: dateTime("When, UTC."),
+          confirmedBy: { type: ["string", "null"], description: "The scan that confirmed the hand-off (a hub's station, say)." },
+          scan: { type: "string", description: "What recorded it: pickup.collected, hub.in, hub.out…" }
+        }),
+        "Only on a LOST claim the network opened itself: every hand-off, oldest first, the last one being where the parcel was lost."
+      )
     },
-    { description: "Filled in by the network when the claim is opened, from its own records." }
+    { description: "Filled in by the network when the claim is opened, from its own records.", optional: ["custodyTrail"] }
   )
 );
 

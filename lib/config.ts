@@ -117,6 +117,12 @@ export interface AppConfig {
    * `onFriday`; a pickup may be cancelled until `cancelBeforeHours` before its window opens.
    */
   pickups: { minWindowHours: number; sameDayCutoff: string; onFriday: boolean; cancelBeforeHours: number };
+  /**
+   * Issue 44 D: a parcel a courier or a hub holds (PICKED_UP, IN_TRANSIT) with no scan for
+   * `investigationHours` is investigated (parcel.investigation_opened); for `lostDays`, it is LOST
+   * and a claim is opened for the merchant. The loss pass runs every `passIntervalMs`.
+   */
+  loss: { investigationHours: number; lostDays: number; passIntervalMs: number };
   outboxIntervalMs: number;
   /** After a create, the outbox relay's pass waits this long so that several create groups' events share it (decision 0045). */
   outboxCreateDelayMs: number;
@@ -339,6 +345,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       sameDayCutoff: clockTime(env, "PICKUP_SAME_DAY_CUTOFF", "15:00"),
       onFriday: flag(env, "PICKUP_ON_FRIDAY", false),
       cancelBeforeHours: integer(env, "PICKUP_CANCEL_BEFORE_HOURS", 1, 0, 48)
+    },
+    loss: {
+      investigationHours: integer(env, "LOSS_INVESTIGATION_HOURS", 48, 1, 24 * 30),
+      lostDays: integer(env, "LOSS_LOST_DAYS", 7, 1, 365),
+      // Silence is counted in hours: a pass a minute is plenty, and reads an index of a few rows.
+      passIntervalMs: integer(env, "LOSS_PASS_INTERVAL_MS", 60_000, 50, 3_600_000)
     },
     outboxIntervalMs: integer(env, "OUTBOX_INTERVAL_MS", 500, 10, 60_000),
     outboxCreateDelayMs: integer(env, "OUTBOX_CREATE_DELAY_MS", 50, 0, 1_000),

@@ -22,6 +22,26 @@ export type PickupEventType = (typeof PICKUP_EVENT_TYPES)[number];
 export const RECIPIENT_EVENT_TYPES = ["parcel.recipient_unreachable"] as const;
 export type RecipientEventType = (typeof RECIPIENT_EVENT_TYPES)[number];
 
+/**
+ * Issue 44 D: the network looks for a parcel silent too long in its custody (or one whose hand-over
+ * the recipient disputes), and stops when a scan finds it. The status does not change
+ * (`previousStatus` is the current one); `investigation` says why, and for a closure, how it ended.
+ */
+export const INVESTIGATION_EVENT_TYPES = ["parcel.investigation_opened", "parcel.investigation_closed"] as const;
+export type InvestigationEventType = (typeof INVESTIGATION_EVENT_TYPES)[number];
+
+export interface InvestigationEventData extends StatusEventData {
+  investigation: {
+    id: string;
+    reason: "NO_SCAN" | "HANDOVER_DISPUTED";
+    /** The last holder, since when it has held the parcel; null when unknown (a dispute). */
+    lastHolder: { holder: string; since: string; name: string | null } | null;
+    openedAt: string;
+    /** On closure: FOUND (a scan), LOST (past the second limit), DISMISSED (it left the network's custody otherwise). */
+    outcome: "FOUND" | "LOST" | "DISMISSED" | null;
+  };
+}
+
 /** A claim's events (issue 22): opened by the merchant, decided by an operator; `data.claim` is the claim. */
 export const CLAIM_EVENT_TYPES = ["claim.opened", "claim.approved", "claim.rejected"] as const;
 export type ClaimEventType = (typeof CLAIM_EVENT_TYPES)[number];
@@ -86,6 +106,7 @@ export interface ParcelEvent {
     | CodEventType
     | PickupEventType
     | RecipientEventType
+    | InvestigationEventType
     | RedirectEventType
     | ClaimEventType
     | ReturnEventType

@@ -3,6 +3,7 @@ import type { RecipientWarning } from "./recipient-phone";
 import { amountDzd, component, dateTime, nullable, objectOf, uuidSchema } from "./openapi/json-schema";
 import type { JsonSchema } from "./openapi/types";
 import { COD_STATUSES, CodStatus } from "./cod";
+import { CustodySummary, CustodySummarySchema } from "./custody";
 import { PARCEL_STATUSES, ParcelStatus } from "./parcel-status";
 
 /** SPEC §2.1: what the API shows of a parcel; never the recipient's name or phone. */
@@ -27,6 +28,8 @@ export interface ParcelView {
   returnOf: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Issue 44: who holds it now (lib/custody.ts); null once LOST or DAMAGED. Absent from events recorded before it. */
+  custody?: CustodySummary | null;
   /**
    * Issue 30: only in the answer of a create (POST /parcels, each item of a batch) or a quote,
    * and only when there is something to say: the recipient's number cannot take an SMS.
@@ -73,7 +76,8 @@ export const SAMPLE_PARCEL: ParcelView = {
   direction: "OUTBOUND",
   returnOf: null,
   createdAt: "2026-01-15T09:30:00.000Z",
-  updatedAt: "2026-01-15T09:30:00.000Z"
+  updatedAt: "2026-01-15T09:30:00.000Z",
+  custody: { holder: "merchant", since: "2026-01-15T09:30:00.000Z", name: null, wilaya: null }
 };
 
 export const ParcelStatusSchema = component("ParcelStatus", {
@@ -153,12 +157,14 @@ export const ParcelViewSchema = component(
       returnOf: nullable(uuidSchema("For a RETURN parcel, the delivered parcel it brings back; null for an OUTBOUND parcel.")),
       createdAt: dateTime("Creation time, UTC."),
       updatedAt: dateTime("Time of the last modification, UTC."),
+      custody: CustodySummarySchema,
       warnings: RECIPIENT_WARNINGS_SCHEMA
     },
     {
       description: "A parcel as the API shows it. The recipient's name and phone are never returned.",
       examples: [SAMPLE_PARCEL],
-      optional: ["warnings"]
+      // custody: an event recorded before issue 44 (the events API, a redelivery) has none.
+      optional: ["warnings", "custody"]
     }
   )
 );

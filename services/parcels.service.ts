@@ -54,6 +54,7 @@ import { StatusMixin } from "./parcels/status/status.mixin";
 import { NetworkMixin } from "./parcels/network/network.mixin";
 import { RecipientHintsMixin } from "./parcels/network/recipient-hints.mixin";
 import { NetworkStepsMixin } from "./parcels/network/steps.mixin";
+import { CustodyMixin } from "./parcels/custody/custody.mixin";
 import { RelayPointsMixin } from "./parcels/relay-points.mixin";
 import { PublicTrackingMixin } from "./parcels/public-tracking.mixin";
 import type { HandoverDeps } from "./parcels/handover";
@@ -107,6 +108,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     NetworkMixin,
     RecipientHintsMixin,
     NetworkStepsMixin,
+    CustodyMixin,
     RelayPointsMixin,
     PublicTrackingMixin
   ],
@@ -307,6 +309,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     // Started here, not in HoldingMixin: a mixin's started may run before the database is open.
     this.holdingLoop.start();
     this.returnsLoop.start();
+    this.lossLoop.start();
   },
 
   async stopped(this: ParcelsThis) {
@@ -315,7 +318,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
       this.sweepLoop.stop(),
       this.retentionLoop.stop(),
       this.holdingLoop.stop(),
-      this.returnsLoop.stop()
+      this.returnsLoop.stop(),
+      this.lossLoop.stop()
     ]);
     await releaseLease(this.db, this.broker.nodeID).catch(() => undefined);
     this.visibleCache = undefined;

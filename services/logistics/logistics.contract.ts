@@ -1,5 +1,6 @@
 import type { StaffRole } from "../../lib/staff-keys";
 import type { ManifestView } from "./manifests/manifests.params";
+import type { CustodyEntry } from "./network/network.params";
 
 /** What other services call `logistics` with, and what it answers. Types only. */
 
@@ -25,5 +26,7 @@ declare module "../../lib/contract" {
   interface ActionContracts {
     /** From labels, once a manifest URL verified: the manifest to print. 404 MANIFEST_NOT_FOUND otherwise. */
     "logistics.manifestDocument": { params: { id: string }; answer: ManifestDocument };
+    /** From parcels, for the evidence of a loss claim it opens (issue 44 D): the parcel's custody trail, oldest first. */
+    "logistics.getCustody": { params: { id: string }; answer: { parcelId: string; trail: CustodyEntry[] } };
   }
 }

@@ -114,7 +114,8 @@ function pendingRecord(p: store.NewParcel, createdAt: Date, updatedAt: Date): st
     recipientPhoneMobile: p.recipientPhoneMobile ?? null,
     recipientLanguage: p.recipientLanguage ?? DEFAULT_LANG,
     createdAt,
-    updatedAt
+    updatedAt,
+    custody: null
   };
 }
 

@@ -1,6 +1,7 @@
 import { toDzd } from "../../lib/money";
 import type { ParcelStatus } from "../../lib/parcel-status";
 import type { ParcelView } from "../../lib/parcel-view";
+import { custodyOf } from "./custody/custody-summary";
 import type { ParcelRecord } from "./parcels.store";
 import { insuredValueOf } from "./tariff";
 
@@ -28,7 +29,8 @@ function buildView(parcel: ParcelRecord, labelUrl: string | null): ParcelView {
     direction: parcel.direction,
     returnOf: parcel.returnOf,
     createdAt: parcel.createdAt.toISOString(),
-    updatedAt: parcel.updatedAt.toISOString()
+    updatedAt: parcel.updatedAt.toISOString(),
+    custody: custodyOf(parcel)
   };
 }
 

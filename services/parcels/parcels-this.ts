@@ -17,6 +17,7 @@ import type { HoldingPassResult } from "./holding-pass";
 import type { SweepResult } from "./parcels.contract";
 import type * as store from "./parcels.store";
 import type { ReturnsPassResult } from "./returns/returns-pass";
+import type { LossPassResult } from "./custody/loss-pass";
 import type { StatusChange } from "./status-change";
 import type { VisibleParcelCache } from "./visible-parcel-cache";
 
@@ -40,6 +41,8 @@ export interface ParcelsVars extends DbVars, ConfigVars {
   holdingLoop: BackgroundLoop<HoldingPassResult>;
   /** Made by ReturnsMixin (returns/returns.mixin.ts); started by the service, like the holding loop. */
   returnsLoop: BackgroundLoop<ReturnsPassResult>;
+  /** Made by CustodyMixin (custody/custody.mixin.ts): the loss pass (issue 44 D); started like the holding loop. */
+  lossLoop: BackgroundLoop<LossPassResult>;
   /** Made at the first read, for the database of this start. */
   visibleCache?: VisibleParcelCache;
   /** PICKUP_PASS_SIGNING_KEY, read by PickupPassMixin; null when none was configured (issue 43). */

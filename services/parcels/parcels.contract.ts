@@ -1,5 +1,6 @@
 import type { KeyMode } from "../../lib/api-keys";
 import type { MissortEventData } from "../../lib/events";
+import type { HolderKind } from "../../lib/custody";
 import type { Lang } from "../../lib/languages";
 import type { TrackingPageParcel } from "../../lib/public-tracking";
 import type { RelayPointEntry } from "../../lib/relay-points";
@@ -112,6 +113,14 @@ declare module "../../lib/contract" {
     "parcels.networkParcels": {
       params: { parcelIds?: string[]; trackingNumbers?: string[]; owner?: { organizationId: string; mode: KeyMode } };
       answer: { parcels: NetworkParcel[] };
+    };
+    /**
+     * Issue 44 D: who holds the parcel after a scan (logistics, after each hand-off), unless a later
+     * hand-off was recorded; an open NO_SCAN investigation closes (FOUND). Unknown parcels: recorded false.
+     */
+    "parcels.recordCustody": {
+      params: { parcelId: string; holder: HolderKind; since: string; name?: string | null; wilaya?: string | null };
+      answer: { recorded: boolean };
     };
     /** Issue 44: an owner's CREATED parcels, oldest first (a pickup of "every parcel not yet picked up"). */
     "parcels.createdParcels": {

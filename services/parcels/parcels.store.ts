@@ -59,6 +59,16 @@ export interface ParcelRecord {
   recipientLanguage: Lang;
   createdAt: Date;
   updatedAt: Date;
+  /** Issue 44 (migration parcels/035): who holds it in the network, as logistics last said (custody/custody.store.ts). */
+  custody: StoredCustody | null;
+}
+
+/** A parcel's holder as parcels.recordCustody last wrote it; null before the first network scan. */
+export interface StoredCustody {
+  holder: string;
+  since: Date;
+  name: string | null;
+  wilaya: string | null;
 }
 
 export interface ParcelRow {
@@ -95,6 +105,10 @@ export interface ParcelRow {
   recipient_language: Lang;
   created_at: Date;
   updated_at: Date;
+  custody_holder?: string | null;
+  custody_since?: Date | null;
+  custody_name?: string | null;
+  custody_wilaya?: string | null;
 }
 
 const centimes = (value: string | number | null): number | null => (value === null ? null : Number(value));
@@ -133,7 +147,11 @@ export function toParcel(row: ParcelRow): ParcelRecord {
     recipientPhoneMobile: row.recipient_phone_mobile,
     recipientLanguage: row.recipient_language,
     createdAt: row.created_at,
-    updatedAt: row.updated_at
+    updatedAt: row.updated_at,
+    custody:
+      row.custody_holder && row.custody_since
+        ? { holder: row.custody_holder, since: row.custody_since, name: row.custody_name ?? null, wilaya: row.custody_wilaya ?? null }
+        : null
   };
 }
 
@@ -149,7 +167,7 @@ export const PARCEL_COLUMNS =
   "weight_g, length_cm, width_cm, height_cm, declared_value_centimes, cod_amount_centimes, price_centimes, idempotency_key, " +
   "request_fingerprint, refund_pending, cod_status, pickup_pin_enc, pickup_pin_failures, pickup_deadline, pickup_reminded_for, " +
   "pickup_extended_days, return_fee_centimes, return_fee_pending, direction, return_of, origin_relay_code, " +
-  "recipient_phone_mobile, recipient_language, created_at, updated_at";
+  "recipient_phone_mobile, recipient_language, created_at, updated_at, custody_holder, custody_since, custody_name, custody_wilaya";
 
 const VISIBLE_BY = {
   id: named(
@@ -186,6 +204,7 @@ export interface Owner {
 export type NewParcel = Omit<
   ParcelRecord,
   | "status"
+  | "custody"
   | "refundPending"
   | "codStatus"
   | "pickupPinEnc"
@@ -368,7 +387,8 @@ export async function eventCount(tx: Queryable, parcelId: string): Promise<numbe
              (SELECT count(*) FROM parcels.redirects WHERE parcel_id = $1) +
              (SELECT count(*) FROM parcels.claim_history WHERE parcel_id = $1) +
              (SELECT count(*) FROM parcels.return_history WHERE parcel_id = $1) +
-             (SELECT count(*) FROM parcels.network_steps WHERE parcel_id = $1 AND kind = 'missorted'))::integer AS n`,
+             (SELECT count(*) FROM parcels.network_steps WHERE parcel_id = $1 AND kind = 'missorted') +
+             (SELECT count(*) FROM parcels.investigation_history WHERE parcel_id = $1))::integer AS n`,
     [parcelId]
   );
   return Number(n);

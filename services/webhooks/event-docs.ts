@@ -3,6 +3,8 @@ import { COD_EVENT_TYPES } from "../../lib/cod";
 import {
   CLAIM_EVENT_TYPES,
   type ClaimEventData,
+  INVESTIGATION_EVENT_TYPES,
+  type InvestigationEventData,
   type CodEventData,
   MISSORT_EVENT_TYPE,
   type MissortEventData,
@@ -38,6 +40,7 @@ export const EVENT_TYPES: string[] = [
   ...COD_EVENT_TYPES,
   ...PICKUP_EVENT_TYPES,
   ...RECIPIENT_EVENT_TYPES,
+  ...INVESTIGATION_EVENT_TYPES,
   ...CLAIM_EVENT_TYPES,
   ...RETURN_EVENT_TYPES,
   REDIRECT_EVENT_TYPE,
@@ -252,6 +255,49 @@ export const REDIRECT_EVENT_SCHEMA = eventSchema(
   ]
 );
 
+export const INVESTIGATION_EVENT_SCHEMA = eventSchema(
+  "InvestigationEvent",
+  INVESTIGATION_EVENT_TYPES,
+  "parcel.investigation_opened or parcel.investigation_closed; same as X-Relay-Event.",
+  objectOf<InvestigationEventData>({
+    previousStatus: { ...nullable(ParcelStatusSchema), description: "The parcel's status, unchanged by an investigation." },
+    parcel: ParcelViewSchema,
+    investigation: objectOf<InvestigationEventData["investigation"]>(
+      {
+        id: uuidSchema("The investigation."),
+        reason: {
+          type: "string",
+          enum: ["NO_SCAN", "HANDOVER_DISPUTED"],
+          description:
+            "NO_SCAN: no scan for LOSS_INVESTIGATION_HOURS while a courier or a hub held it. HANDOVER_DISPUTED: the recipient " +
+            "says an offline hand-over at the relay point was not them."
+        },
+        lastHolder: nullable(
+          objectOf<NonNullable<InvestigationEventData["investigation"]["lastHolder"]>>(
+            {
+              holder: { type: "string", enum: ["merchant", "courier", "hub", "relay", "recipient"] },
+              since: dateTime("Since when it held the parcel (its last scan), UTC."),
+              name: { type: ["string", "null"], description: "A courier's first name, a hub's or relay point's code; null when none." }
+            },
+            { description: "Who held the parcel last, as parcel.custody said then." }
+          )
+        ),
+        openedAt: dateTime("When the investigation opened, UTC."),
+        outcome: {
+          type: ["string", "null"],
+          enum: ["FOUND", "LOST", "DISMISSED", null],
+          description:
+            "null while open. FOUND: a scan found the parcel; DISMISSED: it left the network's custody another way (arrived); " +
+            "LOST is announced by parcel.lost and the claim opened for you, not by this event."
+        }
+      },
+      { description: "Why the network looks for the parcel, and how it ended." }
+    )
+  }),
+  "Body of the investigation webhooks, and an item of the events API: the parcel (its custody) and the investigation.",
+  []
+);
+
 export const CLAIM_EVENT_SCHEMA = eventSchema(
   "ClaimEvent",
   CLAIM_EVENT_TYPES,
@@ -456,6 +502,7 @@ export const ANY_EVENT_SCHEMA: JsonSchema = {
   oneOf: [
     PARCEL_EVENT_SCHEMA,
     COD_EVENT_SCHEMA,
+    INVESTIGATION_EVENT_SCHEMA,
     CLAIM_EVENT_SCHEMA,
     RETURN_EVENT_SCHEMA,
     REDIRECT_EVENT_SCHEMA,
@@ -639,6 +686,25 @@ export function webhookDocs(): Record<string, PathItem> {
       )
     ]
   ];
+  const investigationEvents: [string, PathItem][] = [
+    [
+      "parcel.investigation_opened",
+      "The network is looking for a parcel",
+      "Sent when a parcel held by a courier or a hub (PICKED_UP or IN_TRANSIT) had no scan for LOSS_INVESTIGATION_HOURS " +
+        "(48 h by default), or when its recipient disputes an offline hand-over: data.investigation names the last holder and " +
+        "since when. Past LOSS_LOST_DAYS (7 by default) without a scan the parcel becomes LOST (parcel.lost) and a LOST claim " +
+        "is opened for you with the custody trail as evidence (claim.opened), unless you opened one already."
+    ],
+    [
+      "parcel.investigation_closed",
+      "The parcel was found",
+      "Sent when a scan found a parcel under investigation (outcome FOUND), or it reached its relay point another way " +
+        "(outcome DISMISSED)."
+    ]
+  ].map(([type, summary, text]): [string, PathItem] => [
+    type,
+    webhookEntry(type, summary, `${text} The status does not change. ${DELIVERY_RULES} ${SIGNATURE_RULES}`, INVESTIGATION_EVENT_SCHEMA)
+  ]);
   const redirected: [string, PathItem] = [
     REDIRECT_EVENT_TYPE,
     webhookEntry(
@@ -751,6 +817,7 @@ export function webhookDocs(): Record<string, PathItem> {
     ...parcelEvents,
     ...codEvents,
     ...pickupEvents,
+    ...investigationEvents,
     ...claimEvents,
     ...returnEvents,
     redirected,

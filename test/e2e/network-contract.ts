@@ -5,6 +5,7 @@ import { apiResponseValidator } from "../helpers/openapi-validator";
 import { parsePdf } from "../helpers/pdf";
 import { expectError, Merchant, merchants, PARCEL } from "./merchant-helpers";
 import { pickupEventsContract } from "./pickup-events-contract";
+import { networkCrew, pickedUpParcels, staffApiOf } from "./network-walk";
 import { relayHelpers } from "./relay-contract";
 import { missortContract } from "./missort-contract";
 
@@ -241,38 +242,8 @@ export function networkContract(system: () => SystemUnderTest): void {
 
   describe("the network: courier, hub and relay, both sides of every hand-off", () => {
     const relay = relayHelpers(system);
-    const staffApi =
-      (api: "courier" | "hub", key: string) =>
-      (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-        http(system().baseUrl, method, `/api/${api}/v1${path}`, { headers: { Authorization: `ApiKey ${key}`, ...headers }, body });
-    const wilaya16Hub = async () => {
-      const bo = m.bo();
-      const hub = await bo.call("POST", "/hubs", {
-        code: `HUB-16-${randomUUID().slice(0, 6).toUpperCase()}`,
-        wilaya: "16",
-        name: "Bab Ezzouar",
-        address: "ZI Bab Ezzouar"
-      });
-      expect(hub.status).toBe(201);
-      const courier = await bo.call("POST", "/couriers", {
-        firstName: "Yacine",
-        lastName: "Haddad",
-        phone: "+213 661 23 45 67",
-        homeHubId: hub.body.id
-      });
-      expect(courier.status).toBe(201);
-      const courierKey = await bo.call("POST", "/staff-keys", { role: "courier", subjectId: courier.body.id, name: "Yacine's phone" });
-      const hubKey = await bo.call("POST", "/staff-keys", { role: "hub", subjectId: hub.body.id, name: "sort station 1" });
-      expect([courierKey.status, hubKey.status]).toEqual([201, 201]);
-      return {
-        hub: hub.body,
-        courier: courier.body,
-        courierApi: staffApi("courier", courierKey.body.key),
-        hubApi: staffApi("hub", hubKey.body.key),
-        courierKey: courierKey.body,
-        hubKey: hubKey.body
-      };
-    };
+    const staffApi = staffApiOf(system);
+    const wilaya16Hub = () => networkCrew(system);
 
     test("a pickup of 5: 4 scanned, the stop closed, the 5th missing; the 4 through a hub to their relay, AT_RELAY; the trail shows both sides", async () => {
       const code = await relay.relayPoint();
@@ -704,4 +675,40 @@ export function networkContract(system: () => SystemUnderTest): void {
     });
   });
   describe("mis-sorts (decision 0058)", () => missortContract(system));
+  describe("custody: who holds the parcel, in the partner view and the back-office trail", () => {
+    const relay = relayHelpers(system);
+
+    test("merchant → courier (first name) → hub (code, wilaya) → courier → relay (code); the trail has both sides of each hand-off", async () => {
+      const code = await relay.relayPoint();
+      const agent = await relay.agent(code);
+      const crew = await networkCrew(system);
+      const created = await merchant.live("POST", "/parcels", { ...PARCEL, destinationRelayCode: code });
+      expect(created.body.custody).toEqual({ holder: "merchant", since: created.body.createdAt, name: null, wilaya: null });
+      const [parcel] = await pickedUpParcels(merchant, crew, 1, { destinationRelayCode: code });
+      const custody = async () => (await merchant.live("GET", `/parcels/${parcel.id}`)).body.custody;
+
+      const withCourier = await custody();
+      expect(withCourier).toEqual({ holder: "courier", since: expect.any(String), name: "Yacine", wilaya: null });
+      await crew.hubApi("POST", "/scans/in", { trackingNumber: parcel.trackingNumber }, { "Idempotency-Key": randomUUID() });
+      const atHub = await custody();
+      expect(atHub).toEqual({ holder: "hub", since: expect.any(String), name: crew.hub.code, wilaya: "16" });
+      expect(Date.parse(atHub.since)).toBeGreaterThanOrEqual(Date.parse(withCourier.since));
+      await crew.hubApi("POST", "/scans/out", { trackingNumber: parcel.trackingNumber }, { "Idempotency-Key": randomUUID() });
+      expect(await custody()).toEqual(expect.objectContaining({ holder: "courier" }));
+      expect((await agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber })).status).toBe(200);
+      expect(await custody()).toEqual(expect.objectContaining({ holder: "relay", name: code }));
+      // Another organisation sees nothing of it, custody included.
+      expectError(await other.live("GET", `/parcels/${parcel.id}`), 404, "PARCEL_NOT_FOUND");
+
+      const trail = (await m.bo().call("GET", `/parcels/${parcel.id}/custody`)).body.trail as {
+        holder: string;
+        givenBy: string;
+        since: string;
+        confirmedBy: string | null;
+      }[];
+      expect(trail.map(e => `${e.givenBy}→${e.holder}`)).toEqual(["merchant→courier", "courier→hub", "hub→courier"]);
+      for (const e of trail) expect(e.since).toEqual(expect.any(String));
+      expect(trail[1].confirmedBy).toEqual(expect.stringContaining("hub:"));
+    });
+  });
 }

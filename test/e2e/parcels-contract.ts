@@ -138,6 +138,7 @@ export function parcelsContract(system: () => SystemUnderTest & { databaseUrl?: 
       "codAmountDzd",
       "codStatus",
       "createdAt",
+      "custody",
       "destinationRelayCode",
       "direction",
       "id",
@@ -152,6 +153,8 @@ export function parcelsContract(system: () => SystemUnderTest & { databaseUrl?: 
       "updatedAt"
     ]);
     expect(res.body).toMatchObject({ status: "CREATED", destinationRelayCode: VALID.destinationRelayCode, codAmountDzd: 1500 });
+    // Issue 44: a new parcel is with its merchant, since its creation.
+    expect(res.body.custody).toEqual({ holder: "merchant", since: res.body.createdAt, name: null, wilaya: null });
     // A merchant's own parcel goes out; a customer's return (issue 21) would say RETURN and name its parcel.
     expect(res.body).toMatchObject({ direction: "OUTBOUND", returnOf: null });
     // Not at a relay point yet, never returned.

@@ -566,6 +566,12 @@ export function offlineHandoverContract(system: () => SystemUnderTest): void {
     expect(disputes.filter(d => d.trackingNumber === prepaid[0].trackingNumber)).toEqual([
       expect.objectContaining({ relayCode: (await agent("GET", "/me")).body.relayCode })
     ]);
+    // Issue 44 D: and it is in the operators' investigations queue, once.
+    const investigations = (await h.bo().call("GET", "/investigations?size=100")).body.items as {
+      trackingNumber: string;
+      reason: string;
+    }[];
+    expect(investigations.filter(i => i.trackingNumber === prepaid[0].trackingNumber).map(i => i.reason)).toEqual(["HANDOVER_DISPUTED"]);
 
     // The COD parcel with the recipient's pass, checked offline by the phone, then by the server: no PIN, no limit.
     const pass = await passOf(cod.trackingNumber);

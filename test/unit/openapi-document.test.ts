@@ -235,6 +235,8 @@ describe("SPEC §2 and §3: responses and the status enum", () => {
     expect(view.properties!.createdAt).toMatchObject({ format: "date-time" });
     expect(view.properties!.pickupDeadline).toMatchObject({ type: ["string", "null"], format: "date-time" });
     expect(view.properties!.returnFeeDzd.type).toEqual(["number", "null"]);
+    // Issue 44: who holds it, additive (not required: events recorded before it have none).
+    expect(view.properties!.custody.type).toEqual(["object", "null"]);
     expect(view.properties).not.toHaveProperty("recipientName");
     expect(view.properties).not.toHaveProperty("recipientPhone");
   });
@@ -415,6 +417,8 @@ describe("SPEC §6: webhooks", () => {
       "parcel.pickup_reminder",
       "parcel.pickup_extended",
       "parcel.recipient_unreachable",
+      "parcel.investigation_opened",
+      "parcel.investigation_closed",
       "claim.opened",
       "claim.approved",
       "claim.rejected",

@@ -141,7 +141,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, LogisticsThis>>
             givenBy: s.giverKind,
             givenById: s.giverId,
             scan: s.kind,
-            hubId: s.hubId
+            hubId: s.hubId,
+            confirmedBy: s.confirmedBy
           }))
         };
       }

@@ -165,6 +165,8 @@ export interface CustodyEntry {
   /** What recorded it: the scan's kind. */
   scan: string;
   hubId: string | null;
+  /** The taker's confirmation of the hand-off (a hub station's scan, say); null when the giver's scan is the only one. */
+  confirmedBy: string | null;
 }
 export const CustodyViewSchema: JsonSchema = component(
   "Custody",
@@ -178,7 +180,11 @@ export const CustodyViewSchema: JsonSchema = component(
         givenBy: nullable({ type: "string", description: "Who handed it over (the giver's side of the hand-off)." }),
         givenById: nullable({ type: "string" }),
         scan: { type: "string" },
-        hubId: nullable(uuidSchema())
+        hubId: nullable(uuidSchema()),
+        confirmedBy: nullable({
+          type: "string",
+          description: "Who confirmed the hand-off besides the giver (a hub's station); null if none."
+        })
       }),
       "Every hand-off, oldest first."
     )

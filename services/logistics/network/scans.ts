@@ -10,6 +10,7 @@ import type { NetworkParcel } from "../../parcels/parcels.contract";
 import * as pickups from "../pickups/pickups.store";
 import { scanIdOf } from "../scan-ids";
 import { leftForRelay, sortAtHub } from "../exceptions/missort";
+import { tellCustody } from "./custody-sync";
 import * as store from "./network.store";
 import type { ScanAnswer } from "./network.params";
 
@@ -103,6 +104,7 @@ export async function courierCollects(
   });
   if (!expected) return { parcelId: parcel.id, trackingNumber, status: parcel.status, outcome: "UNEXPECTED", sort: null };
   const result = await moveParcel(ctx, scanId, parcel, "PICKED_UP", "courier", at);
+  if (result.outcome !== "refused") await tellCustody(ctx, db, parcel.id, { kind: "courier", id: staff.subjectId }, at);
   return { parcelId: parcel.id, trackingNumber, status: result.status ?? parcel.status, outcome: "COLLECTED", sort: null };
 }
 
@@ -130,6 +132,7 @@ export async function hubScanIn(db: Database, ctx: StaffContext, trackingNumber:
   const result = await moveParcel(ctx, scanId, parcel, "IN_TRANSIT", "hub", at);
   if (result.status !== "IN_TRANSIT")
     return { parcelId: parcel.id, trackingNumber, status: result.status ?? parcel.status, outcome: "REFUSED", sort: null };
+  await tellCustody(ctx, db, parcel.id, { kind: "hub", id: hub.id }, at);
   // Decision 0058: the sort line, and a mis-sort when this hub is off the parcel's route.
   const { sort, missorted } = await sortAtHub(db, ctx, { hub, parcel, scanId, at });
   const outcome = missorted ? "MISSORTED" : result.outcome === "already" ? "ALREADY" : "SORTED";
@@ -155,5 +158,6 @@ export async function hubScanOut(db: Database, ctx: StaffContext, trackingNumber
     occurredAt: at
   });
   if (parcel.status === "IN_TRANSIT") await leftForRelay(ctx, { hub: await store.findHub(db, staff.subjectId), parcel, scanId, at });
+  await tellCustody(ctx, db, parcel.id, { kind: "courier", id: null }, at);
   return { parcelId: parcel.id, trackingNumber, status: parcel.status, outcome: "DISPATCHED", sort: null };
 }

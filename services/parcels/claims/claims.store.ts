@@ -82,24 +82,31 @@ export interface NewClaim {
   evidence: ClaimEvidence;
 }
 
-export async function insertClaim(tx: Queryable, claim: NewClaim): Promise<ClaimRecord> {
-  await tx.query(
-    `INSERT INTO parcels.claims (id, parcel_id, organization_id, mode, type, status, description, amount_claimed_centimes,
+const INSERT_CLAIM = `INSERT INTO parcels.claims (id, parcel_id, organization_id, mode, type, status, description, amount_claimed_centimes,
                                  max_compensation_centimes, evidence)
-     VALUES ($1, $2, $3, $4, $5, 'OPEN', $6, $7, $8, $9::json)`,
-    [
-      claim.id,
-      claim.parcelId,
-      claim.owner.organizationId,
-      claim.owner.mode,
-      claim.type,
-      claim.description,
-      claim.amountClaimedCentimes,
-      claim.maxCompensationCentimes,
-      JSON.stringify(claim.evidence)
-    ]
-  );
+     VALUES ($1, $2, $3, $4, $5, 'OPEN', $6, $7, $8, $9::json)`;
+
+const claimValues = (claim: NewClaim) => [
+  claim.id,
+  claim.parcelId,
+  claim.owner.organizationId,
+  claim.owner.mode,
+  claim.type,
+  claim.description,
+  claim.amountClaimedCentimes,
+  claim.maxCompensationCentimes,
+  JSON.stringify(claim.evidence)
+];
+
+export async function insertClaim(tx: Queryable, claim: NewClaim): Promise<ClaimRecord> {
+  await tx.query(INSERT_CLAIM, claimValues(claim));
   return (await findClaim(tx, claim.id))!;
+}
+
+/** Issue 44 D: the network's own claim, unless one is open for the parcel already (the unique index claims_one_open_per_parcel): null then. */
+export async function insertClaimUnlessOpen(tx: Queryable, claim: NewClaim): Promise<ClaimRecord | null> {
+  const rows = await tx.query(`${INSERT_CLAIM} ON CONFLICT (parcel_id) WHERE status = 'OPEN' DO NOTHING RETURNING id`, claimValues(claim));
+  return rows.length > 0 ? findClaim(tx, claim.id) : null;
 }
 
 export async function findClaim(db: Queryable, id: string, owner: Owner | null = null): Promise<ClaimRecord | null> {

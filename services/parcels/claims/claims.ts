@@ -76,7 +76,7 @@ function amountProblem(field: string, amountCentimes: number, maxCentimes: numbe
 }
 
 /** The claim's event: its line in the parcel's sequence and its outbox row, with the claim and the parcel in `data`. */
-async function recordClaimEvent(
+export async function recordClaimEvent(
   tx: Queryable,
   parcel: store.ParcelRecord,
   claim: claims.ClaimRecord,

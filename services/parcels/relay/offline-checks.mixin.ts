@@ -7,6 +7,7 @@ import { parseTrackingInput } from "../../../lib/tracking-number";
 import { isPassLinkToken } from "../../../lib/pass-link";
 import { PassKeyParams, PassKeySchema } from "../pickup-pass/pickup-pass.mixin";
 import { passSubject } from "../pickup-pass/pickup-pass.store";
+import { openDisputeInvestigation } from "../custody/investigations";
 import * as store from "./offline-handovers.store";
 import {
   HandoverDisputePageSchema,
@@ -30,15 +31,16 @@ interface OfflineChecksThis {
 }
 
 /**
- * Where a dispute goes once recorded. Issue 44 builds investigations (another branch): the call that
- * opens one for this dispute belongs here, and nowhere else; until then the record and the
- * operators' list are the dispute's whole trail, and the log says one came in.
+ * Where a dispute goes once recorded: into the investigations queue (issue 44 D,
+ * GET /investigations, reason HANDOVER_DISPUTED) with its parcel.investigation_opened webhook, and
+ * the log. The investigation's unique index keeps one open per parcel.
  */
-export function openInvestigation(logger: Logger, dispute: store.HandoverDispute): void {
+export async function openInvestigation(db: Database, logger: Logger, dispute: store.HandoverDispute, parcelId: string): Promise<void> {
   logger.warn(
     `hand-over dispute ${dispute.id}: the recipient of ${dispute.trackingNumber} says the offline hand-over at ` +
       `${dispute.relayCode} (${dispute.handedOverAt.toISOString()}) was not them`
   );
+  await openDisputeInvestigation(db, { id: dispute.id, parcelId });
 }
 
 const view = (d: store.HandoverDispute): HandoverDisputeView => ({
@@ -110,7 +112,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, OfflineChecksTh
           relayCode: handover.relayCode,
           handedOverAt: handover.occurredAt
         });
-        if (created) openInvestigation(this.logger, dispute);
+        if (created) await openInvestigation(this.db, this.logger, dispute, parcel.id);
         return { recorded: true };
       }
     })
