@@ -18,10 +18,11 @@ import type { LogisticsThis } from "./logistics/logistics-this";
 import { PickupsMixin } from "./logistics/pickups/pickups.mixin";
 import { NetworkBackofficeMixin } from "./logistics/network/backoffice.mixin";
 import { StaffApisMixin } from "./logistics/network/staff-apis.mixin";
+import { RunsMixin } from "./logistics/runs/runs.mixin";
 
 const LogisticsService: ServiceSchema<{ openapi: typeof LOGISTICS_DOCS }, object, LogisticsThis> = {
   name: "logistics",
-  mixins: [DbMixin({ schema: "logistics" }), ConfigMixin, PickupsMixin, NetworkBackofficeMixin, StaffApisMixin],
+  mixins: [DbMixin({ schema: "logistics" }), ConfigMixin, PickupsMixin, NetworkBackofficeMixin, StaffApisMixin, RunsMixin],
   settings: { openapi: detached(LOGISTICS_DOCS) },
 
   created(this: LogisticsThis) {

@@ -51,6 +51,8 @@ import { CreateMixin } from "./parcels/create/create.mixin";
 import { ReadsMixin } from "./parcels/reads/reads.mixin";
 import { StatusMixin } from "./parcels/status/status.mixin";
 import { NetworkMixin } from "./parcels/network/network.mixin";
+import { DeliveryMixin } from "./parcels/network/delivery.mixin";
+import { CourierPassMixin } from "./parcels/relay/courier-pass.mixin";
 import { RelayPointsMixin } from "./parcels/relay-points.mixin";
 import { PublicTrackingMixin } from "./parcels/public-tracking.mixin";
 import type { HandoverDeps } from "./parcels/handover";
@@ -102,6 +104,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     ReadsMixin,
     StatusMixin,
     NetworkMixin,
+    DeliveryMixin,
+    CourierPassMixin,
     RelayPointsMixin,
     PublicTrackingMixin
   ],

@@ -3,6 +3,7 @@ import type { SystemUnderTest } from "./gateway-contract";
 import { http } from "../helpers/http";
 import { expectError, Merchant, merchants, PARCEL } from "./merchant-helpers";
 import { relayHelpers } from "./relay-contract";
+import { networkRunsContract } from "./network-runs-contract";
 
 /**
  * Issue 44, the first and middle mile, through the APIs only: a merchant books pickups and
@@ -335,7 +336,9 @@ export function networkContract(system: () => SystemUnderTest): void {
       expect(trail.body.trail.map((e: { givenBy: string; holder: string }) => `${e.givenBy}→${e.holder}`)).toEqual([
         "merchant→courier",
         "courier→hub",
-        "hub→courier"
+        "hub→courier",
+        // The agent's arrival closes the hand-off (decision 0057).
+        "courier→relay"
       ]);
       expect(trail.body.trail[0].holderId).toBe(courier.id);
       expect(trail.body.trail[1].holderId).toBe(hub.id);
@@ -405,4 +408,6 @@ export function networkContract(system: () => SystemUnderTest): void {
       );
     });
   });
+
+  networkRunsContract(system);
 }

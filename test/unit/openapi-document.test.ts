@@ -408,6 +408,7 @@ describe("SPEC §6: webhooks", () => {
       "parcel.pickup_reminder",
       "parcel.pickup_extended",
       "parcel.recipient_unreachable",
+      "parcel.out_for_delivery",
       "claim.opened",
       "claim.approved",
       "claim.rejected",

@@ -10,6 +10,7 @@ import type { NetworkParcel } from "../../parcels/parcels.contract";
 import * as pickups from "../pickups/pickups.store";
 import { scanIdOf } from "../scan-ids";
 import * as store from "./network.store";
+import { announceOutForDelivery } from "../runs/relay-leg";
 import type { ScanAnswer } from "./network.params";
 
 /**
@@ -152,5 +153,6 @@ export async function hubScanOut(db: Database, ctx: StaffContext, trackingNumber
     confirmedBy: `hub:${staff.subjectId}`,
     occurredAt: at
   });
+  await announceOutForDelivery(db, ctx, staff.subjectId, parcel);
   return { parcelId: parcel.id, trackingNumber, status: parcel.status, outcome: "DISPATCHED", sort: null };
 }

@@ -16,6 +16,7 @@ import { pageOf } from "../../../lib/parcel-view";
 import { isDateTime, NoParams, NoParamsSchema } from "../../../lib/schemas";
 import { normaliseTrackingNumber } from "../../../lib/tracking-number";
 import { arrive, CounterDeps, handOver, refuse } from "./counter";
+import { tellLogisticsOfArrival } from "./arrival-custody";
 import {
   ArrivalSchema,
   ClosingPageSchema,
@@ -244,6 +245,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         return relayIdempotently(this.db, ctx, "arrival", async () => {
           const shelf = await arrive(deps(this), ctx.meta.agent, ctx.params);
           void this.runRelay();
+          await tellLogisticsOfArrival(ctx, this.logger, shelf);
           return view(this, shelf);
         });
       }
