@@ -19,10 +19,11 @@ import { PickupsMixin } from "./logistics/pickups/pickups.mixin";
 import { NetworkBackofficeMixin } from "./logistics/network/backoffice.mixin";
 import { StaffApisMixin } from "./logistics/network/staff-apis.mixin";
 import { RunsMixin } from "./logistics/runs/runs.mixin";
+import { ReturnsLegMixin } from "./logistics/runs/returns.mixin";
 
 const LogisticsService: ServiceSchema<{ openapi: typeof LOGISTICS_DOCS }, object, LogisticsThis> = {
   name: "logistics",
-  mixins: [DbMixin({ schema: "logistics" }), ConfigMixin, PickupsMixin, NetworkBackofficeMixin, StaffApisMixin, RunsMixin],
+  mixins: [DbMixin({ schema: "logistics" }), ConfigMixin, PickupsMixin, NetworkBackofficeMixin, StaffApisMixin, RunsMixin, ReturnsLegMixin],
   settings: { openapi: detached(LOGISTICS_DOCS) },
 
   created(this: LogisticsThis) {

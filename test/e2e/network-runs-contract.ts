@@ -224,5 +224,53 @@ export function networkRunsContract(system: () => SystemUnderTest): void {
       const types = await typesOf(first.id);
       expect(types.indexOf("parcel.out_for_delivery")).toBeLessThan(types.indexOf("parcel.at_relay"));
     });
+
+    test("a return goes back: the courier takes it at the relay point, through the hub, to the merchant who confirms: RETURNED", async () => {
+      const n = await network();
+      const { parcels, pickup } = await sortedAtHub(n, 1);
+      await collectAndSort(n, pickup.id, parcels);
+      const [parcel] = parcels;
+      const key = () => ({ "Idempotency-Key": randomUUID() });
+      const scan = { trackingNumber: parcel.trackingNumber };
+      expect((await n.courierApi("POST", `/relays/${n.code}/load`, scan, key())).status).toBe(200);
+      expect((await n.agent("POST", "/arrivals", scan)).status).toBe(200);
+      expect((await n.agent("POST", "/refusals", { ...scan, reason: "Refusé par le destinataire" })).status).toBe(200);
+
+      // The run's relay stop lists it; the agent hands it over (return dispatch), the courier takes it.
+      const run = await n.courierApi("GET", "/run");
+      expect(run.status).toBe(200);
+      const arrived = await n.courierApi(
+        "POST",
+        `/relays/${n.code}/arrive`,
+        { pass: (await n.agent("POST", "/courier-pass")).body.pass },
+        key()
+      );
+      expect(arrived.body.collectReturns).toEqual([parcel.trackingNumber]);
+      expect((await n.agent("POST", "/return-dispatches", { trackingNumbers: [parcel.trackingNumber] })).status).toBe(200);
+      expectError(await merchant.live("POST", `/parcels/${parcel.id}/return-receipt`), 409, "INVALID_TRANSITION");
+      const taken = await n.courierApi("POST", `/relays/${n.code}/returns`, scan, key());
+      expect(taken.body).toEqual(expect.objectContaining({ outcome: "RETURN_COLLECTED", status: "RETURN_PENDING" }));
+      const atHub = await n.hubApi("POST", "/scans/in", scan, key());
+      expect(atHub.body).toEqual(
+        expect.objectContaining({ outcome: "RETURN", status: "RETURN_PENDING", sort: expect.stringContaining("RETOUR") })
+      );
+      expect((await n.courierApi("POST", "/returns/out", scan, key())).body.outcome).toBe("RETURN_LOADED");
+
+      // Another organisation, or a sandbox key, cannot confirm it; the merchant's confirmations (concurrent) make it RETURNED once.
+      const stranger = await m.create(`Stranger ${randomUUID().slice(0, 8)}`, 1_000);
+      expectError(await stranger.live("POST", `/parcels/${parcel.id}/return-receipt`), 404, "PARCEL_NOT_FOUND");
+      expectError(await merchant.sandbox("POST", `/parcels/${parcel.id}/return-receipt`), 404, "PARCEL_NOT_FOUND");
+      const confirmations = await Promise.all([1, 2, 3].map(() => merchant.live("POST", `/parcels/${parcel.id}/return-receipt`)));
+      for (const c of confirmations) expect({ status: c.status, parcel: c.body.status }).toEqual({ status: 200, parcel: "RETURNED" });
+      const history = (await merchant.live("GET", `/parcels/${parcel.id}/events`)).body.items.map((e: { status: string }) => e.status);
+      expect(history.filter((st: string) => st === "RETURNED")).toHaveLength(1);
+      const trail = (await m.bo().call("GET", `/parcels/${parcel.id}/custody`)).body.trail as Array<Record<string, string>>;
+      expect(trail.slice(-4).map(e => `${e.givenBy}→${e.holder}`)).toEqual([
+        "relay→courier",
+        "courier→hub",
+        "hub→courier",
+        "courier→merchant"
+      ]);
+    });
   });
 }

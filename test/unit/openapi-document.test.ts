@@ -394,7 +394,8 @@ describe("SPEC §5: authentication", () => {
       createPickup: either("parcels:write"),
       listPickups: either("parcels:read"),
       getPickup: either("parcels:read"),
-      cancelPickup: either("parcels:write")
+      cancelPickup: either("parcels:write"),
+      confirmReturnReceived: either("parcels:write")
     });
   });
 });

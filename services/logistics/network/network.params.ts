@@ -133,7 +133,7 @@ export interface ScanAnswer {
   trackingNumber: string;
   /** The parcel's status after the scan. */
   status: string;
-  /** What the scan did: COLLECTED, UNEXPECTED, SORTED, DISPATCHED, ALREADY, LOADED (a courier's load for a relay point). */
+  /** What the scan did: COLLECTED, UNEXPECTED, SORTED, DISPATCHED, ALREADY, LOADED (a courier's load for a relay point), RETURN_COLLECTED, RETURN, RETURN_LOADED (a return's way back). */
   outcome: string;
   /** Hub scan in: where the parcel goes, one line. */
   sort: string | null;
@@ -144,7 +144,21 @@ export const ScanAnswerSchema = component(
     parcelId: uuidSchema(),
     trackingNumber: { type: "string" },
     status: { type: "string" },
-    outcome: { type: "string", enum: ["COLLECTED", "UNEXPECTED", "SORTED", "DISPATCHED", "ALREADY", "REFUSED", "LOADED"] },
+    outcome: {
+      type: "string",
+      enum: [
+        "COLLECTED",
+        "UNEXPECTED",
+        "SORTED",
+        "DISPATCHED",
+        "ALREADY",
+        "REFUSED",
+        "LOADED",
+        "RETURN_COLLECTED",
+        "RETURN",
+        "RETURN_LOADED"
+      ]
+    },
     sort: nullable({ type: "string", description: 'Hub scan in: where it goes, one line ("BAC 16 — DZ-16-ALGER-CENTRE").' })
   })
 );

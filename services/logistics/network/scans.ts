@@ -11,6 +11,7 @@ import * as pickups from "../pickups/pickups.store";
 import { scanIdOf } from "../scan-ids";
 import * as store from "./network.store";
 import { announceOutForDelivery } from "../runs/relay-leg";
+import { hubTakesReturn } from "../runs/returns-leg";
 import type { ScanAnswer } from "./network.params";
 
 /**
@@ -112,6 +113,7 @@ export async function hubScanIn(db: Database, ctx: StaffContext, trackingNumber:
   const hub = await store.findHub(db, staff.subjectId);
   if (!hub) throw new AppError("NOT_FOUND", "This key's hub no longer exists");
   const parcel = await parcelByTracking(ctx, trackingNumber);
+  if (parcel.status === "RETURN_PENDING") return hubTakesReturn(db, ctx, parcel, at);
   const previous = await store.lastScan(db, parcel.id);
   const scanId = scanIdFor(ctx, "hub-in");
   await store.insertScan(db, {
