@@ -109,25 +109,27 @@ export async function merchantReceivesReturn(
   const [parcel] = (await call(ctx, "parcels.networkParcels", { parcelIds: [parcelId], owner })).parcels;
   if (!parcel) throw new AppError("PARCEL_NOT_FOUND", "No such parcel");
   const previous = await network.lastScan(db, parcel.id);
-  if (parcel.status === "RETURNED" && previous?.kind === "return.received") return { parcelId, status: parcel.status };
-  if (parcel.status !== "RETURN_PENDING" || (previous?.holderKind !== "courier" && previous?.holderKind !== "hub")) {
-    throw new AppError("INVALID_TRANSITION", `Parcel ${parcel.trackingNumber} is ${parcel.status} and not on its way back to you`);
-  }
   const scanId = scanIdOf("return-received", parcel.id);
   const at = new Date();
-  await network.insertScan(db, {
-    id: scanId,
-    parcelId: parcel.id,
-    kind: "return.received",
-    holderKind: "merchant",
-    holderId: owner.organizationId,
-    giverKind: previous.holderKind,
-    giverId: previous.holderId,
-    hubId: null,
-    pickupId: null,
-    confirmedBy: `merchant:${owner.organizationId}`,
-    occurredAt: at
-  });
+  // Confirmed already, or being confirmed by a concurrent request: the same scan id, applied once by parcels.
+  if (previous?.kind !== "return.received") {
+    if (parcel.status !== "RETURN_PENDING" || (previous?.holderKind !== "courier" && previous?.holderKind !== "hub")) {
+      throw new AppError("INVALID_TRANSITION", `Parcel ${parcel.trackingNumber} is ${parcel.status} and not on its way back to you`);
+    }
+    await network.insertScan(db, {
+      id: scanId,
+      parcelId: parcel.id,
+      kind: "return.received",
+      holderKind: "merchant",
+      holderId: owner.organizationId,
+      giverKind: previous.holderKind,
+      giverId: previous.holderId,
+      hubId: null,
+      pickupId: null,
+      confirmedBy: `merchant:${owner.organizationId}`,
+      occurredAt: at
+    });
+  }
   const { results } = await call(ctx, "parcels.applyNetworkScans", {
     scans: [
       { scanId, parcelId: parcel.id, toStatus: "RETURNED", occurredAt: at.toISOString(), actor: "merchant", reason: "return received" }
