@@ -150,6 +150,19 @@ export function networkRunsContract(system: () => SystemUnderTest): void {
       const theirs = (await other.courierApi("GET", `/run?date=${day}`)).body.run;
       expect(theirs.courierId).toBe(other.courier.id);
       expect(theirs.stops.map((s: Stop) => s.relayCode)).not.toContain(n.code);
+
+      // The operator gives the run to the other courier: it is theirs now; one courier has one run a day.
+      const given = await bo.call("PUT", `/runs/${kept.body.id}/stops`, {
+        courierId: other.courier.id,
+        stops: [{ kind: "RELAY", ref: n.code }]
+      });
+      expect(given.status).toBe(200);
+      expect((await other.courierApi("GET", `/run?date=${day}`)).body.run).toEqual(
+        expect.objectContaining({ id: kept.body.id, courierId: other.courier.id })
+      );
+      expect((await n.courierApi("GET", `/run?date=${day}`)).body.run.id).toBeNull();
+      const theirsKept = await bo.call("GET", `/runs?date=${day}&courierId=${n.courier.id}`);
+      expectError(await bo.call("PUT", `/runs/${theirsKept.body.id}/stops`, { courierId: other.courier.id, stops: [] }), 409, "CONFLICT");
     });
 
     test("load → parcel.out_for_delivery once; the counter's pass proves the visit (forged or another relay's: 400); the arrival closes the hand-off", async () => {
@@ -211,8 +224,14 @@ export function networkRunsContract(system: () => SystemUnderTest): void {
         "VALIDATION_FAILED",
         "pass"
       );
-      const arrived = await n.courierApi("POST", `/relays/${n.code}/arrive`, { pass: pass.body.pass }, { "Idempotency-Key": randomUUID() });
-      expect(arrived.status).toBe(200);
+      // One key sent concurrently records one visit.
+      const arriveKey = { "Idempotency-Key": randomUUID() };
+      const visits = await Promise.all(
+        [1, 2].map(() => n.courierApi("POST", `/relays/${n.code}/arrive`, { pass: pass.body.pass }, arriveKey))
+      );
+      const arrived = visits[0];
+      expect(visits.map(v => v.status)).toEqual([200, 200]);
+      expect(visits[1].body.visitId).toBe(arrived.body.visitId);
       expect(arrived.body).toEqual(expect.objectContaining({ relayCode: n.code, deliver: [first.trackingNumber], collectReturns: [] }));
 
       expect((await n.agent("POST", "/arrivals", { trackingNumber: first.trackingNumber })).status).toBe(200);
