@@ -205,6 +205,23 @@ export function networkRunsContract(system: () => SystemUnderTest): void {
         "WRONG_RELAY"
       );
 
+      // Bad input: a 400 in the error shape, naming the field.
+      const bad = { "Idempotency-Key": randomUUID() };
+      expectError(
+        await n.courierApi("POST", `/relays/${n.code}/load`, { trackingNumber: "not a label" }, bad),
+        400,
+        "VALIDATION_FAILED",
+        "trackingNumber"
+      );
+      expectError(
+        await n.courierApi("POST", `/relays/not-a-code/load`, { trackingNumber: first.trackingNumber }, bad),
+        400,
+        "VALIDATION_FAILED",
+        "code"
+      );
+      expectError(await n.courierApi("POST", `/relays/${n.code}/arrive`, {}, bad), 400, "VALIDATION_FAILED", "pass");
+      expectError(await n.courierApi("POST", `/relays/${n.code}/arrive`, { pass: "RC1.garbage" }, bad), 400, "VALIDATION_FAILED", "pass");
+
       const pass = await n.agent("POST", "/courier-pass");
       expect(pass.status).toBe(200);
       expect(pass.body).toEqual(
