@@ -88,7 +88,9 @@ export async function stopViews(
   const pickupById = new Map(records.filter(p => p !== null).map(p => [p.id, p]));
   const relayCodes = stops.filter(s => s.kind === "RELAY").map(s => s.ref);
   const { returns } = relayCodes.length ? await call(caller, "parcels.returnsAtRelays", { relayCodes }) : { returns: [] };
-  const toHandIn = facts.withCourier.filter(p => p.scanKind !== "courier.load" && p.scanKind !== "hub.out");
+  // Handed in at the hub: what the courier collected (at merchants, returns at relay points), not what it took out of the hub.
+  const TAKEN_FROM_HUB = ["courier.load", "hub.out", "return.out"];
+  const toHandIn = facts.withCourier.filter(p => !TAKEN_FROM_HUB.includes(p.scanKind));
   const toLoad = facts.atHub.filter(forLocalRelay(hub)).filter(p => relayCodes.includes(p.relayCode!));
   return stops.map((stop, position): StopView => {
     if (stop.kind === "PICKUP") {
