@@ -42,6 +42,14 @@ export interface InvestigationEventData extends StatusEventData {
   };
 }
 
+/**
+ * Issue 44 C (decision 0057): a courier took the parcel from its hub for its relay point. Once per
+ * parcel and destination; the status does not change (IN_TRANSIT). Same body as the status events,
+ * with `previousStatus` the parcel's unchanged status.
+ */
+export const NETWORK_EVENT_TYPES = ["parcel.out_for_delivery"] as const;
+export type NetworkEventType = (typeof NETWORK_EVENT_TYPES)[number];
+
 /** A claim's events (issue 22): opened by the merchant, decided by an operator; `data.claim` is the claim. */
 export const CLAIM_EVENT_TYPES = ["claim.opened", "claim.approved", "claim.rejected"] as const;
 export type ClaimEventType = (typeof CLAIM_EVENT_TYPES)[number];
@@ -107,6 +115,7 @@ export interface ParcelEvent {
     | PickupEventType
     | RecipientEventType
     | InvestigationEventType
+    | NetworkEventType
     | RedirectEventType
     | ClaimEventType
     | ReturnEventType

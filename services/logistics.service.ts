@@ -20,6 +20,8 @@ import { NetworkBackofficeMixin } from "./logistics/network/backoffice.mixin";
 import { StaffApisMixin } from "./logistics/network/staff-apis.mixin";
 import { ManifestsMixin } from "./logistics/manifests/manifests.mixin";
 import { PickupEventsMixin } from "./logistics/pickups/pickup-events.mixin";
+import { RunsMixin } from "./logistics/runs/runs.mixin";
+import { ReturnsLegMixin } from "./logistics/runs/returns.mixin";
 import { ExceptionsMixin } from "./logistics/exceptions/exceptions.mixin";
 
 const LogisticsService: ServiceSchema<{ openapi: typeof LOGISTICS_DOCS }, object, LogisticsThis> = {
@@ -32,7 +34,9 @@ const LogisticsService: ServiceSchema<{ openapi: typeof LOGISTICS_DOCS }, object
     StaffApisMixin,
     ManifestsMixin,
     ExceptionsMixin,
-    PickupEventsMixin
+    PickupEventsMixin,
+    RunsMixin,
+    ReturnsLegMixin
   ],
   settings: { openapi: detached(LOGISTICS_DOCS) },
 

@@ -55,6 +55,8 @@ import { NetworkMixin } from "./parcels/network/network.mixin";
 import { RecipientHintsMixin } from "./parcels/network/recipient-hints.mixin";
 import { NetworkStepsMixin } from "./parcels/network/steps.mixin";
 import { CustodyMixin } from "./parcels/custody/custody.mixin";
+import { DeliveryMixin } from "./parcels/network/delivery.mixin";
+import { CourierPassMixin } from "./parcels/relay/courier-pass.mixin";
 import { RelayPointsMixin } from "./parcels/relay-points.mixin";
 import { PublicTrackingMixin } from "./parcels/public-tracking.mixin";
 import type { HandoverDeps } from "./parcels/handover";
@@ -109,6 +111,8 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     RecipientHintsMixin,
     NetworkStepsMixin,
     CustodyMixin,
+    DeliveryMixin,
+    CourierPassMixin,
     RelayPointsMixin,
     PublicTrackingMixin
   ],

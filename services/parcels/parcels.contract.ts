@@ -68,7 +68,7 @@ export interface NetworkParcel {
 export interface NetworkScanRequest {
   scanId: string;
   parcelId: string;
-  toStatus: "READY_FOR_PICKUP" | "CREATED" | "PICKED_UP" | "IN_TRANSIT" | "LOST";
+  toStatus: "READY_FOR_PICKUP" | "CREATED" | "PICKED_UP" | "IN_TRANSIT" | "LOST" | "RETURNED";
   occurredAt?: string | null;
   reason?: string | null;
   actor: string;

@@ -388,7 +388,8 @@ export async function eventCount(tx: Queryable, parcelId: string): Promise<numbe
              (SELECT count(*) FROM parcels.claim_history WHERE parcel_id = $1) +
              (SELECT count(*) FROM parcels.return_history WHERE parcel_id = $1) +
              (SELECT count(*) FROM parcels.network_steps WHERE parcel_id = $1 AND kind = 'missorted') +
-             (SELECT count(*) FROM parcels.investigation_history WHERE parcel_id = $1))::integer AS n`,
+             (SELECT count(*) FROM parcels.investigation_history WHERE parcel_id = $1) +
+             (SELECT count(*) FROM parcels.out_for_delivery WHERE parcel_id = $1))::integer AS n`,
     [parcelId]
   );
   return Number(n);

@@ -10,6 +10,7 @@ import {
   type MissortEventData,
   PICKUP_EVENT_TYPES,
   RECIPIENT_EVENT_TYPES,
+  NETWORK_EVENT_TYPES,
   PING_EVENT_TYPE,
   type PingBody,
   REDIRECT_EVENT_TYPE,
@@ -41,6 +42,7 @@ export const EVENT_TYPES: string[] = [
   ...PICKUP_EVENT_TYPES,
   ...RECIPIENT_EVENT_TYPES,
   ...INVESTIGATION_EVENT_TYPES,
+  ...NETWORK_EVENT_TYPES,
   ...CLAIM_EVENT_TYPES,
   ...RETURN_EVENT_TYPES,
   REDIRECT_EVENT_TYPE,
@@ -157,15 +159,16 @@ function eventSchema(
 
 export const PARCEL_EVENT_SCHEMA = eventSchema(
   "ParcelEvent",
-  [...PARCEL_STATUSES.map(eventTypeFor), ...PICKUP_EVENT_TYPES, ...RECIPIENT_EVENT_TYPES],
-  "parcel.<new status in lower case>, or parcel.pickup_reminder / parcel.pickup_extended / parcel.recipient_unreachable (no " +
+  [...PARCEL_STATUSES.map(eventTypeFor), ...PICKUP_EVENT_TYPES, ...RECIPIENT_EVENT_TYPES, ...NETWORK_EVENT_TYPES],
+  "parcel.<new status in lower case>, or parcel.pickup_reminder / parcel.pickup_extended / parcel.recipient_unreachable / " +
+    "parcel.out_for_delivery (no " +
     "status change); same as X-Relay-Event.",
   objectOf<StatusEventData>({
     previousStatus: {
       ...nullable(ParcelStatusSchema),
       description:
         "Status before the change; null for parcel.created; the unchanged status for parcel.pickup_reminder, " +
-        "parcel.pickup_extended and parcel.recipient_unreachable."
+        "parcel.pickup_extended, parcel.recipient_unreachable and parcel.out_for_delivery."
     },
     parcel: ParcelViewSchema
   }),
@@ -682,6 +685,17 @@ export function webhookDocs(): Record<string, PathItem> {
           "and the recipient's number cannot take one: a landline, or a number too short for its country. The SMS is recorded " +
           "as undeliverable and not sent, so the recipient has no pick-up code: tell them another way. The create answered " +
           `with the RECIPIENT_PHONE_NOT_MOBILE warning. The status does not change. ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
+        PARCEL_EVENT_SCHEMA
+      )
+    ],
+    [
+      "parcel.out_for_delivery",
+      webhookEntry(
+        "parcel.out_for_delivery",
+        "On its way to the relay point",
+        "Sent once per parcel and destination, live only, when the courier who delivers its relay point takes it from the " +
+          "hub (the hub's scan out in the relay point's wilaya, or the courier's load scan). parcel.at_relay follows when the " +
+          `relay point scans it in. The status does not change (IN_TRANSIT). ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
         PARCEL_EVENT_SCHEMA
       )
     ]

@@ -8,6 +8,7 @@ import { pickupEventsContract } from "./pickup-events-contract";
 import { networkCrew, pickedUpParcels, staffApiOf } from "./network-walk";
 import { relayHelpers } from "./relay-contract";
 import { missortContract } from "./missort-contract";
+import { networkRunsContract } from "./network-runs-contract";
 
 /**
  * Issue 44, the first and middle mile, through the APIs only: a merchant books pickups and
@@ -310,7 +311,9 @@ export function networkContract(system: () => SystemUnderTest): void {
       expect(trail.body.trail.map((e: { givenBy: string; holder: string }) => `${e.givenBy}→${e.holder}`)).toEqual([
         "merchant→courier",
         "courier→hub",
-        "hub→courier"
+        "hub→courier",
+        // The agent's arrival closes the hand-off (decision 0057).
+        "courier→relay"
       ]);
       expect(trail.body.trail[0].holderId).toBe(courier.id);
       expect(trail.body.trail[1].holderId).toBe(hub.id);
@@ -711,4 +714,6 @@ export function networkContract(system: () => SystemUnderTest): void {
       expect(trail[1].confirmedBy).toEqual(expect.stringContaining("hub:"));
     });
   });
+
+  networkRunsContract(system);
 }

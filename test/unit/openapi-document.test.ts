@@ -403,7 +403,8 @@ describe("SPEC §5: authentication", () => {
       getManifest: either("parcels:read"),
       completeSandboxPickup: either("parcels:write"),
       getPickupAddress: either("parcels:read"),
-      setPickupAddress: either("parcels:write")
+      setPickupAddress: either("parcels:write"),
+      confirmReturnReceived: either("parcels:write")
     });
   });
 });
@@ -419,6 +420,7 @@ describe("SPEC §6: webhooks", () => {
       "parcel.recipient_unreachable",
       "parcel.investigation_opened",
       "parcel.investigation_closed",
+      "parcel.out_for_delivery",
       "claim.opened",
       "claim.approved",
       "claim.rejected",

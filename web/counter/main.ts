@@ -9,6 +9,7 @@ import { startVisit } from "./visit-memory";
 import { onDayLoaded } from "./state";
 import { closureScreen } from "./screens/closure";
 import { dispatchScreen } from "./screens/dispatch";
+import { courierScreen } from "./screens/courier";
 import { dropOffScreen } from "./screens/drop-off";
 import { handoverScreen } from "./screens/handover";
 import { pairCodeInAddress, pairScreen } from "./screens/pair";
@@ -33,7 +34,8 @@ const SCREENS: Record<Exclude<Screen, "pair">, () => HTMLElement> = {
   dropoff: dropOffScreen,
   dispatch: dispatchScreen,
   till: tillScreen,
-  closure: closureScreen
+  closure: closureScreen,
+  courier: courierScreen
 };
 
 /** Draws a screen: a new visit, or (`redraw`) the same visit in another language, keeping what it holds. */

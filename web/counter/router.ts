@@ -1,7 +1,7 @@
 /** Screens by name in the URL's fragment (#today, #receive…), so that a reload stays on its screen. */
-export type Screen = "pair" | "today" | "receive" | "handover" | "refuse" | "dropoff" | "dispatch" | "till" | "closure";
+export type Screen = "pair" | "today" | "receive" | "handover" | "refuse" | "dropoff" | "dispatch" | "till" | "closure" | "courier";
 
-const SCREENS: readonly Screen[] = ["pair", "today", "receive", "handover", "refuse", "dropoff", "dispatch", "till", "closure"];
+const SCREENS: readonly Screen[] = ["pair", "today", "receive", "handover", "refuse", "dropoff", "dispatch", "till", "closure", "courier"];
 
 let onNavigate: (screen: Screen) => void = () => undefined;
 

@@ -140,7 +140,7 @@ export interface ScanAnswer {
   trackingNumber: string;
   /** The parcel's status after the scan. */
   status: string;
-  /** What the scan did: COLLECTED, UNEXPECTED, SORTED, MISSORTED (decision 0058), DISPATCHED, ALREADY, REFUSED. */
+  /** What the scan did: COLLECTED, UNEXPECTED, SORTED, MISSORTED (decision 0058), DISPATCHED, ALREADY, REFUSED, LOADED (a courier's load for a relay point), RETURN_COLLECTED, RETURN, RETURN_LOADED (a return's way back). */
   outcome: string;
   /** Hub scan in: where the parcel goes, one line. */
   sort: string | null;
@@ -151,7 +151,22 @@ export const ScanAnswerSchema = component(
     parcelId: uuidSchema(),
     trackingNumber: { type: "string" },
     status: { type: "string" },
-    outcome: { type: "string", enum: ["COLLECTED", "UNEXPECTED", "SORTED", "MISSORTED", "DISPATCHED", "ALREADY", "REFUSED"] },
+    outcome: {
+      type: "string",
+      enum: [
+        "COLLECTED",
+        "UNEXPECTED",
+        "SORTED",
+        "MISSORTED",
+        "DISPATCHED",
+        "ALREADY",
+        "REFUSED",
+        "LOADED",
+        "RETURN_COLLECTED",
+        "RETURN",
+        "RETURN_LOADED"
+      ]
+    },
     sort: nullable({ type: "string", description: 'Hub scan in: where it goes, one line ("BAC 16 — DZ-16-ALGER-CENTRE").' })
   })
 );

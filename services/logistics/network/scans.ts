@@ -12,6 +12,8 @@ import { scanIdOf } from "../scan-ids";
 import { leftForRelay, sortAtHub } from "../exceptions/missort";
 import { tellCustody } from "./custody-sync";
 import * as store from "./network.store";
+import { announceOutForDelivery } from "../runs/relay-leg";
+import { hubTakesReturn } from "../runs/returns-leg";
 import type { ScanAnswer } from "./network.params";
 
 /**
@@ -114,6 +116,7 @@ export async function hubScanIn(db: Database, ctx: StaffContext, trackingNumber:
   const hub = await store.findHub(db, staff.subjectId);
   if (!hub) throw new AppError("NOT_FOUND", "This key's hub no longer exists");
   const parcel = await parcelByTracking(ctx, trackingNumber);
+  if (parcel.status === "RETURN_PENDING") return hubTakesReturn(db, ctx, parcel, at);
   const previous = await store.lastScan(db, parcel.id);
   const scanId = scanIdFor(ctx, "hub-in");
   await store.insertScan(db, {
@@ -159,5 +162,6 @@ export async function hubScanOut(db: Database, ctx: StaffContext, trackingNumber
   });
   if (parcel.status === "IN_TRANSIT") await leftForRelay(ctx, { hub: await store.findHub(db, staff.subjectId), parcel, scanId, at });
   await tellCustody(ctx, db, parcel.id, { kind: "courier", id: null }, at);
+  await announceOutForDelivery(db, ctx, staff.subjectId, parcel);
   return { parcelId: parcel.id, trackingNumber, status: parcel.status, outcome: "DISPATCHED", sort: null };
 }

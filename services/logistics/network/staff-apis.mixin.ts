@@ -2,11 +2,12 @@ import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../../../lib/action";
 import { AppError } from "../../../lib/errors";
 import { RELAY_IDEMPOTENCY_KEY_HEADER } from "../../../lib/idempotency";
-import { NoParams, NoParamsSchema } from "../../../lib/schemas";
 import type { StaffMeta } from "../../../lib/staff-keys";
 import type { LogisticsThis } from "../logistics-this";
 import { viewsOf } from "../pickups/pickups";
-import { PickupPage, PickupPageSchema, PickupView, PickupViewSchema } from "../pickups/pickups.params";
+import { PickupView, PickupViewSchema } from "../pickups/pickups.params";
+import { CourierRunAnswer, CourierRunAnswerSchema, CourierRunParams, CourierRunSchema } from "../runs/runs.params";
+import { runOf, todayInAlgiers } from "../runs/runs";
 import { closePickup } from "../pickups/reconcile";
 import { closeWithMerchantCount } from "../manifests/close-with-count";
 import * as pickups from "../pickups/pickups.store";
@@ -29,25 +30,28 @@ const SCAN_ERRORS = ["PARCEL_NOT_FOUND", "OCCURRED_AT_OUT_OF_RANGE", "IDEMPOTENC
 /** The courier API (`/api/courier/v1`) and the hub API (`/api/hub/v1`), each with a staff key of its role (issue 44 C). */
 const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, LogisticsThis>> = {
   actions: {
-    courierRun: defineAction<NoParams, LogisticsThis, Meta>({
+    courierRun: defineAction<CourierRunParams, LogisticsThis, Meta>({
       rest: "GET /run",
       api: "courier",
-      schema: NoParamsSchema,
+      schema: CourierRunSchema,
       endpoint: {
         operationId: "getCourierRun",
         summary: "Today's run",
         description:
-          "The pickups to make: open pickups (CONFIRMED, IN_PROGRESS) in the wilaya of the courier's hub, earliest window first.",
+          "The pickups to make (`items`): open pickups (CONFIRMED, IN_PROGRESS) in the wilaya of the courier's hub, earliest window " +
+          "first; and `run`: the day's stops in order (merchants, the hub, relay points) with what to do at each, as the operator " +
+          "adjusted them or else computed.",
         tag: "Courier",
-        response: PickupPageSchema,
-        responseDescription: "The stops, in order."
+        response: CourierRunAnswerSchema,
+        responseDescription: "The pickups and the run's stops, in order."
       },
-      async handler(ctx): Promise<PickupPage> {
+      async handler(ctx): Promise<CourierRunAnswer> {
         const hub = await store.findHub(this.db, ctx.meta.staff.hubId);
         const ids = hub ? await store.openPickupIdsOfWilaya(this.db, hub.wilaya) : [];
         const records = (await Promise.all(ids.map(id => pickups.findPickup(this.db, id, null)))).filter(p => p !== null);
         const items = await viewsOf(this.db, records);
-        return { items, page: 0, size: Math.max(items.length, 1), totalElements: items.length, totalPages: items.length > 0 ? 1 : 0 };
+        const run = await runOf(this.db, ctx, ctx.meta.staff.subjectId, ctx.params.date ?? todayInAlgiers(), false);
+        return { items, page: 0, size: Math.max(items.length, 1), totalElements: items.length, totalPages: items.length > 0 ? 1 : 0, run };
       }
     }),
 

@@ -26,7 +26,10 @@ export function custodyOf(parcel: ParcelRecord): CustodySummary | null {
   const kinds = HOLDER_BY_STATUS[parcel.status];
   if (!kinds) return null; // LOST, DAMAGED (and PENDING, never shown): nobody to name.
   const stored = parcel.custody;
-  if (stored && kinds.includes(stored.holder as HolderKind)) {
+  // A return starts at the relay point: a holder stored before it became RETURN_PENDING is the
+  // outbound leg's (the courier that brought it), not the return's.
+  const current = stored && (parcel.status !== "RETURN_PENDING" || stored.since.getTime() >= parcel.updatedAt.getTime());
+  if (stored && current && kinds.includes(stored.holder as HolderKind)) {
     return { holder: stored.holder as HolderKind, since: stored.since.toISOString(), name: stored.name, wilaya: stored.wilaya };
   }
   const holder = kinds[0];

@@ -15,10 +15,12 @@ export const NETWORK_MOVES: Readonly<Record<NetworkStatus, readonly ParcelStatus
   CREATED: ["READY_FOR_PICKUP"],
   PICKED_UP: ["READY_FOR_PICKUP"],
   IN_TRANSIT: ["PICKED_UP"],
-  LOST: ["PICKED_UP", "IN_TRANSIT"]
+  LOST: ["PICKED_UP", "IN_TRANSIT"],
+  // Issue 44 C (decision 0057): a return brought back by the network, confirmed by its merchant.
+  RETURNED: ["RETURN_PENDING"]
 });
 
-export type NetworkStatus = "READY_FOR_PICKUP" | "CREATED" | "PICKED_UP" | "IN_TRANSIT" | "LOST";
+export type NetworkStatus = "READY_FOR_PICKUP" | "CREATED" | "PICKED_UP" | "IN_TRANSIT" | "LOST" | "RETURNED";
 export const NETWORK_STATUSES = Object.keys(NETWORK_MOVES) as NetworkStatus[];
 
 export interface NetworkScan {

@@ -17,6 +17,7 @@ import { isDateTime, NoParams, NoParamsSchema } from "../../../lib/schemas";
 import { normaliseTrackingNumber } from "../../../lib/tracking-number";
 import { arrive, CounterDeps, handOver, refuse } from "./counter";
 import { reportIfWrongRelay } from "./wrong-relay";
+import { tellLogisticsOfArrival } from "./arrival-custody";
 import {
   ArrivalSchema,
   ClosingPageSchema,
@@ -247,6 +248,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
             reportIfWrongRelay(this, ctx, { relayCode: ctx.meta.agent.relayCode, trackingNumber: ctx.params.trackingNumber }, err)
           );
           void this.runRelay();
+          await tellLogisticsOfArrival(ctx, this.logger, shelf);
           return view(this, shelf);
         });
       }

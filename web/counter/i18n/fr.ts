@@ -116,6 +116,10 @@ export const fr = {
   dispatched: "{n} colis partis avec le livreur.",
   dropOffsWaiting: "Dépôts retour : le livreur les enregistre lui-même en les prenant.",
   noReturns: "Aucun retour en attente.",
+  courier: "Livreur",
+  courierIntro: "Montrez ce code au livreur : il le scanne en arrivant. Il change toutes les deux minutes.",
+  courierExpires: "Valable jusqu’à {time}",
+  courierNew: "Nouveau code",
   // Till
   tillExpected: "Attendu",
   tillCounted: "Compté",

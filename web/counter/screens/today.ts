@@ -18,6 +18,7 @@ const ACTIONS: [Screen, MessageKey][] = [
   ["refuse", "refuse"],
   ["dropoff", "dropOff"],
   ["dispatch", "dispatch"],
+  ["courier", "courier"],
   ["till", "till"],
   ["closure", "closure"]
 ];
