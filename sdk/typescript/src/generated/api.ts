@@ -248,6 +248,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner/v1/organization/pickup-address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read your stored pickup address
+         * @description Where couriers collect your parcels unless a pickup says otherwise: POST /pickups without `address` uses it (copied into the pickup, so a later change moves no booked pickup).
+         */
+        get: operations["getPickupAddress"];
+        /**
+         * Store your pickup address
+         * @description Where couriers collect your parcels unless a pickup says otherwise: POST /pickups without `address` uses it (copied into the pickup, so a later change moves no booked pickup). Replaces the one stored; the same for live and sandbox keys.
+         */
+        put: operations["setPickupAddress"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/v1/parcels": {
         parameters: {
             query?: never;
@@ -452,6 +476,26 @@ export interface paths {
          * @description Sends a parcel of the key's organisation to another relay point before it arrives (status CREATED to IN_TRANSIT): destinationRelayCode changes, the price does not (the tariff is by weight), a parcel.redirected webhook names the old and the new relay point, the history shows it, and the relay points' incoming lists follow. At most 2 redirects per parcel, the recipient's included (409 REDIRECT_LIMIT); at or after AT_RELAY, 409 PARCEL_ALREADY_AT_RELAY; an unknown or inactive relay point, 400 RELAY_NOT_FOUND; a relay point whose shelf holds its capacity, 409 RELAY_FULL; the parcel's own destination, 400. Another organisation's parcel, or one of the other mode, is reported as not found.
          */
         post: operations["redirectParcel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/parcels/{id}/return-receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a return is back
+         * @description The courier brought your return back (RETURN_PENDING, carried by the network): confirming makes it RETURNED (the webhook as for every status), and you its last holder in its custody trail. Confirming again answers the same. A parcel that is no return on its way back to you is 409 INVALID_TRANSITION.
+         */
+        post: operations["confirmReturnReceived"];
         delete?: never;
         options?: never;
         head?: never;
@@ -684,6 +728,26 @@ export interface paths {
          * @description Sandbox keys only. Moves a sandbox parcel of your organisation to any status and sends the webhook for it, with sandbox=true and your reason in the payload.
          */
         post: operations["triggerSandboxEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/sandbox/pickups/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate the courier's visit (sandbox)
+         * @description Sandbox keys only. The simulator completes a sandbox pickup by itself once its window opens (readyAt); this does it now. Every listed parcel but `missingParcelIds` moves to PICKED_UP, the pickup to COMPLETED (or PARTIALLY_COMPLETED with `missing`), and the pickup.completed webhook goes out with sandbox=true, as a live courier's closed stop does. Completing a completed pickup answers it again.
+         */
+        post: operations["completeSandboxPickup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1232,6 +1296,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "parcel.out_for_delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * On its way to the relay point
+         * @description Sent once per parcel and destination, live only, when the courier who delivers its relay point takes it from the hub (the hub's scan out in the relay point's wilaya, or the courier's load scan). parcel.at_relay follows when the relay point scans it in. The status does not change (IN_TRANSIT). Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_parcel_out_for_delivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "parcel.investigation_opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The network is looking for a parcel
+         * @description Sent when a parcel held by a courier or a hub (PICKED_UP or IN_TRANSIT) had no scan for LOSS_INVESTIGATION_HOURS (48 h by default), or when its recipient disputes an offline hand-over: data.investigation names the last holder and since when. Past LOSS_LOST_DAYS (7 by default) without a scan the parcel becomes LOST (parcel.lost) and a LOST claim is opened for you with the custody trail as evidence (claim.opened), unless you opened one already. The status does not change. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_parcel_investigation_opened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "parcel.investigation_closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The parcel was found
+         * @description Sent when a scan found a parcel under investigation (outcome FOUND), or it reached its relay point another way (outcome DISMISSED). The status does not change. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_parcel_investigation_closed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "claim.opened": {
         parameters: {
             query?: never;
@@ -1452,6 +1576,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "pickup.confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pickup confirmed
+         * @description Your pickup (POST /pickups) is confirmed: its window and confirmation number are final. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_pickup_confirmed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pickup.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pickup completed
+         * @description The courier closed the stop at your address: data.pickup.status is COMPLETED, or PARTIALLY_COMPLETED when some listed parcels were not collected (data.missing: they stay READY_FOR_PICKUP, book them in your next pickup); data.unexpected names parcels collected that were not listed. In the sandbox the simulator completes the pickup at its readyAt. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_pickup_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pickup.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pickup cancelled
+         * @description Your pickup was cancelled (POST /pickups/{id}/cancel); its parcels are CREATED again. Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_pickup_cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -1478,7 +1662,7 @@ export interface components {
         /** @description The normalised error body of every failed call. */
         ApiError: {
             /**
-             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, RECIPIENT_PHONE_INVALID, OCCURRED_AT_OUT_OF_RANGE, COMMUNE_NOT_IN_WILAYA, PICKUP_WINDOW_INVALID, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, VERIFICATION_CODE_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLOSURE_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, PAIRING_CODE_NOT_FOUND, PICKUP_NOT_FOUND, MANIFEST_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, PIN_RESEND_LIMIT, RELAY_CLOSED, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, IDEMPOTENCY_KEY_IN_USE, PARCEL_REDIRECTED, PARCEL_EXPIRED, PIN_RESET, PICKUP_PASS_INVALID, PICKUP_PASS_VOID, OFFLINE_PIN_REFUSED, PIN_REPLACED, PICKUP_NOT_CANCELLABLE, PARCEL_NOT_PICKABLE, PARCEL_ALREADY_ON_MANIFEST, COUNT_CODE_INCORRECT, PICKUP_COUNT_MISMATCH, PAIRING_CODE_EXPIRED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, COUNT_CODE_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
+             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, RECIPIENT_PHONE_INVALID, OCCURRED_AT_OUT_OF_RANGE, COMMUNE_NOT_IN_WILAYA, PICKUP_WINDOW_INVALID, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, VERIFICATION_CODE_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLOSURE_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, PAIRING_CODE_NOT_FOUND, PICKUP_NOT_FOUND, MANIFEST_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, PIN_RESEND_LIMIT, RELAY_CLOSED, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, IDEMPOTENCY_KEY_IN_USE, PARCEL_REDIRECTED, PARCEL_EXPIRED, PIN_RESET, PICKUP_PASS_INVALID, PICKUP_PASS_VOID, OFFLINE_PIN_REFUSED, PIN_REPLACED, PICKUP_NOT_CANCELLABLE, PARCEL_NOT_PICKABLE, PARCEL_ALREADY_ON_MANIFEST, COUNT_CODE_INCORRECT, PICKUP_COUNT_MISMATCH, PICKUP_ADDRESS_MISSING, PAIRING_CODE_EXPIRED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, COUNT_CODE_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
              * @example VALIDATION_FAILED
              * @example RELAY_NOT_FOUND
              * @example INVALID_TARIFF
@@ -1551,6 +1735,7 @@ export interface components {
              * @example PARCEL_ALREADY_ON_MANIFEST
              * @example COUNT_CODE_INCORRECT
              * @example PICKUP_COUNT_MISMATCH
+             * @example PICKUP_ADDRESS_MISSING
              * @example PAIRING_CODE_EXPIRED
              * @example PAYLOAD_TOO_LARGE
              * @example UNSUPPORTED_MEDIA_TYPE
@@ -1727,6 +1912,22 @@ export interface components {
             insurancePaidDzd: number;
             /** @description The price paid for the parcel (given back with an approved claim). In DZD, at most two decimals. */
             pricePaidDzd: number;
+            /** @description Only on a LOST claim the network opened itself: every hand-off, oldest first, the last one being where the parcel was lost. */
+            custodyTrail?: {
+                /** @description Who took the parcel: merchant, courier, hub, relay or recipient. */
+                holder: string;
+                /** @description Who handed it over (the giver's side); null for the first. */
+                givenBy: string | null;
+                /**
+                 * Format: date-time
+                 * @description When, UTC.
+                 */
+                since: string;
+                /** @description The scan that confirmed the hand-off (a hub's station, say). */
+                confirmedBy: string | null;
+                /** @description What recorded it: pickup.collected, hub.in, hub.out… */
+                scan: string;
+            }[];
         };
         /** @description One page of claims. */
         ClaimPage: {
@@ -1799,7 +2000,13 @@ export interface components {
          *           "direction": "OUTBOUND",
          *           "returnOf": null,
          *           "createdAt": "2026-01-15T09:30:00.000Z",
-         *           "updatedAt": "2026-01-20T09:00:00.000Z"
+         *           "updatedAt": "2026-01-20T09:00:00.000Z",
+         *           "custody": {
+         *             "holder": "merchant",
+         *             "since": "2026-01-15T09:30:00.000Z",
+         *             "name": null,
+         *             "wilaya": null
+         *           }
          *         },
          *         "remittance": {
          *           "id": "7d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a",
@@ -2013,7 +2220,7 @@ export interface components {
         /** @description One page of the organisation's events (of the key's mode), oldest first. */
         EventPage: {
             /** @description Events, oldest first. */
-            items: (components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"] | components["schemas"]["RedirectEvent"] | components["schemas"]["RelayEvent"] | components["schemas"]["MissortEvent"])[];
+            items: (components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["InvestigationEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"] | components["schemas"]["RedirectEvent"] | components["schemas"]["RelayEvent"] | components["schemas"]["MissortEvent"] | components["schemas"]["PickupEvent"])[];
             /** @description Pass it as `after` for the next page; keep it when hasMore is false, to ask later for what happened since. null only when nothing was listed from the start. */
             next: string | null;
             /** @description More events are waiting now: ask again at once with `after=next`. */
@@ -2052,6 +2259,78 @@ export interface components {
              * @description Server clock, UTC, to diagnose clock skew.
              */
             serverTime: string;
+        };
+        /** @description Body of the investigation webhooks, and an item of the events API: the parcel (its custody) and the investigation. */
+        InvestigationEvent: {
+            /**
+             * Format: uuid
+             * @description Event identifier: the same in every delivery, replay and events API answer of this event.
+             */
+            id: string;
+            /**
+             * @description parcel.investigation_opened or parcel.investigation_closed; same as X-Relay-Event.
+             * @enum {string}
+             */
+            type: "parcel.investigation_opened" | "parcel.investigation_closed";
+            /**
+             * Format: date-time
+             * @description When the change happened, UTC.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the change happened, UTC (the parcel's history); order a parcel's events by `sequence`.
+             */
+            occurredAt: string;
+            /**
+             * Format: int32
+             * @description The parcel's event number: 1 for parcel.created, one more with each event (cod.* events included). Keep the highest applied per parcel and ignore an event whose sequence is not higher: it is a late retry or a replay. (0 only on events recorded before sequences existed.)
+             */
+            sequence: number;
+            /** @description true for sandbox parcels (including every sandbox trigger-event). */
+            sandbox: boolean;
+            /** @description Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none. */
+            reason: string | null;
+            data: {
+                /** @description The parcel's status, unchanged by an investigation. */
+                previousStatus: components["schemas"]["ParcelStatus"] | null;
+                parcel: components["schemas"]["ParcelView"];
+                /** @description Why the network looks for the parcel, and how it ended. */
+                investigation: {
+                    /**
+                     * Format: uuid
+                     * @description The investigation.
+                     */
+                    id: string;
+                    /**
+                     * @description NO_SCAN: no scan for LOSS_INVESTIGATION_HOURS while a courier or a hub held it. HANDOVER_DISPUTED: the recipient says an offline hand-over at the relay point was not them.
+                     * @enum {string}
+                     */
+                    reason: "NO_SCAN" | "HANDOVER_DISPUTED";
+                    /** @description Who held the parcel last, as parcel.custody said then. */
+                    lastHolder: {
+                        /** @enum {string} */
+                        holder: "merchant" | "courier" | "hub" | "relay" | "recipient";
+                        /**
+                         * Format: date-time
+                         * @description Since when it held the parcel (its last scan), UTC.
+                         */
+                        since: string;
+                        /** @description A courier's first name, a hub's or relay point's code; null when none. */
+                        name: string | null;
+                    } | null;
+                    /**
+                     * Format: date-time
+                     * @description When the investigation opened, UTC.
+                     */
+                    openedAt: string;
+                    /**
+                     * @description null while open. FOUND: a scan found the parcel; DISMISSED: it left the network's custody another way (arrived); LOST is announced by parcel.lost and the claim opened for you, not by this event.
+                     * @enum {string|null}
+                     */
+                    outcome: "FOUND" | "LOST" | "DISMISSED" | null;
+                };
+            };
         };
         LabelDocument: {
             /**
@@ -2253,7 +2532,13 @@ export interface components {
          *           "direction": "OUTBOUND",
          *           "returnOf": null,
          *           "createdAt": "2026-01-15T09:30:00.000Z",
-         *           "updatedAt": "2026-01-15T08:40:00.000Z"
+         *           "updatedAt": "2026-01-15T08:40:00.000Z",
+         *           "custody": {
+         *             "holder": "merchant",
+         *             "since": "2026-01-15T09:30:00.000Z",
+         *             "name": null,
+         *             "wilaya": null
+         *           }
          *         },
          *         "missort": {
          *           "reason": "OFF_ROUTE_HUB",
@@ -2605,7 +2890,13 @@ export interface components {
          *           "direction": "OUTBOUND",
          *           "returnOf": null,
          *           "createdAt": "2026-01-15T09:30:00.000Z",
-         *           "updatedAt": "2026-01-17T14:02:11.000Z"
+         *           "updatedAt": "2026-01-17T14:02:11.000Z",
+         *           "custody": {
+         *             "holder": "merchant",
+         *             "since": "2026-01-15T09:30:00.000Z",
+         *             "name": null,
+         *             "wilaya": null
+         *           }
          *         }
          *       }
          *     }
@@ -2617,10 +2908,10 @@ export interface components {
              */
             id: string;
             /**
-             * @description parcel.<new status in lower case>, or parcel.pickup_reminder / parcel.pickup_extended / parcel.recipient_unreachable (no status change); same as X-Relay-Event.
+             * @description parcel.<new status in lower case>, or parcel.pickup_reminder / parcel.pickup_extended / parcel.recipient_unreachable / parcel.out_for_delivery (no status change); same as X-Relay-Event.
              * @enum {string}
              */
-            type: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "parcel.recipient_unreachable";
+            type: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "parcel.recipient_unreachable" | "parcel.out_for_delivery";
             /**
              * Format: date-time
              * @description When the change happened, UTC.
@@ -2641,7 +2932,7 @@ export interface components {
             /** @description Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none. */
             reason: string | null;
             data: {
-                /** @description Status before the change; null for parcel.created; the unchanged status for parcel.pickup_reminder, parcel.pickup_extended and parcel.recipient_unreachable. */
+                /** @description Status before the change; null for parcel.created; the unchanged status for parcel.pickup_reminder, parcel.pickup_extended, parcel.recipient_unreachable and parcel.out_for_delivery. */
                 previousStatus: components["schemas"]["ParcelStatus"] | null;
                 parcel: components["schemas"]["ParcelView"];
             };
@@ -2823,7 +3114,13 @@ export interface components {
          *       "direction": "OUTBOUND",
          *       "returnOf": null,
          *       "createdAt": "2026-01-15T09:30:00.000Z",
-         *       "updatedAt": "2026-01-15T09:30:00.000Z"
+         *       "updatedAt": "2026-01-15T09:30:00.000Z",
+         *       "custody": {
+         *         "holder": "merchant",
+         *         "since": "2026-01-15T09:30:00.000Z",
+         *         "name": null,
+         *         "wilaya": null
+         *       }
          *     }
          */
         ParcelView: {
@@ -2883,6 +3180,23 @@ export interface components {
              * @description Time of the last modification, UTC.
              */
             updatedAt: string;
+            /** @description Who holds the parcel now; null once it is LOST or DAMAGED. Always in answers; absent from events recorded before the field existed (the events API, a redelivery). */
+            custody?: {
+                /**
+                 * @description merchant: with you (before the courier's pickup scan, or back with you); courier, hub: in the network; relay: at a relay point; recipient: handed over.
+                 * @enum {string}
+                 */
+                holder: "merchant" | "courier" | "hub" | "relay" | "recipient";
+                /**
+                 * Format: date-time
+                 * @description Since when, UTC: the scan of the hand-off, or the status change that put it there.
+                 */
+                since: string;
+                /** @description The courier's first name, the hub's code or the relay point's code; null for you and the recipient. */
+                name: string | null;
+                /** @description For a hub, its wilaya code ("16"); null otherwise. */
+                wilaya: string | null;
+            } | null;
             /** @description Present only when there is something to say: what was accepted but will not work as you may expect. */
             warnings?: components["schemas"]["RecipientWarning"][];
         };
@@ -2955,17 +3269,35 @@ export interface components {
             /** @description GET /pickups/{id} only, while the pickup is CONFIRMED or IN_PROGRESS: six digits to tell the courier with your count of the parcels handed over; the courier's close then confirms them all (issue 44). */
             countCode?: string | null;
         };
+        /** @description The address. */
+        PickupAddressRequest: {
+            /**
+             * @description Street and number, building.
+             * @example 12 rue Didouche Mourad
+             */
+            line1: string;
+            /**
+             * @description Commune.
+             * @example Alger Centre
+             */
+            city: string;
+            /**
+             * @description The wilaya's two-digit code.
+             * @example 16
+             */
+            wilaya: string;
+        };
         /** @description The pickup to book. Unknown fields are refused. */
         PickupCreateRequest: {
             /**
-             * @description Where the courier collects the parcels.
+             * @description Where the courier collects the parcels. Left out: your stored pickup address (PUT /organization/pickup-address); 409 PICKUP_ADDRESS_MISSING when none is stored.
              * @example {
              *       "line1": "12 rue Didouche Mourad",
              *       "city": "Alger Centre",
              *       "wilaya": "16"
              *     }
              */
-            address: {
+            address?: {
                 /**
                  * @description Street and number, building.
                  * @example 12 rue Didouche Mourad
@@ -3009,6 +3341,132 @@ export interface components {
             };
             /** @description For the courier: a floor, a gate, a door code. */
             instructions?: string;
+        };
+        /**
+         * @description Body of the pickup webhooks (issue 44), and an item of the events API. `sequence` is 0: the event is about a pickup, not one parcel; each parcel's own status changes (READY_FOR_PICKUP, PICKED_UP) have their parcel.* events.
+         * @example {
+         *       "id": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
+         *       "type": "pickup.completed",
+         *       "createdAt": "2026-03-12T10:41:00.000Z",
+         *       "occurredAt": "2026-03-12T10:41:00.000Z",
+         *       "sequence": 0,
+         *       "sandbox": false,
+         *       "reason": null,
+         *       "data": {
+         *         "pickup": {
+         *           "id": "6f5e4d3c-2b1a-4f9e-8d7c-6b5a4f3e2d1c",
+         *           "confirmationNumber": "PU-20260312-7K2Q9M",
+         *           "status": "PARTIALLY_COMPLETED",
+         *           "readyAt": "2026-03-12T08:00:00.000Z",
+         *           "closeAt": "2026-03-12T11:00:00.000Z"
+         *         },
+         *         "parcels": [
+         *           {
+         *             "id": "3f6c8e1a-5b2d-4c7e-9a10-2b3c4d5e6f70",
+         *             "trackingNumber": "RP123456785DZ"
+         *           },
+         *           {
+         *             "id": "0d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a",
+         *             "trackingNumber": "RP234567895DZ"
+         *           }
+         *         ],
+         *         "missing": [
+         *           {
+         *             "id": "0d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a",
+         *             "trackingNumber": "RP234567895DZ"
+         *           }
+         *         ],
+         *         "unexpected": []
+         *       }
+         *     }
+         */
+        PickupEvent: {
+            /**
+             * Format: uuid
+             * @description Event identifier: the same in every delivery, replay and events API answer of this event.
+             */
+            id: string;
+            /**
+             * @description pickup.confirmed, pickup.completed or pickup.cancelled; same as X-Relay-Event.
+             * @enum {string}
+             */
+            type: "pickup.confirmed" | "pickup.completed" | "pickup.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change happened, UTC.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the change happened, UTC (the parcel's history); order a parcel's events by `sequence`.
+             */
+            occurredAt: string;
+            /**
+             * Format: int32
+             * @description The parcel's event number: 1 for parcel.created, one more with each event (cod.* events included). Keep the highest applied per parcel and ignore an event whose sequence is not higher: it is a late retry or a replay. (0 only on events recorded before sequences existed.)
+             */
+            sequence: number;
+            /** @description true for sandbox parcels (including every sandbox trigger-event). */
+            sandbox: boolean;
+            /** @description Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none. */
+            reason: string | null;
+            data: {
+                /** @description The pickup after the change. */
+                pickup: {
+                    /**
+                     * Format: uuid
+                     * @description The pickup (GET /pickups/{id}).
+                     */
+                    id: string;
+                    /** @example PU-20260312-7K2Q9M */
+                    confirmationNumber: string;
+                    /**
+                     * @description The pickup's status the event is about.
+                     * @enum {string}
+                     */
+                    status: "CONFIRMED" | "COMPLETED" | "PARTIALLY_COMPLETED" | "CANCELLED";
+                    /**
+                     * Format: date-time
+                     * @description The confirmed window's start, UTC.
+                     */
+                    readyAt: string;
+                    /**
+                     * Format: date-time
+                     * @description The confirmed window's end, UTC.
+                     */
+                    closeAt: string;
+                };
+                /** @description The parcels listed in the pickup. */
+                parcels: {
+                    /**
+                     * Format: uuid
+                     * @description The parcel.
+                     */
+                    id: string;
+                    /** @description Its tracking number; null for a parcel that is not yours (scanned at your door, unexpected). */
+                    trackingNumber: string | null;
+                }[];
+                /** @description pickup.completed: listed parcels the courier did not collect. They stay READY_FOR_PICKUP: book them in your next pickup. Empty otherwise. */
+                missing: {
+                    /**
+                     * Format: uuid
+                     * @description The parcel.
+                     */
+                    id: string;
+                    /** @description Its tracking number; null for a parcel that is not yours (scanned at your door, unexpected). */
+                    trackingNumber: string | null;
+                }[];
+                /** @description pickup.completed: parcels the courier collected that were not listed. Empty otherwise. */
+                unexpected: {
+                    /**
+                     * Format: uuid
+                     * @description The parcel.
+                     */
+                    id: string;
+                    /** @description Its tracking number; null for a parcel that is not yours (scanned at your door, unexpected). */
+                    trackingNumber: string | null;
+                }[];
+            };
         };
         /** @description How many days to add. */
         PickupExtensionRequest: {
@@ -3278,7 +3736,13 @@ export interface components {
          *           "direction": "OUTBOUND",
          *           "returnOf": null,
          *           "createdAt": "2026-01-15T09:30:00.000Z",
-         *           "updatedAt": "2026-01-16T10:12:00.000Z"
+         *           "updatedAt": "2026-01-16T10:12:00.000Z",
+         *           "custody": {
+         *             "holder": "merchant",
+         *             "since": "2026-01-15T09:30:00.000Z",
+         *             "name": null,
+         *             "wilaya": null
+         *           }
          *         },
          *         "redirect": {
          *           "fromRelayCode": "DZ-16-ALGER-CENTRE",
@@ -3683,7 +4147,13 @@ export interface components {
          *           "direction": "OUTBOUND",
          *           "returnOf": null,
          *           "createdAt": "2026-01-15T09:30:00.000Z",
-         *           "updatedAt": "2026-01-15T09:30:00.000Z"
+         *           "updatedAt": "2026-01-15T09:30:00.000Z",
+         *           "custody": {
+         *             "holder": "merchant",
+         *             "since": "2026-01-15T09:30:00.000Z",
+         *             "name": null,
+         *             "wilaya": null
+         *           }
          *         },
          *         "return": {
          *           "id": "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -3801,6 +4271,11 @@ export interface components {
              * @example DZ-16-ALGER-CENTRE
              */
             relayCode?: string | null;
+        };
+        /** @description What the simulated courier does not find (optional). */
+        SandboxPickupCompleteRequest: {
+            /** @description Parcels of the pickup the simulated courier does not find: they stay READY_FOR_PICKUP, listed in `missing`. */
+            missingParcelIds?: string[];
         };
         /** @description The status to move the sandbox parcel to. */
         SandboxTriggerRequest: {
@@ -4076,6 +4551,30 @@ export interface components {
                 };
             };
         };
+        /** @description Not allowed */
+        ScopeMissingOrSandboxKeyRequired: {
+            headers: {
+                /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                "X-Request-Id": string;
+                /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the current one-minute window. */
+                "X-RateLimit-Remaining"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"] & {
+                    /** @constant */
+                    status?: 403;
+                    /**
+                     * @description One of SCOPE_MISSING, SANDBOX_KEY_REQUIRED.
+                     * @example SCOPE_MISSING
+                     * @example SANDBOX_KEY_REQUIRED
+                     */
+                    code?: string;
+                };
+            };
+        };
         /** @description Missing or invalid credentials */
         Unauthenticated: {
             headers: {
@@ -4243,6 +4742,7 @@ export type CodSummary = components['schemas']['CodSummary'];
 export type EventPage = components['schemas']['EventPage'];
 export type FieldProblem = components['schemas']['FieldProblem'];
 export type HealthResponse = components['schemas']['HealthResponse'];
+export type InvestigationEvent = components['schemas']['InvestigationEvent'];
 export type LabelDocument = components['schemas']['LabelDocument'];
 export type LabelDocumentRequest = components['schemas']['LabelDocumentRequest'];
 export type Manifest = components['schemas']['Manifest'];
@@ -4265,7 +4765,9 @@ export type ParcelRedirectRequest = components['schemas']['ParcelRedirectRequest
 export type ParcelStatus = components['schemas']['ParcelStatus'];
 export type ParcelView = components['schemas']['ParcelView'];
 export type Pickup = components['schemas']['Pickup'];
+export type PickupAddressRequest = components['schemas']['PickupAddressRequest'];
 export type PickupCreateRequest = components['schemas']['PickupCreateRequest'];
+export type PickupEvent = components['schemas']['PickupEvent'];
 export type PickupExtensionRequest = components['schemas']['PickupExtensionRequest'];
 export type PickupPage = components['schemas']['PickupPage'];
 export type PingEvent = components['schemas']['PingEvent'];
@@ -4291,6 +4793,7 @@ export type ReturnSettings = components['schemas']['ReturnSettings'];
 export type ReturnSettingsRequest = components['schemas']['ReturnSettingsRequest'];
 export type ReturnStatus = components['schemas']['ReturnStatus'];
 export type SandboxDropOffRequest = components['schemas']['SandboxDropOffRequest'];
+export type SandboxPickupCompleteRequest = components['schemas']['SandboxPickupCompleteRequest'];
 export type SandboxTriggerRequest = components['schemas']['SandboxTriggerRequest'];
 export type SandboxTriggerResponse = components['schemas']['SandboxTriggerResponse'];
 export type WalletEntry = components['schemas']['WalletEntry'];
@@ -4303,6 +4806,7 @@ export type ResponsePickupNotFound = components['responses']['PickupNotFound'];
 export type ResponseRateLimited = components['responses']['RateLimited'];
 export type ResponseReturnNotFound = components['responses']['ReturnNotFound'];
 export type ResponseScopeMissing = components['responses']['ScopeMissing'];
+export type ResponseScopeMissingOrSandboxKeyRequired = components['responses']['ScopeMissingOrSandboxKeyRequired'];
 export type ResponseUnauthenticated = components['responses']['Unauthenticated'];
 export type ResponseUnavailable = components['responses']['Unavailable'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
@@ -4536,7 +5040,7 @@ export interface operations {
                 /** @description The `next` cursor of the previous page; leave it out to start 30 days back. */
                 after?: string;
                 /** @description Only events of this type. */
-                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "parcel.recipient_unreachable" | "claim.opened" | "claim.approved" | "claim.rejected" | "return.created" | "return.dropped_off" | "return.ready_for_collection" | "return.expired" | "return.cancelled" | "parcel.redirected" | "relay.closure_announced" | "parcel.missorted";
+                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "parcel.recipient_unreachable" | "parcel.investigation_opened" | "parcel.investigation_closed" | "parcel.out_for_delivery" | "claim.opened" | "claim.approved" | "claim.rejected" | "return.created" | "return.dropped_off" | "return.ready_for_collection" | "return.expired" | "return.cancelled" | "parcel.redirected" | "relay.closure_announced" | "parcel.missorted" | "pickup.confirmed" | "pickup.completed" | "pickup.cancelled";
                 /** @description Only the events of this parcel. */
                 parcelId?: string;
                 /** @description Events per page, 1 to 100. */
@@ -4594,7 +5098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"] | components["schemas"]["RedirectEvent"] | components["schemas"]["RelayEvent"] | components["schemas"]["MissortEvent"];
+                    "application/json": components["schemas"]["ParcelEvent"] | components["schemas"]["CodEvent"] | components["schemas"]["InvestigationEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["ReturnEvent"] | components["schemas"]["RedirectEvent"] | components["schemas"]["RelayEvent"] | components["schemas"]["MissortEvent"] | components["schemas"]["PickupEvent"];
                 };
             };
             400: components["responses"]["ValidationFailed"];
@@ -4919,6 +5423,109 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPickupAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The address, or null. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stored pickup address; null while none is stored.
+                         * @example {
+                         *       "line1": "12 rue Didouche Mourad",
+                         *       "city": "Alger Centre",
+                         *       "wilaya": "16"
+                         *     }
+                         */
+                        address: {
+                            /** @description Street and number, building. */
+                            line1: string;
+                            /** @description Commune. */
+                            city: string;
+                            /** @description The wilaya's two-digit code. */
+                            wilaya: string;
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setPickupAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The address. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PickupAddressRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stored pickup address; null while none is stored.
+                         * @example {
+                         *       "line1": "12 rue Didouche Mourad",
+                         *       "city": "Alger Centre",
+                         *       "wilaya": "16"
+                         *     }
+                         */
+                        address: {
+                            /** @description Street and number, building. */
+                            line1: string;
+                            /** @description Commune. */
+                            city: string;
+                            /** @description The wilaya's two-digit code. */
+                            wilaya: string;
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
@@ -5531,6 +6138,68 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    confirmReturnReceived: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Parcel id (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The parcel's status now. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        parcelId: string;
+                        status: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissing"];
+            404: components["responses"]["ParcelNotFound"];
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 409;
+                        /**
+                         * @description One of INVALID_TRANSITION.
+                         * @example INVALID_TRANSITION
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createReturn: {
         parameters: {
             query?: never;
@@ -5717,8 +6386,9 @@ export interface operations {
                         /** @constant */
                         status?: 409;
                         /**
-                         * @description One of PARCEL_NOT_PICKABLE, IDEMPOTENCY_KEY_IN_USE.
+                         * @description One of PARCEL_NOT_PICKABLE, PICKUP_ADDRESS_MISSING, IDEMPOTENCY_KEY_IN_USE.
                          * @example PARCEL_NOT_PICKABLE
+                         * @example PICKUP_ADDRESS_MISSING
                          * @example IDEMPOTENCY_KEY_IN_USE
                          */
                         code?: string;
@@ -6234,6 +6904,77 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    completeSandboxPickup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your identifier of this request: 1 to 255 visible ASCII characters. A retry with the same key and body answers the first result and books nothing twice; another body is 422.
+                 * @example pickup-2026-03-12
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Pickup id (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description What the simulated courier does not find (optional). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxPickupCompleteRequest"];
+            };
+        };
+        responses: {
+            /** @description The completed pickup. */
+            200: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pickup"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ScopeMissingOrSandboxKeyRequired"];
+            404: components["responses"]["PickupNotFound"];
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
+                    "X-Request-Id": string;
+                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @constant */
+                        status?: 409;
+                        /**
+                         * @description One of CONFLICT.
+                         * @example CONFLICT
+                         */
+                        code?: string;
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     dropOffSandboxReturn: {
         parameters: {
             query?: never;
@@ -6270,30 +7011,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrRelayNotFound"];
             401: components["responses"]["Unauthenticated"];
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Identifier of this request: the caller's own X-Request-Id when it is 1 to 128 characters among letters, digits and . _ : -, otherwise a new UUID. Also in the error body as requestId. */
-                    "X-Request-Id": string;
-                    /** @description Requests for this API key (60 unless the key has its own limit) allowed per minute. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current one-minute window. */
-                    "X-RateLimit-Remaining"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"] & {
-                        /** @constant */
-                        status?: 403;
-                        /**
-                         * @description One of SCOPE_MISSING, SANDBOX_KEY_REQUIRED.
-                         * @example SCOPE_MISSING
-                         * @example SANDBOX_KEY_REQUIRED
-                         */
-                        code?: string;
-                    };
-                };
-            };
+            403: components["responses"]["ScopeMissingOrSandboxKeyRequired"];
             404: components["responses"]["ReturnNotFound"];
             /** @description Conflict with the current state */
             409: {
@@ -8256,6 +8974,168 @@ export interface operations {
             };
         };
     };
+    webhook_parcel_out_for_delivery: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "parcel.out_for_delivery";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParcelEvent"] & {
+                    /** @constant */
+                    type?: "parcel.out_for_delivery";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_parcel_investigation_opened: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "parcel.investigation_opened";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvestigationEvent"] & {
+                    /** @constant */
+                    type?: "parcel.investigation_opened";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_parcel_investigation_closed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "parcel.investigation_closed";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvestigationEvent"] & {
+                    /** @constant */
+                    type?: "parcel.investigation_closed";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     webhook_claim_opened: {
         parameters: {
             query?: never;
@@ -8823,6 +9703,168 @@ export interface operations {
                 "application/json": components["schemas"]["MissortEvent"] & {
                     /** @constant */
                     type?: "parcel.missorted";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_pickup_confirmed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "pickup.confirmed";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PickupEvent"] & {
+                    /** @constant */
+                    type?: "pickup.confirmed";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_pickup_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "pickup.completed";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PickupEvent"] & {
+                    /** @constant */
+                    type?: "pickup.completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_pickup_cancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "pickup.cancelled";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PickupEvent"] & {
+                    /** @constant */
+                    type?: "pickup.cancelled";
                 };
             };
         };
