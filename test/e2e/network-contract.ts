@@ -8,6 +8,7 @@ import { pickupEventsContract } from "./pickup-events-contract";
 import { networkCrew, pickedUpParcels, staffApiOf } from "./network-walk";
 import { relayHelpers } from "./relay-contract";
 import { missortContract } from "./missort-contract";
+import { firstMileWalkContract } from "./first-mile-walk-contract";
 import { networkRunsContract } from "./network-runs-contract";
 
 /**
@@ -678,6 +679,7 @@ export function networkContract(system: () => SystemUnderTest): void {
     });
   });
   describe("mis-sorts (decision 0058)", () => missortContract(system));
+  describe("acceptance 1: the first and middle mile in one walk", () => firstMileWalkContract(system));
   describe("custody: who holds the parcel, in the partner view and the back-office trail", () => {
     const relay = relayHelpers(system);
 
@@ -709,7 +711,8 @@ export function networkContract(system: () => SystemUnderTest): void {
         since: string;
         confirmedBy: string | null;
       }[];
-      expect(trail.map(e => `${e.givenBy}→${e.holder}`)).toEqual(["merchant→courier", "courier→hub", "hub→courier"]);
+      // The agent's arrival closes the last hand-off (decision 0057).
+      expect(trail.map(e => `${e.givenBy}→${e.holder}`)).toEqual(["merchant→courier", "courier→hub", "hub→courier", "courier→relay"]);
       for (const e of trail) expect(e.since).toEqual(expect.any(String));
       expect(trail[1].confirmedBy).toEqual(expect.stringContaining("hub:"));
     });

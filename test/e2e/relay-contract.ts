@@ -22,7 +22,9 @@ export function relayHelpers(system: () => SystemUnderTest) {
     m,
     bo,
     /** A relay point of its own (a fresh code), with these settings. */
-    async relayPoint(settings: { capacity?: number; holdingDays?: number | null; commune?: string } = {}): Promise<string> {
+    async relayPoint(
+      settings: { capacity?: number; holdingDays?: number | null; commune?: string; wilaya?: string } = {}
+    ): Promise<string> {
       const code = `DZ-99-R${randomBytes(4).toString("hex").toUpperCase()}`;
       const res = await bo().call("POST", "/relay-points", { code, name: `Counter ${code}`, city: "Alger", ...settings });
       expect(res.status).toBe(201);

@@ -34,8 +34,20 @@ export async function startForGuide(name: string): Promise<GuideSystem> {
   });
   const key = (await proc.waitForOutput(/curl -s -H "Authorization: ApiKey (rp_live_\w+)"/, 60_000))[1];
   const token = (await proc.waitForOutput(/Back-office token \(Authorization: Bearer …\): (\S+)/))[1];
+  // The demo network's staff keys, printed under the demo keys (issue 44): the network guide uses them.
+  const courierKey = (await proc.waitForOutput(/courier key: (rp_staff_\w+)/))[1];
+  const hubKey = (await proc.waitForOutput(/hub key: +(rp_staff_\w+)/))[1];
   const base = `http://127.0.0.1:${port}`;
-  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", BASE: base, DATA_DIR: dataDir, BO: token, KEY: key };
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "",
+    BASE: base,
+    DATA_DIR: dataDir,
+    BO: token,
+    KEY: key,
+    COURIER_KEY: courierKey,
+    HUB_KEY: hubKey
+  };
   const runBlocks = async (blocks: string[]) => {
     const script = ["set -euo pipefail", ...blocks].join("\n");
     const { stdout } = await promisify(execFile)("bash", ["-c", script], { env, cwd: dataDir, timeout: 90_000 });
