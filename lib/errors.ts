@@ -36,6 +36,9 @@ export const ERROR_STATUS = {
   RETURN_CODE_NOT_FOUND: 404,
   PAIRING_CODE_NOT_FOUND: 404,
   PICKUP_NOT_FOUND: 404,
+  /** Issue 45: a cash collection or deposit that is not this relay point's, courier's or hub's. */
+  CASH_HAND_OFF_NOT_FOUND: 404,
+  REMITTANCE_PROPOSAL_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   PARCEL_NOT_CANCELLABLE: 409,
@@ -79,6 +82,11 @@ export const ERROR_STATUS = {
   PICKUP_NOT_CANCELLABLE: 409,
   /** Issue 44: a parcel in a pickup must be CREATED and in no other pickup that is not over. */
   PARCEL_NOT_PICKABLE: 409,
+  /** Issue 45: a relay point with no closed cash waiting for a courier, a courier with nothing aboard. */
+  NOTHING_TO_COLLECT: 409,
+  NOTHING_TO_DEPOSIT: 409,
+  /** Issue 45: a till closing already taken by a courier, or of another relay point. */
+  CASH_NOT_COLLECTABLE: 409,
   PAIRING_CODE_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
