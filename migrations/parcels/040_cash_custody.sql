@@ -78,3 +78,18 @@ CREATE TABLE parcels.cash_differences (
   recorded_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX cash_differences_recorded ON parcels.cash_differences (recorded_at DESC, id DESC);
+
+-- Where a COD parcel's cash is, for the merchant (`codCashAt`, additive to `codStatus`): set as the
+-- cash moves on (COURIER when the agent confirms a collection, CARRIER when the hub confirms a
+-- deposit); null before. The view reads REMITTED as PAID and COLLECTED with nothing here as COUNTER.
+-- Nullable without a default: no rewrite of the table (decision 0059).
+ALTER TABLE parcels.parcels ADD COLUMN cod_cash_at text;
+
+-- A card or QR payment never is cash in the drawer: it is the carrier's from the hand-over on.
+CREATE FUNCTION parcels.electronic_cod_at_carrier() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE parcels.parcels SET cod_cash_at = 'CARRIER' WHERE id = NEW.parcel_id;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER relay_cash_items_electronic AFTER INSERT ON parcels.relay_cash_items
+  FOR EACH ROW WHEN (NEW.tender <> 'cash') EXECUTE FUNCTION parcels.electronic_cod_at_carrier();

@@ -8,6 +8,8 @@ import * as custody from "../../services/parcels/cash/cash-custody";
 import { checkCashInvariant } from "../../services/parcels/cash/cash-invariant";
 import * as cash from "../../services/parcels/cash/cash.store";
 import { approveProposal, proposalsOf } from "../../services/parcels/cash/remittance-proposals";
+import { toParcelView } from "../../services/parcels/parcel-view";
+import { ParcelRow, toParcel } from "../../services/parcels/parcels.store";
 import { createRemittance } from "../../services/parcels/remittance";
 import { closeTill } from "../../services/parcels/relay/till";
 import { createTestDatabase } from "../helpers/postgres";
@@ -56,6 +58,12 @@ async function handedOver(db: Database, relayCode: string, organizationId: strin
   return id;
 }
 
+/** Where the merchant reads its parcel's cash is, as the parcel view says it. */
+async function cashAt(db: Database, parcelId: string) {
+  const [row] = await db.query<ParcelRow>("SELECT * FROM parcels.parcels WHERE id = $1", [parcelId]);
+  return toParcelView(toParcel(row), null).codCashAt;
+}
+
 async function expectClean(db: Database) {
   const { violations, totals } = await checkCashInvariant(db);
   expect(violations).toEqual([]);
@@ -85,7 +93,9 @@ function chainOnOneConnection(open: () => Promise<{ db: Database; close: () => P
     const a1 = await handedOver(db, r1, ORG_A, 2500);
     const a2 = await handedOver(db, r1, ORG_A, 1200.5);
     const b1 = await handedOver(db, r2, ORG_B, 3000);
-    await handedOver(db, r2, ORG_A, 800, "card");
+    const card = await handedOver(db, r2, ORG_A, 800, "card");
+    expect(await cashAt(db, a1)).toBe("COUNTER");
+    expect(await cashAt(db, card)).toBe("CARRIER");
     await closeTill(db, agentOf(r1), 3700.5);
     // The agent of r2 finds 100 DZD less than the books at closing.
     await closeTill(db, agentOf(r2), 2900);
@@ -105,6 +115,7 @@ function chainOnOneConnection(open: () => Promise<{ db: Database; close: () => P
     expect(collection.courierCountedCentimes).toBe(370000);
     // Until the agent confirms, the cash is the counter's.
     expect(await cash.aboardCentimes(db, c.courierId)).toBe(0);
+    expect(await cashAt(db, a1)).toBe("COUNTER");
     expect((await custody.uncollected(db, r1))[0].pendingCollectionId).toBe(collection.id);
     // The same Idempotency-Key again: the same collection, nothing taken twice.
     const again = await custody.recordCollection(db, c, {
@@ -126,6 +137,7 @@ function chainOnOneConnection(open: () => Promise<{ db: Database; close: () => P
     expect(confirmed.confirmedAt).not.toBeNull();
     expect(await custody.uncollected(db, r1)).toEqual([]);
     expect(await cash.aboardCentimes(db, c.courierId)).toBe(370050);
+    expect([await cashAt(db, a1), await cashAt(db, a2), await cashAt(db, b1)]).toEqual(["COURIER", "COURIER", "COUNTER"]);
 
     // r2: the courier finds the closing's count, the agent 50 DZD more: recorded with who counted what.
     const atR2 = await custody.recordCollection(db, c, {
@@ -160,6 +172,7 @@ function chainOnOneConnection(open: () => Promise<{ db: Database; close: () => P
     expect(await proposalsOf(db, ORG_A)).toEqual([]);
     await custody.confirmDeposit(db, { keyId: randomUUID(), hubId: HUB }, deposit.id, { "2000": 3, "1000": 1, "500": 2, "200": 3 });
     expect(await cash.aboardCentimes(db, c.courierId)).toBe(0);
+    expect([await cashAt(db, a1), await cashAt(db, b1)]).toEqual(["CARRIER", "CARRIER"]);
     expect(await refusal(custody.recordDeposit(db, c, { id: randomUUID(), denominations: { "5": 1 }, occurredAt: new Date() }))).toBe(
       "NOTHING_TO_DEPOSIT"
     );
@@ -177,6 +190,7 @@ function chainOnOneConnection(open: () => Promise<{ db: Database; close: () => P
       paidOn: null
     });
     expect(remittance.totalCentimes).toBe(370050);
+    expect([await cashAt(db, a1), await cashAt(db, b1)]).toEqual(["PAID", "CARRIER"]);
     expect(
       await refusal(approveProposal(deps(db), { organizationId: ORG_A, proposalId: proposal.id, reference: "VIR-2", paidOn: null }))
     ).toBe("REMITTANCE_PROPOSAL_NOT_FOUND");

@@ -214,6 +214,7 @@ describe("SPEC §2 and §3: responses and the status enum", () => {
     const view = schemas.ParcelView;
     expect([...view.required!].sort()).toEqual([
       "codAmountDzd",
+      "codCashAt",
       "codStatus",
       "createdAt",
       "destinationRelayCode",

@@ -138,6 +138,7 @@ export async function confirmCollection(
     if (found.confirmedAt !== null) return;
     const counted = centimesOf(denominations);
     await store.confirmCollection(tx, id, { keyId: agent.keyId, countedCentimes: counted, denominations });
+    await store.moveCashOfHandOff(tx, { collectionId: id }, "COURIER");
     await recordIfTheyDisagree(tx, { ...found, stage: "COLLECTION", handOffId: id }, [
       { by: "agent", keyId: agent.keyId, centimes: counted, denominations }
     ]);
@@ -201,6 +202,7 @@ export async function confirmDeposit(
     if (found.confirmedAt !== null) return;
     const counted = centimesOf(denominations);
     await store.confirmDeposit(tx, id, { keyId: hub.keyId, countedCentimes: counted, denominations });
+    await store.moveCashOfHandOff(tx, { depositId: id }, "CARRIER");
     await recordIfTheyDisagree(tx, { ...found, stage: "DEPOSIT", handOffId: id, relayCode: null }, [
       { by: "hub", keyId: hub.keyId, centimes: counted, denominations }
     ]);

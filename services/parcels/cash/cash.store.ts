@@ -361,3 +361,26 @@ export async function listDifferences(db: Queryable, page: number, size: number)
     }))
   };
 }
+
+/**
+ * The merchant's `codCashAt` of the parcels paid in cash in a confirmed hand-off: their rows locked
+ * in id order first, the order a remittance locks them in, so the two never wait on each other in a cycle.
+ */
+export async function moveCashOfHandOff(
+  tx: Queryable,
+  handOff: { collectionId: string } | { depositId: string },
+  place: "COURIER" | "CARRIER"
+) {
+  const collections =
+    "collectionId" in handOff ? "SELECT $1::uuid" : "SELECT collection_id FROM parcels.cash_deposit_collections WHERE deposit_id = $1";
+  const parcels = await tx.query<{ id: string }>(
+    `SELECT p.id FROM parcels.parcels p
+       JOIN parcels.relay_cash_items i ON i.parcel_id = p.id AND i.tender = 'cash'
+       JOIN parcels.cash_collection_closings cc ON cc.closing_id = i.closing_id
+      WHERE cc.collection_id IN (${collections})
+      ORDER BY p.id FOR UPDATE OF p`,
+    ["collectionId" in handOff ? handOff.collectionId : handOff.depositId]
+  );
+  if (parcels.length === 0) return;
+  await tx.query("UPDATE parcels.parcels SET cod_cash_at = $2 WHERE id = ANY($1::uuid[])", [parcels.map(p => p.id), place]);
+}

@@ -1710,6 +1710,7 @@ export interface components {
          *           "codAmountDzd": 1500,
          *           "insuredValueDzd": 5000,
          *           "codStatus": "REMITTED",
+         *           "codCashAt": null,
          *           "pickupDeadline": null,
          *           "returnFeeDzd": null,
          *           "direction": "OUTBOUND",
@@ -2308,6 +2309,7 @@ export interface components {
          *           "codAmountDzd": 1500,
          *           "insuredValueDzd": 5000,
          *           "codStatus": "COLLECTED",
+         *           "codCashAt": null,
          *           "pickupDeadline": null,
          *           "returnFeeDzd": null,
          *           "direction": "OUTBOUND",
@@ -2526,6 +2528,7 @@ export interface components {
          *       "codAmountDzd": 1500,
          *       "insuredValueDzd": 5000,
          *       "codStatus": "PENDING",
+         *       "codCashAt": null,
          *       "pickupDeadline": null,
          *       "returnFeeDzd": null,
          *       "direction": "OUTBOUND",
@@ -2564,6 +2567,11 @@ export interface components {
             insuredValueDzd: number;
             /** @description What became of the cash on delivery; null when there is none. */
             codStatus: components["schemas"]["CodStatus"] | null;
+            /**
+             * @description Where the cash on delivery is: COUNTER (collected at the relay point), COURIER (the carrier's courier took it, the agent confirmed), CARRIER (handed in at the carrier's hub, or paid by card or QR), PAID (remitted to you: codStatus REMITTED). Null while not collected, and without cash on delivery. Later versions may add places.
+             * @enum {string|null}
+             */
+            codCashAt: "COUNTER" | "COURIER" | "CARRIER" | "PAID" | null;
             /**
              * Format: date-time
              * @description UTC. The recipient must collect the parcel before this time; then it goes back to you (RETURN_PENDING, reason PICKUP_EXPIRED) and the return fee is charged. Set when the parcel reaches its relay point (AT_RELAY), null before; later after a pick-up extension.
@@ -2979,6 +2987,7 @@ export interface components {
          *           "codAmountDzd": 1500,
          *           "insuredValueDzd": 5000,
          *           "codStatus": "PENDING",
+         *           "codCashAt": null,
          *           "pickupDeadline": null,
          *           "returnFeeDzd": null,
          *           "direction": "OUTBOUND",
@@ -3384,6 +3393,7 @@ export interface components {
          *           "codAmountDzd": 1500,
          *           "insuredValueDzd": 5000,
          *           "codStatus": "COLLECTED",
+         *           "codCashAt": null,
          *           "pickupDeadline": null,
          *           "returnFeeDzd": null,
          *           "direction": "OUTBOUND",
