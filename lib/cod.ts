@@ -30,7 +30,11 @@ export function codCashPlaceOf(codStatus: CodStatus | null, recorded: string | n
 export const COD_PAYOUTS = ["TRANSFER", "WALLET"] as const;
 export type CodPayout = (typeof COD_PAYOUTS)[number];
 
-export const COD_EVENT_TYPES = ["cod.collected", "cod.remitted"] as const;
+/**
+ * cod.collected and cod.remitted change codStatus; the cash events of issue 45 B (additive) keep it
+ * COLLECTED and say where the cash went: taken by the carrier's courier, handed in at its hub.
+ */
+export const COD_EVENT_TYPES = ["cod.collected", "cod.remitted", "cod.cash_collected_by_courier", "cod.cash_deposited"] as const;
 export type CodEventType = (typeof COD_EVENT_TYPES)[number];
 
 /**

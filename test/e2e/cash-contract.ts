@@ -139,5 +139,27 @@ export function cashContract(system: () => SystemUnderTest): void {
     expectError(await approve("VIR-CASH-2"), 404, "REMITTANCE_PROPOSAL_NOT_FOUND");
     expect(await cashAt()).toEqual(["PAID", "PAID"]);
     expect((await merchant.live("GET", `/parcels/${ids[0]}`)).body.codStatus).toBe("REMITTED");
+
+    // The additive webhooks, one per parcel and hand-off, in the parcel's sequence between cod.collected and cod.remitted.
+    type Item = { type: string; sequence: number; data: { previousCodStatus: string; parcel: { id: string; codCashAt: string } } };
+    const feedOf = async (type: string) =>
+      (
+        await eventually(
+          () => merchant.live("GET", `/events?type=${type}&size=100`),
+          r => r.body.items?.length === 2
+        )
+      ).body.items as Item[];
+    const courierEvents = await feedOf("cod.cash_collected_by_courier");
+    const depositEvents = await feedOf("cod.cash_deposited");
+    const remittedEvents = await feedOf("cod.remitted");
+    expect(courierEvents.map(e => [e.data.parcel.id, e.data.previousCodStatus, e.data.parcel.codCashAt]).sort()).toEqual(
+      ids.map(id => [id, "COLLECTED", "COURIER"]).sort()
+    );
+    expect(depositEvents.map(e => [e.data.parcel.id, e.data.parcel.codCashAt]).sort()).toEqual(ids.map(id => [id, "CARRIER"]).sort());
+    for (const id of ids) {
+      const sequenceOf = (events: Item[]) => events.find(e => e.data.parcel.id === id)!.sequence;
+      expect(sequenceOf(depositEvents)).toBe(sequenceOf(courierEvents) + 1);
+      expect(sequenceOf(remittedEvents)).toBe(sequenceOf(depositEvents) + 1);
+    }
   });
 }

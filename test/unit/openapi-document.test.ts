@@ -406,6 +406,8 @@ describe("SPEC §6: webhooks", () => {
       ...STATUSES.map(s => `parcel.${s.toLowerCase()}`),
       "cod.collected",
       "cod.remitted",
+      "cod.cash_collected_by_courier",
+      "cod.cash_deposited",
       "parcel.pickup_reminder",
       "parcel.pickup_extended",
       "parcel.recipient_unreachable",

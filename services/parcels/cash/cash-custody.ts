@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { Database, Queryable } from "../../../lib/db/database";
 import { AppError } from "../../../lib/errors";
 import { scanIdOf } from "../../logistics/scan-ids";
+import type { ParcelRecord } from "../parcels.store";
 import * as relays from "../relay/relay.store";
+import { recordCodEvent } from "../status-change";
 import * as store from "./cash.store";
 import { centimesOf, Denominations } from "./denominations";
 
@@ -58,6 +60,13 @@ async function recordIfTheyDisagree(
     previousCountCentimes: handOff.previousCountCentimes,
     counts
   });
+}
+
+/** Each parcel whose cash moved, still COLLECTED (not yet remitted), gets its webhook, in the hand-off's transaction. */
+async function cashMoved(tx: Queryable, parcels: ParcelRecord[], type: "cod.cash_collected_by_courier" | "cod.cash_deposited") {
+  for (const parcel of parcels) {
+    if (parcel.codStatus === "COLLECTED") await recordCodEvent(tx, parcel, { type, from: "COLLECTED", remittance: null });
+  }
 }
 
 const relayGone = (code: string) => new AppError("RELAY_POINT_NOT_FOUND", `Relay point ${code} does not exist`);
@@ -138,7 +147,7 @@ export async function confirmCollection(
     if (found.confirmedAt !== null) return;
     const counted = centimesOf(denominations);
     await store.confirmCollection(tx, id, { keyId: agent.keyId, countedCentimes: counted, denominations });
-    await store.moveCashOfHandOff(tx, { collectionId: id }, "COURIER");
+    await cashMoved(tx, await store.moveCashOfHandOff(tx, { collectionId: id }, "COURIER"), "cod.cash_collected_by_courier");
     await recordIfTheyDisagree(tx, { ...found, stage: "COLLECTION", handOffId: id }, [
       { by: "agent", keyId: agent.keyId, centimes: counted, denominations }
     ]);
@@ -202,7 +211,7 @@ export async function confirmDeposit(
     if (found.confirmedAt !== null) return;
     const counted = centimesOf(denominations);
     await store.confirmDeposit(tx, id, { keyId: hub.keyId, countedCentimes: counted, denominations });
-    await store.moveCashOfHandOff(tx, { depositId: id }, "CARRIER");
+    await cashMoved(tx, await store.moveCashOfHandOff(tx, { depositId: id }, "CARRIER"), "cod.cash_deposited");
     await recordIfTheyDisagree(tx, { ...found, stage: "DEPOSIT", handOffId: id, relayCode: null }, [
       { by: "hub", keyId: hub.keyId, centimes: counted, denominations }
     ]);

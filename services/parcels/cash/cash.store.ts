@@ -1,4 +1,5 @@
 import type { Queryable } from "../../../lib/db/database";
+import { PARCEL_COLUMNS, ParcelRecord, ParcelRow, toParcel } from "../parcels.store";
 import type { Denominations } from "./denominations";
 
 /** SQL of the cash custody chain (migration parcels/040): collections, deposits and differences. */
@@ -370,7 +371,7 @@ export async function moveCashOfHandOff(
   tx: Queryable,
   handOff: { collectionId: string } | { depositId: string },
   place: "COURIER" | "CARRIER"
-) {
+): Promise<ParcelRecord[]> {
   const collections =
     "collectionId" in handOff ? "SELECT $1::uuid" : "SELECT collection_id FROM parcels.cash_deposit_collections WHERE deposit_id = $1";
   const parcels = await tx.query<{ id: string }>(
@@ -381,6 +382,10 @@ export async function moveCashOfHandOff(
       ORDER BY p.id FOR UPDATE OF p`,
     ["collectionId" in handOff ? handOff.collectionId : handOff.depositId]
   );
-  if (parcels.length === 0) return;
-  await tx.query("UPDATE parcels.parcels SET cod_cash_at = $2 WHERE id = ANY($1::uuid[])", [parcels.map(p => p.id), place]);
+  if (parcels.length === 0) return [];
+  const rows = await tx.query<ParcelRow>(
+    `UPDATE parcels.parcels SET cod_cash_at = $2 WHERE id = ANY($1::uuid[]) RETURNING ${PARCEL_COLUMNS}`,
+    [parcels.map(p => p.id), place]
+  );
+  return rows.map(toParcel);
 }
