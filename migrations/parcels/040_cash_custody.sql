@@ -22,7 +22,11 @@ CREATE TABLE parcels.cash_collections (
   agent_key_id uuid,
   occurred_at timestamptz NOT NULL,
   confirmed_at timestamptz,
-  created_at timestamptz NOT NULL DEFAULT now()
+  -- Set instead, when the agent cancels a collection it will not confirm: its closings are freed
+  -- (their rows of cash_collection_closings deleted) and wait for the next courier.
+  cancelled_at timestamptz,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  CHECK (confirmed_at IS NULL OR cancelled_at IS NULL)
 );
 CREATE INDEX cash_collections_relay ON parcels.cash_collections (relay_code, created_at);
 CREATE INDEX cash_collections_courier ON parcels.cash_collections (courier_id, created_at);

@@ -67,6 +67,13 @@ export function cashContract(system: () => SystemUnderTest): void {
     expect(uncollected.status).toBe(200);
     expect(uncollected.body).toMatchObject({ countedDzd: 4000, expectedDzd: 4000, pendingCollections: [] });
 
+    // A collection the agent will not confirm is cancelled: the closing waits for the next one.
+    const abandoned = await courierApi("POST", `/relays/${code}/cash-collections`, { denominations: { "500": 1 } });
+    expect(abandoned.status).toBe(201);
+    const cancelled = await agent("POST", `/cash/collections/${abandoned.body.id}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ status: "CANCELLED", closingIds: [] });
+
     // The same Idempotency-Key twice at once: one collection. Until the agent confirms, the cash is the counter's.
     const key = randomUUID();
     const [first, second] = await Promise.all(

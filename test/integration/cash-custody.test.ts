@@ -139,6 +139,22 @@ function chainOnOneConnection(open: () => Promise<{ db: Database; close: () => P
     expect(await cash.aboardCentimes(db, c.courierId)).toBe(370050);
     expect([await cashAt(db, a1), await cashAt(db, a2), await cashAt(db, b1)]).toEqual(["COURIER", "COURIER", "COUNTER"]);
 
+    // r2: a collection the agent will not confirm is cancelled; its closing waits for the next one.
+    const abandoned = await custody.recordCollection(db, c, {
+      id: randomUUID(),
+      relayCode: r2,
+      denominations: { "1000": 1 },
+      closingIds: null,
+      occurredAt: new Date()
+    });
+    expect(await refusal(custody.cancelCollection(db, { relayCode: r1 }, abandoned.id))).toBe("CASH_HAND_OFF_NOT_FOUND");
+    expect((await custody.cancelCollection(db, { relayCode: r2 }, abandoned.id)).cancelledAt).not.toBeNull();
+    expect(await refusal(custody.confirmCollection(db, agentOf(r2), abandoned.id, { "1000": 1 }))).toBe("CONFLICT");
+    // A confirmed collection's cash has left: no cancelling it.
+    expect(await refusal(custody.cancelCollection(db, { relayCode: r1 }, confirmed.id))).toBe("CONFLICT");
+    expect((await custody.uncollected(db, r2)).map(k => k.pendingCollectionId)).toEqual([null]);
+    await expectClean(db);
+
     // r2: the courier finds the closing's count, the agent 50 DZD more: recorded with who counted what.
     const atR2 = await custody.recordCollection(db, c, {
       id: randomUUID(),

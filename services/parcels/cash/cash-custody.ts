@@ -145,12 +145,29 @@ export async function confirmCollection(
     const found = await store.findCollection(tx, id);
     if (!found || found.relayCode !== agent.relayCode) throw collectionGone();
     if (found.confirmedAt !== null) return;
+    if (found.cancelledAt !== null) throw new AppError("CONFLICT", "The collection was cancelled: the courier records a new one");
     const counted = centimesOf(denominations);
     await store.confirmCollection(tx, id, { keyId: agent.keyId, countedCentimes: counted, denominations });
     await cashMoved(tx, await store.moveCashOfHandOff(tx, { collectionId: id }, "COURIER"), "cod.cash_collected_by_courier");
     await recordIfTheyDisagree(tx, { ...found, stage: "COLLECTION", handOffId: id }, [
       { by: "agent", keyId: agent.keyId, centimes: counted, denominations }
     ]);
+  });
+  return (await store.findCollection(db, id))!;
+}
+
+/**
+ * The agent will not confirm (the courier left without the cash, or counted the wrong closings):
+ * the collection is cancelled and its closings wait for the next courier. A confirmed collection
+ * cannot be cancelled (409 CONFLICT: the cash has left); cancelling again answers the same.
+ */
+export async function cancelCollection(db: Database, agent: { relayCode: string }, id: string): Promise<store.CollectionRecord> {
+  await db.transaction(async tx => {
+    await store.lockCollection(tx, id);
+    const found = await store.findCollection(tx, id);
+    if (!found || found.relayCode !== agent.relayCode) throw collectionGone();
+    if (found.confirmedAt !== null) throw new AppError("CONFLICT", "The collection was confirmed: its cash has left the counter");
+    await store.cancelCollection(tx, id);
   });
   return (await store.findCollection(db, id))!;
 }

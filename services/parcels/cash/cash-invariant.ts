@@ -51,7 +51,9 @@ export async function checkCashInvariant(db: Queryable): Promise<{ totals: CashT
            LEFT JOIN parcels.cash_collection_closings cc ON cc.collection_id = c.id
            LEFT JOIN parcels.relay_cash_closings k ON k.id = cc.closing_id
           GROUP BY c.id
-         HAVING c.expected_centimes <> coalesce(sum(k.expected_centimes), 0) OR NOT bool_and(k.relay_code = c.relay_code)`,
+         HAVING (c.cancelled_at IS NULL AND c.expected_centimes <> coalesce(sum(k.expected_centimes), 0))
+             OR (c.cancelled_at IS NOT NULL AND count(k.id) > 0)
+             OR NOT bool_and(k.relay_code = c.relay_code)`,
         r =>
           `relay ${r.relay_code as string}: collection ${r.id as string} carries ${r.expected_centimes as string}, its closings ${r.closings as string}`
       ),

@@ -124,6 +124,29 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, CashThis>> = {
       }
     }),
 
+    relayCancelCollection: defineAction<HandOffIdParams, CashThis, IdempotentMeta>({
+      rest: "POST /cash/collections/:id/cancel",
+      api: "relay",
+      schema: HandOffIdSchema,
+      endpoint: {
+        operationId: "cancelCashCollection",
+        summary: "Cancel a courier's collection",
+        description:
+          "The agent will not confirm it (the courier left without the cash, or took the wrong closings): its closings wait for " +
+          "the next courier. A confirmed collection cannot be cancelled (409 CONFLICT: its cash has left); again: the same answer.",
+        tag: "Till",
+        response: CollectionViewSchema,
+        responseDescription: "The collection, CANCELLED.",
+        errors: ["CASH_HAND_OFF_NOT_FOUND", "CONFLICT", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_USE"],
+        parameters: [RELAY_IDEMPOTENCY_KEY_HEADER]
+      },
+      handler(ctx): Promise<CollectionView> {
+        return relayIdempotently(this.db, ctx, "cash-collection-cancel", async () =>
+          toCollectionView(await custody.cancelCollection(this.db, ctx.meta.agent, ctx.params.id))
+        );
+      }
+    }),
+
     courierCollectCash: defineAction<CollectParams, CashThis, StaffIdempotentMeta>({
       rest: "POST /relays/:code/cash-collections",
       api: "courier",

@@ -115,7 +115,7 @@ export interface CollectionView {
   expectedDzd: number;
   previousCountDzd: number;
   counts: CountView[];
-  status: "AT_COUNTER" | "COLLECTED" | "DEPOSITED";
+  status: "AT_COUNTER" | "COLLECTED" | "DEPOSITED" | "CANCELLED";
   occurredAt: string;
   confirmedAt: string | null;
 }
@@ -131,8 +131,10 @@ export const CollectionViewSchema = component(
     counts: arrayOf(CountViewSchema, "The courier's count, then the agent's once confirmed."),
     status: {
       type: "string",
-      enum: ["AT_COUNTER", "COLLECTED", "DEPOSITED"],
-      description: "AT_COUNTER until the agent confirms; COLLECTED: with the courier; DEPOSITED: handed in at the hub."
+      enum: ["AT_COUNTER", "COLLECTED", "DEPOSITED", "CANCELLED"],
+      description:
+        "AT_COUNTER until the agent confirms; COLLECTED: with the courier; DEPOSITED: handed in at the hub; CANCELLED: the agent " +
+        "cancelled it, its closings wait for the next courier (closingIds then empty)."
     },
     occurredAt: dateTime("When the courier counted."),
     confirmedAt: nullable(dateTime("When the agent confirmed."))
@@ -154,7 +156,7 @@ export function toCollectionView(c: store.CollectionRecord): CollectionView {
     expectedDzd: toDzd(c.expectedCentimes),
     previousCountDzd: toDzd(c.previousCountCentimes),
     counts,
-    status: c.confirmedAt === null ? "AT_COUNTER" : c.depositId === null ? "COLLECTED" : "DEPOSITED",
+    status: c.cancelledAt !== null ? "CANCELLED" : c.confirmedAt === null ? "AT_COUNTER" : c.depositId === null ? "COLLECTED" : "DEPOSITED",
     occurredAt: c.occurredAt.toISOString(),
     confirmedAt: c.confirmedAt?.toISOString() ?? null
   };

@@ -54,6 +54,7 @@ export interface CollectionRecord {
   agentKeyId: string | null;
   occurredAt: Date;
   confirmedAt: Date | null;
+  cancelledAt: Date | null;
   closingIds: string[];
   depositId: string | null;
 }
@@ -73,6 +74,7 @@ interface CollectionRow {
   agent_key_id: string | null;
   occurred_at: Date;
   confirmed_at: Date | null;
+  cancelled_at: Date | null;
   closing_ids: string[] | null;
   deposit_id: string | null;
 }
@@ -92,6 +94,7 @@ const toCollection = (r: CollectionRow): CollectionRecord => ({
   agentKeyId: r.agent_key_id,
   occurredAt: r.occurred_at,
   confirmedAt: r.confirmed_at,
+  cancelledAt: r.cancelled_at ?? null,
   closingIds: [...(r.closing_ids ?? [])].sort(),
   depositId: r.deposit_id
 });
@@ -127,7 +130,7 @@ export async function closingsOfRelay(tx: Queryable, relayCode: string, ids: rea
 /** Inserts the collection once (its id comes from the Idempotency-Key): false when it was there already. */
 export async function insertCollection(
   tx: Queryable,
-  c: Omit<CollectionRecord, "agentCountedCentimes" | "agentDenominations" | "agentKeyId" | "confirmedAt" | "depositId">
+  c: Omit<CollectionRecord, "agentCountedCentimes" | "agentDenominations" | "agentKeyId" | "confirmedAt" | "cancelledAt" | "depositId">
 ): Promise<boolean> {
   const inserted = await tx.query(
     `INSERT INTO parcels.cash_collections
@@ -167,7 +170,7 @@ export async function confirmCollection(
   await tx.query(
     `UPDATE parcels.cash_collections
         SET agent_counted_centimes = $2, agent_denominations = $3, agent_key_id = $4, confirmed_at = now()
-      WHERE id = $1 AND confirmed_at IS NULL`,
+      WHERE id = $1 AND confirmed_at IS NULL AND cancelled_at IS NULL`,
     [id, agent.countedCentimes, JSON.stringify(agent.denominations), agent.keyId]
   );
 }
@@ -388,4 +391,13 @@ export async function moveCashOfHandOff(
     [parcels.map(p => p.id), place]
   );
   return rows.map(toParcel);
+}
+
+/** Frees the closings of a collection not confirmed: the next courier may take them. */
+export async function cancelCollection(tx: Queryable, id: string): Promise<void> {
+  await tx.query(
+    "UPDATE parcels.cash_collections SET cancelled_at = now() WHERE id = $1 AND confirmed_at IS NULL AND cancelled_at IS NULL",
+    [id]
+  );
+  await tx.query("DELETE FROM parcels.cash_collection_closings WHERE collection_id = $1", [id]);
 }
