@@ -9,11 +9,32 @@ import type { ParcelStatus } from "./parcel-status";
 export const COD_STATUSES = ["PENDING", "COLLECTED", "REMITTED", "NOT_COLLECTED"] as const;
 export type CodStatus = (typeof COD_STATUSES)[number];
 
+/**
+ * Issue 45 B: where a COD parcel's cash physically is, additive to codStatus (which keeps its
+ * values): at the relay point's COUNTER (collected, not yet taken by a courier), with the carrier's
+ * COURIER (the agent confirmed the courier's collection), at the CARRIER (a hub confirmed the
+ * courier's deposit; a card or QR payment from the hand-over on), PAID (remitted). Null while not
+ * collected, and without COD.
+ */
+export const COD_CASH_PLACES = ["COUNTER", "COURIER", "CARRIER", "PAID"] as const;
+export type CodCashPlace = (typeof COD_CASH_PLACES)[number];
+
+/** The place the merchant reads: REMITTED is PAID whatever the hand-offs say; COLLECTED with none recorded is the counter. */
+export function codCashPlaceOf(codStatus: CodStatus | null, recorded: string | null): CodCashPlace | null {
+  if (codStatus === "REMITTED") return "PAID";
+  if (codStatus !== "COLLECTED") return null;
+  return recorded === "COURIER" || recorded === "CARRIER" ? recorded : "COUNTER";
+}
+
 /** How remitted COD reaches the merchant: a payout (bank transfer, cash) or a wallet credit. */
 export const COD_PAYOUTS = ["TRANSFER", "WALLET"] as const;
 export type CodPayout = (typeof COD_PAYOUTS)[number];
 
-export const COD_EVENT_TYPES = ["cod.collected", "cod.remitted"] as const;
+/**
+ * cod.collected and cod.remitted change codStatus; the cash events of issue 45 B (additive) keep it
+ * COLLECTED and say where the cash went: taken by the carrier's courier, handed in at its hub.
+ */
+export const COD_EVENT_TYPES = ["cod.collected", "cod.remitted", "cod.cash_collected_by_courier", "cod.cash_deposited"] as const;
 export type CodEventType = (typeof COD_EVENT_TYPES)[number];
 
 /**

@@ -38,6 +38,9 @@ export const ERROR_STATUS = {
   PICKUP_NOT_FOUND: 404,
   /** Issue 44: no manifest of yours by this id (partner API), or none of this stop's merchant by this number (courier API). */
   MANIFEST_NOT_FOUND: 404,
+  /** Issue 45: a cash collection or deposit that is not this relay point's, courier's or hub's. */
+  CASH_HAND_OFF_NOT_FOUND: 404,
+  REMITTANCE_PROPOSAL_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   PARCEL_NOT_CANCELLABLE: 409,
@@ -88,6 +91,11 @@ export const ERROR_STATUS = {
   PICKUP_COUNT_MISMATCH: 409,
   /** Issue 44: a pickup booked without an address, and none stored for the organisation (PUT /organization/pickup-address). */
   PICKUP_ADDRESS_MISSING: 409,
+  /** Issue 45: a relay point with no closed cash waiting for a courier, a courier with nothing aboard. */
+  NOTHING_TO_COLLECT: 409,
+  NOTHING_TO_DEPOSIT: 409,
+  /** Issue 45: a till closing already taken by a courier, or of another relay point. */
+  CASH_NOT_COLLECTABLE: 409,
   PAIRING_CODE_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -183,7 +183,10 @@ export interface RemittanceRef {
   totalDzd: number;
 }
 
-/** `cod.collected`, `cod.remitted`: the COD status before, the parcel after (its codStatus), and the remittance. */
+/**
+ * `cod.collected`, `cod.remitted`: the COD status before, the parcel after (its codStatus), and the remittance; the cash
+ * events (`cod.cash_collected_by_courier`, `cod.cash_deposited`): COLLECTED before and after, the parcel's codCashAt after.
+ */
 export interface CodEventData {
   previousCodStatus: CodStatus;
   parcel: ParcelView;

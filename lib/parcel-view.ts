@@ -2,7 +2,7 @@ import { RECIPIENT_WARNINGS_SCHEMA } from "./openapi/recipient-warnings";
 import type { RecipientWarning } from "./recipient-phone";
 import { amountDzd, component, dateTime, nullable, objectOf, uuidSchema } from "./openapi/json-schema";
 import type { JsonSchema } from "./openapi/types";
-import { COD_STATUSES, CodStatus } from "./cod";
+import { COD_CASH_PLACES, COD_STATUSES, CodCashPlace, CodStatus } from "./cod";
 import { CustodySummary, CustodySummarySchema } from "./custody";
 import { PARCEL_STATUSES, ParcelStatus } from "./parcel-status";
 
@@ -18,6 +18,8 @@ export interface ParcelView {
   /** What the insurance covers and a claim can pay at most (issue 26). */
   insuredValueDzd: number;
   codStatus: CodStatus | null;
+  /** Issue 45 B: where the COD's cash is (lib/cod.ts); null while not collected, and without COD. */
+  codCashAt?: CodCashPlace | null;
   /** When the parcel must be collected by; null until it reaches its relay point. */
   pickupDeadline: string | null;
   /** What its return cost, once charged; null otherwise. */
@@ -71,6 +73,7 @@ export const SAMPLE_PARCEL: ParcelView = {
   codAmountDzd: 1500,
   insuredValueDzd: 5000,
   codStatus: "PENDING",
+  codCashAt: null,
   pickupDeadline: null,
   returnFeeDzd: null,
   direction: "OUTBOUND",
@@ -132,6 +135,14 @@ export const ParcelViewSchema = component(
           "none was declared), at most the claim cap (150 000)."
       ),
       codStatus: { ...nullable(CodStatusSchema), description: "What became of the cash on delivery; null when there is none." },
+      codCashAt: {
+        type: ["string", "null"],
+        enum: [...COD_CASH_PLACES, null],
+        description:
+          "Where the cash on delivery is: COUNTER (collected at the relay point), COURIER (the carrier's courier took it, the " +
+          "agent confirmed), CARRIER (handed in at the carrier's hub, or paid by card or QR), PAID (remitted to you: codStatus " +
+          "REMITTED). Null while not collected, and without cash on delivery. Later versions may add places."
+      },
       pickupDeadline: {
         type: ["string", "null"],
         format: "date-time",
@@ -163,8 +174,8 @@ export const ParcelViewSchema = component(
     {
       description: "A parcel as the API shows it. The recipient's name and phone are never returned.",
       examples: [SAMPLE_PARCEL],
-      // custody: an event recorded before issue 44 (the events API, a redelivery) has none.
-      optional: ["warnings", "custody"]
+      // custody, codCashAt: an event recorded before issues 44 and 45 (the events API, a redelivery) has none.
+      optional: ["warnings", "custody", "codCashAt"]
     }
   )
 );

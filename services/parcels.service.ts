@@ -32,6 +32,7 @@ import { DbMixin } from "../mixins/db.mixin";
 import { requestLogger } from "../lib/request-context";
 import type { ParcelLabelData } from "./parcels/parcels.contract";
 import { CodMixin } from "./parcels/cod.mixin";
+import { CashMixin } from "./parcels/cash/cash.mixin";
 import { RelayMixin } from "./parcels/relay/relay.mixin";
 import { RELAY_DOCS_TAGS } from "./parcels/relay/relay.params";
 import { HoldingMixin } from "./parcels/holding.mixin";
@@ -92,6 +93,7 @@ const ParcelsService: ServiceSchema<{ openapi: typeof PARCELS_DOCS }, ParcelsMet
     DbMixin({ schema: "parcels" }),
     ConfigMixin,
     CodMixin,
+    CashMixin,
     RelayMixin,
     HoldingMixin,
     ClaimsMixin,

@@ -58,7 +58,7 @@ function toRemittanceView(r: cod.RemittanceRecord): RemittanceView {
   };
 }
 
-async function detailOf(db: Database, r: cod.RemittanceRecord): Promise<RemittanceDetail> {
+export async function detailOf(db: Database, r: cod.RemittanceRecord): Promise<RemittanceDetail> {
   const parcels = await cod.remittanceParcels(db, r.id);
   return {
     ...toRemittanceView(r),

@@ -101,6 +101,7 @@ function pendingRecord(p: store.NewParcel, createdAt: Date, updatedAt: Date): st
     status: "PENDING",
     refundPending: false,
     codStatus: initialCodStatus(p.codAmountCentimes),
+    codCashAt: null,
     pickupPinEnc: null,
     pickupPinFailures: 0,
     pickupDeadline: null,

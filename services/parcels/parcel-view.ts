@@ -1,3 +1,4 @@
+import { codCashPlaceOf } from "../../lib/cod";
 import { toDzd } from "../../lib/money";
 import type { ParcelStatus } from "../../lib/parcel-status";
 import type { ParcelView } from "../../lib/parcel-view";
@@ -23,6 +24,7 @@ function buildView(parcel: ParcelRecord, labelUrl: string | null): ParcelView {
     codAmountDzd: parcel.codAmountCentimes === null ? null : toDzd(parcel.codAmountCentimes),
     insuredValueDzd: toDzd(insuredValueOf(parcel.declaredValueCentimes)),
     codStatus: parcel.codStatus,
+    codCashAt: codCashPlaceOf(parcel.codStatus, parcel.codCashAt),
     pickupDeadline: parcel.pickupDeadline === null ? null : parcel.pickupDeadline.toISOString(),
     // Shown once the wallet took it: until then the merchant's ledger does not have it either.
     returnFeeDzd: parcel.returnFeeCentimes === null || parcel.returnFeePending ? null : toDzd(parcel.returnFeeCentimes),

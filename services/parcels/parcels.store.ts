@@ -37,6 +37,8 @@ export interface ParcelRecord {
   requestFingerprint: string | null;
   refundPending: boolean;
   codStatus: CodStatus | null;
+  /** Issue 45 B: COURIER or CARRIER once a hand-off of its cash is confirmed (migration parcels/040); null before. */
+  codCashAt: string | null;
   /** The pick-up PIN, sealed (lib/crypto); null for sandbox parcels and before AT_RELAY. */
   pickupPinEnc: string | null;
   pickupPinFailures: number;
@@ -91,6 +93,8 @@ export interface ParcelRow {
   request_fingerprint: string | null;
   refund_pending: boolean;
   cod_status: CodStatus | null;
+  /** Absent from rows read before migration parcels/040 (a named statement of fixed columns). */
+  cod_cash_at?: string | null;
   pickup_pin_enc: string | null;
   pickup_pin_failures: number;
   pickup_deadline: Date | null;
@@ -134,6 +138,7 @@ export function toParcel(row: ParcelRow): ParcelRecord {
     requestFingerprint: row.request_fingerprint,
     refundPending: row.refund_pending,
     codStatus: row.cod_status,
+    codCashAt: row.cod_cash_at ?? null,
     pickupPinEnc: row.pickup_pin_enc,
     pickupPinFailures: row.pickup_pin_failures,
     pickupDeadline: row.pickup_deadline,
@@ -165,7 +170,7 @@ const first = (rows: ParcelRow[]): ParcelRecord | null => (rows[0] ? toParcel(ro
 export const PARCEL_COLUMNS =
   "id, organization_id, mode, tracking_number, status, destination_relay_code, recipient_name_enc, recipient_phone_enc, " +
   "weight_g, length_cm, width_cm, height_cm, declared_value_centimes, cod_amount_centimes, price_centimes, idempotency_key, " +
-  "request_fingerprint, refund_pending, cod_status, pickup_pin_enc, pickup_pin_failures, pickup_deadline, pickup_reminded_for, " +
+  "request_fingerprint, refund_pending, cod_status, cod_cash_at, pickup_pin_enc, pickup_pin_failures, pickup_deadline, pickup_reminded_for, " +
   "pickup_extended_days, return_fee_centimes, return_fee_pending, direction, return_of, origin_relay_code, " +
   "recipient_phone_mobile, recipient_language, created_at, updated_at, custody_holder, custody_since, custody_name, custody_wilaya";
 
@@ -207,6 +212,7 @@ export type NewParcel = Omit<
   | "custody"
   | "refundPending"
   | "codStatus"
+  | "codCashAt"
   | "pickupPinEnc"
   | "pickupPinFailures"
   | "pickupDeadline"

@@ -95,12 +95,12 @@ const REMITTANCE_REF = objectOf<RemittanceRef>(
 
 const COD_EVENT_DATA = objectOf<CodEventData>(
   {
-    // The status before: PENDING for cod.collected, COLLECTED for cod.remitted.
+    // The status before: PENDING for cod.collected, COLLECTED for cod.remitted and the cash events.
     previousCodStatus: CodStatusSchema,
     parcel: ParcelViewSchema,
     remittance: { anyOf: [REMITTANCE_REF, { type: "null" }], description: "The remittance (cod.remitted); null for cod.collected." }
   },
-  { description: "cod.* events: the parcel's codStatus after the change is in parcel.codStatus." }
+  { description: "cod.* events: the parcel's codStatus after the change is in parcel.codStatus, where its cash is in parcel.codCashAt." }
 );
 
 const EXAMPLES = [
@@ -180,7 +180,7 @@ export const PARCEL_EVENT_SCHEMA = eventSchema(
 export const COD_EVENT_SCHEMA = eventSchema(
   "CodEvent",
   COD_EVENT_TYPES,
-  "cod.collected or cod.remitted; same as X-Relay-Event.",
+  "cod.collected, cod.remitted, cod.cash_collected_by_courier or cod.cash_deposited; same as X-Relay-Event.",
   COD_EVENT_DATA,
   "Body of the cash-on-delivery webhooks, and an item of the events API: the parcel after the change (its codStatus) and, " +
     "for cod.remitted, the remittance.",
@@ -647,6 +647,26 @@ export function webhookDocs(): Record<string, PathItem> {
         "Cash on delivery remitted",
         "Sent for each parcel of a remittance when it is recorded: its COD was paid to you (parcel.codStatus REMITTED), by " +
           `transfer or to your wallet, as data.remittance says. ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
+        COD_EVENT_SCHEMA
+      )
+    ],
+    [
+      "cod.cash_collected_by_courier",
+      webhookEntry(
+        "cod.cash_collected_by_courier",
+        "Cash on delivery taken by the carrier's courier",
+        "Sent for each parcel paid in cash when the relay point's agent confirms the courier's collection of the till: the " +
+          `cash is with the courier (parcel.codCashAt COURIER; codStatus stays COLLECTED). ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
+        COD_EVENT_SCHEMA
+      )
+    ],
+    [
+      "cod.cash_deposited",
+      webhookEntry(
+        "cod.cash_deposited",
+        "Cash on delivery handed in at the carrier",
+        "Sent for each parcel paid in cash when a hub confirms the courier's deposit: the cash is at the carrier, ready to be " +
+          `remitted (parcel.codCashAt CARRIER; codStatus stays COLLECTED). ${DELIVERY_RULES} ${SIGNATURE_RULES}`,
         COD_EVENT_SCHEMA
       )
     ]

@@ -1,3 +1,4 @@
+import { cashContract } from "./cash-contract";
 import { codContract } from "./cod-contract";
 import { fuzzContract } from "./fuzz-contract";
 import { gatewayContract, SystemUnderTest } from "./gateway-contract";
@@ -27,5 +28,6 @@ export function everyContract(system: () => SystemUnderTest): void {
   describe("cash on delivery and the pick-up PIN", () => codContract(system));
   describe("a relay point's counter", () => dayAtTheCounterContract(system));
   describe("the first and middle mile: pickups, couriers, hubs", () => networkContract(system));
+  describe("cash on delivery custody: counter, courier, hub, merchant", () => cashContract(system));
   describe("fuzz", () => fuzzContract(system));
 }

@@ -136,6 +136,7 @@ export function parcelsContract(system: () => SystemUnderTest & { databaseUrl?: 
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual([
       "codAmountDzd",
+      "codCashAt",
       "codStatus",
       "createdAt",
       "custody",

@@ -1,5 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import { Client, QueryResultRow } from "pg";
+import type { Queryable } from "../../lib/db/database";
+import { checkCashInvariant } from "../../services/parcels/cash/cash-invariant";
 
 export interface InvariantReport {
   accounts: number;
@@ -156,6 +158,13 @@ export async function checkMoneyInvariant(database: string | { pgliteDir: string
     const [{ pending }] = (await query("SELECT count(*)::int AS pending FROM parcels.parcels WHERE status = 'PENDING'")).rows;
     const [{ refunds }] = (await query("SELECT count(*)::int AS refunds FROM parcels.parcels WHERE refund_pending")).rows;
     const feesPending = returned.filter(p => p.pending).length;
+    // Issue 45 B: the cash of cash on delivery, till to remittance, to the centime (decision 0063).
+    // Its statements take no parameters: the helper's query() serves both engines.
+    const cash = await checkCashInvariant({
+      query: async (sql: unknown) => (await query(sql as string)).rows,
+      exec: async (sql: string) => void (await query(sql))
+    } as Queryable);
+    violations.push(...cash.violations.map(v => `cash: ${v}`));
     return {
       accounts: accounts.length,
       visibleParcels: visible.length,

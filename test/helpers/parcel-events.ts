@@ -30,6 +30,7 @@ export function makeParcelEvent(
         codAmountDzd: 2500,
         insuredValueDzd: 5000,
         codStatus: "PENDING",
+        codCashAt: null,
         pickupDeadline: null,
         returnFeeDzd: null,
         direction: "OUTBOUND",

@@ -76,6 +76,7 @@ function parcelView(parcelId: string, trackingNumber: string, codAmountDzd: numb
     pricePaidDzd: 400,
     insuredValueDzd: 5000,
     codStatus: codAmountDzd ? "PENDING" : null,
+    codCashAt: null,
     codAmountDzd,
     pickupDeadline: null,
     returnFeeDzd: null,

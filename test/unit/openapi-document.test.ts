@@ -214,6 +214,7 @@ describe("SPEC §2 and §3: responses and the status enum", () => {
     const view = schemas.ParcelView;
     expect([...view.required!].sort()).toEqual([
       "codAmountDzd",
+      "codCashAt",
       "codStatus",
       "createdAt",
       "destinationRelayCode",
@@ -415,6 +416,8 @@ describe("SPEC §6: webhooks", () => {
       ...STATUSES.map(s => `parcel.${s.toLowerCase()}`),
       "cod.collected",
       "cod.remitted",
+      "cod.cash_collected_by_courier",
+      "cod.cash_deposited",
       "parcel.pickup_reminder",
       "parcel.pickup_extended",
       "parcel.recipient_unreachable",

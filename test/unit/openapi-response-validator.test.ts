@@ -15,6 +15,7 @@ const PARCEL = {
   insuredValueDzd: 5000,
   codAmountDzd: null,
   codStatus: null,
+  codCashAt: null,
   pickupDeadline: null,
   returnFeeDzd: null,
   direction: "OUTBOUND",
