@@ -1236,6 +1236,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "cod.cash_collected_by_courier": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cash on delivery taken by the carrier's courier
+         * @description Sent for each parcel paid in cash when the relay point's agent confirms the courier's collection of the till: the cash is with the courier (parcel.codCashAt COURIER; codStatus stays COLLECTED). Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_cod_cash_collected_by_courier"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cod.cash_deposited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cash on delivery handed in at the carrier
+         * @description Sent for each parcel paid in cash when a hub confirms the courier's deposit: the cash is at the carrier, ready to be remitted (parcel.codCashAt CARRIER; codStatus stays COLLECTED). Answer any 2xx within 15 s to acknowledge. Anything else (or no answer) is retried with the same delivery id after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each wait lengthened by 0 to 20 % (jitter, never shortened): 10 attempts over at least 3 days 3 h 35 min; a Retry-After on 429 or 503 is honoured up to 24 h. An endpoint that answers 410 Gone, or has failed every attempt for 5 days, is disabled (the merchant is notified by e-mail); its deliveries are kept and can be replayed once it is enabled again. Events of one parcel reach an endpoint in order, one at a time; a replay or redelivery can arrive after newer events, which `sequence` tells apart. Verify webhook-signature (Standard Webhooks: any official library verifies it) or X-Relay-Signature over the raw body before parsing it. After a secret rotation, every delivery is signed with the new and the previous secret for the overlap (24 h unless chosen otherwise): webhook-signature carries one v1 entry per secret, X-Relay-Signature the new secret's.
+         */
+        post: operations["webhook_cod_cash_deposited"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "parcel.pickup_reminder": {
         parameters: {
             query?: never;
@@ -1662,7 +1702,7 @@ export interface components {
         /** @description The normalised error body of every failed call. */
         ApiError: {
             /**
-             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, RECIPIENT_PHONE_INVALID, OCCURRED_AT_OUT_OF_RANGE, COMMUNE_NOT_IN_WILAYA, PICKUP_WINDOW_INVALID, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, VERIFICATION_CODE_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLOSURE_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, PAIRING_CODE_NOT_FOUND, PICKUP_NOT_FOUND, MANIFEST_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, PIN_RESEND_LIMIT, RELAY_CLOSED, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, IDEMPOTENCY_KEY_IN_USE, PARCEL_REDIRECTED, PARCEL_EXPIRED, PIN_RESET, PICKUP_PASS_INVALID, PICKUP_PASS_VOID, OFFLINE_PIN_REFUSED, PIN_REPLACED, PICKUP_NOT_CANCELLABLE, PARCEL_NOT_PICKABLE, PARCEL_ALREADY_ON_MANIFEST, COUNT_CODE_INCORRECT, PICKUP_COUNT_MISMATCH, PICKUP_ADDRESS_MISSING, PAIRING_CODE_EXPIRED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, COUNT_CODE_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
+             * @description Machine-readable error code. Known today: VALIDATION_FAILED, RELAY_NOT_FOUND, INVALID_TARIFF, INVALID_STATUS, PIN_REQUIRED, RECIPIENT_PHONE_INVALID, OCCURRED_AT_OUT_OF_RANGE, COMMUNE_NOT_IN_WILAYA, PICKUP_WINDOW_INVALID, UNAUTHENTICATED, INSUFFICIENT_BALANCE, SCOPE_MISSING, SANDBOX_KEY_REQUIRED, NOT_SANDBOX_PARCEL, LABEL_URL_INVALID, VERIFICATION_CODE_INVALID, FORBIDDEN, NOT_FOUND, PARCEL_NOT_FOUND, ORGANIZATION_NOT_FOUND, API_KEY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND, REMITTANCE_NOT_FOUND, RELAY_POINT_NOT_FOUND, AGENT_KEY_NOT_FOUND, CLOSURE_NOT_FOUND, CLAIM_NOT_FOUND, RETURN_NOT_FOUND, RETURN_CODE_NOT_FOUND, PAIRING_CODE_NOT_FOUND, PICKUP_NOT_FOUND, MANIFEST_NOT_FOUND, CASH_HAND_OFF_NOT_FOUND, REMITTANCE_PROPOSAL_NOT_FOUND, METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PARCEL_NOT_CANCELLABLE, INVALID_TRANSITION, CONFLICT, WEBHOOK_ENDPOINT_DISABLED, PIN_INCORRECT, NOTHING_TO_REMIT, COD_NOT_REMITTABLE, WRONG_RELAY, RELAY_FULL, RETURN_NOT_DISPATCHABLE, PARCEL_NOT_AT_RELAY, EXTENSION_ALREADY_USED, PARCEL_ALREADY_AT_RELAY, REDIRECT_LIMIT, PIN_RESEND_LIMIT, RELAY_CLOSED, CLAIM_NOT_ALLOWED, CLAIM_ALREADY_OPEN, CLAIM_ALREADY_DECIDED, PARCEL_NOT_RETURNABLE, RETURN_ALREADY_OPEN, RETURN_CODE_USED, RETURN_CODE_EXPIRED, RETURN_NOT_CANCELLABLE, IDEMPOTENCY_KEY_IN_USE, PARCEL_REDIRECTED, PARCEL_EXPIRED, PIN_RESET, PICKUP_PASS_INVALID, PICKUP_PASS_VOID, OFFLINE_PIN_REFUSED, PIN_REPLACED, PICKUP_NOT_CANCELLABLE, PARCEL_NOT_PICKABLE, PARCEL_ALREADY_ON_MANIFEST, COUNT_CODE_INCORRECT, PICKUP_COUNT_MISMATCH, PICKUP_ADDRESS_MISSING, NOTHING_TO_COLLECT, NOTHING_TO_DEPOSIT, CASH_NOT_COLLECTABLE, PAIRING_CODE_EXPIRED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_REUSED, COD_AMOUNT_MISMATCH, PIN_LOCKED, COUNT_CODE_LOCKED, RATE_LIMITED, HEADERS_TOO_LARGE, INTERNAL, UNAVAILABLE. Each response below lists the codes it can carry; treat a code you do not know by its HTTP status.
              * @example VALIDATION_FAILED
              * @example RELAY_NOT_FOUND
              * @example INVALID_TARIFF
@@ -1696,6 +1736,8 @@ export interface components {
              * @example PAIRING_CODE_NOT_FOUND
              * @example PICKUP_NOT_FOUND
              * @example MANIFEST_NOT_FOUND
+             * @example CASH_HAND_OFF_NOT_FOUND
+             * @example REMITTANCE_PROPOSAL_NOT_FOUND
              * @example METHOD_NOT_ALLOWED
              * @example REQUEST_TIMEOUT
              * @example PARCEL_NOT_CANCELLABLE
@@ -1736,6 +1778,9 @@ export interface components {
              * @example COUNT_CODE_INCORRECT
              * @example PICKUP_COUNT_MISMATCH
              * @example PICKUP_ADDRESS_MISSING
+             * @example NOTHING_TO_COLLECT
+             * @example NOTHING_TO_DEPOSIT
+             * @example CASH_NOT_COLLECTABLE
              * @example PAIRING_CODE_EXPIRED
              * @example PAYLOAD_TOO_LARGE
              * @example UNSUPPORTED_MEDIA_TYPE
@@ -1995,6 +2040,7 @@ export interface components {
          *           "codAmountDzd": 1500,
          *           "insuredValueDzd": 5000,
          *           "codStatus": "REMITTED",
+         *           "codCashAt": null,
          *           "pickupDeadline": null,
          *           "returnFeeDzd": null,
          *           "direction": "OUTBOUND",
@@ -2026,10 +2072,10 @@ export interface components {
              */
             id: string;
             /**
-             * @description cod.collected or cod.remitted; same as X-Relay-Event.
+             * @description cod.collected, cod.remitted, cod.cash_collected_by_courier or cod.cash_deposited; same as X-Relay-Event.
              * @enum {string}
              */
-            type: "cod.collected" | "cod.remitted";
+            type: "cod.collected" | "cod.remitted" | "cod.cash_collected_by_courier" | "cod.cash_deposited";
             /**
              * Format: date-time
              * @description When the change happened, UTC.
@@ -2049,7 +2095,7 @@ export interface components {
             sandbox: boolean;
             /** @description Free text given with the change (cancel reason, sandbox trigger reason, operator note); null when none. */
             reason: string | null;
-            /** @description cod.* events: the parcel's codStatus after the change is in parcel.codStatus. */
+            /** @description cod.* events: the parcel's codStatus after the change is in parcel.codStatus, where its cash is in parcel.codCashAt. */
             data: {
                 previousCodStatus: components["schemas"]["CodStatus"];
                 parcel: components["schemas"]["ParcelView"];
@@ -2527,6 +2573,7 @@ export interface components {
          *           "codAmountDzd": 1500,
          *           "insuredValueDzd": 5000,
          *           "codStatus": "PENDING",
+         *           "codCashAt": null,
          *           "pickupDeadline": null,
          *           "returnFeeDzd": null,
          *           "direction": "OUTBOUND",
@@ -2885,6 +2932,7 @@ export interface components {
          *           "codAmountDzd": 1500,
          *           "insuredValueDzd": 5000,
          *           "codStatus": "COLLECTED",
+         *           "codCashAt": null,
          *           "pickupDeadline": null,
          *           "returnFeeDzd": null,
          *           "direction": "OUTBOUND",
@@ -3109,6 +3157,7 @@ export interface components {
          *       "codAmountDzd": 1500,
          *       "insuredValueDzd": 5000,
          *       "codStatus": "PENDING",
+         *       "codCashAt": null,
          *       "pickupDeadline": null,
          *       "returnFeeDzd": null,
          *       "direction": "OUTBOUND",
@@ -3153,6 +3202,11 @@ export interface components {
             insuredValueDzd: number;
             /** @description What became of the cash on delivery; null when there is none. */
             codStatus: components["schemas"]["CodStatus"] | null;
+            /**
+             * @description Where the cash on delivery is: COUNTER (collected at the relay point), COURIER (the carrier's courier took it, the agent confirmed), CARRIER (handed in at the carrier's hub, or paid by card or QR), PAID (remitted to you: codStatus REMITTED). Null while not collected, and without cash on delivery. Later versions may add places.
+             * @enum {string|null}
+             */
+            codCashAt?: "COUNTER" | "COURIER" | "CARRIER" | "PAID" | null;
             /**
              * Format: date-time
              * @description UTC. The recipient must collect the parcel before this time; then it goes back to you (RETURN_PENDING, reason PICKUP_EXPIRED) and the return fee is charged. Set when the parcel reaches its relay point (AT_RELAY), null before; later after a pick-up extension.
@@ -3731,6 +3785,7 @@ export interface components {
          *           "codAmountDzd": 1500,
          *           "insuredValueDzd": 5000,
          *           "codStatus": "PENDING",
+         *           "codCashAt": null,
          *           "pickupDeadline": null,
          *           "returnFeeDzd": null,
          *           "direction": "OUTBOUND",
@@ -4142,6 +4197,7 @@ export interface components {
          *           "codAmountDzd": 1500,
          *           "insuredValueDzd": 5000,
          *           "codStatus": "COLLECTED",
+         *           "codCashAt": null,
          *           "pickupDeadline": null,
          *           "returnFeeDzd": null,
          *           "direction": "OUTBOUND",
@@ -5040,7 +5096,7 @@ export interface operations {
                 /** @description The `next` cursor of the previous page; leave it out to start 30 days back. */
                 after?: string;
                 /** @description Only events of this type. */
-                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "parcel.recipient_unreachable" | "parcel.investigation_opened" | "parcel.investigation_closed" | "parcel.out_for_delivery" | "claim.opened" | "claim.approved" | "claim.rejected" | "return.created" | "return.dropped_off" | "return.ready_for_collection" | "return.expired" | "return.cancelled" | "parcel.redirected" | "relay.closure_announced" | "parcel.missorted" | "pickup.confirmed" | "pickup.completed" | "pickup.cancelled";
+                type?: "parcel.created" | "parcel.ready_for_pickup" | "parcel.picked_up" | "parcel.in_transit" | "parcel.at_relay" | "parcel.relay_notified" | "parcel.delivered" | "parcel.return_pending" | "parcel.returned" | "parcel.lost" | "parcel.damaged" | "parcel.cancelled" | "cod.collected" | "cod.remitted" | "cod.cash_collected_by_courier" | "cod.cash_deposited" | "parcel.pickup_reminder" | "parcel.pickup_extended" | "parcel.recipient_unreachable" | "parcel.investigation_opened" | "parcel.investigation_closed" | "parcel.out_for_delivery" | "claim.opened" | "claim.approved" | "claim.rejected" | "return.created" | "return.dropped_off" | "return.ready_for_collection" | "return.expired" | "return.cancelled" | "parcel.redirected" | "relay.closure_announced" | "parcel.missorted" | "pickup.confirmed" | "pickup.completed" | "pickup.cancelled";
                 /** @description Only the events of this parcel. */
                 parcelId?: string;
                 /** @description Events per page, 1 to 100. */
@@ -8785,6 +8841,114 @@ export interface operations {
                 "application/json": components["schemas"]["CodEvent"] & {
                     /** @constant */
                     type?: "cod.remitted";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_cod_cash_collected_by_courier: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "cod.cash_collected_by_courier";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodEvent"] & {
+                    /** @constant */
+                    type?: "cod.cash_collected_by_courier";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: never sent again (unless replayed). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a time-out or a connection error: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_cod_cash_deposited: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event kind, the same as the body's type. */
+                "X-Relay-Event": "cod.cash_deposited";
+                /** @description Identifier of this delivery, the same on every retry and replay of it: use it to process each delivery once. */
+                "X-Relay-Delivery-Id": string;
+                /** @description Unix time (seconds) of this attempt, the same as webhook-timestamp. X-Relay-Signature does not cover it. */
+                "X-Relay-Timestamp": number;
+                /** @description sha256=<hex of HMAC-SHA256 of the raw body with your webhook secret> (with the newest secret during a rotation). Compare in constant time. */
+                "X-Relay-Signature": string;
+                /** @description Standard Webhooks: the delivery id again (the same as X-Relay-Delivery-Id). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix time (seconds) of this attempt; refuse one more than 5 minutes away from your clock. */
+                "webhook-timestamp": number;
+                /** @description Standard Webhooks: "v1,<base64 of HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>", one entry per valid secret separated by spaces (two during a rotation). The key is the bytes after whsec_ of a generated secret, or your own secret's bytes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodEvent"] & {
+                    /** @constant */
+                    type?: "cod.cash_deposited";
                 };
             };
         };
