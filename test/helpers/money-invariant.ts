@@ -1,7 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import { Client, QueryResultRow } from "pg";
 import type { Queryable } from "../../lib/db/database";
-import { checkCashInvariant } from "../../services/parcels/cash/cash-invariant";
+import { checkCashInvariant } from "../../services/parcels/cash/cash-invariant.store";
 
 export interface InvariantReport {
   accounts: number;

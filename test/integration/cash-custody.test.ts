@@ -5,7 +5,7 @@ import { openPglite } from "../../lib/db/pglite";
 import { openPostgres } from "../../lib/db/postgres";
 import { errorCodeOf } from "../../lib/errors";
 import * as custody from "../../services/parcels/cash/cash-custody";
-import { checkCashInvariant } from "../../services/parcels/cash/cash-invariant";
+import { checkCashInvariant } from "../../services/parcels/cash/cash-invariant.store";
 import * as cash from "../../services/parcels/cash/cash.store";
 import { approveProposal, proposalsOf } from "../../services/parcels/cash/remittance-proposals";
 import { toParcelView } from "../../services/parcels/parcel-view";
@@ -17,7 +17,7 @@ import { availableServers } from "../helpers/servers";
 
 /**
  * Issue 45 B, acceptance 3: every dinar from the till's closing to the merchant's remittance, and
- * the cash invariant (services/parcels/cash/cash-invariant.ts) after each step; on PostgreSQL, with
+ * the cash invariant (services/parcels/cash/cash-invariant.store.ts) after each step; on PostgreSQL, with
  * collections, confirmations, deposits and remittances sent at once.
  */
 

@@ -31,6 +31,7 @@ function databaseContract(open: () => Promise<{ db: Database; close: () => Promi
       "api_keys",
       "organizations",
       "pairing_codes",
+      "pickup_addresses",
       "schema_migrations",
       "staff_keys"
     ]);

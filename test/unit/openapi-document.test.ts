@@ -214,7 +214,6 @@ describe("SPEC §2 and §3: responses and the status enum", () => {
     const view = schemas.ParcelView;
     expect([...view.required!].sort()).toEqual([
       "codAmountDzd",
-      "codCashAt",
       "codStatus",
       "createdAt",
       "destinationRelayCode",
@@ -238,6 +237,9 @@ describe("SPEC §2 and §3: responses and the status enum", () => {
     expect(view.properties!.returnFeeDzd.type).toEqual(["number", "null"]);
     // Issue 44: who holds it, additive (not required: events recorded before it have none).
     expect(view.properties!.custody.type).toEqual(["object", "null"]);
+    // Issue 45: where the COD's cash is, additive and not required for the same reason.
+    expect(view.properties!.codCashAt.type).toEqual(["string", "null"]);
+    expect(view.properties!.codCashAt.enum).toEqual(expect.arrayContaining(["COUNTER", "COURIER", "CARRIER", "PAID"]));
     expect(view.properties).not.toHaveProperty("recipientName");
     expect(view.properties).not.toHaveProperty("recipientPhone");
   });
@@ -421,9 +423,9 @@ describe("SPEC §6: webhooks", () => {
       "parcel.pickup_reminder",
       "parcel.pickup_extended",
       "parcel.recipient_unreachable",
+      "parcel.out_for_delivery",
       "parcel.investigation_opened",
       "parcel.investigation_closed",
-      "parcel.out_for_delivery",
       "claim.opened",
       "claim.approved",
       "claim.rejected",

@@ -3,7 +3,7 @@ import { call } from "../../../lib/contract";
 import type { Database } from "../../../lib/db/database";
 import type { NetworkParcel } from "../../parcels/parcels.contract";
 import type { Hub } from "../network/network.store";
-import { scanIdOf } from "../scan-ids";
+import { scanIdOf } from "../../../lib/scan-ids";
 import { insertException, MissortReason, originWilayaOf } from "./exceptions.store";
 import { isOffRoute, sortLine } from "./route";
 

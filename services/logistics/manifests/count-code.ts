@@ -6,7 +6,7 @@ import type { StaffContext } from "../network/scans";
 import * as network from "../network/network.store";
 import type { PickupRecord } from "../pickups/pickups.store";
 import * as pickups from "../pickups/pickups.store";
-import { scanIdOf } from "../scan-ids";
+import { scanIdOf } from "../../../lib/scan-ids";
 import * as store from "./manifests.store";
 
 /** Wrong codes a pickup takes before its count is refused for good (then: a scan per parcel). 6 digits, 5 tries: 1 in 200 000. */

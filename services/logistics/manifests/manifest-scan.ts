@@ -3,7 +3,7 @@ import type { Database } from "../../../lib/db/database";
 import { AppError } from "../../../lib/errors";
 import { pickupOnCourierRun, scanIdFor, StaffContext } from "../network/scans";
 import * as pickups from "../pickups/pickups.store";
-import { scanIdOf } from "../scan-ids";
+import { scanIdOf } from "../../../lib/scan-ids";
 import { MANIFEST_NOT_FOUND } from "./manifests";
 import type { ManifestScanAnswer } from "./manifests.params";
 import * as store from "./manifests.store";

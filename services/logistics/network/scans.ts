@@ -1,20 +1,21 @@
-import { randomUUID } from "node:crypto";
 import type { Context } from "moleculer";
 import { call } from "../../../lib/contract";
 import type { Database } from "../../../lib/db/database";
 import { AppError } from "../../../lib/errors";
-import { idempotencyKeyOf } from "../../../lib/idempotency";
-import { occurredAtOf as checkedOccurredAt, withinStory } from "../../../lib/occurred-at";
-import type { StaffMeta, StaffPrincipal } from "../../../lib/staff-keys";
+import type { StaffPrincipal } from "../../../lib/staff-keys";
 import type { NetworkParcel } from "../../parcels/parcels.contract";
 import * as pickups from "../pickups/pickups.store";
-import { scanIdOf } from "../scan-ids";
 import { leftForRelay, sortAtHub } from "../exceptions/missort";
 import { tellCustody } from "./custody-sync";
 import * as store from "./network.store";
 import { announceOutForDelivery } from "../runs/relay-leg";
 import { hubTakesReturn } from "../runs/returns-leg";
 import type { ScanAnswer } from "./network.params";
+import { parcelByTracking, scanIdFor, StaffContext } from "./scan-context";
+
+// The scan context's helpers, where the courier and hub mixins have always imported them from.
+export { occurredAtOf, parcelByTracking, scanIdFor } from "./scan-context";
+export type { StaffContext } from "./scan-context";
 
 /**
  * The courier's and the hub's scans (issue 44 C). Each scan is a row of logistics.scans (both
@@ -22,29 +23,6 @@ import type { ScanAnswer } from "./network.params";
  * the device's Idempotency-Key, and a status change asked of parcels with the same id: a scan sent
  * twice, or concurrently, records one hand-off and changes the status once.
  */
-
-export type StaffContext = Context<unknown, StaffMeta & { idempotencyKey?: string }>;
-
-/**
- * The relay API's bound (lib/occurred-at.ts): not in the future, not more than 72 hours back, not
- * before the device's key was made; now when not given.
- */
-export function occurredAtOf(staff: StaffPrincipal, given: string | undefined, now = new Date()): Date {
-  return withinStory(checkedOccurredAt(given ?? null, now), { now, previousEventAt: null, pairedAt: new Date(staff.issuedAt) }) ?? now;
-}
-
-/** The scan's id: the device's Idempotency-Key (per key), else a fresh one. */
-export function scanIdFor(ctx: StaffContext, action: string): string {
-  const key = idempotencyKeyOf(ctx.meta);
-  return key === null ? randomUUID() : scanIdOf("staff", ctx.meta.staff.keyId, action, key);
-}
-
-export async function parcelByTracking(ctx: Context, trackingNumber: string): Promise<NetworkParcel> {
-  const { parcels } = await call(ctx, "parcels.networkParcels", { trackingNumbers: [trackingNumber] });
-  const parcel = parcels.find(p => p.trackingNumber === trackingNumber && p.mode === "live");
-  if (!parcel) throw new AppError("PARCEL_NOT_FOUND", `No live parcel ${trackingNumber}`);
-  return parcel;
-}
 
 async function moveParcel(
   ctx: Context,

@@ -8,7 +8,7 @@ import { AppError } from "../../../lib/errors";
 import { fingerprintOf, keyReused } from "../../../lib/idempotency";
 import { isDateTime } from "../../../lib/schemas";
 import { pickableParcels } from "../pickable-parcels";
-import { scanIdOf } from "../scan-ids";
+import { scanIdOf } from "../../../lib/scan-ids";
 import { pickupAddressOf } from "./default-address";
 import { queuePickupEvent } from "./pickup-outbox.store";
 import { algiersClock, checkWindow, PickupRules } from "./pickup-window";

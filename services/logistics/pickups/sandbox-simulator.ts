@@ -1,7 +1,7 @@
 import { call, type Caller } from "../../../lib/contract";
 import type { Database } from "../../../lib/db/database";
 import { AppError } from "../../../lib/errors";
-import { scanIdOf } from "../scan-ids";
+import { scanIdOf } from "../../../lib/scan-ids";
 import { queuePickupEvent } from "./pickup-outbox.store";
 import { dueSandboxPickups } from "./sandbox-pickups.store";
 import * as store from "./pickups.store";

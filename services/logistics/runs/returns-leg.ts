@@ -3,9 +3,9 @@ import { call } from "../../../lib/contract";
 import type { Database } from "../../../lib/db/database";
 import { AppError } from "../../../lib/errors";
 import type { NetworkParcel } from "../../parcels/parcels.contract";
-import { scanIdOf } from "../scan-ids";
+import { scanIdOf } from "../../../lib/scan-ids";
 import type { ScanAnswer } from "../network/network.params";
-import { parcelByTracking, scanIdFor, StaffContext } from "../network/scans";
+import { parcelByTracking, scanIdFor, StaffContext } from "../network/scan-context";
 import { tellCustody } from "../network/custody-sync";
 import * as network from "../network/network.store";
 

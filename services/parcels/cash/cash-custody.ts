@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Database, Queryable } from "../../../lib/db/database";
 import { AppError } from "../../../lib/errors";
-import { scanIdOf } from "../../logistics/scan-ids";
+import { scanIdOf } from "../../../lib/scan-ids";
 import type { ParcelRecord } from "../parcels.store";
 import * as relays from "../relay/relay.store";
 import { recordCodEvent } from "../status-change";

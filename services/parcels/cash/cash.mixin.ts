@@ -7,7 +7,7 @@ import { requestLogger } from "../../../lib/request-context";
 import { NoParams, NoParamsSchema } from "../../../lib/schemas";
 import type { StaffMeta, StaffPrincipal } from "../../../lib/staff-keys";
 import { toDzd } from "../../../lib/money";
-import { occurredAtOf } from "../../logistics/network/scans";
+import { occurredAtOf } from "../../../lib/staff-occurred-at";
 import { detailOf } from "../cod.mixin";
 import type { RemittanceDetail } from "../cod.params";
 import { RemittanceDetailSchema } from "../cod.params";

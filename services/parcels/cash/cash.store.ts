@@ -1,3 +1,4 @@
+import type { KeyMode } from "../../../lib/api-keys";
 import type { Queryable } from "../../../lib/db/database";
 import { PARCEL_COLUMNS, ParcelRecord, ParcelRow, toParcel } from "../parcels.store";
 import type { Denominations } from "./denominations";
@@ -400,4 +401,27 @@ export async function cancelCollection(tx: Queryable, id: string): Promise<void>
     [id]
   );
   await tx.query("DELETE FROM parcels.cash_collection_closings WHERE collection_id = $1", [id]);
+}
+
+/** Issue 45 B: an organisation's cash parcels whose cash a hub confirmed and no remittance paid yet, oldest deposit first. */
+export async function cashAtCarrier(db: Queryable, organizationId: string) {
+  return db.query<{
+    parcel_id: string;
+    tracking_number: string;
+    mode: KeyMode;
+    amount_centimes: string;
+    deposit_id: string;
+    hub_id: string;
+    confirmed_at: Date;
+  }>(
+    `SELECT p.id AS parcel_id, p.tracking_number, p.mode, i.amount_centimes, d.id AS deposit_id, d.hub_id, d.confirmed_at
+       FROM parcels.parcels p
+       JOIN parcels.relay_cash_items i ON i.parcel_id = p.id AND i.tender = 'cash'
+       JOIN parcels.cash_collection_closings cc ON cc.closing_id = i.closing_id
+       JOIN parcels.cash_deposit_collections dc ON dc.collection_id = cc.collection_id
+       JOIN parcels.cash_deposits d ON d.id = dc.deposit_id AND d.confirmed_at IS NOT NULL
+      WHERE p.organization_id = $1 AND p.cod_status = 'COLLECTED'
+      ORDER BY d.confirmed_at, d.id, p.tracking_number`,
+    [organizationId]
+  );
 }

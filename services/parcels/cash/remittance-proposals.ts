@@ -4,6 +4,7 @@ import { AppError } from "../../../lib/errors";
 import type { RemittanceRecord } from "../cod.store";
 import { createRemittance, RemittanceDeps } from "../remittance";
 import { handOffIdOf } from "./cash-custody";
+import * as cash from "./cash.store";
 
 /**
  * COD remittances proposed from the cash a hub confirmed (issue 45 B): one proposal per deposit,
@@ -33,31 +34,9 @@ export interface Proposal {
 const proposalIdOf = (depositId: string, organizationId: string, mode: KeyMode) =>
   handOffIdOf(depositId, "proposal", `${organizationId}/${mode}`);
 
-async function cashAtCarrier(db: Queryable, organizationId: string) {
-  return db.query<{
-    parcel_id: string;
-    tracking_number: string;
-    mode: KeyMode;
-    amount_centimes: string;
-    deposit_id: string;
-    hub_id: string;
-    confirmed_at: Date;
-  }>(
-    `SELECT p.id AS parcel_id, p.tracking_number, p.mode, i.amount_centimes, d.id AS deposit_id, d.hub_id, d.confirmed_at
-       FROM parcels.parcels p
-       JOIN parcels.relay_cash_items i ON i.parcel_id = p.id AND i.tender = 'cash'
-       JOIN parcels.cash_collection_closings cc ON cc.closing_id = i.closing_id
-       JOIN parcels.cash_deposit_collections dc ON dc.collection_id = cc.collection_id
-       JOIN parcels.cash_deposits d ON d.id = dc.deposit_id AND d.confirmed_at IS NOT NULL
-      WHERE p.organization_id = $1 AND p.cod_status = 'COLLECTED'
-      ORDER BY d.confirmed_at, d.id, p.tracking_number`,
-    [organizationId]
-  );
-}
-
 export async function proposalsOf(db: Queryable, organizationId: string): Promise<Proposal[]> {
   const proposals = new Map<string, Proposal>();
-  for (const row of await cashAtCarrier(db, organizationId)) {
+  for (const row of await cash.cashAtCarrier(db, organizationId)) {
     const id = proposalIdOf(row.deposit_id, organizationId, row.mode);
     const proposal =
       proposals.get(id) ??

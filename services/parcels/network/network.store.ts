@@ -40,3 +40,18 @@ export async function createdParcelIds(db: Queryable, owner: { organizationId: s
   );
   return rows.map(r => r.id);
 }
+
+/** parcel.out_for_delivery's row (migration parcels/036): once per parcel and relay point; null when it was already written. */
+export async function insertOutForDelivery(
+  tx: Queryable,
+  parcelId: string,
+  relayCode: string,
+  actor: string
+): Promise<{ created_at: Date } | null> {
+  const [line] = await tx.query<{ created_at: Date }>(
+    `INSERT INTO parcels.out_for_delivery (parcel_id, relay_code, actor) VALUES ($1, $2, $3)
+     ON CONFLICT (parcel_id, relay_code) DO NOTHING RETURNING created_at`,
+    [parcelId, relayCode, actor]
+  );
+  return line ?? null;
+}

@@ -2,6 +2,7 @@ import type { Database } from "../../../lib/db/database";
 import { parcelOf } from "../../../lib/events";
 import type { ParcelStatus } from "../../../lib/parcel-status";
 import * as store from "../parcels.store";
+import * as network from "./network.store";
 import { appendEvent, eventOf } from "../status-change";
 
 export interface OutForDeliveryResult {
@@ -27,11 +28,7 @@ export async function recordOutForDelivery(
       return { parcelId: request.parcelId, outcome: "unknown", status: null };
     const base = { parcelId: parcel.id, status: parcel.status as string };
     if (parcel.status !== "IN_TRANSIT" || parcel.destinationRelayCode !== request.relayCode) return { ...base, outcome: "refused" };
-    const [line] = await tx.query<{ created_at: Date }>(
-      `INSERT INTO parcels.out_for_delivery (parcel_id, relay_code, actor) VALUES ($1, $2, $3)
-       ON CONFLICT (parcel_id, relay_code) DO NOTHING RETURNING created_at`,
-      [parcel.id, request.relayCode, request.actor]
-    );
+    const line = await network.insertOutForDelivery(tx, parcel.id, request.relayCode, request.actor);
     if (!line) return { ...base, outcome: "already" };
     const event = eventOf(parcel, {
       type: "parcel.out_for_delivery",
