@@ -117,9 +117,17 @@ export function firstMileWalkContract(system: () => SystemUnderTest): void {
       s => s.kind === "RELAY" && s.relayCode === code
     );
     expect(relayStop?.deliver.sort()).toEqual(collected.map(p => p.trackingNumber).sort());
+    // Both sides of the hub's hand-off: the station scans each parcel out, the courier scans it aboard.
     for (const p of collected) {
       const out = await crew.hubApi("POST", "/scans/out", { trackingNumber: p.trackingNumber }, { "Idempotency-Key": randomUUID() });
       expect(out.body.outcome).toBe("DISPATCHED");
+      const load = await crew.courierApi(
+        "POST",
+        `/relays/${code}/load`,
+        { trackingNumber: p.trackingNumber },
+        { "Idempotency-Key": randomUUID() }
+      );
+      expect(load.body.outcome).toBe("LOADED");
     }
 
     // The relay point: the courier scans the counter's pass, the agent scans each parcel in.
@@ -136,6 +144,12 @@ export function firstMileWalkContract(system: () => SystemUnderTest): void {
       expect(trail.map(e => `${e.givenBy}→${e.holder}`)).toEqual(["merchant→courier", "courier→hub", "hub→courier", "courier→relay"]);
       // Both sides: who gave and who took, each one named.
       for (const entry of trail) expect([entry.givenById, entry.holderId]).not.toContain(null);
+      expect(trail.map(e => e.confirmedBy)).toEqual([
+        null,
+        expect.stringContaining("hub:"),
+        `courier:${crew.courier.id}`,
+        expect.anything()
+      ]);
     }
     expect((await merchant.live("GET", `/parcels/${parcels[4].id}`)).body.status).toBe("READY_FOR_PICKUP");
 

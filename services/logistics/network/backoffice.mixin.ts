@@ -21,6 +21,7 @@ import {
   StaffSubjectParams,
   StaffSubjectSchema
 } from "./network.params";
+import { trailOf } from "./custody-trail";
 import * as store from "./network.store";
 
 const courierView = (c: store.CourierRecord): CourierView => ({
@@ -134,16 +135,18 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, LogisticsThis>>
         const scans = await store.scansOf(this.db, ctx.params.id);
         return {
           parcelId: ctx.params.id,
-          trail: scans.map(s => ({
-            holder: s.holderKind,
-            holderId: s.holderId,
-            since: s.occurredAt,
-            givenBy: s.giverKind,
-            givenById: s.giverId,
-            scan: s.kind,
-            hubId: s.hubId,
-            confirmedBy: s.confirmedBy
-          }))
+          trail: trailOf(
+            scans.map(s => ({
+              holder: s.holderKind,
+              holderId: s.holderId,
+              since: s.occurredAt,
+              givenBy: s.giverKind,
+              givenById: s.giverId,
+              scan: s.kind,
+              hubId: s.hubId,
+              confirmedBy: s.confirmedBy
+            }))
+          )
         };
       }
     }),
