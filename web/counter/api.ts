@@ -1,25 +1,14 @@
+import { ApiError, NetworkError } from "../shared/api-errors";
 import { pairing } from "./device";
 import { API, pagePath, readHeaders, TIMEOUT_MS } from "./early-reads";
 
 /**
  * The relay API, on this page's own origin. An answer with a status is an ApiError (its `code`
  * is the relay API's); no answer at all (offline, cut, timed out) is a NetworkError, the one case
- * where an operation may be queued and sent again with the same Idempotency-Key.
+ * where an operation may be queued and sent again with the same Idempotency-Key
+ * (web/shared/api-errors.ts, shared with the outbox).
  */
-export { API };
-
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details: Record<string, unknown> = {}
-  ) {
-    super(message);
-  }
-}
-
-export class NetworkError extends Error {}
+export { API, ApiError, NetworkError };
 
 /** The server's clock minus the phone's, from the last answer's Date header: occurredAt is in the server's time. */
 let clockOffsetMs = 0;

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 
-/** The decoder's file name, the one web/counter/camera/decoder.ts asks the ponyfill to load. */
+/** The decoder's file name, the one web/shared/camera/decoder.ts asks the ponyfill to load. */
 export const DECODER_WASM = "zxing_reader.wasm";
 
 /** What the two bundles built here share: minified, for the browsers the app supports. */

@@ -1,5 +1,5 @@
 import { forgetPairing, pairing, relayNameIn } from "./device";
-import { h, ltr } from "./dom";
+import { h, ltr } from "../shared/dom";
 import { applyDocumentLanguage, errorText, Language, LANGUAGE_NAMES, LANGUAGES, language, setLanguage, t } from "./i18n";
 import type { MessageKey } from "./i18n/fr";
 import { dismissResults, flush, items, onOutboxChange, OutboxItem, startFlushing } from "./outbox";

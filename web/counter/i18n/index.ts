@@ -1,77 +1,20 @@
+import { createI18n } from "../../shared/i18n";
 import { ar } from "./ar";
 import { en } from "./en";
-import { fr, MessageKey, Messages } from "./fr";
+import { fr, MessageKey } from "./fr";
 
-export type Language = "fr" | "ar" | "en";
-export const LANGUAGES: readonly Language[] = ["fr", "ar", "en"];
-export const LANGUAGE_NAMES: Record<Language, string> = { fr: "Français", ar: "العربية", en: "English" };
+/** The counter app's words (fr, ar, en: French first, the others typed against its keys) in the shared translator (web/shared/i18n.ts). */
+export const { language, setLanguage, applyDocumentLanguage, t, amount } = createI18n<MessageKey>(
+  { fr, ar, en },
+  { storageKey: "counter.language", titleKey: "appName" }
+);
 
-const MESSAGES: Record<Language, Messages> = { fr, ar, en };
-const STORAGE_KEY = "counter.language";
-
-/** The shop's choice, else the phone's language when we have it, else French. */
-function initialLanguage(): Language {
-  const saved = localStorage.getItem(STORAGE_KEY);
-  if (saved && (LANGUAGES as readonly string[]).includes(saved)) return saved as Language;
-  const phone = navigator.language.slice(0, 2);
-  return (LANGUAGES as readonly string[]).includes(phone) ? (phone as Language) : "fr";
-}
-
-let current: Language = initialLanguage();
-
-export function language(): Language {
-  return current;
-}
-
-export function setLanguage(next: Language): void {
-  current = next;
-  localStorage.setItem(STORAGE_KEY, next);
-  applyDocumentLanguage();
-}
-
-export function applyDocumentLanguage(): void {
-  document.documentElement.lang = current;
-  document.documentElement.dir = current === "ar" ? "rtl" : "ltr";
-  document.title = MESSAGES[current].appName;
-}
-
-/**
- * A message with its values. In Arabic each value is isolated so that it keeps its own order and
- * the punctuation stays on the right side of it: numbers, amounts ("1 500", whose space would
- * otherwise swap its groups) and codes left to right (U+2066 … U+2069), any other text by its
- * own first letter (U+2068 … U+2069).
- */
-export function t(key: MessageKey, vars: Record<string, string | number> = {}): string {
-  const isolate =
-    current === "ar"
-      ? (value: string) => (/^[\w\s.,:/+-]*$/.test(value) ? `\u2066${value}\u2069` : `\u2068${value}\u2069`)
-      : (value: string) => value;
-  return MESSAGES[current][key].replace(/\{(\w+)\}/g, (_, name: string) => isolate(String(vars[name] ?? "")));
-}
+export { clock, LANGUAGE_NAMES, LANGUAGES, type Language } from "../../shared/i18n";
 
 /** The message of a relay error code, or the generic one for a code the app does not know. */
 export function errorText(code: string): string {
   const key = `err_${code}` as MessageKey;
   return key in fr ? t(key) : t("err_UNKNOWN");
-}
-
-/**
- * Amounts with Western digits in every language (Arabic included), grouped by thousands. Whole
- * dinars: what rounds to none is 0, never "-0" (a till whose count matches showed "Écart -0 DA").
- */
-export function amount(value: number): string {
-  return (
-    new Intl.NumberFormat("fr-FR", { maximumFractionDigits: 0, numberingSystem: "latn" } as Intl.NumberFormatOptions)
-      .format(Math.abs(value) < 0.5 ? 0 : value)
-      // A plain space elsewhere; in Arabic U+202F, whose bidi class (CS) keeps "1 500" one number
-      // run: with a space, right-to-left text shows its groups swapped ("500 1").
-      .replace(/\u202f|\u00a0/g, current === "ar" ? "\u202f" : " ")
-  );
-}
-
-/** A time of day, Western digits, in the phone's time zone. */
-export function clock(date: Date): string {
-  return `${String(date.getHours()).padStart(2, "0")}:${String(date.getMinutes()).padStart(2, "0")}`;
 }
 
 export type { MessageKey };

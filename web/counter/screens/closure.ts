@@ -1,5 +1,5 @@
 import { call } from "../api";
-import { h, ltr, notice } from "../dom";
+import { h, ltr, notice } from "../../shared/dom";
 import { t } from "../i18n";
 import { submit } from "../outbox";
 import { answerSlot, errorNotice, screen, slot } from "./common";

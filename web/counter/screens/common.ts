@@ -1,6 +1,6 @@
 import { ApiError, NetworkError } from "../api";
 import { forgetPairing } from "../device";
-import { h, ltr, notice } from "../dom";
+import { h, ltr, notice } from "../../shared/dom";
 import { errorText, t } from "../i18n";
 import type { MessageKey } from "../i18n/fr";
 import { go } from "../router";

@@ -1,5 +1,5 @@
 import { call, serverNow } from "../api";
-import { h } from "../dom";
+import { h } from "../../shared/dom";
 import { clock, t } from "../i18n";
 import { errorNotice, screen, slot } from "./common";
 

@@ -1,6 +1,6 @@
 import { call, RelayParcel } from "../api";
 import { code128Svg } from "../code128";
-import { h, ltr, notice } from "../dom";
+import { h, ltr, notice } from "../../shared/dom";
 import { t } from "../i18n";
 import { scanField } from "../scan-field";
 import { answerSlot, errorNotice, screen } from "./common";

@@ -1,5 +1,5 @@
 import { ApiError, call, NetworkError, Page, RelayParcel, sameNumber } from "../api";
-import { h, ltr, notice } from "../dom";
+import { h, ltr, notice } from "../../shared/dom";
 import { amount, errorText, t } from "../i18n";
 import { checkPin, offlinePinVerifier, spendOfflinePin, wrongTries } from "../offline-pin";
 import { checkPass, parsePass, ScannedPass } from "../pickup-pass";

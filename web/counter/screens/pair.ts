@@ -1,6 +1,6 @@
 import { call } from "../api";
 import { savePairing } from "../device";
-import { h, notice } from "../dom";
+import { h, notice } from "../../shared/dom";
 import { t } from "../i18n";
 import { go } from "../router";
 import { errorNotice, slot } from "./common";

@@ -1,5 +1,5 @@
 import { sameNumber } from "../api";
-import { h, ltr, notice } from "../dom";
+import { h, ltr, notice } from "../../shared/dom";
 import { t } from "../i18n";
 import { items, onOutboxChange, OutboxItem, submit, toApiError } from "../outbox";
 import { scanField } from "../scan-field";

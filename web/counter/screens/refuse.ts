@@ -1,4 +1,4 @@
-import { h, ltr, notice } from "../dom";
+import { h, ltr, notice } from "../../shared/dom";
 import { t } from "../i18n";
 import type { MessageKey } from "../i18n/fr";
 import { submit } from "../outbox";

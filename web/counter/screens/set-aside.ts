@@ -1,4 +1,4 @@
-import { h, ltr } from "../dom";
+import { h, ltr } from "../../shared/dom";
 import { errorText, t } from "../i18n";
 import { givenToCourier, isSetAside, items, onOutboxChange, OutboxItem } from "../outbox";
 

@@ -1,5 +1,5 @@
 import { call, Till } from "../api";
-import { h, ltr, notice } from "../dom";
+import { h, ltr, notice } from "../../shared/dom";
 import { amount, t } from "../i18n";
 import { errorNotice, screen, slot } from "./common";
 

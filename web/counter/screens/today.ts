@@ -1,6 +1,6 @@
 import { call, Me, RelayParcel } from "../api";
 import { SERVER_SENDS_REMINDERS } from "../features";
-import { h, ltr } from "../dom";
+import { h, ltr } from "../../shared/dom";
 import { amount, clock, language, t } from "../i18n";
 import { go, Screen } from "../router";
 import { awaitingCourier, daysLeft, Day, incoming, loadDay, onShelf } from "../state";

@@ -1,7 +1,8 @@
 /**
- * The app's whole UI toolkit: `h()` builds an element from its tag, attributes and children.
- * Screens are small functions that return a fresh element tree, redrawn on each change (see
- * docs/decisions/0033: a dozen screens of forms and lists need no virtual DOM).
+ * The apps' whole UI toolkit (the counter app's, and the courier app's to come): `h()` builds an
+ * element from its tag, attributes and children. Screens are small functions that return a fresh
+ * element tree, redrawn on each change (see docs/decisions/0033: screens of forms and lists need
+ * no virtual DOM).
  */
 export type Child = Node | string | number | null | undefined | false | Child[];
 type Handler = (event: Event) => void;

@@ -1,7 +1,7 @@
 /**
  * The fallback decoder where the browser has no BarcodeDetector for Code 128 and QR (Firefox,
  * Huawei phones, most WebViews): the barcode-detector ponyfill over zxing-wasm, loaded only then,
- * its .wasm from our own folder (copied there by build-sw.mjs and precached), never a CDN.
+ * its .wasm from the app's own folder (copied there by the app's build-sw.mjs and precached), never a CDN.
  */
 import { BarcodeDetector, prepareZXingModule } from "barcode-detector/ponyfill";
 
