@@ -153,8 +153,13 @@ export async function createManifest(
   }
   const stop = params.pickupId !== undefined ? await stopOfPickup(deps, owner, params.pickupId) : await stopOfRequest(deps, params, now);
   const parcels = await pickableParcels(deps.caller, owner, stop.parcelIds);
-  const listed = await store.alreadyListed(deps.db, stop.parcelIds);
-  if (listed.length > 0) throw onAnotherManifest(listed);
+  // The same key sent at once may have listed them a moment ago: its manifest is the answer, not a 409.
+  const replayOrRefuse = async (): Promise<store.ManifestRecord> => {
+    const first = key === null ? null : await store.findByKey(deps.db, owner, key);
+    if (first) return replay(first);
+    throw onAnotherManifest(await store.alreadyListed(deps.db, stop.parcelIds));
+  };
+  if ((await store.alreadyListed(deps.db, stop.parcelIds)).length > 0) return replayOrRefuse();
   const { hints } = await call(deps.caller, "parcels.recipientHints", { parcelIds: stop.parcelIds, owner });
   try {
     return await insertWithFreshNumber(() =>
@@ -185,7 +190,7 @@ export async function createManifest(
       const found = await store.findByKey(deps.db, owner, key);
       if (found) return replay(found);
     }
-    if (isUniqueViolation(err, "manifest_parcels_pkey")) throw onAnotherManifest(await store.alreadyListed(deps.db, stop.parcelIds));
+    if (isUniqueViolation(err, "manifest_parcels_pkey")) return replayOrRefuse();
     throw err;
   }
 }
