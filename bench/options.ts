@@ -21,6 +21,9 @@ export interface BenchOptions {
   /** Issue 48, --scale: parcels grown in SQL (bench/scale/), and --json: where its table goes. */
   scale: number;
   json: string | null;
+  /** With --scale: leave relay_scale for a later run (--keep), or only seed it (--seed-only). */
+  keep: boolean;
+  seedOnly: boolean;
 }
 
 export const USAGE = `npm run bench [-- options]
@@ -36,6 +39,9 @@ export const USAGE = `npm run bench [-- options]
                        after), then print each read's plan check (literal and prepared), the bytes per parcel, and each
                        row's requests/s on the distributed system there beside an empty database
   --json FILE          with --scale: the table as JSON
+  --keep               with --scale: leave relay_scale in place; a later --scale of the same count reuses it
+  --seed-only          with --scale: seed relay_scale (or find it kept) and stop; measure later on a quiet machine
+                       (--reps N: rounds of the rate rows, each side's median printed; default 3)
   --connections C      concurrency of every load and baseline (default 16)
   --log-level L        LOG_LEVEL of the system and of the bare moleculer-web baseline (default warn, as in production:
                        no line per request in either)
@@ -68,13 +74,17 @@ export function parseOptions(args: string[]): BenchOptions {
     compareFiles: [],
     out: null,
     scale: 0,
-    json: null
+    json: null,
+    keep: args.includes("--keep"),
+    seedOnly: args.includes("--seed-only")
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     switch (arg) {
       case "--short":
       case "--load":
+      case "--keep":
+      case "--seed-only":
         break;
       case "--help":
       case "-h":

@@ -146,7 +146,7 @@ async function main(): Promise<void> {
       await profileEmbedded(options);
       return;
     case "scale":
-      await runScale(options.scale, options.json);
+      await runScale(options.scale, { jsonFile: options.json, keep: options.keep, seedOnly: options.seedOnly, rounds: options.reps });
       return;
     case "run":
       await run(options);

@@ -38,3 +38,27 @@ export function rateJson(rows: RateRow[], bytesPerParcel: number) {
     bytesPerParcel
   }));
 }
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/**
+ * Several rounds of the same rows folded into one: each side's median rate (a 5 s load on a
+ * two-core machine wanders by ±15 %, a median of three damps one bad second), errors summed.
+ */
+export function medianRows(rounds: RateRow[][]): RateRow[] {
+  if (rounds.length === 0) return [];
+  return rounds[0].map((first, i) => {
+    const same = rounds.map(round => round[i]);
+    if (same.some(r => r.row !== first.row)) throw new Error("rounds list different rows");
+    return {
+      row: first.row,
+      empty: median(same.map(r => r.empty)),
+      scaled: median(same.map(r => r.scaled)),
+      errors: same.reduce((sum, r) => sum + r.errors, 0)
+    };
+  });
+}

@@ -13,9 +13,10 @@ import { encodeCursor, POSITION_AT_SQL } from "../../services/parcels/list-curso
 import type { LoadStats } from "../stats";
 import type { HttpRequestSpec } from "../wrk";
 import { startDistributed } from "../systems/distributed";
-import { CREATE_BODY, createMerchant, createParcel, Merchant } from "../systems/merchant";
+import { CREATE_BODY, createMerchant, createParcel, Merchant, merchantOf } from "../systems/merchant";
 import type { RunningSystem } from "../systems/system";
-import { RateRow, rateJson, rateTable } from "./rate-table";
+import { medianRows, RateRow, rateJson, rateTable } from "./rate-table";
+import { keepSeed, KeptSeed, keptSeedOf } from "./kept-seed";
 import { agentKeyOf, CONNECTIONS, measureRates, RateTarget, rateRows } from "./rates";
 import { seedScale } from "./seed";
 import { bytesPerParcel, explain, PlanCheck, Recorded, recording } from "./plans";
@@ -86,18 +87,30 @@ async function emptySide(logDir: string): Promise<{ system: RunningSystem; targe
 
 /**
  * Row by row, the empty side then the scaled one (both systems up), so that the shared machine's
- * drift over the minutes of the run lands on both sides of a ratio rather than on one.
+ * drift over the minutes of the run lands on both sides of a ratio rather than on one; `rounds`
+ * times, the order of the two sides swapped each round, each side's median kept (medianRows).
  */
-async function interleavedRates(empty: [string, HttpRequestSpec][], scaled: [string, HttpRequestSpec][]): Promise<RateRow[]> {
-  const rows: RateRow[] = [];
-  const say = (side: string) => (row: string, stats: LoadStats) =>
-    process.stderr.write(`${side}: ${row} ${Math.round(stats.rate)} req/s${stats.errors ? ` (${stats.errors} errors)` : ""}\n`);
-  for (const [i, [row]] of empty.entries()) {
-    const e = (await measureRates([empty[i]], SECONDS, say("empty"))).get(row) as LoadStats;
-    const s = (await measureRates([scaled[i]], SECONDS, say("scaled"))).get(row) as LoadStats;
-    rows.push({ row, empty: e.rate, scaled: s.rate, errors: e.errors + s.errors });
+async function interleavedRates(
+  empty: [string, HttpRequestSpec][],
+  scaled: [string, HttpRequestSpec][],
+  rounds: number
+): Promise<RateRow[]> {
+  const say = (side: string, round: number) => (row: string, stats: LoadStats) =>
+    process.stderr.write(
+      `round ${round + 1}/${rounds} ${side}: ${row} ${Math.round(stats.rate)} req/s${stats.errors ? ` (${stats.errors} errors)` : ""}\n`
+    );
+  const all: RateRow[][] = [];
+  for (let round = 0; round < rounds; round++) {
+    const rows: RateRow[] = [];
+    for (const [i, [row]] of empty.entries()) {
+      const one = async (side: "empty" | "scaled") =>
+        (await measureRates([(side === "empty" ? empty : scaled)[i]], SECONDS, say(side, round))).get(row) as LoadStats;
+      const [e, s] = round % 2 === 0 ? [await one("empty"), await one("scaled")] : [await one("scaled"), await one("empty")].reverse();
+      rows.push({ row, empty: e.rate, scaled: s.rate, errors: e.errors + s.errors });
+    }
+    all.push(rows);
   }
-  return rows;
+  return medianRows(all);
 }
 
 /**
@@ -131,31 +144,86 @@ const FUNDS_DZD = 50_000_000;
 const EMPTY_RELAY = "DZ-16-ALGER-CENTRE";
 const SECONDS = 5;
 
-export async function runScale(parcels: number, jsonFile: string | null): Promise<void> {
+export interface ScaleOptions {
+  jsonFile: string | null;
+  /** Leave relay_scale in place at the end, for a later run to reuse (kept-seed.ts). */
+  keep: boolean;
+  /** Seed (or find the kept seed) and stop: no plans, no rates; implies keep. */
+  seedOnly: boolean;
+  /** Rounds of the rate rows, each side's median kept. */
+  rounds: number;
+}
+
+/** A kept relay_scale seeded with exactly `parcels`, or null (none, or another count: seeded again). */
+async function reusableSeed(url: string, parcels: number): Promise<KeptSeed | null> {
+  const client = new Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [DATABASE]);
+    if (!rowCount) return null;
+  } finally {
+    await client.end();
+  }
+  const db = openPostgres(url, 1, "relay-bench-scale-probe");
+  try {
+    const kept = await keptSeedOf(db);
+    return kept?.parcels === parcels ? kept : null;
+  } finally {
+    await db.close();
+  }
+}
+
+export async function runScale(parcels: number, options: ScaleOptions): Promise<void> {
+  const { jsonFile, seedOnly, rounds } = options;
+  const keep = options.keep || seedOnly;
   const url = ADMIN_URL.replace(/\/[^/]*$/, `/${DATABASE}`);
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "relay-bench-scale-"));
-  const empty = await emptySide(logDir);
-  await admin(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${DATABASE}`);
+  const kept = await reusableSeed(url, parcels);
+  const empty = seedOnly ? null : await emptySide(logDir);
+  if (!kept) {
+    await admin(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+    await admin(`CREATE DATABASE ${DATABASE}`);
+  }
   const db = openPostgres(url, 2, "relay-bench-scale");
   let system: RunningSystem | null = null;
   try {
+    // Again on a kept seed: a migration added since it was seeded applies to it as to a deployment.
     for (const schema of ["auth", "parcels", "wallet", "webhooks", "notifications"]) await migrateSchema(db, schema);
     // The system runs on the scaled database: the organisation holding a tenth is the one it made,
     // and the seeded recipients are sealed with its key, so its API reads them as its own.
     process.stderr.write("starting the distributed system on relay_scale\n");
-    system = await startDistributed({ logLevel: "warn", logDir }, { name: DATABASE, url });
-    const merchant = await createMerchant(system.baseUrl, system.backofficeToken, "Bench Scale SARL", FUNDS_DZD);
+    system = await startDistributed({ logLevel: "warn", logDir }, { name: DATABASE, url, encryptionKey: kept?.encryptionKey });
+    let merchant: Merchant;
+    let seedSeconds: number;
+    if (kept) {
+      process.stderr.write(
+        `reusing relay_scale: ${parcels.toLocaleString("en")} parcels seeded ${kept.seededAt.toISOString()} in ${kept.seedSeconds} s\n`
+      );
+      merchant = await merchantOf(system.baseUrl, system.backofficeToken, kept.organizationId, FUNDS_DZD);
+      seedSeconds = kept.seedSeconds;
+    } else {
+      merchant = await createMerchant(system.baseUrl, system.backofficeToken, "Bench Scale SARL", FUNDS_DZD);
+      // Its first parcel's event, whose payload the seeded events take (realEventPayloads).
+      await createParcel(system.baseUrl, merchant.liveKey);
+      const key = system.encryptionKey as string;
+      const sealed = { name: encryptField("Destinataire Scale", key), phone: encryptField("0555 12 34 56", key) };
+      const started = Date.now();
+      await seedScale(db, parcels, done => process.stderr.write(`\rseeded ${done.toLocaleString("en")} parcels`), {
+        bigOrg: merchant.organizationId,
+        sealed
+      });
+      seedSeconds = Math.round((Date.now() - started) / 1000);
+      process.stderr.write(`\nseeded in ${seedSeconds} s\n`);
+      await realEventPayloads(db, merchant.organizationId);
+      await keepSeed(db, { parcels, seedSeconds, encryptionKey: key, organizationId: merchant.organizationId });
+    }
+    if (seedOnly || !empty) {
+      process.stdout.write(
+        `relay_scale kept with ${parcels.toLocaleString("en")} parcels: \`npm run bench -- --scale ${parcels} …\` reuses it\n`
+      );
+      return;
+    }
     const bigOrg = merchant.organizationId;
-    // Its first parcel's event, whose payload the seeded events take (realEventPayloads).
-    await createParcel(system.baseUrl, merchant.liveKey);
-    const key = system.encryptionKey as string;
-    const sealed = { name: encryptField("Destinataire Scale", key), phone: encryptField("0555 12 34 56", key) };
-    const started = Date.now();
-    await seedScale(db, parcels, done => process.stderr.write(`\rseeded ${done.toLocaleString("en")} parcels`), { bigOrg, sealed });
-    const seedSeconds = Math.round((Date.now() - started) / 1000);
-    process.stderr.write(`\nseeded in ${seedSeconds} s\n`);
-    await realEventPayloads(db, bigOrg);
 
     const owner = { organizationId: bigOrg, mode: "live" as const };
     const [sample] = await db.query<{ id: string; tracking_number: string; destination_relay_code: string }>(
@@ -209,7 +277,7 @@ export async function runScale(parcels: number, jsonFile: string | null): Promis
       encodeCursor({ createdAt: deep.position_at, id: deep.id }),
       "DELIVERED"
     );
-    const rates = await interleavedRates(rateRows(empty.system, empty.target, CREATE_BODY), rateRows(system, target, CREATE_BODY));
+    const rates = await interleavedRates(rateRows(empty.system, empty.target, CREATE_BODY), rateRows(system, target, CREATE_BODY), rounds);
 
     const flag = (c: Omit<PlanCheck, "plan">) =>
       `${c.ms.toFixed(2)} ms${c.seqScanOnBigTable ? " SEQ SCAN" : ""}${c.diskSort ? " DISK SORT" : ""}`;
@@ -224,17 +292,19 @@ export async function runScale(parcels: number, jsonFile: string | null): Promis
         .map(([s, b]) => `${s} ${b}`)
         .join(", ")})\n`
     );
-    process.stdout.write(`\nrequests/s, c${CONNECTIONS}, ${SECONDS} s each, the distributed system:\n\n${rateTable(rates)}\n`);
+    process.stdout.write(
+      `\nrequests/s, c${CONNECTIONS}, ${SECONDS} s each, median of ${rounds} rounds, the distributed system:\n\n${rateTable(rates)}\n`
+    );
     if (jsonFile)
       fs.writeFileSync(
         jsonFile,
-        `${JSON.stringify({ parcels, seedSeconds, rows: rateJson(rates, bytes.total), bytesPerParcel: bytes, plans: rows }, null, 2)}\n`
+        `${JSON.stringify({ parcels, seedSeconds, rounds, rows: rateJson(rates, bytes.total), bytesPerParcel: bytes, plans: rows }, null, 2)}\n`
       );
   } finally {
     await system?.stop();
-    await empty.system.stop();
+    await empty?.system.stop();
     await db.close();
-    await admin(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+    if (!keep) await admin(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
     fs.rmSync(logDir, { recursive: true, force: true });
   }
 }

@@ -37,13 +37,17 @@ export async function distributedServersMissing(): Promise<string[]> {
 /**
  * The distributed system on the local servers: a throw-away database, a fresh NATS namespace
  * (so that other systems on the shared NATS stay apart), fresh secrets; dropped on stop. The scale
- * bench passes a database of its own (`existing`), which stop leaves to it.
+ * bench passes a database of its own (`existing`), which stop leaves to it, and the encryption key its
+ * kept seed was sealed with.
  */
-export async function startDistributed(options: StartOptions, existing?: { name: string; url: string }): Promise<RunningSystem> {
+export async function startDistributed(
+  options: StartOptions,
+  existing?: { name: string; url: string; encryptionKey?: string }
+): Promise<RunningSystem> {
   const database = existing ? { ...existing, drop: async () => undefined } : await createThrowAwayDatabase("relay_bench");
   const port = await freePort();
   const backofficeToken = `bo_${randomBytes(16).toString("hex")}`;
-  const encryptionKey = randomBytes(32).toString("hex");
+  const encryptionKey = existing?.encryptionKey ?? randomBytes(32).toString("hex");
   const common = {
     TRANSPORTER: NATS_URL,
     NAMESPACE: `bench-${randomBytes(4).toString("hex")}`,

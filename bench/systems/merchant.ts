@@ -62,6 +62,12 @@ export async function fund(
 
 export async function createMerchant(baseUrl: string, token: string, name: string, fundsDzd: number): Promise<Merchant> {
   const org = await backoffice<{ id: string }>(baseUrl, token, "POST", "/organizations", { name });
+  return merchantOf(baseUrl, token, org.id, fundsDzd);
+}
+
+/** An organisation that exists (a kept seed's), with new keys and its wallets topped up. */
+export async function merchantOf(baseUrl: string, token: string, organizationId: string, fundsDzd: number): Promise<Merchant> {
+  const org = { id: organizationId };
   const key = (mode: "live" | "sandbox") =>
     backoffice<{ key: string }>(baseUrl, token, "POST", `/organizations/${org.id}/api-keys`, {
       mode,

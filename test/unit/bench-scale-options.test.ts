@@ -1,5 +1,5 @@
 import { parseOptions } from "../../bench/options";
-import { RateRow, rateJson, rateTable, ratioOf } from "../../bench/scale/rate-table";
+import { medianRows, RateRow, rateJson, rateTable, ratioOf } from "../../bench/scale/rate-table";
 
 /** Issue 48: `npm run bench -- --scale 10m --json FILE` asks for the scale run, and a bad count is refused. */
 describe("the bench's --scale option", () => {
@@ -10,6 +10,12 @@ describe("the bench's --scale option", () => {
     ["2.5M", 2_500_000]
   ])("--scale %s is %d parcels", (text, parcels) => {
     expect(parseOptions(["--scale", text, "--json", "out.json"])).toMatchObject({ command: "scale", scale: parcels, json: "out.json" });
+  });
+
+  it("keeps the seeded database with --keep, and only seeds it with --seed-only", () => {
+    expect(parseOptions(["--scale", "10m"])).toMatchObject({ keep: false, seedOnly: false, reps: 3 });
+    expect(parseOptions(["--scale", "10m", "--keep", "--reps", "5"])).toMatchObject({ keep: true, seedOnly: false, reps: 5 });
+    expect(parseOptions(["--seed-only", "--scale", "10m"])).toMatchObject({ command: "scale", seedOnly: true });
   });
 
   it("refuses what is not a count", () => {
@@ -43,5 +49,24 @@ describe("the scale bench's rate table", () => {
 
   it("gives a row that answered nothing on the empty database a ratio of 0, not a division by zero", () => {
     expect(ratioOf({ row: "x", empty: 0, scaled: 10, errors: 0 })).toBe(0);
+  });
+});
+
+/** Issue 48: rounds of the rate rows fold into each side's median, so one bad 5 s load does not decide a ratio. */
+describe("the scale bench's rounds", () => {
+  const round = (empty: number, scaled: number, errors = 0): RateRow[] => [{ row: "get by id", empty, scaled, errors }];
+
+  it("keeps each side's median and sums the errors", () => {
+    expect(medianRows([round(900, 100, 1), round(1000, 950), round(1100, 990, 2)])).toEqual([
+      { row: "get by id", empty: 1000, scaled: 950, errors: 3 }
+    ]);
+  });
+
+  it("takes the mean of the middle two of an even count", () => {
+    expect(medianRows([round(900, 800), round(1000, 1000)])[0]).toMatchObject({ empty: 950, scaled: 900 });
+  });
+
+  it("refuses rounds that list different rows", () => {
+    expect(() => medianRows([round(1, 1), [{ row: "other", empty: 1, scaled: 1, errors: 0 }]])).toThrow(/different rows/);
   });
 });
