@@ -62,3 +62,16 @@ export function medianRows(rounds: RateRow[][]): RateRow[] {
     };
   });
 }
+
+export const FIRST_PAGE_ROW = "list, first page";
+export const SPEC_DEEP_PAGE_ROW = "list, page=2000 (SPEC)";
+
+/**
+ * The SPEC's deep page against its own first page on the scaled database (the issue's goal for
+ * it: at least 0.25); null when either row is missing.
+ */
+export function deepPageRatio(rows: RateRow[]): number | null {
+  const first = rows.find(r => r.row === FIRST_PAGE_ROW);
+  const deep = rows.find(r => r.row === SPEC_DEEP_PAGE_ROW);
+  return first && deep && first.scaled > 0 ? deep.scaled / first.scaled : null;
+}

@@ -2,6 +2,7 @@ import type { LoadStats } from "../stats";
 import { backoffice } from "../systems/merchant";
 import type { RunningSystem } from "../systems/system";
 import { HttpRequestSpec, runWrk } from "../wrk";
+import { FIRST_PAGE_ROW, SPEC_DEEP_PAGE_ROW } from "./rate-table";
 
 /**
  * Issue 48: the rows of measure.sh through the running distributed system's gateway, each loaded by
@@ -35,8 +36,8 @@ export function rateRows(system: RunningSystem, t: RateTarget, createBody: strin
   return [
     ["create", partner("/parcels", "POST", createBody)],
     ["get by id", partner(`/parcels/${t.parcelId}`)],
-    ["list, first page", partner("/parcels?page=0&size=20")],
-    ["list, page=2000 (SPEC)", partner("/parcels?page=2000&size=20")],
+    [FIRST_PAGE_ROW, partner("/parcels?page=0&size=20")],
+    [SPEC_DEEP_PAGE_ROW, partner("/parcels?page=2000&size=20")],
     ["list, cursor as deep, status filter", partner(`/parcels?size=20&status=${t.cursorStatus}&after=${t.cursor}`)],
     ["tracking lookup", partner(`/parcels/by-tracking/${t.trackingNumber}`)],
     ["public tracking", { method: "GET", url: `${system.baseUrl}/api/public/v1/tracking/${t.trackingNumber}` }],

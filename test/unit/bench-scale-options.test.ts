@@ -1,5 +1,5 @@
 import { parseOptions } from "../../bench/options";
-import { medianRows, RateRow, rateJson, rateTable, ratioOf } from "../../bench/scale/rate-table";
+import { deepPageRatio, medianRows, RateRow, rateJson, rateTable, ratioOf } from "../../bench/scale/rate-table";
 
 /** Issue 48: `npm run bench -- --scale 10m --json FILE` asks for the scale run, and a bad count is refused. */
 describe("the bench's --scale option", () => {
@@ -68,5 +68,17 @@ describe("the scale bench's rounds", () => {
 
   it("refuses rounds that list different rows", () => {
     expect(() => medianRows([round(1, 1), [{ row: "other", empty: 1, scaled: 1, errors: 0 }]])).toThrow(/different rows/);
+  });
+});
+
+/** Issue 48: the SPEC's page=2000 is judged against its own first page on the scaled database (at least 0.25). */
+describe("the scale bench's deep-page ratio", () => {
+  it("is page=2000's scaled rate over the first page's", () => {
+    const rows: RateRow[] = [
+      { row: "list, first page", empty: 900, scaled: 800, errors: 0 },
+      { row: "list, page=2000 (SPEC)", empty: 1000, scaled: 200, errors: 0 }
+    ];
+    expect(deepPageRatio(rows)).toBe(0.25);
+    expect(deepPageRatio(rows.slice(0, 1))).toBeNull();
   });
 });
