@@ -96,9 +96,9 @@ function chainOnOneConnection(open: () => Promise<{ db: Database; close: () => P
     const card = await handedOver(db, r2, ORG_A, 800, "card");
     expect(await cashAt(db, a1)).toBe("COUNTER");
     expect(await cashAt(db, card)).toBe("CARRIER");
-    await closeTill(db, agentOf(r1), 3700.5);
+    await closeTill(db, agentOf(r1), { countedDzd: 3700.5, denominations: null });
     // The agent of r2 finds 100 DZD less than the books at closing.
-    await closeTill(db, agentOf(r2), 2900);
+    await closeTill(db, agentOf(r2), { countedDzd: 2900, denominations: null });
     await expectClean(db);
 
     const c = courier();
@@ -272,7 +272,9 @@ onPostgres("cash custody on PostgreSQL, everything at once", () => {
       );
     }
     // Closings and new hand-overs at once: each hand-over in one closing or still in the till.
-    await Promise.all(relays.flatMap(code => [closeTill(db, agentOf(code), 0), handedOver(db, code, ORG_A, 10)]));
+    await Promise.all(
+      relays.flatMap(code => [closeTill(db, agentOf(code), { countedDzd: 0, denominations: null }), handedOver(db, code, ORG_A, 10)])
+    );
     await expectClean(db);
 
     // Two couriers at every relay at once, one sending its request twice with one key.

@@ -47,6 +47,7 @@ import {
   UncollectedViewSchema
 } from "./cash.params";
 import * as store from "./cash.store";
+import { sumOfCounts } from "./denominations";
 import { approveProposal, proposalsOf } from "./remittance-proposals";
 
 interface CashThis {
@@ -74,8 +75,9 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, CashThis>> = {
         operationId: "getRelayUncollectedCash",
         summary: "Cash closed and not yet collected",
         description:
-          "The closings whose cash is still at the counter (no courier collection confirmed by the agent), with each courier " +
-          "collection waiting for the agent's count: the courier's count by denomination.",
+          "The closings whose cash is still at the counter (no courier collection confirmed by the agent), by denomination " +
+          "where the agent counted so at closing, with each courier collection waiting for the agent's count: the courier's " +
+          "count by denomination.",
         tag: "Till",
         response: UncollectedViewSchema,
         responseDescription: "The cash waiting for a courier."
@@ -87,11 +89,13 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, CashThis>> = {
         return {
           countedDzd: toDzd(closings.reduce((sum, c) => sum + c.countedCentimes, 0)),
           expectedDzd: toDzd(closings.reduce((sum, c) => sum + c.expectedCentimes, 0)),
+          denominations: sumOfCounts(closings.map(c => c.denominations)),
           closings: closings.map(c => ({
             id: c.id,
             expectedDzd: toDzd(c.expectedCentimes),
             countedDzd: toDzd(c.countedCentimes),
             closedAt: c.closedAt.toISOString(),
+            denominations: c.denominations,
             pendingCollectionId: c.pendingCollectionId
           })),
           pendingCollections: pending.map(toCollectionView)
