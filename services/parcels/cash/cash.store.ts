@@ -18,24 +18,34 @@ export interface ClosingToCollect {
 
 /** Closings of the relay point not in a confirmed collection, oldest first. */
 export async function closingsNotCollected(db: Queryable, relayCode: string): Promise<ClosingToCollect[]> {
+  return closingsNotCollectedAt(db, [relayCode]);
+}
+
+/** The same for several relay points at once (a courier's run), each closing with its relay point. */
+export async function closingsNotCollectedAt(
+  db: Queryable,
+  relayCodes: readonly string[]
+): Promise<Array<ClosingToCollect & { relayCode: string }>> {
   const rows = await db.query<{
     id: string;
+    relay_code: string;
     expected_centimes: string;
     counted_centimes: string;
     closed_at: Date;
     denominations: Denominations | null;
     collection_id: string | null;
   }>(
-    `SELECT k.id, k.expected_centimes, k.counted_centimes, k.closed_at, k.denominations, cc.collection_id
+    `SELECT k.id, k.relay_code, k.expected_centimes, k.counted_centimes, k.closed_at, k.denominations, cc.collection_id
        FROM parcels.relay_cash_closings k
        LEFT JOIN parcels.cash_collection_closings cc ON cc.closing_id = k.id
        LEFT JOIN parcels.cash_collections c ON c.id = cc.collection_id
-      WHERE k.relay_code = $1 AND c.confirmed_at IS NULL
+      WHERE k.relay_code = ANY($1::text[]) AND c.confirmed_at IS NULL
       ORDER BY k.closed_at, k.id`,
-    [relayCode]
+    [relayCodes]
   );
   return rows.map(r => ({
     id: r.id,
+    relayCode: r.relay_code,
     expectedCentimes: Number(r.expected_centimes),
     countedCentimes: Number(r.counted_centimes),
     closedAt: r.closed_at,
