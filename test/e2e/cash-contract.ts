@@ -53,9 +53,10 @@ export function cashContract(system: () => SystemUnderTest): void {
 
   test("a relay's cash: closed, collected and confirmed, handed in and confirmed with a difference, remitted from a proposal", async () => {
     const merchant = await h.m.create(`Cash ${randomUUID().slice(0, 8)}`, 50_000);
-    const code = await h.relayPoint();
+    // In wilaya 16, the couriers' hubs': a courier collects only in its hub's wilaya (decision 0066).
+    const code = await h.relayPoint({ wilaya: "16" });
     const agent = await h.agent(code);
-    const otherAgent = await h.agent(await h.relayPoint());
+    const otherAgent = await h.agent(await h.relayPoint({ wilaya: "16" }));
     const { courierApi, hubApi } = await hubAndCourier();
     const other = await hubAndCourier();
     const ids = [await delivered(merchant, code, agent, 1500), await delivered(merchant, code, agent, 2500)];
@@ -63,6 +64,19 @@ export function cashContract(system: () => SystemUnderTest): void {
     expect(await cashAt()).toEqual(["COUNTER", "COUNTER"]);
 
     expect((await agent("POST", "/cash/closings", { countedDzd: 4000 })).status).toBe(201);
+    // Oran's relay point is not in the area of Algiers' couriers, whatever it holds; an unknown one is not found.
+    const oran = await h.relayPoint({ wilaya: "31" });
+    expect((await (await h.agent(oran))("POST", "/cash/closings", { countedDzd: 0 })).status).toBe(201);
+    expectError(
+      await courierApi("POST", `/relays/${oran}/cash-collections`, { denominations: { "500": 1 } }),
+      403,
+      "RELAY_OUTSIDE_COURIER_AREA"
+    );
+    expectError(
+      await courierApi("POST", "/relays/DZ-16-NOWHERE-X/cash-collections", { denominations: { "500": 1 } }),
+      404,
+      "RELAY_POINT_NOT_FOUND"
+    );
     const uncollected = await agent("GET", "/cash/uncollected");
     expect(uncollected.status).toBe(200);
     expect(uncollected.body).toMatchObject({ countedDzd: 4000, expectedDzd: 4000, pendingCollections: [] });

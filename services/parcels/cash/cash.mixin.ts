@@ -13,6 +13,7 @@ import type { RemittanceDetail } from "../cod.params";
 import { RemittanceDetailSchema } from "../cod.params";
 import { IdempotentMeta, relayIdempotently } from "../relay/relay-idempotency";
 import * as custody from "./cash-custody";
+import { mayCollectAt } from "./courier-area";
 import {
   AboardView,
   AboardViewSchema,
@@ -162,17 +163,25 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, CashThis>> = {
           "The courier takes the till's closed cash (the closings named, or every one not taken) with its count by denomination. " +
           "The cash stays the counter's until the agent confirms with its own count. A closing already taken, or of another " +
           "relay point, is named in details (409 CASH_NOT_COLLECTABLE) and nothing is recorded; nothing to take: 409 " +
-          "NOTHING_TO_COLLECT. Idempotency-Key: the same key records one collection, even sent concurrently.",
+          "NOTHING_TO_COLLECT. A relay point outside the wilaya of the courier's hub: 403 RELAY_OUTSIDE_COURIER_AREA. " +
+          "Idempotency-Key: the same key records one collection, even sent concurrently.",
         tag: "Courier",
         status: 201,
         response: CollectionViewSchema,
         responseDescription: "Recorded, waiting for the agent.",
-        errors: ["RELAY_POINT_NOT_FOUND", "NOTHING_TO_COLLECT", "CASH_NOT_COLLECTABLE", "OCCURRED_AT_OUT_OF_RANGE"],
+        errors: [
+          "RELAY_POINT_NOT_FOUND",
+          "RELAY_OUTSIDE_COURIER_AREA",
+          "NOTHING_TO_COLLECT",
+          "CASH_NOT_COLLECTABLE",
+          "OCCURRED_AT_OUT_OF_RANGE"
+        ],
         parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
         body: { name: "CashCollectionRequest", description: "The courier's count and the closings taken." }
       },
       async handler(ctx): Promise<CollectionView> {
         const courier = courierOf(ctx.meta.staff);
+        await mayCollectAt(this.db, ctx, courier.hubId, ctx.params.code);
         const record = await custody.recordCollection(this.db, courier, {
           id: custody.handOffIdOf(courier.keyId, "collection", idempotencyKeyOf(ctx.meta)),
           relayCode: ctx.params.code,
