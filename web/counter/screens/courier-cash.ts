@@ -109,8 +109,11 @@ export function courierCashSection(): HTMLElement {
     body,
     refresh
   );
+  // The network coming or going redraws at once; once the screen is left, the listeners go too.
   const again = () => {
-    if (section.isConnected) void draw(true);
+    if (section.isConnected) return void draw(true);
+    window.removeEventListener("online", again);
+    window.removeEventListener("offline", again);
   };
   window.addEventListener("online", again);
   window.addEventListener("offline", again);
