@@ -21,6 +21,8 @@ export const ERROR_STATUS = {
   LABEL_URL_INVALID: 403,
   VERIFICATION_CODE_INVALID: 403,
   FORBIDDEN: 403,
+  /** Issue 45: a courier collecting the cash of a relay point outside its hub's wilaya (decision 0066). */
+  RELAY_OUTSIDE_COURIER_AREA: 403,
   NOT_FOUND: 404,
   PARCEL_NOT_FOUND: 404,
   ORGANIZATION_NOT_FOUND: 404,

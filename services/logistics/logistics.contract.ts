@@ -8,6 +8,8 @@ declare module "../../lib/contract" {
   interface ActionContracts {
     /** From auth, before a staff key is made: the courier or hub exists, and its hub. 404 NOT_FOUND otherwise. */
     "logistics.staffSubject": { params: { role: StaffRole; subjectId: string }; answer: { hubId: string } };
+    /** Issue 45 (decision 0066): from parcels, before a courier's cash collection: the wilaya of the courier's hub. 404 NOT_FOUND otherwise. */
+    "logistics.hubWilaya": { params: { hubId: string }; answer: { wilaya: string } };
     /**
      * Decision 0058: from parcels, when a relay's arrival scan answered WRONG_RELAY: the mis-sort is
      * recorded (an IN_TRANSIT live parcel only; `recorded` false otherwise or for a repeat).

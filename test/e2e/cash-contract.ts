@@ -53,9 +53,10 @@ export function cashContract(system: () => SystemUnderTest): void {
 
   test("a relay's cash: closed, collected and confirmed, handed in and confirmed with a difference, remitted from a proposal", async () => {
     const merchant = await h.m.create(`Cash ${randomUUID().slice(0, 8)}`, 50_000);
-    const code = await h.relayPoint();
+    // In wilaya 16, the couriers' hubs': a courier collects only in its hub's wilaya (decision 0066).
+    const code = await h.relayPoint({ wilaya: "16" });
     const agent = await h.agent(code);
-    const otherAgent = await h.agent(await h.relayPoint());
+    const otherAgent = await h.agent(await h.relayPoint({ wilaya: "16" }));
     const { courierApi, hubApi } = await hubAndCourier();
     const other = await hubAndCourier();
     const ids = [await delivered(merchant, code, agent, 1500), await delivered(merchant, code, agent, 2500)];
@@ -63,6 +64,19 @@ export function cashContract(system: () => SystemUnderTest): void {
     expect(await cashAt()).toEqual(["COUNTER", "COUNTER"]);
 
     expect((await agent("POST", "/cash/closings", { countedDzd: 4000 })).status).toBe(201);
+    // Oran's relay point is not in the area of Algiers' couriers, whatever it holds; an unknown one is not found.
+    const oran = await h.relayPoint({ wilaya: "31" });
+    expect((await (await h.agent(oran))("POST", "/cash/closings", { countedDzd: 0 })).status).toBe(201);
+    expectError(
+      await courierApi("POST", `/relays/${oran}/cash-collections`, { denominations: { "500": 1 } }),
+      403,
+      "RELAY_OUTSIDE_COURIER_AREA"
+    );
+    expectError(
+      await courierApi("POST", "/relays/DZ-16-NOWHERE-X/cash-collections", { denominations: { "500": 1 } }),
+      404,
+      "RELAY_POINT_NOT_FOUND"
+    );
     const uncollected = await agent("GET", "/cash/uncollected");
     expect(uncollected.status).toBe(200);
     expect(uncollected.body).toMatchObject({ countedDzd: 4000, expectedDzd: 4000, pendingCollections: [] });
@@ -168,5 +182,55 @@ export function cashContract(system: () => SystemUnderTest): void {
       expect(sequenceOf(depositEvents)).toBe(sequenceOf(courierEvents) + 1);
       expect(sequenceOf(remittedEvents)).toBe(sequenceOf(depositEvents) + 1);
     }
+  });
+
+  test("a closing counted by denomination: kept with the closing, summed for the courier, a difference recorded with who counted what", async () => {
+    const merchant = await h.m.create(`Cash ${randomUUID().slice(0, 8)}`, 50_000);
+    const code = await h.relayPoint();
+    const agent = await h.agent(code);
+    await delivered(merchant, code, agent, 2500);
+
+    // Bad counts are refused; a count that is not the books never is.
+    expectError(await agent("POST", "/cash/closings", {}), 400, "VALIDATION_FAILED");
+    expectError(await agent("POST", "/cash/closings", { denominations: { "3": 1 } }), 400, "VALIDATION_FAILED");
+    const disagreeing = await agent("POST", "/cash/closings", { countedDzd: 2500, denominations: { "2000": 1 } });
+    expectError(disagreeing, 400, "VALIDATION_FAILED");
+    expect(disagreeing.body.details).toEqual([expect.objectContaining({ field: "countedDzd" })]);
+
+    // 2 450 in the drawer for 2 500 in the books: closed as counted, and a CLOSING difference.
+    const closing = await agent("POST", "/cash/closings", { denominations: { "2000": 1, "200": 2, "50": 1 } });
+    expect(closing.status).toBe(201);
+    expect(closing.body).toMatchObject({
+      expectedDzd: 2500,
+      countedDzd: 2450,
+      differenceDzd: -50,
+      denominations: { "2000": 1, "200": 2, "50": 1 }
+    });
+    const differences = await h.bo().call("GET", "/cash/differences?size=100");
+    expect(differences.body.items.find((d: { handOffId: string }) => d.handOffId === closing.body.id)).toMatchObject({
+      stage: "CLOSING",
+      relayCode: code,
+      hubId: null,
+      courierId: null,
+      expectedDzd: 2500,
+      counts: [{ by: "agent", countedDzd: 2450, denominations: { "2000": 1, "200": 2, "50": 1 } }]
+    });
+
+    // A second closing counted by denomination and agreeing with its books (nothing came in: 0): no difference.
+    const empty = await agent("POST", "/cash/closings", { countedDzd: 0, denominations: {} });
+    expect(empty.status).toBe(201);
+    const after = await h.bo().call("GET", "/cash/differences?size=100");
+    expect(after.body.items.some((d: { handOffId: string }) => d.handOffId === empty.body.id)).toBe(false);
+
+    // The counter and the courier see the closings' notes and coins added up.
+    const uncollected = await agent("GET", "/cash/uncollected");
+    expect(uncollected.body).toMatchObject({ countedDzd: 2450, expectedDzd: 2500, denominations: { "2000": 1, "200": 2, "50": 1 } });
+    expect(uncollected.body.closings.map((c: { denominations: unknown }) => c.denominations)).toEqual([
+      { "2000": 1, "200": 2, "50": 1 },
+      {}
+    ]);
+    // One closing counted as a total only: the notes of the whole are unknown.
+    expect((await agent("POST", "/cash/closings", { countedDzd: 0 })).body.denominations).toBeNull();
+    expect((await agent("GET", "/cash/uncollected")).body.denominations).toBeNull();
   });
 }

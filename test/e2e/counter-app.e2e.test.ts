@@ -203,7 +203,13 @@ describeBrowser("the counter app: a day at the counter", () => {
       expect((await system.parcel(prepaid.id)).status).toBe("DELIVERED");
       expect((await system.parcel(refused.id)).status).not.toBe("AT_RELAY");
       const closings = await system.bo.call("GET", `/relay-points/${RELAY}/cash-closings`);
-      expect(closings.body.items[0]).toMatchObject({ expectedDzd: 1500, countedDzd: 1500, differenceDzd: 0, count: 1 });
+      expect(closings.body.items[0]).toMatchObject({
+        expectedDzd: 1500,
+        countedDzd: 1500,
+        differenceDzd: 0,
+        count: 1,
+        denominations: { "1000": 1, "500": 1 }
+      });
       // Nothing went wrong but the unknown number's 404, on purpose.
       expect(problems).toEqual(["404 POST /api/relay/v1/arrivals"]);
     } finally {

@@ -22,6 +22,8 @@ interface Stop {
   otherCount: number;
   deliver: string[];
   instruction: string;
+  cashToCollect: number;
+  cashByDenomination: Record<string, number> | null;
 }
 
 export function networkRunsContract(system: () => SystemUnderTest): void {
@@ -263,6 +265,50 @@ export function networkRunsContract(system: () => SystemUnderTest): void {
       expect(trail[3]).toEqual(expect.objectContaining({ holderId: n.code, givenById: n.courier.id, scan: "relay.arrival" }));
       const types = await typesOf(first.id, "parcel.at_relay");
       expect(types.indexOf("parcel.out_for_delivery")).toBeLessThan(types.indexOf("parcel.at_relay"));
+    });
+
+    test("a run's relay stop shows the till's cash closed and not yet collected, by denomination, until the agent confirms its collection", async () => {
+      const n = await network();
+      const { parcels, pickup } = await sortedAtHub(n, 1);
+      await collectAndSort(n, pickup.id, parcels);
+      const relayStop = async () => {
+        const run = await n.courierApi("GET", "/run");
+        expect(run.status).toBe(200);
+        const stops = run.body.run.stops as Stop[];
+        for (const other of stops.filter(st => st.kind !== "RELAY"))
+          expect([other.cashToCollect, other.cashByDenomination]).toEqual([0, null]);
+        return stops.find(st => st.kind === "RELAY" && st.relayCode === n.code)!;
+      };
+      expect(await relayStop()).toEqual(expect.objectContaining({ cashToCollect: 0, cashByDenomination: null }));
+
+      // Two closings counted by denomination: added up, face by face.
+      for (const denominations of [
+        { "2000": 1, "500": 1 },
+        { "1000": 1, "500": 2 }
+      ]) {
+        expect((await n.agent("POST", "/cash/closings", { denominations })).status).toBe(201);
+      }
+      const counted = await relayStop();
+      expect(counted).toEqual(expect.objectContaining({ cashToCollect: 4500, cashByDenomination: { "2000": 1, "1000": 1, "500": 3 } }));
+      expect(counted.instruction).toContain("prendre 4500 DA");
+      // A closing counted as a total only: the amount grows, the notes are no longer known.
+      expect((await n.agent("POST", "/cash/closings", { countedDzd: 100 })).status).toBe(201);
+      expect(await relayStop()).toEqual(expect.objectContaining({ cashToCollect: 4600, cashByDenomination: null }));
+
+      // Recorded by the courier, the cash is still the counter's; once the agent confirms, there is none to collect.
+      const collection = await n.courierApi(
+        "POST",
+        `/relays/${n.code}/cash-collections`,
+        { denominations: { "2000": 1, "1000": 1, "500": 3, "100": 1 } },
+        { "Idempotency-Key": randomUUID() }
+      );
+      expect(collection.status).toBe(201);
+      expect((await relayStop()).cashToCollect).toBe(4600);
+      const confirmed = await n.agent("POST", `/cash/collections/${collection.body.id}/confirm`, {
+        denominations: { "2000": 1, "1000": 1, "500": 3, "100": 1 }
+      });
+      expect(confirmed.status).toBe(200);
+      expect(await relayStop()).toEqual(expect.objectContaining({ cashToCollect: 0, cashByDenomination: null }));
     });
 
     test("a return goes back: the courier takes it at the relay point, through the hub, to the merchant who confirms: RETURNED", async () => {

@@ -96,9 +96,9 @@ function chainOnOneConnection(open: () => Promise<{ db: Database; close: () => P
     const card = await handedOver(db, r2, ORG_A, 800, "card");
     expect(await cashAt(db, a1)).toBe("COUNTER");
     expect(await cashAt(db, card)).toBe("CARRIER");
-    await closeTill(db, agentOf(r1), 3700.5);
+    await closeTill(db, agentOf(r1), { countedDzd: 3700.5, denominations: null });
     // The agent of r2 finds 100 DZD less than the books at closing.
-    await closeTill(db, agentOf(r2), 2900);
+    await closeTill(db, agentOf(r2), { countedDzd: 2900, denominations: null });
     await expectClean(db);
 
     const c = courier();
@@ -225,6 +225,37 @@ function chainOnOneConnection(open: () => Promise<{ db: Database; close: () => P
     ]);
     await db.query("UPDATE parcels.cash_deposits SET expected_centimes = expected_centimes - 1 WHERE id = $1", [deposit.id]);
   });
+
+  test("closings counted by denomination: a CLOSING difference when short, the relay points' cash in one read for a run", async () => {
+    const [r1, r2, empty] = [await relay(db), await relay(db), await relay(db)];
+    await handedOver(db, r1, ORG_A, 2500);
+    await handedOver(db, r2, ORG_B, 1000);
+    const short = await closeTill(db, agentOf(r1), { countedDzd: null, denominations: { "2000": 1, "200": 2 } });
+    expect(short).toMatchObject({ expectedDzd: 2500, countedDzd: 2400, differenceDzd: -100, denominations: { "2000": 1, "200": 2 } });
+    const right = await closeTill(db, agentOf(r2), { countedDzd: 1000, denominations: { "500": 2 } });
+    expect(right.differenceDzd).toBe(0);
+    // A total beside the notes must be their sum; a count is a total or notes.
+    expect(await refusal(closeTill(db, agentOf(r2), { countedDzd: 10, denominations: { "5": 1 } }))).toBe("VALIDATION_FAILED");
+    expect(await refusal(closeTill(db, agentOf(r2), { countedDzd: null, denominations: null }))).toBe("VALIDATION_FAILED");
+    const differences = (await cash.listDifferences(db, 0, 100)).records.filter(d => [short.id, right.id].includes(d.handOffId));
+    expect(differences).toEqual([
+      expect.objectContaining({
+        stage: "CLOSING",
+        relayCode: r1,
+        hubId: null,
+        courierId: null,
+        expectedCentimes: 250000,
+        counts: [expect.objectContaining({ by: "agent", centimes: 240000, denominations: { "2000": 1, "200": 2 } })]
+      })
+    ]);
+    expect(await custody.cashAtRelays(db, [r2, empty, r1])).toEqual(
+      [
+        { relayCode: r1, countedCentimes: 240000, denominations: { "2000": 1, "200": 2 } },
+        { relayCode: r2, countedCentimes: 100000, denominations: { "500": 2 } }
+      ].sort((a, b) => a.relayCode.localeCompare(b.relayCode))
+    );
+    await expectClean(db);
+  });
 }
 
 describe("cash custody on PGlite", () => {
@@ -272,7 +303,9 @@ onPostgres("cash custody on PostgreSQL, everything at once", () => {
       );
     }
     // Closings and new hand-overs at once: each hand-over in one closing or still in the till.
-    await Promise.all(relays.flatMap(code => [closeTill(db, agentOf(code), 0), handedOver(db, code, ORG_A, 10)]));
+    await Promise.all(
+      relays.flatMap(code => [closeTill(db, agentOf(code), { countedDzd: 0, denominations: null }), handedOver(db, code, ORG_A, 10)])
+    );
     await expectClean(db);
 
     // Two couriers at every relay at once, one sending its request twice with one key.

@@ -18,6 +18,8 @@ import {
   HubView,
   ParcelIdParams,
   ParcelIdSchema,
+  HubWilayaParams,
+  HubWilayaSchema,
   StaffSubjectParams,
   StaffSubjectSchema
 } from "./network.params";
@@ -163,6 +165,17 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, LogisticsThis>>
         const courier = await store.findCourier(this.db, ctx.params.subjectId);
         if (!courier) throw new AppError("NOT_FOUND", "No such courier");
         return { hubId: courier.homeHubId };
+      }
+    }),
+
+    // call logistics.hubWilaya --hubId <uuid>
+    hubWilaya: defineAction<HubWilayaParams, LogisticsThis>({
+      visibility: "public",
+      schema: HubWilayaSchema,
+      async handler(ctx): Promise<{ wilaya: string }> {
+        const hub = await store.findHub(this.db, ctx.params.hubId);
+        if (!hub) throw new AppError("NOT_FOUND", "No such hub");
+        return { wilaya: hub.wilaya };
       }
     })
   }

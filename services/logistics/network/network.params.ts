@@ -58,6 +58,11 @@ export const StaffSubjectSchema = Joi.object<StaffSubjectParams, true>({
   subjectId: uuid().required()
 });
 
+export interface HubWilayaParams {
+  hubId: string;
+}
+export const HubWilayaSchema = Joi.object<HubWilayaParams, true>({ hubId: uuid().required() });
+
 export interface ParcelIdParams {
   id: string;
 }

@@ -67,7 +67,9 @@ const EMPTY: Omit<StopView, "position" | "kind" | "instruction"> = {
   parcelCount: 0,
   otherCount: 0,
   deliver: [],
-  collectReturns: []
+  collectReturns: [],
+  cashToCollect: 0,
+  cashByDenomination: null
 };
 
 /** What to do at each stop, in order; a stop whose pickup is gone (cancelled, another wilaya's) still shows, with nothing to do. */
@@ -87,7 +89,11 @@ export async function stopViews(
   ]);
   const pickupById = new Map(records.filter(p => p !== null).map(p => [p.id, p]));
   const relayCodes = stops.filter(s => s.kind === "RELAY").map(s => s.ref);
-  const { returns } = relayCodes.length ? await call(caller, "parcels.returnsAtRelays", { relayCodes }) : { returns: [] };
+  // One call each for all the run's relay points: the returns waiting, and the till's cash closed there (issue 45).
+  const [{ returns }, { cash }] = relayCodes.length
+    ? await Promise.all([call(caller, "parcels.returnsAtRelays", { relayCodes }), call(caller, "parcels.cashAtRelays", { relayCodes })])
+    : [{ returns: [] }, { cash: [] }];
+  const cashAt = new Map(cash.map(c => [c.relayCode, c]));
   // Handed in at the hub: what the courier collected (at merchants, returns at relay points), not what it took out of the hub.
   const TAKEN_FROM_HUB = ["courier.load", "hub.out", "return.out"];
   const toHandIn = facts.withCourier.filter(p => !TAKEN_FROM_HUB.includes(p.scanKind));
@@ -128,6 +134,9 @@ export async function stopViews(
     }
     const deliver = [...facts.atHub, ...facts.withCourier].filter(p => p.status === "IN_TRANSIT" && p.relayCode === stop.ref);
     const waiting = returns.filter(r => r.relayCode === stop.ref).map(r => r.trackingNumber);
+    const till = cashAt.get(stop.ref);
+    const cashToCollect = till?.closedDzd ?? 0;
+    const takeCash = cashToCollect > 0 ? `, prendre ${cashToCollect} DA` : "";
     return {
       ...EMPTY,
       position,
@@ -137,7 +146,9 @@ export async function stopViews(
       otherCount: waiting.length,
       deliver: deliver.map(p => p.trackingNumber).sort(),
       collectReturns: waiting,
-      instruction: `Livrer ${deliver.length} colis, reprendre ${waiting.length} retour(s) — ${stop.ref}`
+      cashToCollect,
+      cashByDenomination: till?.denominations ?? null,
+      instruction: `Livrer ${deliver.length} colis, reprendre ${waiting.length} retour(s)${takeCash} — ${stop.ref}`
     };
   });
 }

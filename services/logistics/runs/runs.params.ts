@@ -1,5 +1,5 @@
 import { Joi } from "../../../lib/joi";
-import { arrayOf, component, dateTime, nullable, objectOf, uuidSchema } from "../../../lib/openapi/json-schema";
+import { amountDzd, arrayOf, component, dateTime, nullable, objectOf, uuidSchema } from "../../../lib/openapi/json-schema";
 import type { JsonSchema } from "../../../lib/openapi/types";
 import { dateTimeText, relayCode, uuid } from "../../../lib/schemas";
 import { pageSchema } from "../../../lib/parcel-view";
@@ -37,6 +37,10 @@ export interface StopView {
   /** RELAY: the tracking numbers to deliver and the returns to collect. */
   deliver: string[];
   collectReturns: string[];
+  /** RELAY: the till's cash closed and not yet collected there, in DZD (0 when none, and at other stops). */
+  cashToCollect: number;
+  /** RELAY: that cash by denomination ({"2000": 3}); null when none, or when a closing was counted as a total only. */
+  cashByDenomination: Record<string, number> | null;
   /** What to do, one line (French, as the hub's sort answer). */
   instruction: string;
 }
@@ -74,6 +78,17 @@ export const StopViewSchema = component(
     otherCount: { type: "integer", minimum: 0, description: "HUB: to load for the run's relay points; RELAY: returns to collect." },
     deliver: arrayOf({ type: "string" }, "RELAY: the tracking numbers to deliver."),
     collectReturns: arrayOf({ type: "string" }, "RELAY: the returns waiting there (tracking numbers)."),
+    cashToCollect: amountDzd(
+      "RELAY: the till's cash closed and not yet collected there (what the agents counted at closing), in DZD; 0 when none, " +
+        "and at PICKUP and HUB stops. Collect it with POST /relays/{code}/cash-collections."
+    ),
+    cashByDenomination: nullable({
+      type: "object",
+      description:
+        'RELAY: that cash by face value in DZD (how many of each note or coin, e.g. {"2000": 3, "500": 1}); null when ' +
+        "there is none, or when a closing was counted as a total only.",
+      additionalProperties: { type: "integer", minimum: 0 }
+    }),
     instruction: { type: "string", description: 'One line: "Collecter 3 colis — 12 rue Didouche Mourad, Alger Centre (PU-…)".' }
   })
 );

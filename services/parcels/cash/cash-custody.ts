@@ -6,7 +6,7 @@ import type { ParcelRecord } from "../parcels.store";
 import * as relays from "../relay/relay.store";
 import { recordCodEvent } from "../status-change";
 import * as store from "./cash.store";
-import { centimesOf, Denominations } from "./denominations";
+import { centimesOf, Denominations, sumOfCounts } from "./denominations";
 
 /**
  * The cash of cash on delivery from a till's closing to the hub (issue 45 B, decision 0063). Each
@@ -75,6 +75,32 @@ const depositGone = () => new AppError("CASH_HAND_OFF_NOT_FOUND", "No such cash 
 
 export async function uncollected(db: Database, relayCode: string) {
   return store.closingsNotCollected(db, relayCode);
+}
+
+/** What a courier's run shows at a relay stop: the cash closed there and not yet collected. */
+export interface RelayCash {
+  relayCode: string;
+  countedCentimes: number;
+  /** Added up from the closings' counts; null when any closing was counted as a total only. */
+  denominations: Denominations | null;
+}
+
+/**
+ * The cash closed and not yet collected at each of these relay points, in one query (a run's relay
+ * stops): what the agents counted at closing, which is what the courier will find in the envelope.
+ * A relay point with nothing closed is left out.
+ */
+export async function cashAtRelays(db: Database, relayCodes: readonly string[]): Promise<RelayCash[]> {
+  const closings = await store.closingsNotCollectedAt(db, relayCodes);
+  const codes = [...new Set(closings.map(c => c.relayCode))].sort();
+  return codes.map(relayCode => {
+    const here = closings.filter(c => c.relayCode === relayCode);
+    return {
+      relayCode,
+      countedCentimes: here.reduce((sum, c) => sum + c.countedCentimes, 0),
+      denominations: sumOfCounts(here.map(c => c.denominations))
+    };
+  });
 }
 
 export interface CollectionRequest {

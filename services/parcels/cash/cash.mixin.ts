@@ -13,6 +13,7 @@ import type { RemittanceDetail } from "../cod.params";
 import { RemittanceDetailSchema } from "../cod.params";
 import { IdempotentMeta, relayIdempotently } from "../relay/relay-idempotency";
 import * as custody from "./cash-custody";
+import { mayCollectAt } from "./courier-area";
 import {
   AboardView,
   AboardViewSchema,
@@ -47,6 +48,7 @@ import {
   UncollectedViewSchema
 } from "./cash.params";
 import * as store from "./cash.store";
+import { sumOfCounts } from "./denominations";
 import { approveProposal, proposalsOf } from "./remittance-proposals";
 
 interface CashThis {
@@ -74,8 +76,9 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, CashThis>> = {
         operationId: "getRelayUncollectedCash",
         summary: "Cash closed and not yet collected",
         description:
-          "The closings whose cash is still at the counter (no courier collection confirmed by the agent), with each courier " +
-          "collection waiting for the agent's count: the courier's count by denomination.",
+          "The closings whose cash is still at the counter (no courier collection confirmed by the agent), by denomination " +
+          "where the agent counted so at closing, with each courier collection waiting for the agent's count: the courier's " +
+          "count by denomination.",
         tag: "Till",
         response: UncollectedViewSchema,
         responseDescription: "The cash waiting for a courier."
@@ -87,11 +90,13 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, CashThis>> = {
         return {
           countedDzd: toDzd(closings.reduce((sum, c) => sum + c.countedCentimes, 0)),
           expectedDzd: toDzd(closings.reduce((sum, c) => sum + c.expectedCentimes, 0)),
+          denominations: sumOfCounts(closings.map(c => c.denominations)),
           closings: closings.map(c => ({
             id: c.id,
             expectedDzd: toDzd(c.expectedCentimes),
             countedDzd: toDzd(c.countedCentimes),
             closedAt: c.closedAt.toISOString(),
+            denominations: c.denominations,
             pendingCollectionId: c.pendingCollectionId
           })),
           pendingCollections: pending.map(toCollectionView)
@@ -158,17 +163,25 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, CashThis>> = {
           "The courier takes the till's closed cash (the closings named, or every one not taken) with its count by denomination. " +
           "The cash stays the counter's until the agent confirms with its own count. A closing already taken, or of another " +
           "relay point, is named in details (409 CASH_NOT_COLLECTABLE) and nothing is recorded; nothing to take: 409 " +
-          "NOTHING_TO_COLLECT. Idempotency-Key: the same key records one collection, even sent concurrently.",
+          "NOTHING_TO_COLLECT. A relay point outside the wilaya of the courier's hub: 403 RELAY_OUTSIDE_COURIER_AREA. " +
+          "Idempotency-Key: the same key records one collection, even sent concurrently.",
         tag: "Courier",
         status: 201,
         response: CollectionViewSchema,
         responseDescription: "Recorded, waiting for the agent.",
-        errors: ["RELAY_POINT_NOT_FOUND", "NOTHING_TO_COLLECT", "CASH_NOT_COLLECTABLE", "OCCURRED_AT_OUT_OF_RANGE"],
+        errors: [
+          "RELAY_POINT_NOT_FOUND",
+          "RELAY_OUTSIDE_COURIER_AREA",
+          "NOTHING_TO_COLLECT",
+          "CASH_NOT_COLLECTABLE",
+          "OCCURRED_AT_OUT_OF_RANGE"
+        ],
         parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
         body: { name: "CashCollectionRequest", description: "The courier's count and the closings taken." }
       },
       async handler(ctx): Promise<CollectionView> {
         const courier = courierOf(ctx.meta.staff);
+        await mayCollectAt(this.db, ctx, courier.hubId, ctx.params.code);
         const record = await custody.recordCollection(this.db, courier, {
           id: custody.handOffIdOf(courier.keyId, "collection", idempotencyKeyOf(ctx.meta)),
           relayCode: ctx.params.code,

@@ -3,13 +3,12 @@ import type { KeyMode } from "../../../lib/api-keys";
 import { toDzd } from "../../../lib/money";
 import { occurredAtKey } from "../../../lib/occurred-at";
 import { amountDzd, arrayOf, component, dateTime, nullable, objectOf, uuidSchema } from "../../../lib/openapi/json-schema";
-import type { JsonSchema } from "../../../lib/openapi/types";
 import { Page, pageSchema, TRACKING_NUMBER_PATTERN } from "../../../lib/parcel-view";
 import { relayCode, uuid } from "../../../lib/schemas";
 import { calendarDate } from "../calendar-date";
 import { pageKeys } from "../relay/relay.params";
 import type * as store from "./cash.store";
-import { Denominations, denominationsSchema, DENOMINATIONS_DZD } from "./denominations";
+import { Denominations, denominationsSchema, denominationsView } from "./denominations";
 import type { Proposal } from "./remittance-proposals";
 
 /** Params and answers of the cash custody endpoints (issue 45 B), each interface beside its schema. */
@@ -84,12 +83,6 @@ export const ApproveSchema = Joi.object<ApproveParams, true>({
 });
 
 // Answers.
-
-const denominationsView = (description: string): JsonSchema => ({
-  type: "object",
-  description: `${description} By face value in DZD (${DENOMINATIONS_DZD.join(", ")}): how many.`,
-  additionalProperties: { type: "integer", minimum: 0 }
-});
 
 export interface CountView {
   by: "courier" | "agent" | "hub";
@@ -167,11 +160,13 @@ export interface UncollectedClosingView {
   expectedDzd: number;
   countedDzd: number;
   closedAt: string;
+  denominations: Denominations | null;
   pendingCollectionId: string | null;
 }
 export interface UncollectedView {
   countedDzd: number;
   expectedDzd: number;
+  denominations: Denominations | null;
   closings: UncollectedClosingView[];
   pendingCollections: CollectionView[];
 }
@@ -180,6 +175,9 @@ export const UncollectedViewSchema = component(
   objectOf<UncollectedView>({
     countedDzd: amountDzd("The cash closed and not yet collected, as the agent counted it at the closings."),
     expectedDzd: amountDzd("The same closings' books."),
+    denominations: nullable(
+      denominationsView("The closings' counts added up, when every one of them was counted by denomination; else null.")
+    ),
     closings: arrayOf(
       component(
         "RelayUncollectedClosing",
@@ -188,6 +186,7 @@ export const UncollectedViewSchema = component(
           expectedDzd: amountDzd("The closing's books."),
           countedDzd: amountDzd("What the agent counted at the closing."),
           closedAt: dateTime("UTC."),
+          denominations: nullable(denominationsView("The agent's count at the closing, when it gave one.")),
           pendingCollectionId: nullable(uuidSchema("A courier's collection of it waiting for the agent's confirmation."))
         })
       ),
@@ -256,11 +255,11 @@ export const AboardViewSchema = component(
 
 export interface DifferenceView {
   id: string;
-  stage: "COLLECTION" | "DEPOSIT";
+  stage: store.DifferenceStage;
   handOffId: string;
   relayCode: string | null;
-  hubId: string;
-  courierId: string;
+  hubId: string | null;
+  courierId: string | null;
   expectedDzd: number;
   previousCountDzd: number;
   counts: CountView[];
@@ -272,15 +271,17 @@ export const DifferenceViewSchema = component(
     id: uuidSchema(),
     stage: {
       type: "string",
-      enum: ["COLLECTION", "DEPOSIT"],
-      description: "At a relay point (courier and agent) or at a hub (courier and hub)."
+      enum: ["CLOSING", "COLLECTION", "DEPOSIT"],
+      description:
+        "At a till's closing counted by denomination (the agent alone), at a relay point (courier and agent) or at a hub " +
+        "(courier and hub)."
     },
-    handOffId: uuidSchema("The collection or deposit."),
-    relayCode: nullable({ type: "string", description: "The relay point of a COLLECTION." }),
-    hubId: uuidSchema("The courier's hub."),
-    courierId: uuidSchema("The courier."),
+    handOffId: uuidSchema("The closing, collection or deposit."),
+    relayCode: nullable({ type: "string", description: "The relay point of a CLOSING or a COLLECTION." }),
+    hubId: nullable(uuidSchema("The courier's hub; null for a CLOSING.")),
+    courierId: nullable(uuidSchema("The courier; null for a CLOSING.")),
     expectedDzd: amountDzd("The books."),
-    previousCountDzd: amountDzd("What the previous count found."),
+    previousCountDzd: amountDzd("What the previous count found (for a CLOSING: the books, nothing was counted before)."),
     counts: arrayOf(CountViewSchema, "Who counted what."),
     recordedAt: dateTime("UTC.")
   })

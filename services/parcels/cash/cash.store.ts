@@ -10,32 +10,46 @@ export interface ClosingToCollect {
   expectedCentimes: number;
   countedCentimes: number;
   closedAt: Date;
+  /** The agent's count by denomination at the closing, when it gave one. */
+  denominations: Denominations | null;
   /** A collection recorded by a courier and not yet confirmed by the agent: the cash is still here. */
   pendingCollectionId: string | null;
 }
 
 /** Closings of the relay point not in a confirmed collection, oldest first. */
 export async function closingsNotCollected(db: Queryable, relayCode: string): Promise<ClosingToCollect[]> {
+  return closingsNotCollectedAt(db, [relayCode]);
+}
+
+/** The same for several relay points at once (a courier's run), each closing with its relay point. */
+export async function closingsNotCollectedAt(
+  db: Queryable,
+  relayCodes: readonly string[]
+): Promise<Array<ClosingToCollect & { relayCode: string }>> {
   const rows = await db.query<{
     id: string;
+    relay_code: string;
     expected_centimes: string;
     counted_centimes: string;
     closed_at: Date;
+    denominations: Denominations | null;
     collection_id: string | null;
   }>(
-    `SELECT k.id, k.expected_centimes, k.counted_centimes, k.closed_at, cc.collection_id
+    `SELECT k.id, k.relay_code, k.expected_centimes, k.counted_centimes, k.closed_at, k.denominations, cc.collection_id
        FROM parcels.relay_cash_closings k
        LEFT JOIN parcels.cash_collection_closings cc ON cc.closing_id = k.id
        LEFT JOIN parcels.cash_collections c ON c.id = cc.collection_id
-      WHERE k.relay_code = $1 AND c.confirmed_at IS NULL
+      WHERE k.relay_code = ANY($1::text[]) AND c.confirmed_at IS NULL
       ORDER BY k.closed_at, k.id`,
-    [relayCode]
+    [relayCodes]
   );
   return rows.map(r => ({
     id: r.id,
+    relayCode: r.relay_code,
     expectedCentimes: Number(r.expected_centimes),
     countedCentimes: Number(r.counted_centimes),
     closedAt: r.closed_at,
+    denominations: r.denominations ?? null,
     pendingCollectionId: r.collection_id
   }));
 }
@@ -314,13 +328,16 @@ export interface CountRecord {
   denominations: Denominations;
 }
 
+/** CLOSING: the agent's count by denomination at a till's closing (no courier, no hub). */
+export type DifferenceStage = "CLOSING" | "COLLECTION" | "DEPOSIT";
+
 export interface DifferenceRecord {
   id: string;
-  stage: "COLLECTION" | "DEPOSIT";
+  stage: DifferenceStage;
   handOffId: string;
   relayCode: string | null;
-  hubId: string;
-  courierId: string;
+  hubId: string | null;
+  courierId: string | null;
   expectedCentimes: number;
   previousCountCentimes: number;
   counts: CountRecord[];
@@ -339,11 +356,11 @@ export async function recordDifference(tx: Queryable, d: Omit<DifferenceRecord, 
 export async function listDifferences(db: Queryable, page: number, size: number): Promise<{ records: DifferenceRecord[]; total: number }> {
   const rows = await db.query<{
     id: string;
-    stage: "COLLECTION" | "DEPOSIT";
+    stage: DifferenceStage;
     hand_off_id: string;
     relay_code: string | null;
-    hub_id: string;
-    courier_id: string;
+    hub_id: string | null;
+    courier_id: string | null;
     expected_centimes: string;
     previous_count_centimes: string;
     counts: CountRecord[];

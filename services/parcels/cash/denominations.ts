@@ -1,4 +1,5 @@
 import { Joi } from "../../../lib/joi";
+import type { JsonSchema } from "../../../lib/openapi/types";
 
 /**
  * Dinar notes and coins in circulation, by face value in DZD. A count is a map from face value to
@@ -16,4 +17,21 @@ export const denominationsSchema = () =>
 
 export function centimesOf(count: Denominations): number {
   return Object.entries(count).reduce((sum, [face, n]) => sum + Number(face) * 100 * n, 0);
+}
+
+/** A count in an answer: the OpenAPI shape of a Denominations map. */
+export const denominationsView = (description: string): JsonSchema => ({
+  type: "object",
+  description: `${description} By face value in DZD (${DENOMINATIONS_DZD.join(", ")}): how many.`,
+  additionalProperties: { type: "integer", minimum: 0 }
+});
+
+/** The counts added up face by face; null when any is missing (a total alone says nothing of its notes). */
+export function sumOfCounts(counts: readonly (Denominations | null)[]): Denominations | null {
+  if (counts.length === 0 || counts.some(c => c === null)) return null;
+  const sum: Denominations = {};
+  for (const count of counts as Denominations[]) {
+    for (const [face, n] of Object.entries(count)) if (n > 0) sum[face] = (sum[face] ?? 0) + n;
+  }
+  return sum;
 }

@@ -5,6 +5,9 @@ import { uuid } from "../../../lib/schemas";
 import type { ParcelsThis } from "../parcels-this";
 import { OutForDeliveryResult, recordOutForDelivery } from "./out-for-delivery";
 import { ReturnAtRelay, returnsAtRelays } from "./relay-returns";
+import { toDzd } from "../../../lib/money";
+import { cashAtRelays } from "../cash/cash-custody";
+import type { RelayCashWaiting } from "./delivery.contract";
 import "./delivery.contract";
 
 interface OutForDeliveryParams {
@@ -25,7 +28,7 @@ const ReturnsAtRelaysSchema = Joi.object<ReturnsAtRelaysParams, true>({
   relayCodes: Joi.array().items(Joi.string().max(40)).max(500).required()
 });
 
-/** Issue 44 C: the last leg, as logistics asks it of parcels (decision 0057). */
+/** Issue 44 C: the last leg, as logistics asks it of parcels (decision 0057); issue 45: the cash waiting at its relay points. */
 const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> = {
   actions: {
     // call parcels.outForDelivery --parcelId <uuid> --relayCode <code> --actor courier
@@ -45,6 +48,16 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> =
       schema: ReturnsAtRelaysSchema,
       async handler(ctx): Promise<{ returns: ReturnAtRelay[] }> {
         return { returns: await returnsAtRelays(this.db, ctx.params.relayCodes) };
+      }
+    }),
+
+    // call parcels.cashAtRelays --relayCodes '["DZ-16-…"]'
+    cashAtRelays: defineAction<ReturnsAtRelaysParams, ParcelsThis>({
+      visibility: "public",
+      schema: ReturnsAtRelaysSchema,
+      async handler(ctx): Promise<{ cash: RelayCashWaiting[] }> {
+        const cash = await cashAtRelays(this.db, ctx.params.relayCodes);
+        return { cash: cash.map(c => ({ relayCode: c.relayCode, closedDzd: toDzd(c.countedCentimes), denominations: c.denominations })) };
       }
     })
   }

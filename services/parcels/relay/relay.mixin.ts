@@ -363,18 +363,20 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, RelayThis>> = {
         summary: "Close the till",
         description:
           "Closes what is open: the expected cash (every COD hand-over since the last closing), what was counted, and the " +
-          "difference, recorded as it is (never refused). Two closings at once never count one hand-over twice.",
+          "difference, recorded as it is (never refused). The count is a total (countedDzd) or, optionally, notes and coins " +
+          "(denominations, the courier's shape): then a sum that differs from the books is also a cash difference (stage " +
+          "CLOSING, GET /cash/differences of the back-office API). Two closings at once never count one hand-over twice.",
         tag: "Till",
         status: 201,
         response: ClosingViewSchema,
         responseDescription: "Closed.",
         errors: ["RELAY_POINT_NOT_FOUND", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_USE", "CONFLICT"],
         parameters: [RELAY_IDEMPOTENCY_KEY_HEADER],
-        body: { name: "RelayTillClosingRequest", description: "The cash counted." }
+        body: { name: "RelayTillClosingRequest", description: "The cash counted: a total, or by denomination." }
       },
       handler(ctx): Promise<ClosingView> {
         return relayIdempotently(this.db, ctx, "closing", async () => {
-          return closeTill(this.db, ctx.meta.agent, ctx.params.countedDzd);
+          return closeTill(this.db, ctx.meta.agent, ctx.params);
         });
       }
     }),

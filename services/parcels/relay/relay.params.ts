@@ -6,6 +6,7 @@ import { MAX_TRACKING_INPUT_LENGTH } from "../../../lib/tracking-number";
 import { PARCEL_STATUSES, ParcelStatus } from "../../../lib/parcel-status";
 import { dateTimeText, moneyDzd, queryInteger, relayCode } from "../../../lib/schemas";
 import { pin } from "../cod.params";
+import { Denominations, denominationsSchema, denominationsView, DENOMINATIONS_DZD } from "../cash/denominations";
 import { occurredAtKey } from "../../../lib/occurred-at";
 import { COUNTER_STATUSES } from "./relay.store";
 
@@ -158,10 +159,22 @@ export const RefusalSchema = Joi.object<RefusalParams, true>({
 });
 
 export interface CloseTillParams {
-  countedDzd: number;
+  countedDzd: number | null;
+  denominations: Denominations | null;
 }
 export const CloseTillSchema = Joi.object<CloseTillParams, true>({
-  countedDzd: moneyDzd().required().description("The cash counted in the till, in DZD.")
+  countedDzd: moneyDzd()
+    .allow(null)
+    .default(null)
+    .description("The cash counted in the till, in DZD. Required without denominations; with them, their sum (or left out)."),
+  denominations: denominationsSchema()
+    .allow(null)
+    .default(null)
+    .description(
+      "The count by denomination, optional: how many of each note or coin, by face value in DZD " +
+        `(${DENOMINATIONS_DZD.join(", ")}). The closing's count is their sum; a sum that is not the till's cash is ` +
+        "recorded as a cash difference (stage CLOSING), never refused."
+    )
 });
 
 export interface DispatchParams {
@@ -335,6 +348,7 @@ export interface ClosingView {
   expectedDzd: number;
   countedDzd: number;
   differenceDzd: number;
+  denominations: Denominations | null;
   count: number;
   closedAt: string;
 }
@@ -346,6 +360,7 @@ export const ClosingViewSchema = component(
     expectedDzd: amountDzd("The COD paid in cash since the previous closing (card and QR payments are closed, not counted)."),
     countedDzd: amountDzd("What the agent counted."),
     differenceDzd: amountDzd("countedDzd − expectedDzd: negative when cash is missing. Recorded as it is."),
+    denominations: nullable(denominationsView("The agent's count by denomination, when it gave one.")),
     count: { type: "integer", minimum: 0, description: "Hand-overs this closing takes." },
     closedAt: dateTime("UTC.")
   })

@@ -1,6 +1,7 @@
 import type { Queryable } from "../../../lib/db/database";
 import type { ParcelStatus } from "../../../lib/parcel-status";
 import { ParcelRecord, ParcelRow, toParcel } from "../parcels.store";
+import type { Denominations } from "../cash/denominations";
 
 /**
  * The SQL of relay operations (migration parcels/007): a relay point's settings (capacity, holding
@@ -290,6 +291,8 @@ export interface ClosingRecord {
   itemCount: number;
   expectedCentimes: number;
   countedCentimes: number;
+  /** The agent's count by denomination, when it gave one. */
+  denominations: Denominations | null;
   openedAt: Date;
   closedAt: Date;
 }
@@ -300,6 +303,7 @@ interface ClosingRow {
   item_count: number;
   expected_centimes: string | number;
   counted_centimes: string | number;
+  denominations: Denominations | null;
   opened_at: Date;
   closed_at: Date;
 }
@@ -310,6 +314,7 @@ const toClosing = (r: ClosingRow): ClosingRecord => ({
   itemCount: Number(r.item_count),
   expectedCentimes: Number(r.expected_centimes),
   countedCentimes: Number(r.counted_centimes),
+  denominations: r.denominations ?? null,
   openedAt: r.opened_at,
   closedAt: r.closed_at
 });
@@ -321,12 +326,27 @@ const toClosing = (r: ClosingRow): ClosingRecord => ({
  */
 export async function closeTill(
   tx: Queryable,
-  closing: { id: string; relayCode: string; countedCentimes: number; openedAt: Date; agentKeyId: string | null }
+  closing: {
+    id: string;
+    relayCode: string;
+    countedCentimes: number;
+    denominations: Denominations | null;
+    openedAt: Date;
+    agentKeyId: string | null;
+  }
 ): Promise<ClosingRecord> {
   await tx.query(
-    `INSERT INTO parcels.relay_cash_closings (id, relay_code, item_count, expected_centimes, counted_centimes, opened_at, agent_key_id)
-     VALUES ($1, $2, 0, 0, $3, $4, $5)`,
-    [closing.id, closing.relayCode, closing.countedCentimes, closing.openedAt, closing.agentKeyId]
+    `INSERT INTO parcels.relay_cash_closings
+       (id, relay_code, item_count, expected_centimes, counted_centimes, denominations, opened_at, agent_key_id)
+     VALUES ($1, $2, 0, 0, $3, $4, $5, $6)`,
+    [
+      closing.id,
+      closing.relayCode,
+      closing.countedCentimes,
+      closing.denominations === null ? null : JSON.stringify(closing.denominations),
+      closing.openedAt,
+      closing.agentKeyId
+    ]
   );
   const taken = await tx.query<{ amount_centimes: string | number; tender: Tender }>(
     "UPDATE parcels.relay_cash_items SET closing_id = $2 WHERE relay_code = $1 AND closing_id IS NULL RETURNING amount_centimes, tender",

@@ -4,6 +4,8 @@ import type { Database } from "../../../lib/db/database";
 import { AppError } from "../../../lib/errors";
 import { toCentimes, toDzd } from "../../../lib/money";
 import { normaliseTrackingNumber } from "../../../lib/tracking-number";
+import { recordDifference } from "../cash/cash.store";
+import { centimesOf, Denominations } from "../cash/denominations";
 import type { ClosingView, TillView } from "./relay.params";
 import * as store from "./relay.store";
 
@@ -37,27 +39,70 @@ export function toClosingView(closing: store.ClosingRecord): ClosingView {
     expectedDzd: toDzd(closing.expectedCentimes),
     countedDzd: toDzd(closing.countedCentimes),
     differenceDzd: toDzd(closing.countedCentimes - closing.expectedCentimes),
+    denominations: closing.denominations,
     count: closing.itemCount,
     closedAt: closing.closedAt.toISOString()
   };
 }
 
+/** What the agent counted: a total, or notes and coins (their sum; a total given beside them must agree). */
+export interface TillCount {
+  countedDzd: number | null;
+  denominations: Denominations | null;
+}
+
+function countedCentimesOf(count: TillCount): number {
+  if (count.denominations === null) {
+    if (count.countedDzd === null) {
+      throw new AppError("VALIDATION_FAILED", "The request is not valid", {
+        details: [{ field: "countedDzd", message: "countedDzd is required without denominations" }]
+      });
+    }
+    return toCentimes(count.countedDzd);
+  }
+  const sum = centimesOf(count.denominations);
+  if (count.countedDzd !== null && toCentimes(count.countedDzd) !== sum) {
+    throw new AppError("VALIDATION_FAILED", "The request is not valid", {
+      details: [{ field: "countedDzd", message: `countedDzd is not the sum of the denominations (${toDzd(sum)} DZD)` }]
+    });
+  }
+  return sum;
+}
+
 /**
  * Closes what is open, whatever was counted: a difference is recorded, never refused or hidden.
  * Under the relay point's lock, so two closings at once follow each other (the second closes
- * what came in meanwhile, often nothing); no hand-over is in two closings (relay.store.ts).
+ * what came in meanwhile, often nothing); no hand-over is in two closings (relay.store.ts). A count
+ * by denomination that is not the books is also a cash difference (stage CLOSING, who counted
+ * what), in the closing's transaction, so that the operator sees it beside the couriers' and hubs'.
  */
-export async function closeTill(db: Database, agent: AgentPrincipal, countedDzd: number): Promise<ClosingView> {
+export async function closeTill(db: Database, agent: AgentPrincipal, count: TillCount): Promise<ClosingView> {
+  const countedCentimes = countedCentimesOf(count);
   const closing = await db.transaction(async tx => {
     const relay = await store.lockCounter(tx, agent.relayCode);
     if (!relay) throw relayGone(agent.relayCode);
-    return store.closeTill(tx, {
+    const closed = await store.closeTill(tx, {
       id: randomUUID(),
       relayCode: relay.code,
-      countedCentimes: toCentimes(countedDzd),
+      countedCentimes,
+      denominations: count.denominations,
       openedAt: await store.tillOpenedAt(tx, relay),
       agentKeyId: agent.keyId
     });
+    if (closed.denominations !== null && closed.countedCentimes !== closed.expectedCentimes) {
+      await recordDifference(tx, {
+        id: randomUUID(),
+        stage: "CLOSING",
+        handOffId: closed.id,
+        relayCode: closed.relayCode,
+        hubId: null,
+        courierId: null,
+        expectedCentimes: closed.expectedCentimes,
+        previousCountCentimes: closed.expectedCentimes,
+        counts: [{ by: "agent", keyId: agent.keyId, centimes: closed.countedCentimes, denominations: closed.denominations }]
+      });
+    }
+    return closed;
   });
   return toClosingView(closing);
 }

@@ -2,6 +2,7 @@ import { call, serverNow } from "../api";
 import { h } from "../../shared/dom";
 import { clock, t } from "../i18n";
 import { errorNotice, screen, slot } from "./common";
+import { courierCashSection } from "./courier-cash";
 
 interface CourierPass {
   pass: string;
@@ -16,7 +17,8 @@ const RENEW_BEFORE_MS = 15_000;
 /**
  * The courier's screen (issue 44, decision 0057): the signed courier pass as a QR, which the
  * courier scans on arrival to prove it stands at this counter. Renewed before it expires while the
- * screen shows it; the server signs it, so nothing secret is on this phone. Needs the network.
+ * screen shows it; the server signs it, so nothing secret is on this phone. Below it, the till's
+ * cash the courier takes (courier-cash.ts, issue 45). Needs the network.
  */
 export function courierScreen(): HTMLElement {
   const content = slot();
@@ -48,5 +50,5 @@ export function courierScreen(): HTMLElement {
     }
   };
   void draw();
-  return screen("courier", content);
+  return screen("courier", content, courierCashSection());
 }

@@ -28,6 +28,15 @@ function countForm(till: Till, result: HTMLElement): HTMLElement {
   const counted = h("output", { id: "till-counted" }, t("dzd", { n: 0 }));
   const difference = h("output", { id: "till-difference" }, t("dzd", { n: amount(-till.amountDzd) }));
   const total = () => inputs.reduce((sum, [value, input]) => sum + value * (Number.parseInt(input.value, 10) || 0), 0);
+  // The count by face value, the courier's shape (the 200 note and the 200 coin are one face); none
+  // typed: a total of nothing, which says nothing of notes and coins.
+  const body = () => {
+    const typed = inputs.filter(([, input]) => input.value.trim() !== "");
+    if (typed.length === 0) return { countedDzd: 0 };
+    const denominations: Record<string, number> = {};
+    for (const [value, input] of typed) denominations[value] = (denominations[value] ?? 0) + (Number.parseInt(input.value, 10) || 0);
+    return { denominations };
+  };
   const update = () => {
     counted.textContent = t("dzd", { n: amount(total()) });
     difference.textContent = t("dzd", { n: amount(total() - till.amountDzd) });
@@ -49,18 +58,18 @@ function countForm(till: Till, result: HTMLElement): HTMLElement {
     return h("div", { class: "denomination" }, h("label", { for: id }, ltr(amount(value))), input);
   };
   let key = crypto.randomUUID();
-  let sent = -1;
+  let sent = "";
   const form = h(
     "form",
     {
       class: "stack",
       onsubmit: async (event: Event) => {
         event.preventDefault();
-        const countedDzd = total();
-        if (countedDzd !== sent) key = crypto.randomUUID();
-        sent = countedDzd;
+        const count = body();
+        if (JSON.stringify(count) !== sent) key = crypto.randomUUID();
+        sent = JSON.stringify(count);
         try {
-          const closing = await call<Closing>("POST", "/cash/closings", { countedDzd }, { idempotencyKey: key });
+          const closing = await call<Closing>("POST", "/cash/closings", count, { idempotencyKey: key });
           form.replaceWith(
             notice(
               closing.differenceDzd === 0 ? "ok" : "info",
