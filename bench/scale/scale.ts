@@ -221,7 +221,11 @@ export async function runScale(parcels: number, options: ScaleOptions): Promise<
       // Its first parcel's event, whose payload the seeded events take (realEventPayloads).
       await createParcel(system.baseUrl, merchant.liveKey);
       const key = system.encryptionKey as string;
-      const sealed = { name: encryptField("Destinataire Scale", key), phone: encryptField("0555 12 34 56", key) };
+      const sealed = {
+        name: encryptField("Destinataire Scale", key),
+        phone: encryptField("0555 12 34 56", key),
+        nothing: encryptField("", key)
+      };
       const started = Date.now();
       await seedScale(db, parcels, done => process.stderr.write(`\rseeded ${done.toLocaleString("en")} parcels`), {
         bigOrg: merchant.organizationId,
@@ -234,7 +238,7 @@ export async function runScale(parcels: number, options: ScaleOptions): Promise<
     }
     if (seedOnly || !empty) {
       process.stdout.write(
-        `relay_scale kept with ${parcels.toLocaleString("en")} parcels: \`npm run bench -- --scale ${parcels} …\` reuses it\n`
+        `${DATABASE} kept with ${parcels.toLocaleString("en")} parcels: \`npm run bench -- --scale ${parcels} …\` reuses it\n`
       );
       return;
     }

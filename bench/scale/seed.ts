@@ -24,8 +24,16 @@ const relay = (n: string) => `'DZ-16-S' || lpad(((${n}) % ${RELAYS})::text, 5, '
  */
 export interface SeedShape {
   bigOrg: string;
-  sealed: { name: string; phone: string } | null;
+  /** `nothing`: the empty text sealed, what the erasure pass writes over a name and a phone. */
+  sealed: { name: string; phone: string; nothing: string } | null;
 }
+
+/**
+ * The system's PII_RETENTION_DAYS (its default): a parcel ended longer ago than this is seeded as
+ * the erasure pass leaves it (decision 0061), as in a database that has run that long, so that the
+ * system started on the seed does not spend the measured minutes working off a year's backlog.
+ */
+export const SEED_RETENTION_DAYS = 180;
 
 const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
@@ -38,6 +46,7 @@ export async function seedScale(
   const bigOrg = shape.bigOrg;
   const name = quoted(shape.sealed?.name ?? "v1:seeded-name");
   const phone = quoted(shape.sealed?.phone ?? "v1:seeded-phone");
+  const nothing = quoted(shape.sealed?.nothing ?? "v1:seeded-erased");
   await db.exec(`
     INSERT INTO parcels.relay_points (code, name, city, wilaya, active, capacity)
     SELECT ${relay("g")}, 'Relais ' || g, 'Alger', '16', true, 100000 FROM generate_series(0, ${RELAYS - 1}) g
@@ -47,16 +56,19 @@ export async function seedScale(
     // A tenth on bigOrg (every 10th parcel), the rest spread over the others.
     await db.exec(`
       INSERT INTO parcels.parcels (id, organization_id, mode, tracking_number, status, destination_relay_code,
-          recipient_name_enc, recipient_phone_enc, weight_g, price_centimes, direction, created_at, updated_at)
+          recipient_name_enc, recipient_phone_enc, weight_g, price_centimes, direction, created_at, updated_at, pii_erased_at)
       SELECT md5('p' || g)::uuid,
              CASE WHEN g % 10 = 0 THEN '${bigOrg}'::uuid ELSE ${org("2 + g % " + (ORGS - 1))} END,
-             'live', 'SC' || lpad(g::text, 9, '0') || 'DZ',
-             (ARRAY['DELIVERED','DELIVERED','DELIVERED','DELIVERED','DELIVERED','DELIVERED','RELAY_NOTIFIED','IN_TRANSIT','RETURNED','CANCELLED'])[1 + (g * 7) % 10],
-             ${relay("g")},
-             ${name}, ${phone}, 800, 45000, 'OUTBOUND',
-             now() - make_interval(secs => (${parcels} - g) * (31536000.0 / ${parcels})),
-             now() - make_interval(secs => (${parcels} - g) * (31536000.0 / ${parcels})) + interval '2 days'
-        FROM generate_series(${from}, ${to}) g;
+             'live', 'SC' || lpad(g::text, 9, '0') || 'DZ', p.status, ${relay("g")},
+             CASE WHEN p.erased THEN ${nothing} ELSE ${name} END, CASE WHEN p.erased THEN ${nothing} ELSE ${phone} END,
+             800, 45000, 'OUTBOUND', p.created_at, p.ended_at,
+             CASE WHEN p.erased THEN p.ended_at + make_interval(days => ${SEED_RETENTION_DAYS}) END
+        FROM generate_series(${from}, ${to}) g,
+             LATERAL (SELECT (ARRAY['DELIVERED','DELIVERED','DELIVERED','DELIVERED','DELIVERED','DELIVERED','RELAY_NOTIFIED','IN_TRANSIT','RETURNED','CANCELLED'])[1 + (g * 7) % 10] AS status,
+                             now() - make_interval(secs => (${parcels} - g) * (31536000.0 / ${parcels})) AS created_at) AS c,
+             LATERAL (SELECT c.status, c.created_at, c.created_at + interval '2 days' AS ended_at,
+                             c.status IN ('DELIVERED', 'RETURNED', 'CANCELLED')
+                               AND c.created_at + interval '2 days' < now() - make_interval(days => ${SEED_RETENTION_DAYS}) AS erased) AS p;
       INSERT INTO parcels.status_history (parcel_id, from_status, to_status, reason, actor, created_at)
       SELECT md5('p' || g)::uuid, s.from_status, s.to_status, NULL, 'system', now() - make_interval(secs => (${parcels} - g) * (31536000.0 / ${parcels}))
         FROM generate_series(${from}, ${to}) g,
