@@ -7,7 +7,7 @@ import type { CustodyEntry } from "./network/network.params";
 declare module "../../lib/contract" {
   interface ActionContracts {
     /** From auth, before a staff key is made: the courier or hub exists, and its hub. 404 NOT_FOUND otherwise. */
-    "logistics.staffSubject": { params: { role: StaffRole; subjectId: string }; answer: { hubId: string } };
+    "logistics.staffSubject": { params: { role: StaffRole; subjectId: string }; answer: { hubId: string; name: string } };
     /**
      * Decision 0058: from parcels, when a relay's arrival scan answered WRONG_RELAY: the mis-sort is
      * recorded (an IN_TRANSIT live parcel only; `recorded` false otherwise or for a repeat).
