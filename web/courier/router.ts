@@ -20,4 +20,5 @@ export function go(route: Route): void {
   onNavigate(route);
 }
 
-window.addEventListener("popstate", () => onNavigate(currentRoute()));
+// Back, forward, and an address typed or opened with another fragment (pushState itself fires nothing).
+window.addEventListener("hashchange", () => onNavigate(currentRoute()));

@@ -24,6 +24,9 @@ export interface ApiClientOptions {
   timeoutMs: number;
 }
 
+/** Never from the HTTP cache (a variable, not a literal, so that the unit tests' Node typing, without `cache`, takes it too). */
+const NO_STORE = { cache: "no-store" as const };
+
 export function createApiClient(options: ApiClientOptions) {
   /** The server's clock minus the phone's, from the last answer's Date header. */
   let clockOffsetMs = 0;
@@ -43,7 +46,7 @@ export function createApiClient(options: ApiClientOptions) {
           method,
           headers,
           body: body === undefined ? undefined : JSON.stringify(body),
-          cache: "no-store",
+          ...NO_STORE,
           signal: AbortSignal.timeout(options.timeoutMs)
         }));
     } catch (err) {

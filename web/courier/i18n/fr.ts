@@ -57,6 +57,7 @@ export const fr = {
   scanParcel: "Numéro de colis",
   expected: "Attendus",
   scanned: "Scannés",
+  collected: "Collecté",
   missing: "Manquants",
   unexpected: "Hors liste",
   missingWarn: "{n} colis manquant(s) : voyez avec le marchand avant de partir.",
@@ -94,6 +95,8 @@ export const fr = {
   depositTitle: "Remettre les espèces",
   deposit: "Remettre les espèces",
   hubMustConfirm: "Remis {n} DA. Le hub doit confirmer : les espèces restent à bord jusque-là.",
+  depositRef: "Réf. du dépôt :",
+  countDiffers: "Écart : attendu {expected} DA, compté {counted} DA ({difference} DA). Il est enregistré avec qui a compté.",
   refreshCash: "Actualiser les espèces",
   cashZero: "Le hub a confirmé : plus d'espèces à bord.",
   // What the outbox holds

@@ -6,10 +6,11 @@ import type { Outcome } from "../../shared/outbox";
 import { forgetPairing } from "../device";
 import { amount, errorText, t } from "../i18n";
 import type { MessageKey } from "../i18n/fr";
+import { countDifference } from "../progress";
 import { go } from "../router";
 
 /** A screen's frame: its title, a way back to the run, and its content. */
-export function screen(title: string, ...content: (Node | null)[]): HTMLElement {
+export function screen(title: string, where: string, ...content: (Node | null)[]): HTMLElement {
   return h(
     "section",
     { class: "screen", "aria-labelledby": "screen-title" },
@@ -19,6 +20,8 @@ export function screen(title: string, ...content: (Node | null)[]): HTMLElement 
       h("button", { type: "button", class: "back", onclick: () => go({ screen: "run" }) }, t("back")),
       h("h1", { id: "screen-title", tabindex: "-1", dir: "auto" }, title)
     ),
+    // Codes and addresses on a line of their own: a long relay code does not break the title.
+    h("p", { class: "stop-where", dir: "auto" }, where),
     ...content
   );
 }
@@ -96,7 +99,8 @@ export function cashForm(
   const difference = h("output", { id: `${id}-difference` }, expectedDzd === null ? "—" : t("dzd", { n: amount(-expectedDzd) }));
   const fields = cashCountFields(id, { notes: t("notes"), coins: t("coins"), amount }, (_count, total) => {
     counted.textContent = t("dzd", { n: amount(total) });
-    if (expectedDzd !== null) difference.textContent = t("dzd", { n: amount(total - expectedDzd) });
+    const differs = countDifference(total, expectedDzd);
+    if (differs !== null) difference.textContent = t("dzd", { n: amount(differs) });
   });
   const button = h("button", { type: "submit", class: "primary wide", id: `${id}-send` }, t(submitKey));
   const form = h(
@@ -125,4 +129,11 @@ export function cashForm(
     button
   );
   return form;
+}
+
+/** After a count is recorded: what the books expected, and the difference when there is one (recorded with who counted). */
+export function differenceLine(countedDzd: number, expectedDzd: number): HTMLElement {
+  const differs = countDifference(countedDzd, expectedDzd) ?? 0;
+  if (differs === 0) return h("span");
+  return notice("error", t("countDiffers", { expected: amount(expectedDzd), counted: amount(countedDzd), difference: amount(differs) }));
 }

@@ -2,9 +2,10 @@ import { h, ltr, notice } from "../../shared/dom";
 import type { RunStop } from "../api";
 import { amount, t } from "../i18n";
 import { submit } from "../outbox";
+import { go } from "../router";
 import { scanField } from "../scan-field";
 import { currentDay, currentRecord, markDone, refreshCash, updateRecord } from "../state";
-import { cashForm, errorNotice, numberList, outcomeNotice, screen, slot } from "./common";
+import { cashForm, differenceLine, errorNotice, numberList, outcomeNotice, screen, slot } from "./common";
 
 /** The relay point of the run a parcel is for (its RELAY stop's deliver list), if any. */
 function relayFor(trackingNumber: string): string | null {
@@ -41,6 +42,14 @@ export function hubScreen(stop: RunStop): HTMLElement {
     const outcome = await submit("deposit", "/cash-deposits", { denominations }, amount(total));
     if (outcome.outcome !== "refused") await updateRecord(r => (r.depositedDzd = total));
     cashSaid.replaceChildren(outcomeNotice(outcome, t("hubMustConfirm", { n: amount(total) })));
+    // The hub's station confirms this deposit by its reference.
+    if (outcome.outcome === "done") {
+      const deposit = outcome.answer as { id: string; expectedDzd: number };
+      cashSaid.append(
+        h("p", { id: "deposit-ref", "data-deposit-id": deposit.id }, t("depositRef"), " ", ltr(deposit.id.slice(0, 8).toUpperCase())),
+        differenceLine(total, deposit.expectedDzd)
+      );
+    }
   });
 
   const refreshed = slot();
@@ -74,14 +83,15 @@ export function hubScreen(stop: RunStop): HTMLElement {
         // What the hub took in is no longer aboard; what was loaded here for the relay points is.
         await updateRecord(r => (r.aboard = r.aboard.filter(n => relayFor(n) !== null && !aboard.includes(n))));
         await markDone(stop);
-        history.back();
+        go({ screen: "run" });
       }
     },
     t("finishStop")
   );
 
   return screen(
-    `${t("kind_HUB")} ${stop.hubCode ?? ""}`,
+    t("kind_HUB"),
+    stop.hubCode ?? "",
     numberList("hand-in-list", "handIn", aboard),
     h("p", { class: "muted" }, t("handInHint")),
     h("h2", null, t("loadTitle")),

@@ -102,7 +102,7 @@ export function pickupScreen(stop: RunStop): HTMLElement {
           answer.outcome === "UNEXPECTED" ? "error" : "ok",
           ltr(trackingNumber),
           " — ",
-          t(answer.outcome === "UNEXPECTED" ? "unexpected" : "scanned")
+          t(answer.outcome === "UNEXPECTED" ? "unexpected" : "collected")
         )
       );
     } else {
@@ -149,8 +149,8 @@ export function pickupScreen(stop: RunStop): HTMLElement {
 
   drawTally();
   return screen(
-    `${t("kind_PICKUP")} — ${stop.confirmationNumber ?? ""}`,
-    h("p", { dir: "auto" }, whereIs(stop)),
+    t("kind_PICKUP"),
+    `${whereIs(stop)} · ${stop.confirmationNumber ?? ""}`,
     scanField({ id: "manifest-scan", label: t("scanManifest"), onValue: value => void scanManifest(value), focus: false }),
     scanField({ id: "parcel-scan", label: t("scanParcel"), onValue: value => void scanParcel(value) }),
     said,

@@ -2,9 +2,10 @@ import { h, notice } from "../../shared/dom";
 import type { RunStop } from "../api";
 import { amount, t } from "../i18n";
 import { submit } from "../outbox";
+import { go } from "../router";
 import { scanField } from "../scan-field";
 import { currentRecord, markDone, relayRecord, updateRecord } from "../state";
-import { cashForm, numberList, outcomeNotice, screen, slot } from "./common";
+import { cashForm, differenceLine, numberList, outcomeNotice, screen, slot } from "./common";
 
 /**
  * At a relay point: the counter's courier QR (POST /relays/{code}/arrive), the parcels handed
@@ -18,6 +19,7 @@ export function relayScreen(stop: RunStop): HTMLElement {
   const returns = slot();
   const returnSaid = slot();
   const cashSaid = slot();
+  const deliver = slot();
   const taken = () => new Set(currentRecord()?.relays[code]?.returns ?? []);
 
   const drawReturns = () => returns.replaceChildren(numberList("returns-list", "returnsTitle", stop.collectReturns, n => taken().has(n)));
@@ -27,6 +29,14 @@ export function relayScreen(stop: RunStop): HTMLElement {
 
   const arrive = async (pass: string) => {
     const outcome = await submit("arrive", `/relays/${code}/arrive`, { pass }, code);
+    if (outcome.outcome === "done") {
+      // What the server says now, fresher than the morning's run: the parcels to hand over, the returns waiting.
+      const visit = outcome.answer as { deliver: string[]; collectReturns: string[] };
+      stop.deliver = visit.deliver;
+      stop.collectReturns = visit.collectReturns;
+      deliver.replaceChildren(numberList("deliver-list", "toDeliver", stop.deliver));
+      drawReturns();
+    }
     if (outcome.outcome !== "refused") await updateRecord(r => (relayRecord(r, code).arrived = true));
     arrival.replaceChildren(outcomeNotice(outcome, t("arrived")));
   };
@@ -49,6 +59,7 @@ export function relayScreen(stop: RunStop): HTMLElement {
     const outcome = await submit("cash", `/relays/${code}/cash-collections`, { denominations }, `${code} · ${amount(total)}`);
     if (outcome.outcome !== "refused") await updateRecord(r => (relayRecord(r, code).countedDzd = total));
     cashSaid.replaceChildren(outcomeNotice(outcome, t("agentMustConfirm", { n: amount(total) })));
+    if (outcome.outcome === "done") cashSaid.append(differenceLine(total, (outcome.answer as { expectedDzd: number }).expectedDzd));
   });
 
   const finish = h(
@@ -60,7 +71,7 @@ export function relayScreen(stop: RunStop): HTMLElement {
       onclick: async () => {
         await updateRecord(r => (r.aboard = r.aboard.filter(n => !stop.deliver.includes(n))));
         await markDone(stop);
-        history.back();
+        go({ screen: "run" });
       }
     },
     t("finishStop")
@@ -68,11 +79,13 @@ export function relayScreen(stop: RunStop): HTMLElement {
 
   drawArrival();
   drawReturns();
+  deliver.replaceChildren(numberList("deliver-list", "toDeliver", stop.deliver));
   return screen(
-    `${t("kind_RELAY")} ${code}`,
+    t("kind_RELAY"),
+    code,
     scanField({ id: "pass-scan", label: t("scanPass"), maxLength: 400, onValue: value => void arrive(value) }),
     arrival,
-    numberList("deliver-list", "toDeliver", stop.deliver),
+    deliver,
     h("p", { class: "muted" }, t("deliverHint")),
     returns,
     scanField({ id: "return-scan", label: t("scanReturn"), onValue: value => void takeReturn(value), focus: false }),
