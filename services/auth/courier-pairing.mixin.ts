@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { defineAction } from "../../lib/action";
 import { call } from "../../lib/contract";
-import { RELAY_IDEMPOTENCY_KEY_HEADER } from "../../lib/idempotency";
 import { generateStaffKey } from "../../lib/staff-keys";
 import {
   CourierPairingCodeViewSchema,

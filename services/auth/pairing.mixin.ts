@@ -4,7 +4,6 @@ import { defineAction } from "../../lib/action";
 import { generateAgentKey } from "../../lib/agent-keys";
 import { call } from "../../lib/contract";
 import { RELAY_POINTS_PATH } from "../../lib/endpoint";
-import { RELAY_IDEMPOTENCY_KEY_HEADER } from "../../lib/idempotency";
 import { existingRelayPoint } from "./agent-keys.mixin";
 import * as agentKeys from "./agent-keys.store";
 import { drawPairingCode, exchangeEndpoint, exchangePairingCode, PAIRING_CODES, PairingFlow, PairingThis, VALID_MINUTES } from "./pairing";

@@ -10,7 +10,7 @@ import { countDifference } from "../progress";
 import { go } from "../router";
 
 /** A screen's frame: its title, a way back to the run, and its content. */
-export function screen(title: string, where: string, ...content: (Node | null)[]): HTMLElement {
+export function screen(title: string, where: string | Node, ...content: (Node | null)[]): HTMLElement {
   return h(
     "section",
     { class: "screen", "aria-labelledby": "screen-title" },
@@ -92,6 +92,8 @@ export function numberList(id: string, titleKey: MessageKey, numbers: string[], 
 export function cashForm(
   id: string,
   expectedDzd: number | null,
+  /** What the expected amount is: the till's closed cash, the cash aboard. */
+  expectedKey: MessageKey,
   submitKey: MessageKey,
   send: (count: Denominations, total: number) => Promise<void>
 ): HTMLElement {
@@ -120,7 +122,7 @@ export function cashForm(
       { class: "till-summary" },
       expectedDzd === null
         ? null
-        : [h("dt", null, t("cashExpected")), h("dd", { id: `${id}-expected` }, t("dzd", { n: amount(expectedDzd) }))],
+        : [h("dt", null, t(expectedKey)), h("dd", { id: `${id}-expected` }, t("dzd", { n: amount(expectedDzd) }))],
       h("dt", null, t("counted")),
       h("dd", null, counted),
       expectedDzd === null ? null : [h("dt", null, t("difference")), h("dd", null, difference)]

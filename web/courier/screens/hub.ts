@@ -1,3 +1,4 @@
+import type { Denominations } from "../../shared/denominations";
 import { h, ltr, notice } from "../../shared/dom";
 import type { RunStop } from "../api";
 import { amount, t } from "../i18n";
@@ -38,7 +39,8 @@ export function hubScreen(stop: RunStop): HTMLElement {
     loadSaid.replaceChildren(outcomeNotice(outcome, t("loaded", { code }), trackingNumber));
   };
 
-  const cash = cashForm("hub-cash", currentDay()?.aboardDzd ?? null, "deposit", async (denominations, total) => {
+  const depositForm = () => cashForm("hub-cash", currentDay()?.aboardDzd ?? null, "cashAboard", "deposit", send);
+  const send = async (denominations: Denominations, total: number) => {
     const outcome = await submit("deposit", "/cash-deposits", { denominations }, amount(total));
     if (outcome.outcome !== "refused") await updateRecord(r => (r.depositedDzd = total));
     cashSaid.replaceChildren(outcomeNotice(outcome, t("hubMustConfirm", { n: amount(total) })));
@@ -50,7 +52,8 @@ export function hubScreen(stop: RunStop): HTMLElement {
         differenceLine(total, deposit.expectedDzd)
       );
     }
-  });
+  };
+  let cash = depositForm();
 
   const refreshed = slot();
   const refresh = h(
@@ -62,8 +65,12 @@ export function hubScreen(stop: RunStop): HTMLElement {
       onclick: async () => {
         try {
           const left = await refreshCash();
+          // The count is made against the cash aboard as the server says it now.
+          const fresh = depositForm();
+          cash.replaceWith(fresh);
+          cash = fresh;
           refreshed.replaceChildren(
-            left === 0 ? notice("ok", t("cashZero")) : notice("info", t("cashAboard"), " ", ltr(t("dzd", { n: amount(left) })))
+            left === 0 ? notice("ok", t("cashZero")) : notice("info", t("cashAboard"), " ", t("dzd", { n: amount(left) }))
           );
         } catch (err) {
           refreshed.replaceChildren(errorNotice(err));

@@ -150,7 +150,7 @@ export function pickupScreen(stop: RunStop): HTMLElement {
   drawTally();
   return screen(
     t("kind_PICKUP"),
-    `${whereIs(stop)} · ${stop.confirmationNumber ?? ""}`,
+    h("span", null, whereIs(stop), " · ", ltr(stop.confirmationNumber ?? "")),
     scanField({ id: "manifest-scan", label: t("scanManifest"), onValue: value => void scanManifest(value), focus: false }),
     scanField({ id: "parcel-scan", label: t("scanParcel"), onValue: value => void scanParcel(value) }),
     said,

@@ -55,7 +55,7 @@ export function relayScreen(stop: RunStop): HTMLElement {
   };
 
   const expected = typeof stop.cashToCollect === "number" ? stop.cashToCollect : null;
-  const cash = cashForm("relay-cash", expected, "takeCash", async (denominations, total) => {
+  const cash = cashForm("relay-cash", expected, "cashExpected", "takeCash", async (denominations, total) => {
     const outcome = await submit("cash", `/relays/${code}/cash-collections`, { denominations }, `${code} · ${amount(total)}`);
     if (outcome.outcome !== "refused") await updateRecord(r => (relayRecord(r, code).countedDzd = total));
     cashSaid.replaceChildren(outcomeNotice(outcome, t("agentMustConfirm", { n: amount(total) })));

@@ -41,7 +41,7 @@ export function runScreen(): HTMLElement {
           { class: "tiles" },
           tile("progress-stops", t("stopsDone"), ltr(t("stopsOf", { n: progress.stopsDone, max: progress.stops }))),
           tile("progress-parcels", t("parcelsAboard"), ltr(progress.parcelsAboard)),
-          tile("progress-cash", t("cashAboard"), ltr(t("dzd", { n: amount(progress.cashAboardDzd) })))
+          tile("progress-cash", t("cashAboard"), t("dzd", { n: amount(progress.cashAboardDzd) }))
         ),
         h(
           "p",
