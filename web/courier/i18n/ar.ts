@@ -35,7 +35,7 @@ export const ar: Record<MessageKey, string> = {
   stopsDone: "المحطات المنجزة",
   parcelsAboard: "الطرود على متن المركبة",
   cashAboard: "النقود على متن المركبة",
-  stopsOf: "{n} / {max}",
+  stopsOf: "{n} من {max}",
   next: "التالية",
   done: "تم",
   dayOver: "انتهت الجولة.",

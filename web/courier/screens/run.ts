@@ -39,7 +39,7 @@ export function runScreen(): HTMLElement {
         h(
           "div",
           { class: "tiles" },
-          tile("progress-stops", t("stopsDone"), ltr(t("stopsOf", { n: progress.stopsDone, max: progress.stops }))),
+          tile("progress-stops", t("stopsDone"), t("stopsOf", { n: progress.stopsDone, max: progress.stops })),
           tile("progress-parcels", t("parcelsAboard"), ltr(progress.parcelsAboard)),
           tile("progress-cash", t("cashAboard"), t("dzd", { n: amount(progress.cashAboardDzd) }))
         ),
