@@ -144,6 +144,10 @@ describeBrowser("the courier app: a courier's day", () => {
         await page.waitForSelector("#outbox-count");
         expect((await page.textContent("#outbox-count"))?.replace(/[^\d]/g, "").startsWith("3")).toBe(true);
         await courierScreenshot(page, `${locale}-04-relay-offline-waiting`);
+        // Still offline, the app reopens on the stop from its worker and the phone's copy of the run, the three still waiting.
+        await page.reload();
+        await page.waitForSelector("#pass-scan");
+        expect((await page.textContent("#outbox-count"))?.replace(/[^\d]/g, "").startsWith("3")).toBe(true);
         await context.setOffline(false);
         await page.waitForSelector("#outbox-count", { state: "detached" });
         await page.waitForSelector("#sync-results");

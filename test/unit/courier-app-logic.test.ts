@@ -1,5 +1,5 @@
 import type { RunStop } from "../../web/courier/api";
-import { countDifference, pickupTally, runProgress, stopKey } from "../../web/courier/progress";
+import { countDifference, pickupTally, runProgress, stopKey, stopKeysOf } from "../../web/courier/progress";
 import { COINS_DZD, denominationsOf, NOTES_DZD, totalDzd } from "../../web/shared/denominations";
 
 /**
@@ -83,7 +83,14 @@ describe("the run's progress", () => {
   });
 
   test("every stop done: no next stop", () => {
-    expect(runProgress(stops, { done: stops.map(stopKey), aboard: [], cashAboardDzd: 0 }).next).toBeNull();
+    expect(runProgress(stops, { done: stopKeysOf(stops), aboard: [], cashAboardDzd: 0 }).next).toBeNull();
+  });
+
+  test("the hub visited twice (morning and evening): two stops, the second not done with the first", () => {
+    const twice = [...stops, stop("HUB", "hub-1")];
+    expect(stopKeysOf(twice)).toEqual(["PICKUP:pu-1", "HUB:hub-1", "RELAY:DZ-16-A", "RELAY:DZ-16-B", "HUB:hub-1#2"]);
+    const progress = runProgress(twice, { done: stopKeysOf(stops), aboard: [], cashAboardDzd: 0 });
+    expect({ done: progress.stopsDone, next: progress.next }).toEqual({ done: 4, next: 4 });
   });
 });
 

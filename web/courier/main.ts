@@ -10,7 +10,7 @@ import { pairCodeInAddress, pairScreen } from "./screens/pair";
 import { pickupScreen } from "./screens/pickup";
 import { relayScreen } from "./screens/relay";
 import { runScreen } from "./screens/run";
-import { currentDay, loadDay } from "./state";
+import { currentDay, openDay } from "./state";
 
 /**
  * The courier app: a header (the courier, the network, what waits to be sent, the language), the
@@ -35,7 +35,7 @@ function show(route: Route): void {
   else if (route.screen === "stop" && !currentDay()) {
     // A reload on a stop: the day first (from the phone's copy offline), then the stop.
     view = h("p", { class: "muted" }, "…");
-    void loadDay()
+    void openDay()
       .then(() => show(route))
       .catch(() => go({ screen: "run" }));
   } else view = route.screen === "stop" ? stopView(route.position) : runScreen();

@@ -66,6 +66,17 @@ export function stopKey(stop: Pick<RunStop, "kind" | "pickupId" | "hubId" | "rel
   return `${stop.kind}:${stop.pickupId ?? stop.hubId ?? stop.relayCode ?? ""}`;
 }
 
+/** The keys of a run's stops, in order; a place visited again (the hub, morning and evening) gets `#2`, `#3`… */
+export function stopKeysOf(stops: readonly RunStop[]): string[] {
+  const seen = new Map<string, number>();
+  return stops.map(stop => {
+    const key = stopKey(stop);
+    const visit = (seen.get(key) ?? 0) + 1;
+    seen.set(key, visit);
+    return visit === 1 ? key : `${key}#${visit}`;
+  });
+}
+
 export interface RunProgress {
   stopsDone: number;
   stops: number;
@@ -77,9 +88,10 @@ export interface RunProgress {
 
 export function runProgress(stops: readonly RunStop[], day: DayRecord): RunProgress {
   const done = new Set(day.done);
-  const next = stops.findIndex(stop => !done.has(stopKey(stop)));
+  const keys = stopKeysOf(stops);
+  const next = keys.findIndex(key => !done.has(key));
   return {
-    stopsDone: stops.filter(stop => done.has(stopKey(stop))).length,
+    stopsDone: keys.filter(key => done.has(key)).length,
     stops: stops.length,
     parcelsAboard: new Set(day.aboard).size,
     cashAboardDzd: day.cashAboardDzd,

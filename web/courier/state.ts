@@ -1,6 +1,6 @@
 import { openStore } from "../shared/idb";
 import { call, CourierRun, PickupView, RunStop } from "./api";
-import { stopKey, type DayRecord, type PickupScan } from "./progress";
+import { stopKeysOf, type DayRecord, type PickupScan } from "./progress";
 
 /**
  * The day as the phone knows it: the run read in the morning (GET /run, GET /cash), kept in
@@ -57,9 +57,35 @@ const emptyRecord = (date: string): Record => ({
   depositedDzd: null
 });
 
+type Saved = { id: string; today?: Today; record?: Record };
+
+/** The day's record: the one in memory while it is that day's (a read from the server must not undo a scan made meanwhile), else the kept one. */
+function takeRecord(saved: Saved[], day: Today): void {
+  if (!record || record.date !== day.date) {
+    const kept = saved.find(s => s.id === "record")?.record;
+    record = kept && kept.date === day.date ? kept : emptyRecord(day.date);
+  }
+  record.cashAboardDzd = day.aboardDzd;
+}
+
+/**
+ * The page's first read: the phone's copy at once when it has one (a reload on a bad network shows
+ * the run and the stop without waiting for it), then the server's in the background
+ * (`onDayChange` says when it came); the server's first when there is no copy.
+ */
+export async function openDay(): Promise<Today> {
+  const saved = await store.all<Saved>();
+  const copy = saved.find(s => s.id === "today")?.today ?? null;
+  if (!copy) return loadDay();
+  today = { ...copy, fromCopy: true };
+  takeRecord(saved, today);
+  void loadDay().catch(() => undefined);
+  return today;
+}
+
 /** The run from the server, or the phone's copy when there is no network. */
 export async function loadDay(): Promise<Today> {
-  const saved = await store.all<{ id: string; today?: Today; record?: Record }>();
+  const saved = await store.all<Saved>();
   const copy = saved.find(s => s.id === "today")?.today ?? null;
   try {
     const [answer, cash] = await Promise.all([call<CourierRun>("GET", "/run"), call<{ aboardDzd: number }>("GET", "/cash")]);
@@ -76,9 +102,7 @@ export async function loadDay(): Promise<Today> {
     if (!copy) throw err;
     today = { ...copy, fromCopy: true };
   }
-  const kept = saved.find(s => s.id === "record")?.record;
-  record = kept && kept.date === today.date ? kept : emptyRecord(today.date);
-  record.cashAboardDzd = today.aboardDzd;
+  takeRecord(saved, today);
   changed();
   return today;
 }
@@ -92,8 +116,10 @@ export async function updateRecord(change: (r: Record) => void): Promise<void> {
 }
 
 export function markDone(stop: RunStop): Promise<void> {
+  const stops = today?.stops ?? [];
+  const key = stopKeysOf(stops)[stops.indexOf(stop)];
   return updateRecord(r => {
-    if (!r.done.includes(stopKey(stop))) r.done.push(stopKey(stop));
+    if (key && !r.done.includes(key)) r.done.push(key);
   });
 }
 

@@ -1,4 +1,4 @@
-import { h, notice } from "../../shared/dom";
+import { h, ltr, notice } from "../../shared/dom";
 import type { RunStop } from "../api";
 import { amount, t } from "../i18n";
 import { submit } from "../outbox";
@@ -91,8 +91,22 @@ export function relayScreen(stop: RunStop): HTMLElement {
     scanField({ id: "return-scan", label: t("scanReturn"), onValue: value => void takeReturn(value), focus: false }),
     returnSaid,
     h("h2", null, t("cashTitle")),
+    byDenomination(stop.cashByDenomination),
     cash,
     cashSaid,
     finish
+  );
+}
+
+/** The till's closed cash by denomination, as the counter counted it (once the counter-cash work gives it): "2 000 × 3 · 500 × 1". */
+function byDenomination(count: Record<string, number> | undefined): HTMLElement | null {
+  const lines = Object.entries(count ?? {})
+    .filter(([, n]) => n > 0)
+    .sort(([a], [b]) => Number(b) - Number(a));
+  if (lines.length === 0) return null;
+  return h(
+    "p",
+    { class: "muted", id: "cash-by-denomination" },
+    ltr(lines.map(([face, n]) => `${amount(Number(face))} × ${n}`).join(" · "))
   );
 }

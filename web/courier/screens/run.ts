@@ -1,9 +1,9 @@
 import { h, ltr, notice } from "../../shared/dom";
 import type { RunStop } from "../api";
 import { amount, clock, t } from "../i18n";
-import { runProgress, stopKey } from "../progress";
+import { runProgress, stopKeysOf } from "../progress";
 import { go } from "../router";
-import { currentDay, currentRecord, loadDay } from "../state";
+import { currentDay, currentRecord, loadDay, onDayChange, openDay } from "../state";
 import { errorNotice, slot } from "./common";
 
 /** What to do at a stop, one short line. */
@@ -32,6 +32,7 @@ export function runScreen(): HTMLElement {
     if (!day || !record) return;
     const progress = runProgress(day.stops, record);
     const done = new Set(record.done);
+    const keys = stopKeysOf(day.stops);
     content.replaceChildren(
       h(
         "div",
@@ -53,7 +54,7 @@ export function runScreen(): HTMLElement {
           "ol",
           { class: "list stops", id: "stops" },
           day.stops.map((stop, index) => {
-            const isDone = done.has(stopKey(stop));
+            const isDone = done.has(keys[index]);
             const isNext = index === progress.next;
             return h(
               "li",
@@ -93,9 +94,13 @@ export function runScreen(): HTMLElement {
     },
     t("refresh")
   );
+  // The server's run, when it comes after the phone's copy, is drawn while this screen is shown.
+  onDayChange(() => {
+    if (content.isConnected) draw();
+  });
   if (currentDay()) draw();
   else
-    void loadDay()
+    void openDay()
       .then(draw)
       .catch(err => content.replaceChildren(errorNotice(err)));
   return h(
