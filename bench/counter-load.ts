@@ -9,7 +9,9 @@ import { cleanEnv, ROOT, startService, waitUntil } from "./proc";
 
 /**
  * `npm run bench:counter`: how long the counter app takes to become usable on a cheap phone, as
- * issue 27 budgets it (2 s under Chromium's "Slow 4G" with a 4× CPU slowdown). A script, not a
+ * issue 27 budgets it (2 s under Chromium's "Slow 4G" with a 4× CPU slowdown); with `--app courier`,
+ * the courier app (issue 45, same budget: its marks are the run's shell, a stop's scan field, and
+ * the run's stops read from the courier API). A script, not a
  * test: a time measured on a shared machine is a number to read, never a pass or fail.
  *
  * It starts the system as `npm start` runs it (embedded, its own port and data folder), pairs a
@@ -22,15 +24,64 @@ import { cleanEnv, ROOT, startService, waitUntil } from "./proc";
  *   actions — Today's action buttons rendered: the agent can tap "Recevoir" and scan;
  *   scan    — opened at #receive, the scan field rendered and focused: a wedge scanner types in it;
  *   day     — Today's tiles filled from the relay API (its four reads).
- * Each is the median of RUNS loads. Options: --runs N (default 5), --chromium PATH.
+ * Each is the median of RUNS loads. Options: --runs N (default 5), --chromium PATH, --app counter|courier.
  */
 
 /** DevTools' "Slow 4G" (front_end/core/sdk/NetworkManager.ts, Slow4GConditions): 562.5 ms, 1.44 Mbit/s down, 675 kbit/s up. */
 const SLOW_4G = { offline: false, latency: 562.5, downloadThroughput: 180_000, uploadThroughput: 84_375 };
 const CPU_SLOWDOWN = 4;
 const RELAY = "DZ-16-ALGER-CENTRE";
-const MARKS = { actions: '[data-screen="receive"]', scan: "#receive-scan", day: "#tile-incoming" } as const;
-type Mark = keyof typeof MARKS;
+type Mark = "actions" | "scan" | "day";
+
+/** An app measured: where it lives, what the phone keeps once paired, its marks and the address of its scan field. */
+interface App {
+  name: "counter" | "courier";
+  storageKey: string;
+  marks: Record<Mark, string>;
+  scanHash: string;
+  /** What pairing leaves in the phone's storage (a key made in the back-office). */
+  pairing(base: string, token: string): Promise<string>;
+}
+
+const APPS: Record<App["name"], App> = {
+  counter: {
+    name: "counter",
+    storageKey: "counter.pairing",
+    marks: { actions: '[data-screen="receive"]', scan: "#receive-scan", day: "#tile-incoming" },
+    scanHash: "#receive",
+    async pairing(base, token) {
+      return JSON.stringify({ key: await agentKey(base, token), relayCode: RELAY, relayName: "Bench", deviceName: "Bench" });
+    }
+  },
+  courier: {
+    name: "courier",
+    storageKey: "courier.pairing",
+    marks: { actions: "#refresh", scan: "#pass-scan", day: "#stops" },
+    scanHash: "#stop=0",
+    async pairing(base, token) {
+      const courier = ((await backoffice(base, token, "GET", "/couriers")) as { id: string; homeHubId: string }[])[0];
+      // Today's run goes to the counter's relay point: its stop is the one opened at #stop=0.
+      const today = new Date(Date.now() + 3_600_000).toISOString().slice(0, 10);
+      const run = (await backoffice(base, token, "GET", `/runs?date=${today}&courierId=${courier.id}`)) as { id: string };
+      await backoffice(base, token, "PUT", `/runs/${run.id}/stops`, { stops: [{ kind: "RELAY", ref: RELAY }] });
+      const made = (await backoffice(base, token, "POST", "/staff-keys", { role: "courier", subjectId: courier.id, name: "bench" })) as {
+        key: string;
+      };
+      return JSON.stringify({ key: made.key, courierId: courier.id, courierName: "Bench", hubId: courier.homeHubId, deviceName: "Bench" });
+    }
+  }
+};
+let MARKS: Record<Mark, string> = APPS.counter.marks;
+
+async function backoffice(base: string, token: string, method: string, apiPath: string, body?: unknown): Promise<unknown> {
+  const answer = await fetch(`${base}/api/backoffice/v1${apiPath}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body)
+  });
+  if (answer.status >= 300) throw new Error(`${method} ${apiPath}: ${answer.status} ${await answer.text()}`);
+  return answer.json();
+}
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -82,13 +133,10 @@ function recordMarks(marks: Record<string, string>): void {
 }
 
 async function agentKey(base: string, token: string): Promise<string> {
-  const answer = await fetch(`${base}/api/backoffice/v1/relay-points/${RELAY}/agent-keys`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ name: `bench ${randomBytes(3).toString("hex")}` })
+  const made = await backoffice(base, token, "POST", `/relay-points/${RELAY}/agent-keys`, {
+    name: `bench ${randomBytes(3).toString("hex")}`
   });
-  if (answer.status !== 201) throw new Error(`agent key: ${answer.status} ${await answer.text()}`);
-  return ((await answer.json()) as { key: string }).key;
+  return (made as { key: string }).key;
 }
 
 async function throttle(page: Page): Promise<void> {
@@ -107,14 +155,10 @@ async function marksOf(page: Page, wanted: Mark[]): Promise<Partial<Record<Mark,
 }
 
 /** One load of each kind in a new phone (context): cold at `hash`, then warm (its worker installed) at `hash`. */
-async function loadPair(browser: Browser, base: string, key: string, hash: string, wanted: Mark[]) {
+async function loadPair(browser: Browser, base: string, app: App, pairing: string, hash: string, wanted: Mark[]) {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: "fr-FR" });
   try {
-    await context.addInitScript(
-      ([agentKey, relayCode]) =>
-        localStorage.setItem("counter.pairing", JSON.stringify({ key: agentKey, relayCode, relayName: "Bench", deviceName: "Bench" })),
-      [key, RELAY]
-    );
+    await context.addInitScript(([storageKey, value]) => localStorage.setItem(storageKey, value), [app.storageKey, pairing]);
     await context.addInitScript(recordMarks, MARKS);
     const cold = await context.newPage();
     await throttle(cold);
@@ -123,7 +167,7 @@ async function loadPair(browser: Browser, base: string, key: string, hash: strin
       const type = response.headers()["content-type"] ?? "";
       if (/text\/html|text\/css|javascript/.test(type)) void response.body().then(body => (shellBytes += zlib.gzipSync(body).length));
     });
-    await cold.goto(`${base}/counter/index.html${hash}`);
+    await cold.goto(`${base}/${app.name}/index.html${hash}`);
     const coldMarks = await marksOf(cold, wanted);
     // The worker has precached the shell before a warm load means anything.
     await cold.waitForFunction(() => (globalThis as unknown as PageGlobals).navigator.serviceWorker.controller !== null, undefined, {
@@ -132,7 +176,7 @@ async function loadPair(browser: Browser, base: string, key: string, hash: strin
     await cold.close();
     const warm = await context.newPage();
     await throttle(warm);
-    await warm.goto(`${base}/counter/index.html${hash}`);
+    await warm.goto(`${base}/${app.name}/index.html${hash}`);
     const warmMarks = await marksOf(warm, wanted);
     return { cold: coldMarks, warm: warmMarks, shellBytes };
   } finally {
@@ -145,6 +189,9 @@ const ms = (value: number | undefined) => (value === undefined ? "—" : `${Math
 
 async function main(): Promise<void> {
   const runs = Number(option("runs", "5"));
+  const app = APPS[option("app", "counter") as App["name"]];
+  if (!app) throw new Error("--app is counter or courier");
+  MARKS = app.marks;
   const executablePath = option("chromium", "/usr/bin/chromium");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "relay-bench-counter-"));
   const port = await freePort();
@@ -160,7 +207,7 @@ async function main(): Promise<void> {
   let browser: Browser | undefined;
   try {
     await waitUntil("the system", async () => (await fetch(`${base}/readyz`).catch(() => null))?.status === 200, 120_000, [server]);
-    const key = await agentKey(base, token);
+    const pairing = await app.pairing(base, token);
     browser = await chromium.launch({ executablePath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
     const samples: Record<"cold" | "warm", Record<Mark, number[]>> = {
       cold: { actions: [], scan: [], day: [] },
@@ -170,9 +217,9 @@ async function main(): Promise<void> {
     for (let run = 0; run < runs; run++) {
       for (const [hash, wanted] of [
         ["", ["actions", "day"]],
-        ["#receive", ["scan"]]
+        [app.scanHash, ["scan"]]
       ] as const) {
-        const pair = await loadPair(browser, base, key, hash, [...wanted]);
+        const pair = await loadPair(browser, base, app, pairing, hash, [...wanted]);
         shellBytes = Math.max(shellBytes, pair.shellBytes);
         for (const kind of ["cold", "warm"] as const) {
           for (const mark of wanted) samples[kind][mark].push(pair[kind][mark]!);
@@ -180,7 +227,7 @@ async function main(): Promise<void> {
       }
     }
     process.stdout.write(
-      `counter app, time to usable from navigation start (median of ${runs}; Slow 4G, CPU ×${CPU_SLOWDOWN}, 390×844; ` +
+      `${app.name} app, time to usable from navigation start (median of ${runs}; Slow 4G, CPU ×${CPU_SLOWDOWN}, 390×844; ` +
         `shell ${(shellBytes / 1024).toFixed(1)} KB gzip)\n`
     );
     process.stdout.write("            actions    scan field  day shown\n");

@@ -97,7 +97,7 @@ export interface EndpointDocs {
   /** Routed, but in no OpenAPI document (probes, the documentation itself). */
   hidden?: boolean;
   /**
-   * Relay API only: no agent key is asked (pairing a phone, which has none yet); the gateway limits
+   * Relay and courier APIs only: no key is asked (pairing a phone, which has none yet); the gateway limits
    * it per client address instead of per key.
    */
   keyless?: boolean;

@@ -23,6 +23,7 @@ import { STAFF_KEYS_TAG } from "./auth/staff-keys.params";
 import { AgentKeysMixin } from "./auth/agent-keys.mixin";
 import { StaffKeysMixin } from "./auth/staff-keys.mixin";
 import { PairingMixin } from "./auth/pairing.mixin";
+import { CourierPairingMixin } from "./auth/courier-pairing.mixin";
 import { PickupAddressMixin } from "./auth/pickup-address.mixin";
 import { PAIRING_TAG } from "./auth/pairing.params";
 import { configOf } from "../mixins/config.mixin";
@@ -64,7 +65,7 @@ async function existingOrganization(db: DbVars["db"], organizationId: string): P
 /** Organisations, API keys and relay-agent keys: creation (shown once), hashing, lookup, revocation, scopes. */
 const AuthService: ServiceSchema<{ openapi: typeof AUTH_DOCS }, object, AuthThis> = {
   name: "auth",
-  mixins: [DbMixin({ schema: "auth" }), AgentKeysMixin, StaffKeysMixin, PairingMixin, PickupAddressMixin],
+  mixins: [DbMixin({ schema: "auth" }), AgentKeysMixin, StaffKeysMixin, PairingMixin, CourierPairingMixin, PickupAddressMixin],
   settings: { openapi: detached({ tags: [...AUTH_DOCS.tags, AGENT_KEYS_TAG, STAFF_KEYS_TAG, PAIRING_TAG] }) },
 
   actions: {

@@ -45,7 +45,7 @@ import type { RoutedEndpoint } from "./gateway/endpoints";
 import { ForgetApiKeySchema, GATEWAY_DOCS, PROBE_DOCS } from "./gateway/gateway.params";
 import { LabelDownloadsMixin } from "./gateway/label-downloads.mixin";
 import { WidgetMixin } from "./gateway/widget.mixin";
-import { CounterAppMixin } from "./gateway/counter-app.mixin";
+import { WebAppsMixin } from "./gateway/web-apps.mixin";
 import { countHttpRequests } from "./gateway/http-metrics";
 import { ACCESS_LOG_SETTINGS, accessLogWritten } from "./gateway/access-log";
 
@@ -168,7 +168,7 @@ function applyDeclaredSuccess(
 const GatewayService: ServiceSchema<Record<string, unknown>, object, GatewayVars> = {
   name: "gateway",
   // EdgeMixin first: its routing methods take precedence over moleculer-web's.
-  mixins: [EdgeMixin, ApiGateway, ApiDocsMixin, TrackingPageMixin, LabelDownloadsMixin, WidgetMixin, CounterAppMixin, ConfigMixin],
+  mixins: [EdgeMixin, ApiGateway, ApiDocsMixin, TrackingPageMixin, LabelDownloadsMixin, WidgetMixin, WebAppsMixin, ConfigMixin],
 
   settings: {
     port: 3000,

@@ -5,7 +5,7 @@ import { SPOKEN_CODE_LENGTH } from "../../lib/spoken-code";
 
 /** Pairing a phone with a relay point: the back-office's code, and the phone's exchange of it for an agent key. */
 
-const deviceName = () => Joi.string().trim().min(1).max(100).allow(null).default(null);
+export const deviceName = () => Joi.string().trim().min(1).max(100).allow(null).default(null);
 
 export interface CreatePairingCodeParams {
   code: string;
@@ -23,20 +23,27 @@ export interface PairingCodeView {
   pairUrl: string;
 }
 
-export const PairingCodeViewSchema = component(
-  "RelayPairingCode",
-  objectOf<PairingCodeView>({
-    code: {
-      type: "string",
-      pattern: `^[A-HJKMNP-Z2-9]{${SPOKEN_CODE_LENGTH}}$`,
-      description: "The one-time code to type in the counter app (no 0/O, 1/I/L). Shown here only: we keep its hash.",
-      examples: ["K7QX3MPA"]
-    },
-    expiresAt: dateTime("The code works until this time (15 minutes), UTC, once."),
-    qrSvg: { type: "string", description: "An SVG image of a QR code of pairUrl on this server's public address, to scan with the phone." },
-    pairUrl: { type: "string", description: "The counter app's address that pairs with this code.", examples: ["/counter/#pair=K7QX3MPA"] }
-  })
-);
+/** The drawn code's answer, for the app (counter, courier) that exchanges it. */
+export const pairingCodeViewSchema = (name: string, app: string, appPath: string) =>
+  component(
+    name,
+    objectOf<PairingCodeView>({
+      code: {
+        type: "string",
+        pattern: `^[A-HJKMNP-Z2-9]{${SPOKEN_CODE_LENGTH}}$`,
+        description: `The one-time code to type in the ${app} (no 0/O, 1/I/L). Shown here only: we keep its hash.`,
+        examples: ["K7QX3MPA"]
+      },
+      expiresAt: dateTime("The code works until this time (15 minutes), UTC, once."),
+      qrSvg: {
+        type: "string",
+        description: "An SVG image of a QR code of pairUrl on this server's public address, to scan with the phone."
+      },
+      pairUrl: { type: "string", description: `The ${app}'s address that pairs with this code.`, examples: [`${appPath}#pair=K7QX3MPA`] }
+    })
+  );
+
+export const PairingCodeViewSchema = pairingCodeViewSchema("RelayPairingCode", "counter app", "/counter/");
 
 export interface PairingParams {
   code: string;

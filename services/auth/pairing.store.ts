@@ -1,14 +1,21 @@
 import type { Queryable } from "../../lib/db/database";
 
-/** The SQL of pairing codes (`auth.pairing_codes`, migration auth/004), returning camelCase records. */
+/**
+ * The SQL of pairing codes (`auth.pairing_codes`, migrations auth/004 and 007), returning camelCase
+ * records. A code pairs a phone with a relay point (an agent key) or with a courier (a staff key).
+ */
+
+export type PairingSubject = { kind: "relay"; relayCode: string } | { kind: "courier"; courierId: string };
+export type PairingKind = PairingSubject["kind"];
 
 export interface PairingCodeRecord {
   id: string;
-  relayCode: string;
+  subject: PairingSubject;
   deviceName: string | null;
   expiresAt: Date;
   usedAt: Date | null;
-  agentKeyId: string | null;
+  /** The key the code gave: an agent key (relay) or a staff key (courier). */
+  keyId: string | null;
   idempotencyKey: string | null;
   requestFingerprint: string | null;
   keySealed: string | null;
@@ -16,11 +23,13 @@ export interface PairingCodeRecord {
 
 interface PairingCodeRow {
   id: string;
-  relay_code: string;
+  relay_code: string | null;
+  courier_id: string | null;
   device_name: string | null;
   expires_at: Date;
   used_at: Date | null;
   agent_key_id: string | null;
+  staff_key_id: string | null;
   idempotency_key: string | null;
   request_fingerprint: string | null;
   key_sealed: string | null;
@@ -28,11 +37,11 @@ interface PairingCodeRow {
 
 const toPairingCode = (row: PairingCodeRow): PairingCodeRecord => ({
   id: row.id,
-  relayCode: row.relay_code,
+  subject: row.relay_code !== null ? { kind: "relay", relayCode: row.relay_code } : { kind: "courier", courierId: row.courier_id ?? "" },
   deviceName: row.device_name,
   expiresAt: row.expires_at,
   usedAt: row.used_at,
-  agentKeyId: row.agent_key_id,
+  keyId: row.agent_key_id ?? row.staff_key_id,
   idempotencyKey: row.idempotency_key,
   requestFingerprint: row.request_fingerprint,
   keySealed: row.key_sealed
@@ -40,18 +49,30 @@ const toPairingCode = (row: PairingCodeRow): PairingCodeRecord => ({
 
 export async function insertPairingCode(
   db: Queryable,
-  code: { id: string; relayCode: string; deviceName: string | null; codeHash: string; validMinutes: number }
+  code: { id: string; subject: PairingSubject; deviceName: string | null; codeHash: string; validMinutes: number }
 ): Promise<PairingCodeRecord> {
+  const { subject } = code;
   const [row] = await db.query<PairingCodeRow>(
-    `INSERT INTO auth.pairing_codes (id, relay_code, device_name, code_hash, expires_at)
-     VALUES ($1, $2, $3, $4, now() + make_interval(mins => $5::int)) RETURNING *`,
-    [code.id, code.relayCode, code.deviceName, code.codeHash, code.validMinutes]
+    `INSERT INTO auth.pairing_codes (id, relay_code, courier_id, device_name, code_hash, expires_at)
+     VALUES ($1, $2, $3, $4, $5, now() + make_interval(mins => $6::int)) RETURNING *`,
+    [
+      code.id,
+      subject.kind === "relay" ? subject.relayCode : null,
+      subject.kind === "courier" ? subject.courierId : null,
+      code.deviceName,
+      code.codeHash,
+      code.validMinutes
+    ]
   );
   return toPairingCode(row);
 }
 
-export async function findPairingCode(db: Queryable, codeHash: string): Promise<PairingCodeRecord | null> {
-  const [row] = await db.query<PairingCodeRow>("SELECT * FROM auth.pairing_codes WHERE code_hash = $1", [codeHash]);
+/** A code of this kind only: a courier's code typed in the counter app is as unknown as a wrong one. */
+export async function findPairingCode(db: Queryable, codeHash: string, kind: PairingKind): Promise<PairingCodeRecord | null> {
+  const [row] = await db.query<PairingCodeRow>(
+    `SELECT * FROM auth.pairing_codes WHERE code_hash = $1 AND ${kind === "relay" ? "relay_code" : "courier_id"} IS NOT NULL`,
+    [codeHash]
+  );
   return row ? toPairingCode(row) : null;
 }
 
@@ -72,8 +93,9 @@ export async function claimPairingCode(
   return row ? toPairingCode(row) : null;
 }
 
-export async function attachAgentKey(tx: Queryable, id: string, agentKeyId: string, keySealed: string | null): Promise<void> {
-  await tx.query("UPDATE auth.pairing_codes SET agent_key_id = $2, key_sealed = $3 WHERE id = $1", [id, agentKeyId, keySealed]);
+export async function attachKey(tx: Queryable, code: PairingCodeRecord, keyId: string, keySealed: string | null): Promise<void> {
+  const column = code.subject.kind === "relay" ? "agent_key_id" : "staff_key_id";
+  await tx.query(`UPDATE auth.pairing_codes SET ${column} = $2, key_sealed = $3 WHERE id = $1`, [code.id, keyId, keySealed]);
 }
 
 /** The sealed keys kept for a replay are dropped once their Idempotency-Key's hours are over. */

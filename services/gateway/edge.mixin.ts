@@ -24,7 +24,7 @@ import { AliasIndex } from "./alias-index";
  *    origin not allowed; any origin for an endpoint declared `forBrowsers`), any other OPTIONS with the path's Allow list.
  * 2. Credentials and the rate limit of the API the path belongs to: an API key and its per-key
  *    limit on the partner API, a relay-agent key and its own limit on the relay API (a per-address
- *    limit on its keyless pairing instead), the bearer token on the back-office API, a per-address limit on
+ *    limit on its keyless pairing instead, as on the courier API's), the bearer token on the back-office API, a per-address limit on
  *    label downloads and on the public tracking API, and another on the public searches declared `forBrowsers`. So a request that fails later (unknown route, bad body) is still counted
  *    and carries its X-RateLimit-* headers, and a request without a key is a 401 first.
  * 3. The route: 404 for an unknown path, 405 with Allow for a known path and another method,
@@ -101,7 +101,7 @@ export interface EdgeVars {
   /** A staff key of the API's role (courier or hub); any other key is a 401. */
   authenticateStaff(ctx: Context, req: EdgeRequest, role: "courier" | "hub"): Promise<StaffPrincipal>;
   consumeAgentLimit(agent: AgentPrincipal): RateAnswer;
-  /** Pairing attempts of one client address (the relay API's one keyless endpoint). */
+  /** Pairing attempts of one client address (the relay and courier APIs' keyless pairings, one budget). */
   consumePairingLimit(address: string): RateAnswer;
   authenticateOperator(req: EdgeRequest): void;
   /** Like every consume*Limit: the decision at once when this gateway's places can give it, a promise when Redis is asked. */
@@ -268,8 +268,8 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
         setRateHeaders(res, decision);
         refuseIfLimited(decision, "requests");
         req.$principal = principal;
-      } else if (api === "relay" && found && this.knownEndpoints.get(found.alias.action ?? "")?.endpoint.keyless) {
-        // Pairing a phone: it has no key yet; the code it sends is the credential, guessed at most this often.
+      } else if ((api === "relay" || api === "courier") && found && this.knownEndpoints.get(found.alias.action ?? "")?.endpoint.keyless) {
+        // Pairing a phone (a counter's, a courier's): it has no key yet; the code it sends is the credential, guessed at most this often.
         const decision = await this.consumePairingLimit(clientAddress(req, this.config.http.trustProxyHops));
         setRateHeaders(res, decision);
         refuseIfLimited(decision, "pairing attempts");

@@ -7,7 +7,7 @@ import type { CustodyEntry } from "./network/network.params";
 declare module "../../lib/contract" {
   interface ActionContracts {
     /** From auth, before a staff key is made: the courier or hub exists, and its hub. 404 NOT_FOUND otherwise. */
-    "logistics.staffSubject": { params: { role: StaffRole; subjectId: string }; answer: { hubId: string } };
+    "logistics.staffSubject": { params: { role: StaffRole; subjectId: string }; answer: { hubId: string; name: string } };
     /** Issue 45 (decision 0066): from parcels, before a courier's cash collection: the wilaya of the courier's hub. 404 NOT_FOUND otherwise. */
     "logistics.hubWilaya": { params: { hubId: string }; answer: { wilaya: string } };
     /**

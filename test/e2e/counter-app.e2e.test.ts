@@ -1,5 +1,5 @@
 import type { Browser, Page } from "playwright-core";
-import { COUNTER_CONTENT_SECURITY_POLICY } from "../../services/gateway/counter-app.mixin";
+import { COUNTER_CONTENT_SECURITY_POLICY } from "../../services/gateway/web-apps.mixin";
 import {
   axeFindings,
   CounterSystem,

@@ -9,6 +9,7 @@ import {
   pairingContract,
   reminderContract
 } from "../e2e/relay-counter-app-contract";
+import { courierPairingContract } from "../e2e/courier-pairing-contract";
 import { EngineDatabase, inProcessSystem } from "../helpers/in-process-system";
 import { createTestDatabase } from "../helpers/postgres";
 import { describeWithServers } from "../helpers/servers";
@@ -34,6 +35,8 @@ function onEngine(databaseEnv: () => Promise<EngineDatabase>): void {
   });
   const sql = () => (text: string, params?: unknown[]) => db.query(text, params);
   pairingContract(system, sql);
+  // Issue 45 A: the same pairing for a courier's phone (decision 0065).
+  courierPairingContract(system, sql);
   counterReadsContract(system);
   idempotencyContract(system);
   occurredAtContract(system, sql);

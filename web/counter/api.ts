@@ -1,3 +1,4 @@
+import { createApiClient } from "../shared/api-client";
 import { ApiError, NetworkError } from "../shared/api-errors";
 import { pairing } from "./device";
 import { API, pagePath, readHeaders, TIMEOUT_MS } from "./early-reads";
@@ -10,56 +11,13 @@ import { API, pagePath, readHeaders, TIMEOUT_MS } from "./early-reads";
  */
 export { API, ApiError, NetworkError };
 
-/** The server's clock minus the phone's, from the last answer's Date header: occurredAt is in the server's time. */
-let clockOffsetMs = 0;
+export type { CallOptions } from "../shared/api-client";
 
-export function serverNow(): Date {
-  return new Date(Date.now() + clockOffsetMs);
-}
-
-export interface CallOptions {
-  idempotencyKey?: string;
-  /** Without the agent key (pairing). */
-  anonymous?: boolean;
-  /** This GET's answer, already asked for by prefetch.js (early-reads.ts). */
-  early?: Promise<Response>;
-}
-
-export async function call<T>(method: "GET" | "POST", path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
-  const headers = readHeaders(options.anonymous ? undefined : pairing()?.key);
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
-  let response: Response;
-  try {
-    response = await (options.early ??
-      fetch(API + path, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        cache: "no-store",
-        signal: AbortSignal.timeout(TIMEOUT_MS)
-      }));
-  } catch (err) {
-    throw new NetworkError(String(err));
-  }
-  // The Date header has whole seconds: a phone within 2 s of the server keeps its own clock.
-  const date = response.headers.get("Date");
-  if (date) {
-    const offset = Date.parse(date) - Date.now();
-    clockOffsetMs = Math.abs(offset) > 2000 ? offset : 0;
-  }
-  const text = await response.text();
-  const data = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  if (!response.ok) {
-    throw new ApiError(
-      response.status,
-      typeof data.code === "string" ? data.code : "UNKNOWN",
-      typeof data.message === "string" ? data.message : response.statusText,
-      (data.details as Record<string, unknown>) ?? {}
-    );
-  }
-  return data as T;
-}
+export const { call, serverNow } = createApiClient({
+  base: API,
+  headers: anonymous => readHeaders(anonymous ? undefined : pairing()?.key),
+  timeoutMs: TIMEOUT_MS
+});
 
 /** A parcel as the counter sees it (docs/relay-points/guide.md). */
 export interface RelayParcel {

@@ -156,15 +156,15 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, LogisticsThis>>
     staffSubject: defineAction<StaffSubjectParams, LogisticsThis>({
       visibility: "public",
       schema: StaffSubjectSchema,
-      async handler(ctx): Promise<{ hubId: string }> {
+      async handler(ctx): Promise<{ hubId: string; name: string }> {
         if (ctx.params.role === "hub") {
           const hub = await store.findHub(this.db, ctx.params.subjectId);
           if (!hub) throw new AppError("NOT_FOUND", "No such hub");
-          return { hubId: hub.id };
+          return { hubId: hub.id, name: hub.name };
         }
         const courier = await store.findCourier(this.db, ctx.params.subjectId);
         if (!courier) throw new AppError("NOT_FOUND", "No such courier");
-        return { hubId: courier.homeHubId };
+        return { hubId: courier.homeHubId, name: `${courier.firstName} ${courier.lastName}` };
       }
     }),
 

@@ -1,15 +1,18 @@
 /**
- * The counter app's service worker: precaches the whole shell (and the barcode decoder's .wasm) at
+ * An app's service worker (the counter app's, the courier app's; built for each by
+ * web/shared/build-sw.mjs): precaches the whole shell (and the barcode decoder's .wasm) at
  * install, so that a reload with no network still opens the app, then answers those files from
- * the cache. The relay API is never cached: what the shop did waits in the page's outbox
- * (outbox.ts), not here. A Background Sync, where the browser has one, only wakes the page to
+ * the cache. The API is never cached: what the user did waits in the page's outbox
+ * (web/shared/outbox.ts), not here. A Background Sync, where the browser has one, only wakes the page to
  * flush; the page flushes on its own too (reconnect, return to the app, a timer).
  */
 declare const __PRECACHE__: string[];
 declare const __VERSION__: string;
+/** The app's name: its caches are `<app>-<version>`, and only its own old ones are dropped. */
+declare const __APP__: string;
 
 const worker = self as unknown as ServiceWorkerGlobalScope;
-const CACHE = `counter-${__VERSION__}`;
+const CACHE = `${__APP__}-${__VERSION__}`;
 
 worker.addEventListener("install", event => {
   event.waitUntil(
@@ -24,7 +27,7 @@ worker.addEventListener("activate", event => {
   event.waitUntil(
     caches
       .keys()
-      .then(names => Promise.all(names.filter(name => name.startsWith("counter-") && name !== CACHE).map(name => caches.delete(name))))
+      .then(names => Promise.all(names.filter(name => name.startsWith(`${__APP__}-`) && name !== CACHE).map(name => caches.delete(name))))
       .then(() => worker.clients.claim())
   );
 });

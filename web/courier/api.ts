@@ -1,0 +1,70 @@
+import { createApiClient } from "../shared/api-client";
+import { pairing } from "./device";
+
+/** The courier API, on this page's own origin, with this phone's courier key (web/shared/api-client.ts). */
+export const API = "/api/courier/v1";
+const TIMEOUT_MS = 15_000;
+
+export const { call, serverNow } = createApiClient({
+  base: API,
+  headers: (anonymous): Record<string, string> => {
+    const key = anonymous ? undefined : pairing()?.key;
+    return key ? { Accept: "application/json", Authorization: `ApiKey ${key}` } : { Accept: "application/json" };
+  },
+  timeoutMs: TIMEOUT_MS
+});
+
+/** One stop of the day's run (GET /run → run.stops), and what to do there. */
+export interface RunStop {
+  position: number;
+  kind: "PICKUP" | "HUB" | "RELAY";
+  pickupId: string | null;
+  confirmationNumber: string | null;
+  address: { line1: string; city: string; wilaya: string } | null;
+  readyAt: string | null;
+  closeAt: string | null;
+  hubId: string | null;
+  hubCode: string | null;
+  relayCode: string | null;
+  parcelCount: number;
+  otherCount: number;
+  deliver: string[];
+  collectReturns: string[];
+  instruction: string;
+  /** RELAY, once the counter-cash work is merged: the till's cash closed and not yet collected (DZD, 0 when none). */
+  cashToCollect?: number;
+  cashByDenomination?: Record<string, number>;
+}
+
+export interface PickupView {
+  id: string;
+  confirmationNumber: string;
+  status: string;
+  parcels: { id: string; state: string }[];
+  missing: string[];
+  unexpected: string[];
+}
+
+export interface CourierRun {
+  items: PickupView[];
+  run: { id: string | null; date: string; courierId: string; hubId: string; stops: RunStop[] };
+}
+
+export interface ScanAnswer {
+  parcelId: string;
+  trackingNumber: string;
+  status: string;
+  outcome: string;
+}
+
+export interface ManifestScanAnswer {
+  manifestNumber: string;
+  pickupId: string;
+  announced: string[];
+}
+
+export interface CashCollection {
+  id: string;
+  status: string;
+  amountDzd?: number;
+}
