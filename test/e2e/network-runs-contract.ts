@@ -21,6 +21,7 @@ interface Stop {
   parcelCount: number;
   otherCount: number;
   deliver: string[];
+  collectReturns: string[];
   instruction: string;
   cashToCollect: number;
   cashByDenomination: Record<string, number> | null;
@@ -319,12 +320,21 @@ export function networkRunsContract(system: () => SystemUnderTest): void {
       const key = () => ({ "Idempotency-Key": randomUUID() });
       const scan = { trackingNumber: parcel.trackingNumber };
       expect((await n.courierApi("POST", `/relays/${n.code}/load`, scan, key())).status).toBe(200);
+      // The operator keeps the day's run (its relay stop stays when nothing more goes there).
+      expect((await m.bo().call("GET", `/runs?date=${(await n.courierApi("GET", "/run")).body.run.date}&courierId=${n.courier.id}`)).status).toBe(
+        200
+      );
       expect((await n.agent("POST", "/arrivals", scan)).status).toBe(200);
       expect((await n.agent("POST", "/refusals", { ...scan, reason: "Refusé par le destinataire" })).status).toBe(200);
+      const returnsOfRun = async () => {
+        const run = await n.courierApi("GET", "/run");
+        expect(run.status).toBe(200);
+        const stop = (run.body.run.stops as Stop[]).find(st => st.kind === "RELAY" && st.relayCode === n.code)!;
+        return { collectReturns: stop.collectReturns, otherCount: stop.otherCount };
+      };
 
-      // The run's relay stop lists it; the agent hands it over (return dispatch), the courier takes it.
-      const run = await n.courierApi("GET", "/run");
-      expect(run.status).toBe(200);
+      // The morning run lists it, before the courier goes; the agent's return dispatch (the bag made ready) does not take it off.
+      expect(await returnsOfRun()).toEqual({ collectReturns: [parcel.trackingNumber], otherCount: 1 });
       const arrived = await n.courierApi(
         "POST",
         `/relays/${n.code}/arrive`,
@@ -333,9 +343,12 @@ export function networkRunsContract(system: () => SystemUnderTest): void {
       );
       expect(arrived.body.collectReturns).toEqual([parcel.trackingNumber]);
       expect((await n.agent("POST", "/return-dispatches", { trackingNumbers: [parcel.trackingNumber] })).status).toBe(200);
+      expect(await returnsOfRun()).toEqual({ collectReturns: [parcel.trackingNumber], otherCount: 1 });
       expectError(await merchant.live("POST", `/parcels/${parcel.id}/return-receipt`), 409, "INVALID_TRANSITION");
       const taken = await n.courierApi("POST", `/relays/${n.code}/returns`, scan, key());
       expect(taken.body).toEqual(expect.objectContaining({ outcome: "RETURN_COLLECTED", status: "RETURN_PENDING" }));
+      // Taken: no longer waiting there.
+      expect(await returnsOfRun()).toEqual({ collectReturns: [], otherCount: 0 });
       const atHub = await n.hubApi("POST", "/scans/in", scan, key());
       expect(atHub.body).toEqual(
         expect.objectContaining({ outcome: "RETURN", status: "RETURN_PENDING", sort: expect.stringContaining("RETOUR") })
