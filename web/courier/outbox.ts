@@ -17,7 +17,9 @@ const outbox = createOutbox<Kind>({
   serverNow,
   stampOccurredAt: true,
   lockName: "courier-outbox",
-  syncTag: "outbox"
+  syncTag: "outbox",
+  // The courier API says a key still running with IDEMPOTENCY_KEY_IN_USE; its CONFLICT is a refusal for good.
+  stillRunningCodes: ["IDEMPOTENCY_KEY_IN_USE"]
 });
 
 export const { onChange: onOutboxChange, items, submit, flush, dismissResults, startFlushing } = outbox;

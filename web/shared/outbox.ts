@@ -51,18 +51,27 @@ export interface OutboxOptions<K extends string> {
   syncTag: string;
   /** The results kept, set aside, when the user clears the sync results. */
   keepAfterDismiss?(item: OutboxItem<K>): boolean;
+  /**
+   * The 409 codes that mean "the same key is still running" (no answer yet: the item waits). By
+   * default IDEMPOTENCY_KEY_IN_USE and CONFLICT (the relay API's key still running, decision 0031);
+   * an API whose CONFLICT is a refusal for good (the courier API: "not a return") leaves it out,
+   * so that the refusal is said at once instead of waiting forever.
+   */
+  stillRunningCodes?: readonly string[];
 }
 
 export function toApiError(item: OutboxItem): ApiError {
   return new ApiError(item.error?.status ?? 409, item.error?.code ?? "UNKNOWN", item.error?.message ?? "", item.error?.details ?? {});
 }
 
+const STILL_RUNNING = ["IDEMPOTENCY_KEY_IN_USE", "CONFLICT"] as const;
+
 /**
- * The answers that are no answer yet: a 5xx, a 429, and a 409 IDEMPOTENCY_KEY_IN_USE or CONFLICT (the same key still running
- * on the server, after a lost answer). The item waits and goes again with its key, as with no network.
+ * The answers that are no answer yet: a 5xx, a 429, and a 409 saying the same key is still running on the server (after a
+ * lost answer). The item waits and goes again with its key, as with no network.
  */
-function isTransient(err: ApiError): boolean {
-  return err.status >= 500 || err.status === 429 || err.code === "IDEMPOTENCY_KEY_IN_USE" || err.code === "CONFLICT";
+function isTransient(err: ApiError, stillRunning: readonly string[]): boolean {
+  return err.status >= 500 || err.status === 429 || (err.status === 409 && stillRunning.includes(err.code));
 }
 
 export function createOutbox<K extends string>(options: OutboxOptions<K>) {
@@ -90,7 +99,7 @@ export function createOutbox<K extends string>(options: OutboxOptions<K>) {
       const answer = await options.post(item.path, item.body, item.id);
       return { outcome: "done", answer };
     } catch (err) {
-      if (err instanceof ApiError && !isTransient(err)) return { outcome: "refused", error: err };
+      if (err instanceof ApiError && !isTransient(err, options.stillRunningCodes ?? STILL_RUNNING)) return { outcome: "refused", error: err };
       if (err instanceof ApiError || err instanceof NetworkError) return { outcome: "queued", id: item.id };
       throw err;
     }
@@ -133,10 +142,26 @@ export function createOutbox<K extends string>(options: OutboxOptions<K>) {
   }
 
   let flushing: Promise<void> | null = null;
+  /** A flush was asked while one ran: that one read the items before, so it goes through them once more. */
+  let again = false;
 
-  /** Sends what waits, oldest first, one at a time; stops at the first that gets no answer. */
+  /**
+   * Sends what waits, oldest first, one at a time; stops at the first that gets no answer. Asked
+   * while a flush runs (two scans in a row: the second's submit comes while the first is sent),
+   * the running one makes another pass before it resolves, so the item just written is sent now
+   * and its screen gets the answer, not "waiting" while online.
+   */
   function flush(): Promise<void> {
-    flushing ??= withLock(flushNow).finally(() => {
+    if (flushing) {
+      again = true;
+      return flushing;
+    }
+    flushing = withLock(async () => {
+      do {
+        again = false;
+        await flushNow();
+      } while (again);
+    }).finally(() => {
       flushing = null;
       changed();
     });
