@@ -1,6 +1,16 @@
 import { randomBytes } from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { axeFindings, CounterSystem, describeBrowser, launchChromium, phonePage, scan, startCounterSystem } from "./counter-system";
+import {
+  axeFindings,
+  CounterSystem,
+  decodeImage,
+  describeBrowser,
+  launchChromium,
+  openPaired,
+  phonePage,
+  scan,
+  startCounterSystem
+} from "./counter-system";
 import { counterWithCashAndReturn, CourierDay, courierDay, courierScreenshot } from "./courier-system";
 
 /**
@@ -8,14 +18,18 @@ import { counterWithCashAndReturn, CourierDay, courierDay, courierScreenshot } f
  * 390×844, against the system as `npm start` runs it, in French and in Arabic — the phone paired
  * with a code; a merchant's pickup with one parcel missing (seen before leaving); the hub (parcels
  * handed in, loaded for the relay points); two relay points (one delivery; a return taken and the
- * till's cash counted by denomination, the agent confirming); the hub's hand-in of the cash, aboard
- * until the hub confirms. In Arabic the second relay stop is done with no network (page and
+ * till's cash counted by denomination, the agent confirming on the counter app's Courier screen in a
+ * second browser context, whose QR the courier scans); the hub's hand-in of the cash, aboard until
+ * the hub confirms. In Arabic the second relay stop is done with no network (page and
  * worker): recorded, shown as waiting, sent once when back, each operation once with its scan time.
  * Screenshots in .ci-artifacts/courier-app/.
  */
 
 /** What the page-side predicates read (this file is typed for Node, without the DOM library). */
-type BrowserGlobals = { navigator: { serviceWorker: { controller: unknown } } };
+type BrowserGlobals = {
+  navigator: { serviceWorker: { controller: unknown } };
+  document: { querySelector(selector: string): { textContent: string | null } | null };
+};
 
 const WORDS = {
   fr: {
@@ -70,7 +84,10 @@ describeBrowser("the courier app: a courier's day", () => {
       { kind: "RELAY", ref: day.relayB.code }
     ]);
 
-    const { context, page, problems } = await phonePage(browser, locale === "fr" ? "fr-FR" : "ar-DZ");
+    const language = locale === "fr" ? "fr-FR" : "ar-DZ";
+    const { context, page, problems } = await phonePage(browser, language);
+    // The agent's phone at relay B: the counter app, in a second browser context (same size, same language).
+    const counter = await phonePage(browser, language);
     try {
       // Pairing: the operator's QR opens /courier/#pair=CODE.
       await page.goto(`${system.base}/courier/#pair=${await day.pairingCode()}`);
@@ -128,9 +145,16 @@ describeBrowser("the courier app: a courier's day", () => {
         expect((await day.relayA.agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber })).status).toBe(200);
       await page.click("#finish-stop");
 
-      // Relay B: arrive, take the return, count the till's cash (1 000 + 500); offline in one walk.
-      const pass = (await day.relayB.agent("POST", "/courier-pass")).body.pass;
+      // Relay B: the counter's Courier screen shows its QR; the courier scans it, takes the return the run listed
+      // since the morning, counts the till's cash (1 000 + 500); offline in one walk.
+      await openPaired(system, counter.page, `Comptoir ${tag}`);
+      await counter.page.click('[data-screen="courier"]');
+      const [pass] = await decodeImage(await (await counter.page.waitForSelector("#courier-qr")).screenshot());
+      expect(pass).toMatch(/^RC1\./);
       await openStop(page, 3);
+      expect(await page.$$eval("#returns-list > li", items => items.map(item => item.textContent))).toEqual([
+        expect.stringContaining(returnNumber)
+      ]);
       const before = new Date();
       if (offlineRelay) await context.setOffline(true);
       await scan(page, "pass-scan", pass);
@@ -171,12 +195,33 @@ describeBrowser("the courier app: a courier's day", () => {
       const collection = uncollected.body.pendingCollections[0];
       expect(collection).toMatchObject({ expectedDzd: 1500, courierId: day.courier.id, status: "AT_COUNTER" });
       expect(Date.parse(collection.occurredAt)).toBeLessThanOrEqual(back.getTime());
-      // TODO(counter-cash): confirm on the counter app's cash screen in a second browser context once that branch is merged.
-      const confirmed = await day.relayB.agent("POST", `/cash/collections/${collection.id}/confirm`, {
-        denominations: { "1000": 1, "500": 1 }
-      });
-      expect(confirmed.body.status).toBe("COLLECTED");
+      // The agent, on the counter app: the courier's count beside the closing's, the same; confirmed.
+      await counter.page.click("#cash-refresh");
+      await counter.page.waitForSelector(`#cash-confirm-${collection.id}`);
+      expect(await counter.page.locator(`#cash-collection-${collection.id} .notice-error`).count()).toBe(0);
+      expect(await axeFindings(counter.page)).toEqual([]);
+      await courierScreenshot(counter.page, `${locale}-06-counter-courier-counted`);
+      await counter.page.click(`#cash-confirm-${collection.id}`);
+      await counter.page.waitForSelector("#cash-result .notice-ok");
+      await counter.page.waitForSelector("#cash-nothing");
+      expect(await counter.page.getAttribute("html", "dir")).toBe(locale === "ar" ? "rtl" : "ltr");
+      await courierScreenshot(counter.page, `${locale}-07-counter-confirmed`);
+      expect(counter.problems).toEqual([]);
+      expect((await day.relayB.agent("GET", "/cash/uncollected")).body.pendingCollections).toEqual([]);
+
+      // The courier's phone: the cash is aboard once the agent confirmed.
       await page.click("#finish-stop");
+      await page.waitForSelector("#refresh");
+      await page.click("#refresh");
+      await page.waitForFunction(() =>
+        /^1\D?500/.test(
+          ((globalThis as unknown as BrowserGlobals).document.querySelector("#progress-cash .tile-value")?.textContent ?? "").replace(
+            /[\u2066-\u2069\u202f\s]/g,
+            ""
+          )
+        )
+      );
+      await courierScreenshot(page, `${locale}-08-run-cash-aboard`);
 
       // The hub again: the cash handed in, aboard until the hub confirms.
       await openStop(page, 1);
@@ -194,13 +239,14 @@ describeBrowser("the courier app: a courier's day", () => {
       await openStop(page, 1);
       await page.click("#refresh-cash");
       await page.waitForSelector(`.notice-ok:has-text("${words.zero}")`);
-      await courierScreenshot(page, `${locale}-06-hub-cash-confirmed`);
+      await courierScreenshot(page, `${locale}-09-hub-cash-confirmed`);
       await toRun(page);
       expect(await tile(page, "progress-cash")).toMatch(/^0/);
-      await courierScreenshot(page, `${locale}-07-run-end`);
+      await courierScreenshot(page, `${locale}-10-run-end`);
       expect(problems.filter(p => !(offlineRelay && /ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(p)))).toEqual([]);
     } finally {
       await (context as BrowserContext).close();
+      await counter.context.close();
     }
   }
 

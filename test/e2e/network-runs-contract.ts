@@ -321,9 +321,9 @@ export function networkRunsContract(system: () => SystemUnderTest): void {
       const scan = { trackingNumber: parcel.trackingNumber };
       expect((await n.courierApi("POST", `/relays/${n.code}/load`, scan, key())).status).toBe(200);
       // The operator keeps the day's run (its relay stop stays when nothing more goes there).
-      expect((await m.bo().call("GET", `/runs?date=${(await n.courierApi("GET", "/run")).body.run.date}&courierId=${n.courier.id}`)).status).toBe(
-        200
-      );
+      expect(
+        (await m.bo().call("GET", `/runs?date=${(await n.courierApi("GET", "/run")).body.run.date}&courierId=${n.courier.id}`)).status
+      ).toBe(200);
       expect((await n.agent("POST", "/arrivals", scan)).status).toBe(200);
       expect((await n.agent("POST", "/refusals", { ...scan, reason: "Refusé par le destinataire" })).status).toBe(200);
       const returnsOfRun = async () => {

@@ -99,7 +99,8 @@ export function createOutbox<K extends string>(options: OutboxOptions<K>) {
       const answer = await options.post(item.path, item.body, item.id);
       return { outcome: "done", answer };
     } catch (err) {
-      if (err instanceof ApiError && !isTransient(err, options.stillRunningCodes ?? STILL_RUNNING)) return { outcome: "refused", error: err };
+      if (err instanceof ApiError && !isTransient(err, options.stillRunningCodes ?? STILL_RUNNING))
+        return { outcome: "refused", error: err };
       if (err instanceof ApiError || err instanceof NetworkError) return { outcome: "queued", id: item.id };
       throw err;
     }
