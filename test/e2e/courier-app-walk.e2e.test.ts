@@ -177,6 +177,9 @@ describeBrowser("the courier app: a courier's day", () => {
         await page.waitForSelector("#sync-results");
       } else {
         await page.waitForSelector(`.notice-ok:has-text("${words.confirm}")`);
+        // Online, each scan has its answer: the return, scanned while the pass was being sent, is not shown as waiting.
+        await page.waitForSelector(`.notice-ok:has-text("${returnNumber}")`);
+        expect(await page.isVisible(`.notice-info:has-text("${words.queued}")`)).toBe(false);
       }
       const back = new Date();
       expect(await axeFindings(page)).toEqual([]);
