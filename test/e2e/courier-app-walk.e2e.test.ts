@@ -245,6 +245,8 @@ describeBrowser("the courier app: a courier's day", () => {
       await courierScreenshot(page, `${locale}-09-hub-cash-confirmed`);
       await toRun(page);
       expect(await tile(page, "progress-cash")).toMatch(/^0/);
+      // Every stop done, the relay stop finished after the app reopened offline too.
+      expect(await page.$$eval("#stops > li .done", marks => marks.length)).toBe(4);
       await courierScreenshot(page, `${locale}-10-run-end`);
       expect(problems.filter(p => !(offlineRelay && /ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(p)))).toEqual([]);
     } finally {

@@ -128,5 +128,7 @@ export async function counterWithCashAndReturn(system: CounterSystem, agent: Api
 
 export async function courierScreenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(COURIER_ARTIFACTS, { recursive: true });
+  // From the top: a full-page shot of a scrolled page draws the sticky header where the page was scrolled to, over the screen.
+  await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
   await page.screenshot({ path: path.join(COURIER_ARTIFACTS, `${name}.png`), fullPage: true });
 }

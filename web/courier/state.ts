@@ -1,6 +1,6 @@
 import { openStore } from "../shared/idb";
 import { call, CourierRun, PickupView, RunStop } from "./api";
-import { stopKeysOf, type DayRecord, type PickupScan } from "./progress";
+import { stopKey, stopKeysOf, type DayRecord, type PickupScan } from "./progress";
 
 /**
  * The day as the phone knows it: the run read in the morning (GET /run, GET /cash), kept in
@@ -117,7 +117,9 @@ export async function updateRecord(change: (r: Record) => void): Promise<void> {
 
 export function markDone(stop: RunStop): Promise<void> {
   const stops = today?.stops ?? [];
-  const key = stopKeysOf(stops)[stops.indexOf(stop)];
+  // By place and position, not by object: the screen's stop may be of the copy the server's run replaced meanwhile (opened offline).
+  const at = stops.findIndex(s => s === stop || (s.position === stop.position && stopKey(s) === stopKey(stop)));
+  const key = stopKeysOf(stops)[at];
   return updateRecord(r => {
     if (key && !r.done.includes(key)) r.done.push(key);
   });
