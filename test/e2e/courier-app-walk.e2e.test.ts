@@ -152,9 +152,10 @@ describeBrowser("the courier app: a courier's day", () => {
       const [pass] = await decodeImage(await (await counter.page.waitForSelector("#courier-qr")).screenshot());
       expect(pass).toMatch(/^RC1\./);
       await openStop(page, 3);
-      expect(await page.$$eval("#returns-list > li", items => items.map(item => item.textContent))).toEqual([
-        expect.stringContaining(returnNumber)
-      ]);
+      // The run listed it since the morning (another walk's return may wait there too: the counter's relay point is shared).
+      expect(await page.$$eval("#returns-list > li", items => items.map(item => item.textContent))).toEqual(
+        expect.arrayContaining([expect.stringContaining(returnNumber)])
+      );
       const before = new Date();
       if (offlineRelay) await context.setOffline(true);
       await scan(page, "pass-scan", pass);

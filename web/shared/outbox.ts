@@ -143,30 +143,29 @@ export function createOutbox<K extends string>(options: OutboxOptions<K>) {
   }
 
   let flushing: Promise<void> | null = null;
-  /** A flush was asked while one ran: that one read the items before, so it goes through them once more. */
-  let again = false;
+  /** Flushes asked, and asked before the last pass began (that pass read every item written before them). */
+  let asked = 0;
+  let covered = 0;
 
   /**
    * Sends what waits, oldest first, one at a time; stops at the first that gets no answer. Asked
    * while a flush runs (two scans in a row: the second's submit comes while the first is sent),
-   * the running one makes another pass before it resolves, so the item just written is sent now
-   * and its screen gets the answer, not "waiting" while online.
+   * the running one passes again, or a new one starts if it was ending, before this resolves: the
+   * item just written is sent now and its screen gets the answer, not "waiting" while online.
    */
   function flush(): Promise<void> {
-    if (flushing) {
-      again = true;
-      return flushing;
-    }
-    flushing = withLock(async () => {
-      do {
-        again = false;
+    const mine = ++asked;
+    flushing ??= withLock(async () => {
+      while (covered < asked) {
+        const upTo = asked;
         await flushNow();
-      } while (again);
+        covered = upTo;
+      }
     }).finally(() => {
       flushing = null;
       changed();
     });
-    return flushing;
+    return flushing.then(() => (covered >= mine ? undefined : flush()));
   }
 
   async function flushNow(): Promise<void> {
