@@ -56,9 +56,6 @@ export function slot(): HTMLDivElement {
 }
 
 /** What the outbox said about an operation, in one line: done (`ok`), waiting for the network, or refused. */
-/** A difference, isolated left to right: in Arabic a bare "-1 500" shows its minus after the number ("1 500-"). */
-const signed = (dzd: number) => `\u2066${amount(dzd)}\u2069`;
-
 export function outcomeNotice(outcome: Outcome, ok: string, about?: string): HTMLElement {
   if (outcome.outcome === "queued") return notice("info", about ? [ltr(about), " — "] : null, t("queued"));
   if (outcome.outcome === "refused") return errorNotice(outcome.error, about);
@@ -101,11 +98,11 @@ export function cashForm(
   send: (count: Denominations, total: number) => Promise<void>
 ): HTMLElement {
   const counted = h("output", { id: `${id}-counted` }, t("dzd", { n: 0 }));
-  const difference = h("output", { id: `${id}-difference` }, expectedDzd === null ? "—" : t("dzd", { n: signed(-expectedDzd) }));
+  const difference = h("output", { id: `${id}-difference` }, expectedDzd === null ? "—" : t("dzd", { n: amount(-expectedDzd) }));
   const fields = cashCountFields(id, { notes: t("notes"), coins: t("coins"), amount }, (_count, total) => {
     counted.textContent = t("dzd", { n: amount(total) });
     const differs = countDifference(total, expectedDzd);
-    if (differs !== null) difference.textContent = t("dzd", { n: signed(differs) });
+    if (differs !== null) difference.textContent = t("dzd", { n: amount(differs) });
   });
   const button = h("button", { type: "submit", class: "primary wide", id: `${id}-send` }, t(submitKey));
   const form = h(
@@ -140,5 +137,5 @@ export function cashForm(
 export function differenceLine(countedDzd: number, expectedDzd: number): HTMLElement {
   const differs = countDifference(countedDzd, expectedDzd) ?? 0;
   if (differs === 0) return h("span");
-  return notice("error", t("countDiffers", { expected: amount(expectedDzd), counted: amount(countedDzd), difference: signed(differs) }));
+  return notice("error", t("countDiffers", { expected: amount(expectedDzd), counted: amount(countedDzd), difference: amount(differs) }));
 }
