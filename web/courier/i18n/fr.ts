@@ -96,7 +96,9 @@ export const fr = {
   deposit: "Remettre les espèces",
   hubMustConfirm: "Remis {n} DA. Le hub doit confirmer : les espèces restent à bord jusque-là.",
   depositRef: "Réf. du dépôt :",
-  countDiffers: "Écart : attendu {expected} DA, compté {counted} DA ({difference} DA). Il est enregistré avec qui a compté.",
+  countDiffers: "Écart : attendu {expected} DA, compté {counted} DA — {difference}. Il est enregistré avec qui a compté.",
+  missingDzd: "il manque {n} DA",
+  extraDzd: "{n} DA en trop",
   refreshCash: "Actualiser les espèces",
   cashZero: "Le hub a confirmé : plus d'espèces à bord.",
   // What the outbox holds

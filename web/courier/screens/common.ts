@@ -98,11 +98,11 @@ export function cashForm(
   send: (count: Denominations, total: number) => Promise<void>
 ): HTMLElement {
   const counted = h("output", { id: `${id}-counted` }, t("dzd", { n: 0 }));
-  const difference = h("output", { id: `${id}-difference` }, expectedDzd === null ? "—" : t("dzd", { n: amount(-expectedDzd) }));
+  const difference = h("output", { id: `${id}-difference` }, expectedDzd === null ? "—" : differenceWords(-expectedDzd));
   const fields = cashCountFields(id, { notes: t("notes"), coins: t("coins"), amount }, (_count, total) => {
     counted.textContent = t("dzd", { n: amount(total) });
     const differs = countDifference(total, expectedDzd);
-    if (differs !== null) difference.textContent = t("dzd", { n: amount(differs) });
+    if (differs !== null) difference.textContent = differenceWords(differs);
   });
   const button = h("button", { type: "submit", class: "primary wide", id: `${id}-send` }, t(submitKey));
   const form = h(
@@ -133,9 +133,21 @@ export function cashForm(
   return form;
 }
 
+/**
+ * A difference said in words, not with a sign: "il manque 300 DA" reads the same in both
+ * directions, where Arabic's bidi turned "-300" into "300-" (the counter app says it the same way).
+ */
+export function differenceWords(differs: number): string {
+  if (differs === 0) return t("dzd", { n: amount(0) });
+  return t(differs < 0 ? "missingDzd" : "extraDzd", { n: amount(Math.abs(differs)) });
+}
+
 /** After a count is recorded: what the books expected, and the difference when there is one (recorded with who counted). */
 export function differenceLine(countedDzd: number, expectedDzd: number): HTMLElement {
   const differs = countDifference(countedDzd, expectedDzd) ?? 0;
   if (differs === 0) return h("span");
-  return notice("error", t("countDiffers", { expected: amount(expectedDzd), counted: amount(countedDzd), difference: amount(differs) }));
+  return notice(
+    "error",
+    t("countDiffers", { expected: amount(expectedDzd), counted: amount(countedDzd), difference: differenceWords(differs) })
+  );
 }
