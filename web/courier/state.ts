@@ -1,5 +1,6 @@
 import { openStore } from "../shared/idb";
 import { call, CourierRun, PickupView, RunStop } from "./api";
+import { RUN_PATHS, takeEarlyReads } from "./early-reads";
 import { stopKeysOf, type DayRecord, type PickupScan } from "./progress";
 
 /**
@@ -88,7 +89,12 @@ export async function loadDay(): Promise<Today> {
   const saved = await store.all<Saved>();
   const copy = saved.find(s => s.id === "today")?.today ?? null;
   try {
-    const [answer, cash] = await Promise.all([call<CourierRun>("GET", "/run"), call<{ aboardDzd: number }>("GET", "/cash")]);
+    // The page's first loadDay may find its reads already asked for by prefetch.js.
+    const early = takeEarlyReads();
+    const [answer, cash] = await Promise.all([
+      call<CourierRun>("GET", RUN_PATHS.run, undefined, { early: early.get(RUN_PATHS.run) }),
+      call<{ aboardDzd: number }>("GET", RUN_PATHS.cash, undefined, { early: early.get(RUN_PATHS.cash) })
+    ]);
     today = {
       date: answer.run.date,
       stops: answer.run.stops,
