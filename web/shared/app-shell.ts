@@ -80,7 +80,8 @@ export function createAppShell<K extends string>(options: AppShellOptions<K>) {
 
   function resultRow(item: OutboxItem<K>): HTMLElement {
     const ok = item.state === "sent";
-    const reason = ok || !item.error ? null : h("span", { class: "result-reason" }, ` ${options.i18n.errorText(item.error.code)} (${item.error.code})`);
+    const reason =
+      ok || !item.error ? null : h("span", { class: "result-reason" }, ` ${options.i18n.errorText(item.error.code)} (${item.error.code})`);
     return h(
       "li",
       { class: `result ${ok ? "result-ok" : "result-refused"}`, "data-id": item.id },
@@ -94,7 +95,9 @@ export function createAppShell<K extends string>(options: AppShellOptions<K>) {
   }
 
   function waitingLine(waiting: number): HTMLElement {
-    const send = navigator.onLine ? h("button", { type: "button", class: "small", onclick: () => void options.outbox.flush() }, t("sendNow")) : null;
+    const send = navigator.onLine
+      ? h("button", { type: "button", class: "small", onclick: () => void options.outbox.flush() }, t("sendNow"))
+      : null;
     const count = waiting === 1 ? t("waitingOne") : t("waiting", { n: waiting });
     return h("div", { class: "outbox", id: "outbox-count", role: "status" }, h("span", null, count), send);
   }

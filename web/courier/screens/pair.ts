@@ -29,7 +29,13 @@ export const pairScreen = createPairScreen<PairingAnswer>({
   errorNotice,
   slot,
   save: answer =>
-    savePairing({ key: answer.key, courierId: answer.courierId, courierName: answer.courierName, hubId: answer.hubId, deviceName: answer.name }),
+    savePairing({
+      key: answer.key,
+      courierId: answer.courierId,
+      courierName: answer.courierName,
+      hubId: answer.hubId,
+      deviceName: answer.name
+    }),
   homeHash: "#run",
   goHome: () => go({ screen: "run" }),
   idempotent: true
