@@ -80,3 +80,8 @@ export function createPairScreen<A>(options: PairScreenOptions<A>): (onPaired: (
     );
   };
 }
+
+/** The button under an UNAUTHENTICATED error (the key revoked): forgets the pairing and opens the pairing screen. */
+export function pairAgainButton(label: string, forgetAndPair: () => void): HTMLElement {
+  return h("button", { type: "button", class: "small", onclick: forgetAndPair }, label);
+}
