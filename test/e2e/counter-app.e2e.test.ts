@@ -1,17 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { COUNTER_CONTENT_SECURITY_POLICY } from "../../services/gateway/web-apps.mixin";
-import {
-  axeFindings,
-  CounterSystem,
-  decodeImage,
-  describeBrowser,
-  launchChromium,
-  phonePage,
-  RELAY,
-  scan,
-  screenshot,
-  startCounterSystem
-} from "./counter-system";
+import { axeFindings, CounterSystem, decodeImage, describeBrowser, phonePage, RELAY, scan, screenshot } from "./counter-system";
+import { useSystemAndBrowser } from "./web-app-checks";
 
 /**
  * Issue 27, acceptance 1: a relay point's whole day through the counter app, in headless Chromium
@@ -23,15 +13,9 @@ import {
 describeBrowser("the counter app: a day at the counter", () => {
   let system: CounterSystem;
   let browser: Browser;
-
-  beforeAll(async () => {
-    system = await startCounterSystem();
-    browser = await launchChromium();
-  }, 200_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
+  useSystemAndBrowser((started, chromium) => {
+    system = started;
+    browser = chromium;
   });
 
   async function noSeriousAxeFindings(page: Page): Promise<void> {

@@ -1,19 +1,8 @@
 import type { Browser, Page } from "playwright-core";
 import { randomUUID } from "node:crypto";
 import { eventually } from "./merchant-helpers";
-import {
-  axeFindings,
-  CounterSystem,
-  decodeImage,
-  describeBrowser,
-  http,
-  launchChromium,
-  openPaired,
-  phonePage,
-  RELAY,
-  screenshot,
-  startCounterSystem
-} from "./counter-system";
+import { axeFindings, CounterSystem, decodeImage, describeBrowser, http, openPaired, phonePage, RELAY, screenshot } from "./counter-system";
+import { useSystemAndBrowser } from "./web-app-checks";
 
 /**
  * Issue 44 C (decision 0057): the counter app's Courier screen shows the signed courier pass as a
@@ -28,15 +17,9 @@ import {
 describeBrowser("the courier screen of the counter app: the pass and the cash", () => {
   let system: CounterSystem;
   let browser: Browser;
-
-  beforeAll(async () => {
-    system = await startCounterSystem();
-    browser = await launchChromium();
-  }, 200_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
+  useSystemAndBrowser((started, chromium) => {
+    system = started;
+    browser = chromium;
   });
 
   async function courierKey(): Promise<string> {

@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import type { Browser, Page } from "playwright-core";
-import { ROOT } from "../helpers/processes";
 import { barcodeVideo, labelBarcode } from "./counter-label-video";
+import { expectEveryFileCompressed } from "./web-app-checks";
 import {
   axeFindings,
   CounterSystem,
@@ -295,31 +295,6 @@ describeBrowser("the counter app offline, its camera and its budget", () => {
   }, 60_000);
 
   test("every file of the app is sent compressed as the browser asks (Brotli, else gzip), with an ETag that revalidates to 304", async () => {
-    // The whole folder the gateway serves, not a sample: a chunk or a file a later build adds goes the same way (decision 0049).
-    const names = fs.readdirSync(path.join(ROOT, "dist", "web", "counter")).filter(name => !name.endsWith(".map"));
-    expect(names).toEqual(expect.arrayContaining(["index.html", "main.js", "prefetch.js", "sw.js", "zxing_reader.wasm"]));
-    const seen: { name: string; codings: (string | null)[]; etag: boolean; revalidated: number }[] = [];
-    for (const name of names) {
-      const url = `${system.base}/counter/${name}`;
-      const get = async (headers: Record<string, string>) => {
-        const answer = await fetch(url, { headers });
-        await answer.arrayBuffer();
-        return answer;
-      };
-      const br = await get({ "Accept-Encoding": "gzip, deflate, br" });
-      const gzip = await get({ "Accept-Encoding": "gzip" });
-      const etag = br.headers.get("etag") ?? "";
-      // As a browser revalidates: fetch() would otherwise add "Cache-Control: no-cache" to a conditional request, which asks for the bytes.
-      const again = await get({ "Accept-Encoding": "gzip, deflate, br", "If-None-Match": etag, "Cache-Control": "max-age=0" });
-      seen.push({
-        name,
-        codings: [br.headers.get("content-encoding"), gzip.headers.get("content-encoding")],
-        etag: etag !== "",
-        revalidated: again.status
-      });
-    }
-    // PNG is compressed already: sent as it is, validated all the same.
-    const png = (name: string) => name.endsWith(".png");
-    expect(seen).toEqual(names.map(name => ({ name, codings: png(name) ? [null, null] : ["br", "gzip"], etag: true, revalidated: 304 })));
+    await expectEveryFileCompressed(system.base, "counter", ["index.html", "main.js", "prefetch.js", "sw.js", "zxing_reader.wasm"]);
   }, 60_000);
 });

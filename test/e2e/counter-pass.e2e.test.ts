@@ -1,17 +1,6 @@
 import type { Browser, Page } from "playwright-core";
-import {
-  axeFindings,
-  CounterSystem,
-  decodeImage,
-  describeBrowser,
-  launchChromium,
-  openPaired,
-  phonePage,
-  RELAY,
-  scan,
-  screenshot,
-  startCounterSystem
-} from "./counter-system";
+import { axeFindings, CounterSystem, decodeImage, describeBrowser, openPaired, phonePage, RELAY, scan, screenshot } from "./counter-system";
+import { useSystemAndBrowser } from "./web-app-checks";
 
 /**
  * Issue 43, acceptance 2: a hand-over a phone's holder cannot forge. The recipient's pickup pass,
@@ -28,15 +17,9 @@ type BrowserStorage = { localStorage: { getItem(key: string): string | null } };
 describeBrowser("the pickup pass at the counter, offline", () => {
   let system: CounterSystem;
   let browser: Browser;
-
-  beforeAll(async () => {
-    system = await startCounterSystem();
-    browser = await launchChromium();
-  }, 200_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
+  useSystemAndBrowser((started, chromium) => {
+    system = started;
+    browser = chromium;
   });
 
   /** The recipient opens the pick-up SMS's link on their phone; the pass is the QR the page shows, as a camera reads it. */

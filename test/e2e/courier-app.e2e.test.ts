@@ -1,11 +1,9 @@
-import fs from "node:fs";
-import path from "node:path";
 import zlib from "node:zlib";
-import type { Browser } from "playwright-core";
 import { WEB_APP_CONTENT_SECURITY_POLICY } from "../../services/gateway/web-apps.mixin";
-import { ROOT } from "../helpers/processes";
-import { axeFindings, CounterSystem, describeBrowser, launchChromium, phonePage, startCounterSystem } from "./counter-system";
+import type { Browser } from "playwright-core";
+import { axeFindings, CounterSystem, describeBrowser, phonePage } from "./counter-system";
 import { courierScreenshot } from "./courier-system";
+import { expectEveryFileCompressed, useSystemAndBrowser } from "./web-app-checks";
 
 /** What the page-side predicates read (this file is typed for Node, without the DOM library). */
 type BrowserGlobals = { navigator: { serviceWorker: { controller: unknown } } };
@@ -21,15 +19,9 @@ type BrowserGlobals = { navigator: { serviceWorker: { controller: unknown } } };
 describeBrowser("the courier app: its budgets", () => {
   let system: CounterSystem;
   let browser: Browser;
-
-  beforeAll(async () => {
-    system = await startCounterSystem();
-    browser = await launchChromium();
-  }, 200_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
+  useSystemAndBrowser((started, chromium) => {
+    system = started;
+    browser = chromium;
   });
 
   test("the shell is at most 150 KB compressed, sent with Brotli, has no inline script, and its worker precaches it and the decoder", async () => {
@@ -98,27 +90,14 @@ describeBrowser("the courier app: its budgets", () => {
   );
 
   test("every file of the app is sent compressed as the browser asks (Brotli, else gzip), with an ETag that revalidates to 304", async () => {
-    const names = fs.readdirSync(path.join(ROOT, "dist", "web", "courier")).filter(name => !name.endsWith(".map"));
-    expect(names).toEqual(expect.arrayContaining(["index.html", "main.js", "app.css", "courier.css", "sw.js", "zxing_reader.wasm"]));
-    const seen: { name: string; codings: (string | null)[]; etag: boolean; revalidated: number }[] = [];
-    for (const name of names) {
-      const get = async (headers: Record<string, string>) => {
-        const answer = await fetch(`${system.base}/courier/${name}`, { headers });
-        await answer.arrayBuffer();
-        return answer;
-      };
-      const br = await get({ "Accept-Encoding": "gzip, deflate, br" });
-      const gzip = await get({ "Accept-Encoding": "gzip" });
-      const etag = br.headers.get("etag") ?? "";
-      const again = await get({ "Accept-Encoding": "gzip, deflate, br", "If-None-Match": etag, "Cache-Control": "max-age=0" });
-      seen.push({
-        name,
-        codings: [br.headers.get("content-encoding"), gzip.headers.get("content-encoding")],
-        etag: etag !== "",
-        revalidated: again.status
-      });
-    }
-    const png = (name: string) => name.endsWith(".png");
-    expect(seen).toEqual(names.map(name => ({ name, codings: png(name) ? [null, null] : ["br", "gzip"], etag: true, revalidated: 304 })));
+    await expectEveryFileCompressed(system.base, "courier", [
+      "index.html",
+      "main.js",
+      "prefetch.js",
+      "app.css",
+      "courier.css",
+      "sw.js",
+      "zxing_reader.wasm"
+    ]);
   }, 60_000);
 });

@@ -1,42 +1,32 @@
 import { randomUUID } from "node:crypto";
-import { backoffice, http, HttpResult } from "../helpers/http";
+import { backoffice } from "../helpers/http";
 import type { SystemUnderTest } from "./gateway-contract";
-import { expectError, freshAddress } from "./merchant-helpers";
+import { expectError } from "./merchant-helpers";
 import { networkCrew, staffApiOf } from "./network-walk";
+import { expectDrawnCode, expectGuessesLimited, expectIdempotentExchange, pairingsFrom, typedByHand } from "./pairing-code-checks";
 import { relayHelpers } from "./relay-contract";
 import type { Sql } from "./relay-counter-app-contract";
 
 /**
  * Issue 45 A (decision 0065): a courier's phone paired by a one-time code, as a counter's is
- * (relay-counter-app-contract.ts's pairingContract, unchanged, is the relay side): the code from
+ * (relay-counter-app-contract.ts's pairingContract is the relay side; what both check alike is in
+ * pairing-code-checks.ts): the code from
  * the back-office becomes a staff key of role courier; used, unknown, expired, raced and replayed
  * as the relay's; a relay's code does not pair a courier nor the other way round.
  */
 export function courierPairingContract(system: () => SystemUnderTest, sql: () => Sql): void {
   const bo = () => backoffice(system().baseUrl, system().backofficeToken);
-  // Each test from an address of its own (the system trusts one proxy): pairings are limited per address.
-  let address = freshAddress();
-  beforeEach(() => (address = freshAddress()));
-  const pair = (body: unknown, headers: Record<string, string> = {}, api = "courier") =>
-    http(system().baseUrl, "POST", `/api/${api}/v1/pairings`, { body, headers: { "X-Forwarded-For": address, ...headers } });
+  const pairings = pairingsFrom(system);
+  const pair = pairings("courier");
+  const pairCounter = pairings("relay");
   const draw = (courierId: string, body: unknown = {}) => bo().call("POST", `/couriers/${courierId}/pairing-codes`, body);
 
   test("a one-time code from the back-office becomes this phone's courier key, listed and revoked with the staff keys", async () => {
     const crew = await networkCrew(system);
     const drawn = await draw(crew.courier.id, { deviceName: "Téléphone Yacine" });
-    expect(drawn.status).toBe(201);
-    expect(drawn.body).toEqual({
-      code: expect.stringMatching(/^[A-HJKMNP-Z2-9]{8}$/),
-      expiresAt: expect.any(String),
-      qrSvg: expect.stringContaining("<svg"),
-      pairUrl: `/courier/#pair=${drawn.body.code}`
-    });
-    const minutes = (Date.parse(drawn.body.expiresAt) - Date.now()) / 60_000;
-    expect(minutes).toBeGreaterThan(14);
-    expect(minutes).toBeLessThanOrEqual(15);
+    expectDrawnCode(drawn, "courier");
 
-    const typed = `${drawn.body.code.slice(0, 4).toLowerCase()}-${drawn.body.code.slice(4)}`;
-    const paired = await pair({ code: typed, deviceName: "Redmi 13C" });
+    const paired = await pair({ code: typedByHand(drawn.body.code), deviceName: "Redmi 13C" });
     expect(paired.status).toBe(201);
     expect(paired.body).toEqual({
       key: expect.stringMatching(/^rp_staff_[A-Za-z0-9]{40}$/),
@@ -76,13 +66,13 @@ export function courierPairingContract(system: () => SystemUnderTest, sql: () =>
   test("a courier's code does not pair a counter, nor a relay's code a courier", async () => {
     const crew = await networkCrew(system);
     const courierCode = await draw(crew.courier.id);
-    expectError(await pair({ code: courierCode.body.code }, {}, "relay"), 404, "PAIRING_CODE_NOT_FOUND");
+    expectError(await pairCounter({ code: courierCode.body.code }), 404, "PAIRING_CODE_NOT_FOUND");
     const relayCode = await relayHelpers(system).relayPoint();
     const counterCode = await bo().call("POST", `/relay-points/${relayCode}/pairing-codes`, {});
     expectError(await pair({ code: counterCode.body.code }), 404, "PAIRING_CODE_NOT_FOUND");
     // Both still unused: each pairs its own app.
     expect((await pair({ code: courierCode.body.code })).status).toBe(201);
-    expect((await pair({ code: counterCode.body.code }, {}, "relay")).status).toBe(201);
+    expect((await pairCounter({ code: counterCode.body.code })).status).toBe(201);
   });
 
   test("concurrent exchanges give one key; with one Idempotency-Key a lost answer comes back; expired is 410; guesses are limited", async () => {
@@ -98,26 +88,13 @@ export function courierPairingContract(system: () => SystemUnderTest, sql: () =>
     expect(await keysOf()).toHaveLength(before + 1);
 
     const again = await draw(crew.courier.id);
-    const key = randomUUID();
-    const first = await pair({ code: again.body.code, deviceName: "A05" }, { "Idempotency-Key": key });
-    const replayed = await pair({ code: again.body.code, deviceName: "A05" }, { "Idempotency-Key": key });
-    expect(first.status).toBe(201);
-    expect({ status: replayed.status, body: replayed.body }).toEqual({ status: 201, body: first.body });
-    expectError(await pair({ code: again.body.code, deviceName: "other" }, { "Idempotency-Key": key }), 422, "IDEMPOTENCY_KEY_REUSED");
-    expectError(
-      await pair({ code: again.body.code, deviceName: "A05" }, { "Idempotency-Key": randomUUID() }),
-      404,
-      "PAIRING_CODE_NOT_FOUND"
-    );
+    await expectIdempotentExchange(pair, again.body.code);
 
     const late = await draw(crew.courier.id);
     await sql()("UPDATE auth.pairing_codes SET expires_at = now() - interval '1 second' WHERE courier_id = $1 AND used_at IS NULL", [
       crew.courier.id
     ]);
     expectError(await pair({ code: late.body.code }), 410, "PAIRING_CODE_EXPIRED");
-    const attempts: HttpResult[] = [];
-    for (let i = 0; i < 12; i++) attempts.push(await pair({ code: "ZZZZZZZZ" }));
-    expect(attempts.at(-1)?.status).toBe(429);
-    expect(attempts.at(-1)?.headers.get("retry-after")).toEqual(expect.any(String));
+    await expectGuessesLimited(pair);
   });
 }

@@ -2,6 +2,7 @@ import { pbkdf2Sync, randomUUID } from "node:crypto";
 import { http, HttpResult } from "../helpers/http";
 import type { SystemUnderTest } from "./gateway-contract";
 import { eventually, expectError, freshAddress, Merchant } from "./merchant-helpers";
+import { expectDrawnCode, expectGuessesLimited, expectIdempotentExchange, pairingsFrom, typedByHand } from "./pairing-code-checks";
 import { relayAgent, relayHelpers } from "./relay-contract";
 
 /**
@@ -15,29 +16,14 @@ export type Sql = (text: string, params?: unknown[]) => Promise<unknown>;
 
 export function pairingContract(system: () => SystemUnderTest, sql: () => Sql): void {
   const h = relayHelpers(system);
-  // Each test from an address of its own (the system trusts one proxy): pairings are limited per address.
-  let address = freshAddress();
-  beforeEach(() => (address = freshAddress()));
-  const pair = (body: unknown, headers: Record<string, string> = {}) =>
-    http(system().baseUrl, "POST", "/api/relay/v1/pairings", { body, headers: { "X-Forwarded-For": address, ...headers } });
+  const pair = pairingsFrom(system)("relay");
 
   test("pairing: a one-time code from the back-office becomes this device's agent key, listed and revoked like the others", async () => {
     const code = await h.relayPoint();
     const drawn = await h.bo().call("POST", `/relay-points/${code}/pairing-codes`, { deviceName: "Comptoir" });
-    expect(drawn.status).toBe(201);
-    expect(drawn.body).toEqual({
-      code: expect.stringMatching(/^[A-HJKMNP-Z2-9]{8}$/),
-      expiresAt: expect.any(String),
-      qrSvg: expect.stringContaining("<svg"),
-      pairUrl: `/counter/#pair=${drawn.body.code}`
-    });
-    const minutes = (Date.parse(drawn.body.expiresAt) - Date.now()) / 60_000;
-    expect(minutes).toBeGreaterThan(14);
-    expect(minutes).toBeLessThanOrEqual(15);
+    expectDrawnCode(drawn, "counter");
 
-    // Typed as a person types it: lower case, a dash.
-    const typed = `${drawn.body.code.slice(0, 4).toLowerCase()}-${drawn.body.code.slice(4)}`;
-    const paired = await pair({ code: typed, deviceName: "Samsung A05" });
+    const paired = await pair({ code: typedByHand(drawn.body.code), deviceName: "Samsung A05" });
     expect(paired.status).toBe(201);
     expect(paired.body).toEqual({
       key: expect.stringMatching(/^rp_agent_[A-Za-z0-9]{40}$/),
@@ -73,17 +59,7 @@ export function pairingContract(system: () => SystemUnderTest, sql: () => Sql): 
     expect((await h.bo().call("GET", `/relay-points/${code}/agent-keys`)).body).toHaveLength(1);
 
     const again = await h.bo().call("POST", `/relay-points/${code}/pairing-codes`, {});
-    const key = randomUUID();
-    const first = await pair({ code: again.body.code, deviceName: "A05" }, { "Idempotency-Key": key });
-    const replayed = await pair({ code: again.body.code, deviceName: "A05" }, { "Idempotency-Key": key });
-    expect(first.status).toBe(201);
-    expect({ status: replayed.status, body: replayed.body }).toEqual({ status: 201, body: first.body });
-    expectError(await pair({ code: again.body.code, deviceName: "other" }, { "Idempotency-Key": key }), 422, "IDEMPOTENCY_KEY_REUSED");
-    expectError(
-      await pair({ code: again.body.code, deviceName: "A05" }, { "Idempotency-Key": randomUUID() }),
-      404,
-      "PAIRING_CODE_NOT_FOUND"
-    );
+    await expectIdempotentExchange(pair, again.body.code);
     expect((await h.bo().call("GET", `/relay-points/${code}/agent-keys`)).body).toHaveLength(2);
   });
 
@@ -92,10 +68,7 @@ export function pairingContract(system: () => SystemUnderTest, sql: () => Sql): 
     const drawn = await h.bo().call("POST", `/relay-points/${code}/pairing-codes`, {});
     await sql()("UPDATE auth.pairing_codes SET expires_at = now() - interval '1 second' WHERE relay_code = $1", [code]);
     expectError(await pair({ code: drawn.body.code }), 410, "PAIRING_CODE_EXPIRED");
-    const attempts: HttpResult[] = [];
-    for (let i = 0; i < 12; i++) attempts.push(await pair({ code: "ZZZZZZZZ" }));
-    expect(attempts.at(-1)?.status).toBe(429);
-    expect(attempts.at(-1)?.headers.get("retry-after")).toEqual(expect.any(String));
+    await expectGuessesLimited(pair);
   });
 }
 

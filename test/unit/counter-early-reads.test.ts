@@ -1,4 +1,5 @@
 import { dayPaths, pagePath, startEarlyReads, takeEarlyReads } from "../../web/counter/early-reads";
+import * as courier from "../../web/courier/early-reads";
 
 /**
  * The counter app's early reads (web/counter/early-reads.ts): prefetch.js asks for the day while
@@ -9,11 +10,12 @@ import { dayPaths, pagePath, startEarlyReads, takeEarlyReads } from "../../web/c
 describe("the counter app's early reads", () => {
   const asked: { url: string; authorization: string | undefined }[] = [];
   const realFetch = globalThis.fetch;
-  const slot = globalThis as { __counterEarlyReads?: unknown };
+  const slot = globalThis as { __counterEarlyReads?: unknown; __courierEarlyReads?: unknown };
 
   beforeEach(() => {
     asked.length = 0;
     delete slot.__counterEarlyReads;
+    delete slot.__courierEarlyReads;
     // Records what would go to the relay API; nothing leaves the test.
     globalThis.fetch = ((url: string, init: RequestInit) => {
       asked.push({ url, authorization: (init.headers as Record<string, string>).Authorization });
@@ -47,5 +49,15 @@ describe("the counter app's early reads", () => {
     startEarlyReads("rp_agent_x");
     jest.setSystemTime(new Date("2026-11-27T09:00:21Z"));
     expect(takeEarlyReads().size).toBe(0);
+  });
+
+  test("the courier app's (same rules, web/shared/early-reads.ts): its run and cash with the courier key, given once, apart from the counter's", () => {
+    courier.startEarlyReads("rp_staff_x");
+    expect(asked).toEqual(["/run", "/cash"].map(path => ({ url: `/api/courier/v1${path}`, authorization: "ApiKey rp_staff_x" })));
+    expect(takeEarlyReads().size).toBe(0);
+    expect([...courier.takeEarlyReads().keys()]).toEqual([courier.RUN_PATHS.run, courier.RUN_PATHS.cash]);
+    expect(courier.takeEarlyReads().size).toBe(0);
+    courier.startEarlyReads("rp_staff_x");
+    expect(asked).toHaveLength(2);
   });
 });

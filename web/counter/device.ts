@@ -1,7 +1,9 @@
+import { createPairingStore } from "../shared/pairing-store";
+
 /**
  * What this phone keeps about its pairing: the agent key (never shown on screen, sent only as the
  * relay API's credential) and the relay point it belongs to. localStorage because the key must be
- * readable before anything else loads, and the origin is the app's own.
+ * readable before anything else loads (web/shared/pairing-store.ts).
  */
 export interface Pairing {
   key: string;
@@ -10,25 +12,7 @@ export interface Pairing {
   deviceName: string;
 }
 
-const PAIRING = "counter.pairing";
-
-export function pairing(): Pairing | null {
-  const raw = localStorage.getItem(PAIRING);
-  if (!raw) return null;
-  try {
-    return JSON.parse(raw) as Pairing;
-  } catch {
-    return null;
-  }
-}
-
-export function savePairing(value: Pairing): void {
-  localStorage.setItem(PAIRING, JSON.stringify(value));
-}
-
-export function forgetPairing(): void {
-  localStorage.removeItem(PAIRING);
-}
+export const { pairing, savePairing, forgetPairing } = createPairingStore<Pairing>("counter.pairing");
 
 /**
  * The relay point's name in the app's language: its Arabic name in Arabic, as the last `GET /me`

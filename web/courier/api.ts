@@ -1,16 +1,13 @@
 import { createApiClient } from "../shared/api-client";
 import { pairing } from "./device";
+import { API, readHeaders, TIMEOUT_MS } from "./early-reads";
 
 /** The courier API, on this page's own origin, with this phone's courier key (web/shared/api-client.ts). */
-export const API = "/api/courier/v1";
-const TIMEOUT_MS = 15_000;
+export { API };
 
 export const { call, serverNow } = createApiClient({
   base: API,
-  headers: (anonymous): Record<string, string> => {
-    const key = anonymous ? undefined : pairing()?.key;
-    return key ? { Accept: "application/json", Authorization: `ApiKey ${key}` } : { Accept: "application/json" };
-  },
+  headers: anonymous => readHeaders(anonymous ? undefined : pairing()?.key),
   timeoutMs: TIMEOUT_MS
 });
 

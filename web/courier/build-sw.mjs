@@ -1,8 +1,9 @@
-// After the courier app is bundled: the barcode decoder's .wasm beside it, then the service worker
-// that precaches it all (web/shared/build-sw.mjs).
-import { buildServiceWorker, copyDecoder } from "../shared/build-sw.mjs";
+// After the courier app is bundled: the barcode decoder's .wasm, prefetch.js (the run's first reads,
+// started early: early-reads.ts) and the service worker that precaches it all (web/shared/build-sw.mjs).
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildAppExtras } from "../shared/build-sw.mjs";
 
 export default async function buildCourierExtras(outdir) {
-  copyDecoder(outdir);
-  await buildServiceWorker(outdir, "courier");
+  await buildAppExtras(outdir, "courier", dirname(fileURLToPath(import.meta.url)));
 }

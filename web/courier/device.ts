@@ -1,7 +1,9 @@
+import { createPairingStore } from "../shared/pairing-store";
+
 /**
  * What this phone keeps about its pairing: the courier key (never shown, sent only as the courier
  * API's credential) and whose phone it is. localStorage because the key must be readable before
- * anything else loads, and the origin's storage is per app by its name (`courier.`).
+ * anything else loads (web/shared/pairing-store.ts).
  */
 export interface Pairing {
   key: string;
@@ -11,22 +13,4 @@ export interface Pairing {
   deviceName: string | null;
 }
 
-const PAIRING = "courier.pairing";
-
-export function pairing(): Pairing | null {
-  const raw = localStorage.getItem(PAIRING);
-  if (!raw) return null;
-  try {
-    return JSON.parse(raw) as Pairing;
-  } catch {
-    return null;
-  }
-}
-
-export function savePairing(value: Pairing): void {
-  localStorage.setItem(PAIRING, JSON.stringify(value));
-}
-
-export function forgetPairing(): void {
-  localStorage.removeItem(PAIRING);
-}
+export const { pairing, savePairing, forgetPairing } = createPairingStore<Pairing>("courier.pairing");

@@ -1,8 +1,9 @@
-import { h, ltr } from "../shared/dom";
+import { createAppShell } from "../shared/app-shell";
+import { h } from "../shared/dom";
 import { forgetPairing, pairing } from "./device";
-import { applyDocumentLanguage, errorText, Language, LANGUAGE_NAMES, LANGUAGES, language, setLanguage, t } from "./i18n";
+import { applyDocumentLanguage, errorText, language, setLanguage, t } from "./i18n";
 import type { MessageKey } from "./i18n/fr";
-import { dismissResults, flush, items, onOutboxChange, OutboxItem, startFlushing } from "./outbox";
+import { dismissResults, flush, items, onOutboxChange, startFlushing } from "./outbox";
 import { currentRoute, go, Route, setNavigator } from "./router";
 import { stopCamera } from "./scan-field";
 import { hubScreen } from "./screens/hub";
@@ -13,12 +14,20 @@ import { runScreen } from "./screens/run";
 import { currentDay, openDay } from "./state";
 
 /**
- * The courier app: a header (the courier, the network, what waits to be sent, the language), the
- * sync results, and one screen at a time. See docs/network/courier-app.md.
+ * The courier app: the shared frame (web/shared/app-shell.ts: the courier, the network, what waits
+ * to be sent, the language, the sync results) and one screen at a time. See docs/network/courier-app.md.
  */
-const header = h("header", { class: "top" });
-const results = h("div", { class: "results", "aria-live": "polite" });
-const main = h("main", { id: "main" });
+const shell = createAppShell({
+  i18n: { t, errorText, language, setLanguage, applyDocumentLanguage },
+  outbox: { items, flush, dismissResults, onOutboxChange, startFlushing },
+  kindText: item => t(`kind_${item.kind}` as MessageKey),
+  brand: () => pairing()?.courierName ?? null,
+  unpair: () => {
+    forgetPairing();
+    go({ screen: "pair" });
+  },
+  redraw: () => show(currentRoute())
+});
 
 function stopView(position: number): HTMLElement {
   const stop = currentDay()?.stops[position];
@@ -31,7 +40,7 @@ function show(route: Route): void {
   stopCamera();
   const paired = pairing();
   let view: HTMLElement;
-  if (!paired || route.screen === "pair") view = pairScreen(() => void drawChrome());
+  if (!paired || route.screen === "pair") view = pairScreen(() => void shell.drawChrome());
   else if (route.screen === "stop" && !currentDay()) {
     // A reload on a stop: the day first (from the phone's copy offline), then the stop.
     view = h("p", { class: "muted" }, "…");
@@ -39,105 +48,8 @@ function show(route: Route): void {
       .then(() => show(route))
       .catch(() => go({ screen: "run" }));
   } else view = route.screen === "stop" ? stopView(route.position) : runScreen();
-  main.replaceChildren(view);
-  if (paired && route.screen === "run") main.append(unpairButton());
-  window.scrollTo(0, 0);
-  queueMicrotask(() => {
-    if (!main.contains(document.activeElement)) main.querySelector<HTMLElement>("h1")?.focus();
-  });
+  shell.showView(view, paired !== null && route.screen === "run");
 }
 
-function unpairButton(): HTMLElement {
-  return h(
-    "button",
-    {
-      type: "button",
-      class: "link",
-      onclick: () => {
-        if (!confirm(t("unpairConfirm"))) return;
-        forgetPairing();
-        go({ screen: "pair" });
-      }
-    },
-    t("unpair")
-  );
-}
-
-function languagePicker(): HTMLElement {
-  const select = h(
-    "select",
-    {
-      id: "language",
-      "aria-label": t("language"),
-      onchange: () => {
-        setLanguage(select.value as Language);
-        void drawChrome();
-        show(currentRoute());
-      }
-    },
-    LANGUAGES.map(code => h("option", { value: code, selected: code === language(), lang: code }, LANGUAGE_NAMES[code]))
-  );
-  return select;
-}
-
-function resultRow(item: OutboxItem): HTMLElement {
-  const ok = item.state === "sent";
-  return h(
-    "li",
-    { class: `result ${ok ? "result-ok" : "result-refused"}`, "data-id": item.id },
-    h("span", { class: "result-kind" }, t(`kind_${item.kind}` as MessageKey)),
-    " ",
-    ltr(item.subject),
-    " — ",
-    h("strong", null, t(ok ? "syncOk" : "syncRefused")),
-    ok || !item.error ? null : h("span", { class: "result-reason" }, ` ${errorText(item.error.code)} (${item.error.code})`)
-  );
-}
-
-async function drawChrome(): Promise<void> {
-  const all = await items();
-  const waiting = all.filter(item => item.state === "waiting").length;
-  const finished = all.filter(item => item.state !== "waiting" && item.queued);
-  const paired = pairing();
-  header.replaceChildren(
-    h(
-      "div",
-      { class: "top-row" },
-      h("span", { class: "brand", dir: "auto" }, paired ? paired.courierName : t("appName")),
-      h("span", { class: `net ${navigator.onLine ? "net-on" : "net-off"}`, role: "status" }, t(navigator.onLine ? "online" : "offline")),
-      languagePicker()
-    ),
-    waiting
-      ? h(
-          "div",
-          { class: "outbox", id: "outbox-count", role: "status" },
-          h("span", null, waiting === 1 ? t("waitingOne") : t("waiting", { n: waiting })),
-          navigator.onLine ? h("button", { type: "button", class: "small", onclick: () => void flush() }, t("sendNow")) : null
-        )
-      : ""
-  );
-  results.replaceChildren(
-    ...(finished.length
-      ? [
-          h("h2", null, t("syncResults")),
-          h("ul", { class: "list", id: "sync-results" }, finished.map(resultRow)),
-          h("button", { type: "button", class: "small secondary", onclick: () => void dismissResults() }, t("dismiss"))
-        ]
-      : [])
-  );
-}
-
-function start(): void {
-  applyDocumentLanguage();
-  document.body.replaceChildren(header, results, main);
-  setNavigator(show);
-  onOutboxChange(() => void drawChrome());
-  window.addEventListener("online", () => void drawChrome());
-  window.addEventListener("offline", () => void drawChrome());
-  void drawChrome();
-  show(pairCodeInAddress() ? { screen: "pair" } : currentRoute());
-  startFlushing();
-  if ("serviceWorker" in navigator) void navigator.serviceWorker.register("sw.js", { scope: "./" }).catch(() => undefined);
-}
-
-start();
+setNavigator(show);
+shell.start(() => show(pairCodeInAddress() ? { screen: "pair" } : currentRoute()));

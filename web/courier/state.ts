@@ -1,5 +1,6 @@
 import { openStore } from "../shared/idb";
 import { call, CourierRun, PickupView, RunStop } from "./api";
+import { RUN_PATHS, takeEarlyReads } from "./early-reads";
 import { stopKey, stopKeysOf, type DayRecord, type PickupScan } from "./progress";
 
 /**
@@ -76,19 +77,24 @@ function takeRecord(saved: Saved[], day: Today): void {
 export async function openDay(): Promise<Today> {
   const saved = await store.all<Saved>();
   const copy = saved.find(s => s.id === "today")?.today ?? null;
-  if (!copy) return loadDay();
+  if (!copy) return loadDay(saved);
   today = { ...copy, fromCopy: true };
   takeRecord(saved, today);
-  void loadDay().catch(() => undefined);
+  void loadDay(saved).catch(() => undefined);
   return today;
 }
 
-/** The run from the server, or the phone's copy when there is no network. */
-export async function loadDay(): Promise<Today> {
-  const saved = await store.all<Saved>();
+/** The run from the server, or the phone's copy when there is no network. `kept`: what openDay just read of the phone's. */
+export async function loadDay(kept?: Saved[]): Promise<Today> {
+  const saved = kept ?? (await store.all<Saved>());
   const copy = saved.find(s => s.id === "today")?.today ?? null;
   try {
-    const [answer, cash] = await Promise.all([call<CourierRun>("GET", "/run"), call<{ aboardDzd: number }>("GET", "/cash")]);
+    // The page's first loadDay may find its reads already asked for by prefetch.js.
+    const early = takeEarlyReads();
+    const [answer, cash] = await Promise.all([
+      call<CourierRun>("GET", RUN_PATHS.run, undefined, { early: early.get(RUN_PATHS.run) }),
+      call<{ aboardDzd: number }>("GET", RUN_PATHS.cash, undefined, { early: early.get(RUN_PATHS.cash) })
+    ]);
     today = {
       date: answer.run.date,
       stops: answer.run.stops,

@@ -28,6 +28,17 @@ export function copyDecoder(outdir) {
   copyFileSync(require.resolve(`zxing-wasm/reader/${DECODER_WASM}`), join(outdir, DECODER_WASM));
 }
 
+/**
+ * What follows an app's bundle: the decoder's .wasm beside it, its prefetch.js built on its own (no
+ * splitting: a chunk shared with main.js would cost a round trip; decision 0049), then the worker
+ * that precaches it all. `appDir` is the app's source folder (its prefetch.ts).
+ */
+export async function buildAppExtras(outdir, app, appDir) {
+  copyDecoder(outdir);
+  await build({ ...BROWSER, entryPoints: [join(appDir, "prefetch.ts")], outfile: join(outdir, "prefetch.js"), format: "esm" });
+  await buildServiceWorker(outdir, app);
+}
+
 /** The worker of the app `app` ("counter", "courier"), precaching everything in `outdir` but itself. */
 export async function buildServiceWorker(outdir, app) {
   const files = readdirSync(outdir)

@@ -1,6 +1,7 @@
 import { ApiError, NetworkError } from "../api";
 import { forgetPairing } from "../device";
 import { h, ltr, notice } from "../../shared/dom";
+import { pairAgainButton } from "../../shared/pair-screen";
 import { errorText, t } from "../i18n";
 import type { MessageKey } from "../i18n/fr";
 import { go } from "../router";
@@ -33,18 +34,10 @@ export function errorNotice(err: unknown, parcel?: string): HTMLElement {
     const extra = left ? ` ${t("triesLeft", { n: left })}` : "";
     const again =
       err.code === "UNAUTHENTICATED"
-        ? h(
-            "button",
-            {
-              type: "button",
-              class: "small",
-              onclick: () => {
-                forgetPairing();
-                go("pair");
-              }
-            },
-            t("pairAgain")
-          )
+        ? pairAgainButton(t("pairAgain"), () => {
+            forgetPairing();
+            go("pair");
+          })
         : null;
     return notice("error", ...about, errorText(err.code) + extra, h("small", { class: "code" }, ` (${err.code})`), again);
   }

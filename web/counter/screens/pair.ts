@@ -1,10 +1,12 @@
+import { createPairScreen } from "../../shared/pair-screen";
 import { call } from "../api";
 import { savePairing } from "../device";
-import { h, notice } from "../../shared/dom";
 import { t } from "../i18n";
 import { go } from "../router";
-import { errorNotice, slot } from "./common";
 import { scanField } from "../scan-field";
+import { errorNotice, slot } from "./common";
+
+export { pairCodeInAddress } from "../../shared/pair-screen";
 
 interface PairingAnswer {
   key: string;
@@ -14,51 +16,16 @@ interface PairingAnswer {
   relayName: string;
 }
 
-/** The pairing code in the address the operator's QR opens (/counter/#pair=CODE), if any. */
-export function pairCodeInAddress(): string | null {
-  const match = /^#pair=([A-Za-z0-9-]{4,16})$/.exec(location.hash);
-  return match ? match[1] : null;
-}
-
-/**
- * Pairing: the operator's 8-character code (typed, or its QR opened) is exchanged for this
- * phone's own agent key, kept on the phone and never shown.
- */
-export function pairScreen(onPaired: () => void): HTMLElement {
-  const result = slot();
-  const device = h("input", { id: "device-name", name: "deviceName", type: "text", value: t("pairDeviceDefault"), maxlength: 60 });
-  const pair = async (code: string) => {
-    try {
-      const answer = await call<PairingAnswer>(
-        "POST",
-        "/pairings",
-        { code, deviceName: device.value.trim() || t("pairDeviceDefault") },
-        { anonymous: true }
-      );
-      savePairing({ key: answer.key, relayCode: answer.relayCode, relayName: answer.relayName, deviceName: answer.name });
-      history.replaceState(null, "", "#today");
-      onPaired();
-      go("today");
-    } catch (err) {
-      result.replaceChildren(errorNotice(err));
-    }
-  };
-  const fromAddress = pairCodeInAddress();
-  if (fromAddress) queueMicrotask(() => void pair(fromAddress));
-  return h(
-    "section",
-    { class: "screen", "aria-labelledby": "screen-title" },
-    h("div", { class: "screen-head" }, h("h1", { id: "screen-title", tabindex: "-1" }, t("pairTitle"))),
-    h("p", null, t("pairIntro")),
-    h("div", { class: "field" }, h("label", { for: "device-name" }, t("pairDevice")), device),
-    scanField({
-      id: "pair-code",
-      label: t("pairCode"),
-      maxLength: 16,
-      // The operator's QR holds the whole address: its fragment is the code.
-      onValue: value => void pair(/#pair=([A-Za-z0-9-]+)/.exec(value)?.[1] ?? value)
-    }),
-    fromAddress ? notice("info", fromAddress) : null,
-    result
-  );
-}
+/** Pairing (web/shared/pair-screen.ts): the operator's code exchanged for this phone's own agent key. */
+export const pairScreen = createPairScreen<PairingAnswer>({
+  call,
+  t,
+  scanField,
+  errorNotice,
+  slot,
+  save: answer => savePairing({ key: answer.key, relayCode: answer.relayCode, relayName: answer.relayName, deviceName: answer.name }),
+  homeHash: "#today",
+  goHome: () => go("today"),
+  // As it has always been: the relay API's pairing takes a key, the counter app never sent one.
+  idempotent: false
+});

@@ -2,6 +2,7 @@ import { ApiError, NetworkError } from "../../shared/api-errors";
 import { cashCountFields } from "../../shared/cash-count";
 import { Denominations, totalDzd } from "../../shared/denominations";
 import { h, ltr, notice } from "../../shared/dom";
+import { pairAgainButton } from "../../shared/pair-screen";
 import type { Outcome } from "../../shared/outbox";
 import { forgetPairing } from "../device";
 import { amount, errorText, t } from "../i18n";
@@ -32,18 +33,10 @@ export function errorNotice(err: unknown, about?: string): HTMLElement {
   if (err instanceof ApiError) {
     const again =
       err.code === "UNAUTHENTICATED"
-        ? h(
-            "button",
-            {
-              type: "button",
-              class: "small",
-              onclick: () => {
-                forgetPairing();
-                go({ screen: "pair" });
-              }
-            },
-            t("pairAgain")
-          )
+        ? pairAgainButton(t("pairAgain"), () => {
+            forgetPairing();
+            go({ screen: "pair" });
+          })
         : null;
     return notice("error", ...subject, errorText(err.code), h("small", { class: "code" }, ` (${err.code})`), again);
   }
