@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { uuidv7 } from "../../lib/uuid7";
 import type { Logger } from "moleculer";
 import { call, Caller } from "../../lib/contract";
 import { encryptField } from "../../lib/crypto";
@@ -151,7 +151,7 @@ export async function createParcel(
   const reached = await throughGroup(
     deps,
     {
-      id: randomUUID(),
+      id: uuidv7(),
       organizationId: owner.organizationId,
       mode: owner.mode,
       destinationRelayCode: relay.code,

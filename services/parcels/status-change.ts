@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { uuidv7 } from "../../lib/uuid7";
 import { CodEventType, codStatusAfter, CodStatus } from "../../lib/cod";
 import type { Queryable } from "../../lib/db/database";
 import { ParcelEvent, parcelOf, RemittanceRef, subjectIdOf } from "../../lib/events";
@@ -91,7 +91,7 @@ export function eventOf(
   at: { type: ParcelEvent["type"]; sequence: number; occurredAt: Date; reason: string | null }
 ): ParcelEvent {
   return {
-    id: randomUUID(),
+    id: uuidv7(),
     type: at.type,
     createdAt: parcel.updatedAt.toISOString(),
     occurredAt: at.occurredAt.toISOString(),
