@@ -1,4 +1,4 @@
-import { uuidv7 } from "../../lib/uuid7";
+import { uuidv7 } from "./uuid7";
 import type { Logger } from "moleculer";
 import { call, Caller } from "../../lib/contract";
 import { encryptField } from "../../lib/crypto";

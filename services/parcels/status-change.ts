@@ -1,4 +1,4 @@
-import { uuidv7 } from "../../lib/uuid7";
+import { uuidv7 } from "./uuid7";
 import { CodEventType, codStatusAfter, CodStatus } from "../../lib/cod";
 import type { Queryable } from "../../lib/db/database";
 import { ParcelEvent, parcelOf, RemittanceRef, subjectIdOf } from "../../lib/events";

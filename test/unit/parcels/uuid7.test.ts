@@ -1,5 +1,5 @@
 import Joi from "joi";
-import { uuidv7 } from "../../lib/uuid7";
+import { uuidv7 } from "../../../services/parcels/uuid7";
 
 /** Issue 48: parcel ids are time-ordered (UUIDv7), so that new rows append to the id indexes. */
 describe("uuidv7", () => {
