@@ -358,6 +358,8 @@ describeBrowser("the relay-point picker in a shop's checkout, in headless Chromi
     ])("%s: the point is shown by its name, required passes, the form submits its code", async (_how, query) => {
       const { page, problems, close } = await open(MOBILE, `lang=fr&${query}`);
       try {
+        // Set late, the point reads by its code until the directory's answer names it: wait for the name.
+        await summary(page).filter({ hasText: ORAN.name }).waitFor();
         await expect(summary(page).innerText()).resolves.toContain(ORAN.name);
         expect(await presetState(page)).toEqual({ value: ORAN.code, valid: true, message: "" });
         const received = await submitted(page, () => page.getByRole("button", { name: "Valider" }).click());
