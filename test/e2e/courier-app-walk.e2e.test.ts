@@ -127,7 +127,9 @@ describeBrowser("the courier app: a courier's day", () => {
       for (const parcel of collected)
         expect((await day.hubApi("POST", "/scans/in", { trackingNumber: parcel.trackingNumber })).status).toBe(200);
       await toRun(page);
-      await page.click("#refresh");
+      // The refreshed run, not the morning's copy on screen: the phone knows a parcel's relay point
+      // from the run, and a load scan before the answer arrives is "not on the run".
+      await Promise.all([page.waitForResponse(r => r.url().includes("/api/courier/v1/run") && r.status() === 200), page.click("#refresh")]);
       await page.waitForSelector(`#stops > li:nth-child(3) .stop-what`);
       await openStop(page, 1);
       for (const parcel of collected) {
