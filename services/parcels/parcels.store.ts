@@ -7,6 +7,7 @@ import type { ParcelEvent } from "../../lib/events";
 import { toDzd } from "../../lib/money";
 import type { HistoryRecord } from "./parcel-events";
 import { ListPosition, POSITION_AT_SQL } from "./list-cursor";
+import { LIST_MARKS, markedPage, MarkTuning } from "./list-marks.store";
 import type { ParcelStatus } from "../../lib/parcel-status";
 import type { ParcelDirection } from "../../lib/parcel-view";
 import type { PublicTrackingSource } from "../../lib/public-tracking";
@@ -472,11 +473,19 @@ export interface ListFilter {
  * after its position on the same index, so page 10,000 costs what page 1 does. One row more than
  * the page is read to know whether another follows.
  */
-export async function listVisible(
-  db: Queryable,
-  owner: Owner,
-  filter: ListFilter
-): Promise<{ records: ParcelRecord[]; total: number; next: ListPosition | null }> {
+export async function listVisible(db: Queryable, owner: Owner, filter: ListFilter, marks: MarkTuning = LIST_MARKS): Promise<ListPage> {
+  const offset = filter.page * filter.size;
+  if (!filter.status && !filter.direction && !filter.after && offset >= marks.fromOffset) {
+    // The SPEC's deep page numbers: from the nearest mark, not a walk over every parcel skipped (list-marks.store.ts).
+    const { rows, total } = await markedPage<ParcelRow & { position_at: string }>(
+      db,
+      owner,
+      { offset, size: filter.size },
+      PARCEL_COLUMNS,
+      marks
+    );
+    return pageOfRows(rows, total, filter.size);
+  }
   const params: unknown[] = [owner.organizationId, owner.mode];
   let where = "organization_id = $1 AND mode = $2 AND status <> 'PENDING'";
   if (filter.status) {
@@ -514,14 +523,23 @@ export async function listVisible(
       );
   const rows = await db.query<ParcelRow & { position_at: string }>(
     page,
-    filter.after
-      ? [...params, filter.size + 1, filter.after.createdAt, filter.after.id]
-      : [...params, filter.size + 1, filter.page * filter.size]
+    filter.after ? [...params, filter.size + 1, filter.after.createdAt, filter.after.id] : [...params, filter.size + 1, offset]
   );
-  const shown = rows.slice(0, filter.size);
+  return pageOfRows(rows, Number(total), filter.size);
+}
+
+export interface ListPage {
+  records: ParcelRecord[];
+  total: number;
+  next: ListPosition | null;
+}
+
+/** A page from its rows (one more than the page when another follows). */
+function pageOfRows(rows: (ParcelRow & { position_at: string })[], total: number, size: number): ListPage {
+  const shown = rows.slice(0, size);
   const last = shown[shown.length - 1];
-  const next = rows.length > filter.size ? { createdAt: last.position_at, id: last.id } : null;
-  return { records: shown.map(toParcel), total: Number(total), next };
+  const next = rows.length > size ? { createdAt: last.position_at, id: last.id } : null;
+  return { records: shown.map(toParcel), total, next };
 }
 
 // --- labels -------------------------------------------------------------------------------------
