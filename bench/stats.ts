@@ -7,6 +7,8 @@ export interface LoadStats {
   count: number;
   errors: number;
   seconds: number;
+  /** Bytes read per answer, headers included: two sides of a row answering the same size read the same work. */
+  bytesPerAnswer?: number;
   /** Peak resident memory of the process(es) under test during the load, in MB. */
   rssMb?: number;
   /** CPU used during the load by each process of the system (and the servers it uses), in cores. */

@@ -32,6 +32,8 @@ interface WrkSummary {
   timeout: number;
   p50Us: number;
   p99Us: number;
+  /** Bytes read, headers included (older result lines lack it). */
+  bytes?: number;
 }
 
 const SCRIPT = path.join(ROOT, "bench", "wrk-request.lua");
@@ -81,6 +83,7 @@ export async function runWrk(spec: HttpRequestSpec, options: WrkOptions): Promis
     count: s.requests,
     errors,
     seconds,
+    ...(s.bytes !== undefined && s.requests > 0 ? { bytesPerAnswer: s.bytes / s.requests } : {}),
     ...(peak !== undefined ? { rssMb: peak } : {}),
     ...(cpuCores ? { cpuCores } : {})
   };

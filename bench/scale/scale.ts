@@ -112,7 +112,8 @@ async function interleavedRates(
 ): Promise<RateRow[]> {
   const say = (side: string, round: number) => (row: string, stats: LoadStats) =>
     process.stderr.write(
-      `round ${round + 1}/${rounds} ${side}: ${row} ${Math.round(stats.rate)} req/s${stats.errors ? ` (${stats.errors} errors)` : ""}\n`
+      `round ${round + 1}/${rounds} ${side}: ${row} ${Math.round(stats.rate)} req/s` +
+        `${stats.bytesPerAnswer ? `, ${Math.round(stats.bytesPerAnswer)} B an answer` : ""}${stats.errors ? ` (${stats.errors} errors)` : ""}\n`
     );
   const all: RateRow[][] = [];
   for (let round = 0; round < rounds; round++) {
