@@ -151,7 +151,7 @@ export function hubScreen(stop: RunStop): HTMLElement {
         cash.replaceWith(fresh);
         cash = fresh;
         // "The hub confirmed" only after a deposit: with none, there was no cash to confirm.
-        const confirmed = left === 0 && currentRecord()?.depositedDzd != null;
+        const confirmed = left === 0 && (currentRecord()?.depositedDzd ?? null) !== null;
         refreshed.replaceChildren(
           confirmed ? notice("ok", t("cashZero")) : notice("info", t("cashAboard"), " ", t("dzd", { n: amount(left) }))
         );
