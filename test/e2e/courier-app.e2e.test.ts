@@ -1,8 +1,9 @@
+import { randomBytes } from "node:crypto";
 import zlib from "node:zlib";
 import { WEB_APP_CONTENT_SECURITY_POLICY } from "../../services/gateway/web-apps.mixin";
 import type { Browser } from "playwright-core";
 import { axeFindings, CounterSystem, describeBrowser, phonePage } from "./counter-system";
-import { courierScreenshot } from "./courier-system";
+import { courierDay, courierScreenshot } from "./courier-system";
 import { expectEveryFileCompressed, useSystemAndBrowser } from "./web-app-checks";
 
 /** What the page-side predicates read (this file is typed for Node, without the DOM library). */
@@ -15,6 +16,7 @@ type BrowserGlobals = { navigator: { serviceWorker: { controller: unknown } } };
  * screen in French and in Arabic, the worker precaching the shell and the decoder, and every file
  * compressed with an ETag that revalidates to 304 (decision 0049). The time to usable (2 s on Slow
  * 4G with 4× CPU) is a measure, not a test: `npm run bench:counter -- --app courier`.
+ * And the hub stop reads the run again: a parcel the hub scanned in leaves its list (issue 45).
  */
 describeBrowser("the courier app: its budgets", () => {
   let system: CounterSystem;
@@ -100,4 +102,53 @@ describeBrowser("the courier app: its budgets", () => {
       "zxing_reader.wasm"
     ]);
   }, 60_000);
+
+  test.each(["fr-FR", "ar-DZ"])(
+    "the hub stop reads the run again: a parcel the hub scanned in leaves its list; offline, the phone's copy, said so (%s)",
+    async locale => {
+      const day = await courierDay(system, randomBytes(3).toString("hex").toUpperCase());
+      await day.planRun([
+        { kind: "PICKUP", ref: day.pickup.id },
+        { kind: "HUB", ref: day.hub.id }
+      ]);
+      // Two parcels collected by the courier (through the API, beside the app): the hub stop lists them to hand in.
+      const courier = await day.courierApi();
+      const [first, second] = day.pickup.parcels;
+      for (const parcel of [first, second])
+        expect((await courier("POST", `/pickups/${day.pickup.id}/scans`, { trackingNumber: parcel.trackingNumber })).status).toBe(200);
+      const { context, page, problems } = await phonePage(browser, locale);
+      const runRead = () => page.waitForResponse(r => r.url().includes("/api/courier/v1/run") && r.status() === 200);
+      const handIn = () =>
+        page.$$eval("#hand-in-list li", items => items.map(item => (item.textContent ?? "").replace(/[\u2066-\u2069]/g, "")));
+      try {
+        await page.goto(`${system.base}/courier/#pair=${await day.pairingCode()}`);
+        await page.waitForSelector("#stops > li:nth-child(2)");
+        await Promise.all([runRead(), page.click("#stops > li:nth-child(2) button")]);
+        await page.waitForSelector("#hand-in-list li:nth-child(2)");
+        expect((await handIn()).sort()).toEqual([first.trackingNumber, second.trackingNumber].sort());
+
+        // The hub's station scans the first in, on its side; the courier taps Actualiser on the stop.
+        expect((await day.hubApi("POST", "/scans/in", { trackingNumber: first.trackingNumber })).status).toBe(200);
+        await Promise.all([runRead(), page.click("#refresh-cash")]);
+        await page.waitForSelector(`#hand-in-list li:has-text("${first.trackingNumber}")`, { state: "detached" });
+        expect(await handIn()).toEqual([expect.stringContaining(second.trackingNumber)]);
+        expect(await page.textContent("#hub-hand-in .tile-value")).toMatch(/1/);
+        expect(await axeFindings(page)).toEqual([]);
+        await courierScreenshot(page, `${locale.slice(0, 2)}-11-hub-refreshed`);
+
+        // No network: the phone's copy, said to be one (it may be out of date).
+        await context.setOffline(true);
+        await page.click("#refresh-cash");
+        await page.waitForSelector("#hub-freshness[data-copy]");
+        await page.waitForSelector("#refresh-cash + .slot .notice-error");
+        expect(await handIn()).toEqual([expect.stringContaining(second.trackingNumber)]);
+        await courierScreenshot(page, `${locale.slice(0, 2)}-12-hub-offline`);
+        await context.setOffline(false);
+        expect(problems.filter(p => !/ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(p))).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    120_000
+  );
 });

@@ -43,6 +43,8 @@ export interface CourierDay {
   pairingCode(): Promise<string>;
   /** The operator's plan for today: these stops, in this order. */
   planRun(stops: { kind: string; ref: string }[]): Promise<void>;
+  /** The courier API with a key of its own (a second phone paired by code): scans made beside the app's. */
+  courierApi(): Promise<Api>;
 }
 
 export async function courierDay(system: CounterSystem, tag: string): Promise<CourierDay> {
@@ -89,6 +91,8 @@ export async function courierDay(system: CounterSystem, tag: string): Promise<Co
     "pickup"
   ).body;
   const manifest = must(await live("POST", "/manifests", { pickupId: pickup.id }), 201, "manifest").body;
+  const pairingCode = async (): Promise<string> =>
+    must(await bo.call("POST", `/couriers/${courier.id}/pairing-codes`, { deviceName: "Téléphone Yacine" }), 201, "pairing code").body.code;
 
   return {
     hub,
@@ -97,14 +101,15 @@ export async function courierDay(system: CounterSystem, tag: string): Promise<Co
     relayA: { code: codeA, agent: await agentOf(codeA) },
     relayB: { code: RELAY, agent: await agentOf(RELAY) },
     pickup: { id: pickup.id, manifestNumber: manifest.number, parcels },
-    async pairingCode() {
-      return must(await bo.call("POST", `/couriers/${courier.id}/pairing-codes`, { deviceName: "Téléphone Yacine" }), 201, "pairing code")
-        .body.code;
-    },
+    pairingCode,
     async planRun(stops) {
       const today = new Date(Date.now() + 3_600_000).toISOString().slice(0, 10);
       const kept = must(await bo.call("GET", `/runs?date=${today}&courierId=${courier.id}`), 200, "run");
       must(await bo.call("PUT", `/runs/${kept.body.id}/stops`, { stops }), 200, "run stops");
+    },
+    async courierApi() {
+      const paired = must(await http(base, "POST", "/api/courier/v1/pairings", { body: { code: await pairingCode() } }), 201, "pairing");
+      return keyed(base, "courier", paired.body.key);
     }
   };
 }

@@ -1,5 +1,5 @@
 import type { RunStop } from "../../web/courier/api";
-import { countDifference, pickupTally, runProgress, stopKey, stopKeysOf } from "../../web/courier/progress";
+import { countDifference, hubHandIn, pickupTally, runProgress, stopKey, stopKeysOf } from "../../web/courier/progress";
 import { COINS_DZD, denominationsOf, NOTES_DZD, totalDzd } from "../../web/shared/denominations";
 
 /**
@@ -121,5 +121,29 @@ describe("cash counted by denomination", () => {
     expect(countDifference(6500, 7000)).toBe(-500);
     expect(countDifference(7000, 7000)).toBe(0);
     expect(countDifference(7000, null)).toBeNull();
+  });
+});
+
+describe("the hub stop's list of parcels to hand in", () => {
+  const none = new Set<string>();
+
+  test("before the stop read the run (or offline): the phone's copy, less what was loaded here", () => {
+    expect(hubHandIn(["A", "B", "C"], null, new Set(["B"]), none)).toEqual({ list: ["A", "C"], taken: [] });
+  });
+
+  test("the server's list once read: what the hub scanned in leaves the list and is taken off the parcels aboard", () => {
+    expect(hubHandIn(["A", "B"], ["B"], none, none)).toEqual({ list: ["B"], taken: ["A"] });
+  });
+
+  test("a scan still waiting in the outbox stays listed and aboard (the server does not know it yet)", () => {
+    expect(hubHandIn(["A", "B"], ["B"], none, new Set(["A"]))).toEqual({ list: ["B", "A"], taken: [] });
+  });
+
+  test("a parcel loaded here is neither to hand in nor taken", () => {
+    expect(hubHandIn(["A", "B"], ["B"], new Set(["A"]), none)).toEqual({ list: ["B"], taken: [] });
+  });
+
+  test("what the server lists and the phone did not record is listed too", () => {
+    expect(hubHandIn([], ["Z"], none, none)).toEqual({ list: ["Z"], taken: [] });
   });
 });

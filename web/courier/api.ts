@@ -27,6 +27,8 @@ export interface RunStop {
   otherCount: number;
   deliver: string[];
   collectReturns: string[];
+  /** HUB: the tracking numbers still to hand in, as the hub's scans left them (absent from a copy kept before it existed). */
+  handIn?: string[];
   instruction: string;
   /** RELAY, once the counter-cash work is merged: the till's cash closed and not yet collected (DZD, 0 when none). */
   cashToCollect?: number;

@@ -103,3 +103,31 @@ export function runProgress(stops: readonly RunStop[], day: DayRecord): RunProgr
 export function countDifference(countedDzd: number, expectedDzd: number | null | undefined): number | null {
   return expectedDzd === null || expectedDzd === undefined ? null : countedDzd - expectedDzd;
 }
+
+/** What the hub stop lists to hand in, and the parcels aboard the hub has taken meanwhile. */
+export interface HubHandIn {
+  list: string[];
+  taken: string[];
+}
+
+/**
+ * The hub stop's list: the server's (`server`, the stop's `handIn` from a read made at the stop)
+ * when there is one, else the phone's copy (`arrival`: the parcels aboard when the stop was
+ * opened). Parcels loaded here (`loaded`) are not to hand in; a scan still in the outbox
+ * (`waiting`) is not yet known to the server, so its parcel stays listed. `taken`: aboard on
+ * arrival, no longer listed by the server: the hub scanned it in.
+ */
+export function hubHandIn(
+  arrival: readonly string[],
+  server: readonly string[] | null,
+  loaded: ReadonlySet<string>,
+  waiting: ReadonlySet<string>
+): HubHandIn {
+  const copy = [...new Set(arrival)].filter(n => !loaded.has(n));
+  if (server === null) return { list: copy, taken: [] };
+  const listed = new Set(server);
+  return {
+    list: [...server.filter(n => !loaded.has(n)), ...copy.filter(n => waiting.has(n) && !listed.has(n))],
+    taken: copy.filter(n => !listed.has(n) && !waiting.has(n))
+  };
+}

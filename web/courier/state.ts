@@ -121,11 +121,18 @@ export async function updateRecord(change: (r: Record) => void): Promise<void> {
   changed();
 }
 
-export function markDone(stop: RunStop): Promise<void> {
+/**
+ * The day's stop that is `stop`, by place and position, not by object: the screen's stop may be of
+ * the copy the server's run replaced meanwhile (opened offline, or read again by the screen).
+ */
+export function stopNow(stop: RunStop): { stop: RunStop; key: string } | null {
   const stops = today?.stops ?? [];
-  // By place and position, not by object: the screen's stop may be of the copy the server's run replaced meanwhile (opened offline).
   const at = stops.findIndex(s => s === stop || (s.position === stop.position && stopKey(s) === stopKey(stop)));
-  const key = stopKeysOf(stops)[at];
+  return at === -1 ? null : { stop: stops[at], key: stopKeysOf(stops)[at] };
+}
+
+export function markDone(stop: RunStop): Promise<void> {
+  const key = stopNow(stop)?.key;
   return updateRecord(r => {
     if (key && !r.done.includes(key)) r.done.push(key);
   });
@@ -134,15 +141,4 @@ export function markDone(stop: RunStop): Promise<void> {
 export function relayRecord(r: Record, code: string): Record["relays"][string] {
   r.relays[code] ??= { arrived: false, returns: [], countedDzd: null };
   return r.relays[code];
-}
-
-/** The cash aboard again from the server (the hub's confirmation brings it to zero). */
-export async function refreshCash(): Promise<number> {
-  const cash = await call<{ aboardDzd: number }>("GET", "/cash");
-  if (today) {
-    today.aboardDzd = cash.aboardDzd;
-    await store.put({ id: "today", today });
-  }
-  await updateRecord(r => (r.cashAboardDzd = cash.aboardDzd));
-  return cash.aboardDzd;
 }

@@ -68,6 +68,7 @@ const EMPTY: Omit<StopView, "position" | "kind" | "instruction"> = {
   otherCount: 0,
   deliver: [],
   collectReturns: [],
+  handIn: [],
   cashToCollect: 0,
   cashByDenomination: null
 };
@@ -119,7 +120,7 @@ export async function stopViews(
     if (stop.kind === "HUB") {
       const stopHub = hubsById.get(stop.ref);
       const here = stop.ref === hub.id;
-      const handIn = here ? toHandIn.length : 0;
+      const handIn = here ? toHandIn.map(p => p.trackingNumber).sort() : [];
       const load = here && stops.slice(0, position).every(s => s.kind !== "RELAY") ? toLoad.length : 0;
       return {
         ...EMPTY,
@@ -127,9 +128,10 @@ export async function stopViews(
         kind: "HUB",
         hubId: stop.ref,
         hubCode: stopHub?.code ?? null,
-        parcelCount: handIn,
+        parcelCount: handIn.length,
         otherCount: load,
-        instruction: `Déposer ${handIn} colis, charger ${load} colis — ${stopHub?.code ?? stop.ref}`
+        handIn,
+        instruction: `Déposer ${handIn.length} colis, charger ${load} colis — ${stopHub?.code ?? stop.ref}`
       };
     }
     const deliver = [...facts.atHub, ...facts.withCourier].filter(p => p.status === "IN_TRANSIT" && p.relayCode === stop.ref);

@@ -37,6 +37,8 @@ export interface StopView {
   /** RELAY: the tracking numbers to deliver and the returns to collect. */
   deliver: string[];
   collectReturns: string[];
+  /** HUB: the tracking numbers to hand in (what the courier still holds from merchants and relay points; the hub's scans take them off). */
+  handIn: string[];
   /** RELAY: the till's cash closed and not yet collected there, in DZD (0 when none, and at other stops). */
   cashToCollect: number;
   /** RELAY: that cash by denomination ({"2000": 3}); null when none, or when a closing was counted as a total only. */
@@ -78,6 +80,10 @@ export const StopViewSchema = component(
     otherCount: { type: "integer", minimum: 0, description: "HUB: to load for the run's relay points; RELAY: returns to collect." },
     deliver: arrayOf({ type: "string" }, "RELAY: the tracking numbers to deliver."),
     collectReturns: arrayOf({ type: "string" }, "RELAY: the returns waiting there (tracking numbers)."),
+    handIn: arrayOf(
+      { type: "string" },
+      "HUB: the tracking numbers to hand in (parcelCount of them): what the courier holds from merchants and relay points, until the hub scans each in."
+    ),
     cashToCollect: amountDzd(
       "RELAY: the till's cash closed and not yet collected there (what the agents counted at closing), in DZD; 0 when none, " +
         "and at PICKUP and HUB stops. Collect it with POST /relays/{code}/cash-collections."

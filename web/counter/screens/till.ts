@@ -1,11 +1,8 @@
 import { call, Till } from "../api";
-import { h, ltr, notice } from "../../shared/dom";
+import { cashCountFields } from "../../shared/cash-count";
+import { h, notice } from "../../shared/dom";
 import { amount, t } from "../i18n";
 import { errorNotice, screen, slot } from "./common";
-
-/** DZD in circulation: notes, then coins. */
-const NOTES = [2000, 1000, 500, 200];
-const COINS = [200, 100, 50, 20, 10, 5];
 
 interface Closing {
   expectedDzd: number;
@@ -24,39 +21,16 @@ export function tillScreen(): HTMLElement {
 }
 
 function countForm(till: Till, result: HTMLElement): HTMLElement {
-  const inputs: [number, HTMLInputElement][] = [];
   const counted = h("output", { id: "till-counted" }, t("dzd", { n: 0 }));
   const difference = h("output", { id: "till-difference" }, t("dzd", { n: amount(-till.amountDzd) }));
-  const total = () => inputs.reduce((sum, [value, input]) => sum + value * (Number.parseInt(input.value, 10) || 0), 0);
-  // The count by face value, the courier's shape (the 200 note and the 200 coin are one face); none
-  // typed: a total of nothing, which says nothing of notes and coins.
-  const body = () => {
-    const typed = inputs.filter(([, input]) => input.value.trim() !== "");
-    if (typed.length === 0) return { countedDzd: 0 };
-    const denominations: Record<string, number> = {};
-    for (const [value, input] of typed) denominations[value] = (denominations[value] ?? 0) + (Number.parseInt(input.value, 10) || 0);
-    return { denominations };
-  };
-  const update = () => {
-    counted.textContent = t("dzd", { n: amount(total()) });
-    difference.textContent = t("dzd", { n: amount(total() - till.amountDzd) });
-  };
-  const row = (value: number, kind: "note" | "coin") => {
-    const id = `${kind}-${value}`;
-    const input = h("input", {
-      id,
-      name: id,
-      type: "number",
-      inputmode: "numeric",
-      min: 0,
-      max: 9999,
-      step: 1,
-      dir: "ltr",
-      oninput: update
-    });
-    inputs.push([value, input]);
-    return h("div", { class: "denomination" }, h("label", { for: id }, ltr(amount(value))), input);
-  };
+  // The fields of web/shared/cash-count.ts with no prefix: note-2000…, coin-5 as before.
+  const fields = cashCountFields("", { notes: t("notes"), coins: t("coins"), amount }, (_count, total) => {
+    counted.textContent = t("dzd", { n: amount(total) });
+    difference.textContent = t("dzd", { n: amount(total - till.amountDzd) });
+  });
+  // The count by face value (the 200 note and the 200 coin are one face); none typed: a total of
+  // nothing, which says nothing of notes and coins.
+  const body = () => (fields.typed() ? { denominations: fields.count() } : { countedDzd: 0 });
   let key = crypto.randomUUID();
   let sent = "";
   const form = h(
@@ -97,18 +71,7 @@ function countForm(till: Till, result: HTMLElement): HTMLElement {
       h("dd", null, difference)
     ),
     h("p", { class: "muted" }, t("handoversToday", { n: till.count })),
-    h(
-      "fieldset",
-      { class: "denominations" },
-      h("legend", null, t("notes")),
-      NOTES.map(v => row(v, "note"))
-    ),
-    h(
-      "fieldset",
-      { class: "denominations" },
-      h("legend", null, t("coins")),
-      COINS.map(v => row(v, "coin"))
-    ),
+    fields.element,
     h("button", { type: "submit", class: "primary wide", id: "till-close" }, t("closeTill"))
   );
   return form;

@@ -89,6 +89,9 @@ export const fr = {
   // Hub
   handIn: "Colis à remettre au hub",
   handInHint: "Le hub scanne chaque colis à l'entrée.",
+  toHandIn: "À remettre",
+  toLoad: "À charger",
+  hubCopy: "Copie de {time} (hors ligne) : le hub a peut-être déjà pris des colis.",
   loadTitle: "Charger pour les points relais",
   loaded: "Chargé pour {code}",
   notOnRun: "Ce colis n'est pour aucun point relais de la tournée.",
@@ -99,7 +102,7 @@ export const fr = {
   countDiffers: "Écart : attendu {expected} DA, compté {counted} DA — {difference}. Il est enregistré avec qui a compté.",
   missingDzd: "il manque {n} DA",
   extraDzd: "{n} DA en trop",
-  refreshCash: "Actualiser les espèces",
+  refreshHub: "Actualiser (colis et espèces)",
   cashZero: "Le hub a confirmé : plus d'espèces à bord.",
   // What the outbox holds
   kind_manifest: "Bordereau",

@@ -43,6 +43,11 @@ export function errorNotice(err: unknown, about?: string): HTMLElement {
   return notice("error", ...subject, errorText(err instanceof NetworkError ? "NETWORK" : "UNKNOWN"));
 }
 
+/** A count with its label, in a row of tiles (the run's progress, the hub stop's counts). */
+export function tile(id: string, label: string, value: Node | string): HTMLElement {
+  return h("div", { class: "tile", id }, h("span", { class: "tile-label" }, label), h("span", { class: "tile-value" }, value));
+}
+
 /** A slot on the screen whose content is replaced as the stop goes. */
 export function slot(): HTMLDivElement {
   return h("div", { class: "slot", "aria-live": "polite" });

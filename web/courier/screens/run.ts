@@ -4,7 +4,7 @@ import { amount, clock, t } from "../i18n";
 import { runProgress, stopKeysOf } from "../progress";
 import { go } from "../router";
 import { currentDay, currentRecord, loadDay, onDayChange, openDay } from "../state";
-import { errorNotice, slot } from "./common";
+import { errorNotice, slot, tile } from "./common";
 
 /** What to do at a stop, one short line. */
 export function whatToDo(stop: RunStop): string {
@@ -17,10 +17,6 @@ export function whatToDo(stop: RunStop): string {
 export function whereIs(stop: RunStop): string {
   if (stop.kind === "PICKUP") return stop.address ? `${stop.address.line1}, ${stop.address.city}` : (stop.confirmationNumber ?? "");
   return (stop.kind === "HUB" ? stop.hubCode : stop.relayCode) ?? "";
-}
-
-function tile(id: string, label: string, value: Node | string): HTMLElement {
-  return h("div", { class: "tile", id }, h("span", { class: "tile-label" }, label), h("span", { class: "tile-value" }, value));
 }
 
 /** The day's run: progress, then every stop in order with what to do there; the next one stands out. */
