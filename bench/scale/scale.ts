@@ -246,10 +246,18 @@ export async function runScale(parcels: number, options: ScaleOptions): Promise<
     const bigOrg = merchant.organizationId;
 
     const owner = { organizationId: bigOrg, mode: "live" as const };
-    const [sample] = await db.query<{ id: string; tracking_number: string; destination_relay_code: string }>(
-      `SELECT id, tracking_number, destination_relay_code FROM parcels.parcels WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $2`,
-      // 5,000 deep, or half the organisation's at a small scale.
+    // A seeded parcel (SC…), 5,000 deep, or half the organisation's at a small scale: on a kept seed,
+    // earlier runs' creates are newer, and a parcel of theirs would be at the bench's own relay point.
+    const [sample] = await db.query<{ id: string; tracking_number: string }>(
+      `SELECT id, tracking_number FROM parcels.parcels WHERE organization_id = $1 AND tracking_number LIKE 'SC%'
+        ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $2`,
       [bigOrg, Math.min(5000, Math.floor(parcels / 20))]
+    );
+    // The shelf of a relay point with parcels on it (on the counter, or on their way to it), as the empty side's.
+    const [shelf] = await db.query<{ code: string }>(
+      `SELECT destination_relay_code AS code FROM parcels.parcels WHERE organization_id = $1 AND mode = 'live'
+          AND status IN ('IN_TRANSIT', 'RELAY_NOTIFIED') AND tracking_number LIKE 'SC%' LIMIT 1`,
+      [bigOrg]
     );
     // The cursor as deep as page 2000 of size 20, in one status.
     const [deep] = await db.query<{ id: string; position_at: string }>(
@@ -268,7 +276,7 @@ export async function runScale(parcels: number, options: ScaleOptions): Promise<
         q => listVisible(q, owner, { status: "DELIVERED", page: 0, size: 20, after: { createdAt: deep.position_at, id: deep.id } })
       ],
       ["public tracking", q => publicTrackingSource(q, sample.tracking_number)],
-      ["relay shelf", q => listAtCounter(q, sample.destination_relay_code, { status: null, page: 0, size: 20 })],
+      ["relay shelf", q => listAtCounter(q, shelf.code, { status: null, page: 0, size: 20 })],
       [
         "events API",
         q => listEvents(q, { organizationId: bigOrg, mode: "live", after: null, type: null, parcelId: null, limit: 50, retentionDays: 30 })
@@ -290,13 +298,7 @@ export async function runScale(parcels: number, options: ScaleOptions): Promise<
     }
     const bytes = await bytesPerParcel(db);
 
-    const target = await targetOn(
-      system,
-      merchant,
-      sample.destination_relay_code,
-      encodeCursor({ createdAt: deep.position_at, id: deep.id }),
-      "DELIVERED"
-    );
+    const target = await targetOn(system, merchant, shelf.code, encodeCursor({ createdAt: deep.position_at, id: deep.id }), "DELIVERED");
     const rates = await interleavedRates(rateRows(empty.system, empty.target, CREATE_BODY), rateRows(system, target, CREATE_BODY), rounds);
 
     const flag = (c: Omit<PlanCheck, "plan">) =>
