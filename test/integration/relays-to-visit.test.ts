@@ -1,13 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "../../lib/db/database";
-import { migrateSchema } from "../../lib/db/migrate";
-import { openPglite } from "../../lib/db/pglite";
-import { openPostgres } from "../../lib/db/postgres";
 import * as custody from "../../services/parcels/cash/cash-custody";
 import { relaysToVisitIn } from "../../services/parcels/network/network.store";
 import { closeTill } from "../../services/parcels/relay/till";
-import { createTestDatabase } from "../helpers/postgres";
-import { availableServers } from "../helpers/servers";
+import { migratedForSuite, openThrowAwayPglite, openThrowAwayPostgres, ThrowAwayDatabase } from "../helpers/postgres";
+import { describeWithServers } from "../helpers/servers";
 
 /**
  * Issue 45: the relay points of a wilaya a courier's run visits for their returns and cash alone
@@ -43,16 +40,11 @@ async function returnAt(db: Database, relayCode: string, mode: "live" | "sandbox
 
 const agentOf = (relayCode: string) => ({ keyId: randomUUID(), keyPrefix: "rp_agent_test", relayCode });
 
-function relaysToVisit(open: () => Promise<{ db: Database; close: () => Promise<void> }>) {
-  let db: Database;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ db, close } = await open());
-    await migrateSchema(db, "parcels");
-  });
-  afterAll(() => close());
+function relaysToVisit(open: () => Promise<ThrowAwayDatabase>) {
+  const suite = migratedForSuite(open, "parcels");
 
   test("returns waiting and cash closed and not collected bring a relay point in; nothing else does", async () => {
+    const { db } = suite;
     // A relay point with nothing waiting is among them: it never is listed.
     const [cash, live, pendingCollection, zero, sandbox, taken, collected] = await Promise.all(
       [1, 2, 3, 4, 5, 6, 7, 8].map(() => relay(db, "42"))
@@ -89,19 +81,5 @@ function relaysToVisit(open: () => Promise<{ db: Database; close: () => Promise<
   });
 }
 
-describe("relay points to visit on PGlite", () => {
-  relaysToVisit(async () => {
-    const db = await openPglite(`memory://${randomUUID()}`);
-    return { db, close: () => db.close() };
-  });
-});
-
-if (availableServers().has("postgres")) {
-  describe("relay points to visit on PostgreSQL", () => {
-    relaysToVisit(async () => {
-      const test = await createTestDatabase();
-      const db = openPostgres(test.url, 4);
-      return { db, close: async () => (await db.close(), await test.drop()) };
-    });
-  });
-}
+describe("relay points to visit on PGlite", () => relaysToVisit(openThrowAwayPglite));
+describeWithServers(["postgres"], "relay points to visit on the PostgreSQL server", () => relaysToVisit(openThrowAwayPostgres));
