@@ -34,7 +34,12 @@ export function cashContract(system: () => SystemUnderTest): void {
     const courierKey = await bo.call("POST", "/staff-keys", { role: "courier", subjectId: courier.body.id, name: "phone" });
     const hubKey = await bo.call("POST", "/staff-keys", { role: "hub", subjectId: hub.body.id, name: "cash desk" });
     expect([hub.status, courier.status, courierKey.status, hubKey.status]).toEqual([201, 201, 201, 201]);
-    return { hubId: hub.body.id as string, courierApi: staffApi("courier", courierKey.body.key), hubApi: staffApi("hub", hubKey.body.key) };
+    return {
+      hubId: hub.body.id as string,
+      courierApi: staffApi("courier", courierKey.body.key),
+      hubApi: staffApi("hub", hubKey.body.key),
+      courierOnHubApi: staffApi("hub", courierKey.body.key)
+    };
   }
 
   /** A COD parcel handed over at the counter against its PIN and its cash. */
@@ -57,7 +62,7 @@ export function cashContract(system: () => SystemUnderTest): void {
     const code = await h.relayPoint({ wilaya: "16" });
     const agent = await h.agent(code);
     const otherAgent = await h.agent(await h.relayPoint({ wilaya: "16" }));
-    const { courierApi, hubApi } = await hubAndCourier();
+    const { courierApi, hubApi, courierOnHubApi } = await hubAndCourier();
     const other = await hubAndCourier();
     const ids = [await delivered(merchant, code, agent, 1500), await delivered(merchant, code, agent, 2500)];
     const cashAt = async () => Promise.all(ids.map(async id => (await merchant.live("GET", `/parcels/${id}`)).body.codCashAt));
@@ -125,6 +130,23 @@ export function cashContract(system: () => SystemUnderTest): void {
     expect(deposit.status).toBe(201);
     expect(deposit.body).toMatchObject({ status: "ABOARD", expectedDzd: 4000, collectionIds: [first.body.id] });
     expect((await courierApi("GET", "/cash")).body).toEqual({ aboardDzd: 4000 });
+    // The hub lists what waits for its count (newest first, paged); another hub never sees it, a courier's key is no hub's.
+    const waiting = await hubApi("GET", "/cash-deposits?page=0&size=20");
+    expect(waiting.status).toBe(200);
+    expect(waiting.body).toMatchObject({ page: 0, size: 20, totalElements: 1, totalPages: 1 });
+    expect(waiting.body.items).toEqual([
+      expect.objectContaining({
+        id: deposit.body.id,
+        courierId: deposit.body.courierId,
+        status: "ABOARD",
+        expectedDzd: 4000,
+        occurredAt: deposit.body.occurredAt,
+        counts: [expect.objectContaining({ by: "courier", countedDzd: 4000, denominations: { "2000": 2 } })]
+      })
+    ]);
+    expect((await other.hubApi("GET", "/cash-deposits")).body).toMatchObject({ items: [], totalElements: 0 });
+    expectError(await courierOnHubApi("GET", "/cash-deposits"), 401, "UNAUTHENTICATED");
+    expectError(await hubApi("GET", "/cash-deposits?size=0"), 400, "VALIDATION_FAILED", "size");
     expectError(
       await other.hubApi("POST", `/cash-deposits/${deposit.body.id}/confirm`, { denominations: {} }),
       404,
@@ -133,6 +155,7 @@ export function cashContract(system: () => SystemUnderTest): void {
     const atHub = await hubApi("POST", `/cash-deposits/${deposit.body.id}/confirm`, { denominations: { "2000": 1, "1000": 1 } });
     expect(atHub.status).toBe(200);
     expect(atHub.body.status).toBe("DEPOSITED");
+    expect((await hubApi("GET", "/cash-deposits")).body).toMatchObject({ items: [], totalElements: 0 });
     expect((await courierApi("GET", "/cash")).body).toEqual({ aboardDzd: 0 });
     expect(await cashAt()).toEqual(["CARRIER", "CARRIER"]);
     const differences = await h.bo().call("GET", "/cash/differences?size=100");

@@ -312,6 +312,62 @@ export function networkRunsContract(system: () => SystemUnderTest): void {
       expect(await relayStop()).toEqual(expect.objectContaining({ cashToCollect: 0, cashByDenomination: null }));
     });
 
+    test("a relay point with only closed cash, or only a return waiting, is a stop of the computed run; another wilaya's, a sandbox return, never", async () => {
+      const n = await network();
+      const bo = m.bo();
+      /** A relay point of `wilaya` with nothing to deliver, and its counter. */
+      const counter = async (wilaya: string) => {
+        const code = `DZ-${wilaya}-V${randomBytes(3).toString("hex").toUpperCase()}`;
+        expect((await bo.call("POST", "/relay-points", { code, name: `Counter ${code}`, city: "Alger", wilaya })).status).toBe(201);
+        return {
+          code,
+          agent: relayAgent(system().baseUrl, (await bo.call("POST", `/relay-points/${code}/agent-keys`, { name: "tablet" })).body.key)
+        };
+      };
+      /** A live parcel refused at the counter: a return waiting there for a courier. */
+      const refusedAt = async (at: Awaited<ReturnType<typeof counter>>) => {
+        const parcel = (await merchant.live("POST", "/parcels", { ...PARCEL, destinationRelayCode: at.code })).body;
+        await m.move(parcel.id, "READY_FOR_PICKUP", "PICKED_UP", "IN_TRANSIT");
+        expect((await at.agent("POST", "/arrivals", { trackingNumber: parcel.trackingNumber })).status).toBe(200);
+        const refusal = await at.agent("POST", "/refusals", {
+          trackingNumber: parcel.trackingNumber,
+          reason: "Refusé par le destinataire"
+        });
+        expect(refusal.status).toBe(200);
+        return parcel.trackingNumber as string;
+      };
+      const cashOnly = await counter("16");
+      const returnOnly = await counter("16");
+      const sandboxOnly = await counter("16");
+      const oran = await counter("31");
+      expect((await cashOnly.agent("POST", "/cash/closings", { denominations: { "1000": 1, "500": 1 } })).status).toBe(201);
+      const waiting = await refusedAt(returnOnly);
+      expect((await oran.agent("POST", "/cash/closings", { countedDzd: 800 })).status).toBe(201);
+      await refusedAt(oran);
+      const sandboxParcel = (await merchant.sandbox("POST", "/parcels", { ...PARCEL, destinationRelayCode: sandboxOnly.code })).body;
+      for (const toStatus of ["AT_RELAY", "RETURN_PENDING"])
+        expect((await merchant.sandbox("POST", `/sandbox/parcels/${sandboxParcel.id}/trigger-event`, { toStatus })).status).toBe(202);
+
+      const run = await n.courierApi("GET", "/run");
+      expect(run.status).toBe(200);
+      expect(run.body.run.kept).toBe(false);
+      const stops = run.body.run.stops as Stop[];
+      const relayCodes = stops.filter(st => st.kind === "RELAY").map(st => st.relayCode);
+      expect(relayCodes).toEqual(expect.arrayContaining([cashOnly.code, returnOnly.code]));
+      expect(relayCodes).not.toContain(oran.code);
+      expect(relayCodes).not.toContain(sandboxOnly.code);
+      expect(relayCodes).toEqual([...relayCodes].sort());
+      expect(stops[stops.length - 1]).toEqual(expect.objectContaining({ kind: "HUB", hubId: n.hub.id }));
+      const stopAt = (code: string) => stops.find(st => st.kind === "RELAY" && st.relayCode === code)!;
+      expect(stopAt(cashOnly.code)).toEqual(
+        expect.objectContaining({ parcelCount: 0, collectReturns: [], cashToCollect: 1500, cashByDenomination: { "1000": 1, "500": 1 } })
+      );
+      expect(stopAt(cashOnly.code).instruction).toContain("prendre 1500 DA");
+      expect(stopAt(returnOnly.code)).toEqual(
+        expect.objectContaining({ parcelCount: 0, otherCount: 1, collectReturns: [waiting], cashToCollect: 0, cashByDenomination: null })
+      );
+    });
+
     test("a return goes back: the courier takes it at the relay point, through the hub, to the merchant who confirms: RETURNED", async () => {
       const n = await network();
       const { parcels, pickup } = await sortedAtHub(n, 1);

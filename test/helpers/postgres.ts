@@ -53,6 +53,22 @@ export async function openThrowAwayPostgres(): Promise<ThrowAwayDatabase> {
 }
 
 /**
+ * A throw-away database of `open`'s engine with `schema` migrated, opened before the suite and
+ * closed after it. Read `db` from the returned object once the suite runs (set in its beforeAll).
+ */
+export function migratedForSuite(open: () => Promise<ThrowAwayDatabase>, schema: string): { db: Database } {
+  const suite = {} as { db: Database };
+  let close: () => Promise<void> = async () => undefined;
+  beforeAll(async () => {
+    const opened = await open();
+    ({ db: suite.db, close } = opened);
+    await migrateSchema(opened.db, schema);
+  });
+  afterAll(() => close());
+  return suite;
+}
+
+/**
  * A schema as it stood before `migration`: the earlier files applied and recorded, as the
  * migrator would have, so that a test can put rows in before the migration runs over them.
  */

@@ -12,8 +12,9 @@ import * as store from "./runs.store";
 /**
  * A run's stops (issue 44 C, decision 0057): built from the day's open pickups in the wilaya of the
  * courier's hub (earliest window first; one left open from an earlier day is still to do), then
- * the hub, then each relay point of the hub's wilaya the hub or the courier holds parcels for, and
- * the hub again when there are relay points (returns come back). What to do at each stop is
+ * the hub, then each relay point of the hub's wilaya the hub or the courier holds parcels for or
+ * where returns or closed till cash wait for a courier (issue 45: else they stayed at the counter),
+ * and the hub again when there are relay points (returns and cash come back). What to do at each stop is
  * counted when the run is read, so a kept run's counts follow the scans.
  */
 
@@ -48,8 +49,12 @@ export async function computeStops(db: Queryable, caller: Caller, hub: Hub, cour
   );
   const stops: store.StopRef[] = open.filter(p => algiersClock(p.ready_at).day <= date).map(p => ({ kind: "PICKUP", ref: p.id }));
   stops.push({ kind: "HUB", ref: hub.id });
-  const facts = await factsOf(db, caller, hub, courierId);
-  const relays = [...new Set([...facts.atHub, ...facts.withCourier].filter(forLocalRelay(hub)).map(p => p.relayCode!))].sort();
+  const [facts, { relayCodes: toVisit }] = await Promise.all([
+    factsOf(db, caller, hub, courierId),
+    call(caller, "parcels.relaysToVisit", { wilaya: hub.wilaya })
+  ]);
+  const toDeliver = [...facts.atHub, ...facts.withCourier].filter(forLocalRelay(hub)).map(p => p.relayCode!);
+  const relays = [...new Set([...toDeliver, ...toVisit])].sort();
   for (const code of relays) stops.push({ kind: "RELAY", ref: code });
   if (relays.length > 0) stops.push({ kind: "HUB", ref: hub.id });
   return stops;

@@ -29,13 +29,14 @@ import {
   DepositSchema,
   DepositView,
   DepositViewSchema,
-  DifferencePageParams,
-  DifferencePageSchema,
+  CashPageParams,
+  CashPageSchema,
   DifferencePageViewSchema,
   DifferenceView,
   HandOffIdParams,
   HandOffIdSchema,
   Page,
+  PendingDepositPageSchema,
   ProposalListSchema,
   ProposalsParams,
   ProposalsSchema,
@@ -281,10 +282,32 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, CashThis>> = {
       }
     }),
 
-    listCashDifferences: defineAction<DifferencePageParams, CashThis>({
+    hubPendingDeposits: defineAction<CashPageParams, CashThis, StaffMeta>({
+      rest: "GET /cash-deposits",
+      api: "hub",
+      schema: CashPageSchema,
+      endpoint: {
+        operationId: "listPendingCashDeposits",
+        summary: "Cash deposits waiting for the hub",
+        description:
+          "The deposits couriers made at this hub and the hub has not confirmed yet (ABOARD), newest first by the courier's " +
+          "declared time: each with its id (the reference to confirm with), the courier, the books and the courier's count by " +
+          "denomination. Another hub's deposits are never listed.",
+        tag: "Hub",
+        response: PendingDepositPageSchema,
+        responseDescription: "A page of deposits to count and confirm."
+      },
+      async handler(ctx): Promise<Page<DepositView>> {
+        const { page, size } = ctx.params;
+        const { records, total } = await store.pendingDepositsAt(this.db, ctx.meta.staff.hubId, page, size);
+        return pageOf(records.map(toDepositView), page, size, total);
+      }
+    }),
+
+    listCashDifferences: defineAction<CashPageParams, CashThis>({
       rest: "GET /cash/differences",
       api: "backoffice",
-      schema: DifferencePageSchema,
+      schema: CashPageSchema,
       endpoint: {
         operationId: "listCashDifferences",
         summary: "List cash differences",
@@ -295,7 +318,7 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, CashThis>> = {
         response: DifferencePageViewSchema,
         responseDescription: "A page of differences."
       },
-      async handler(ctx: Context<DifferencePageParams>): Promise<Page<DifferenceView>> {
+      async handler(ctx: Context<CashPageParams>): Promise<Page<DifferenceView>> {
         const { page, size } = ctx.params;
         const { records, total } = await store.listDifferences(this.db, page, size);
         return pageOf(records.map(toDifferenceView), page, size, total);

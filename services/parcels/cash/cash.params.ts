@@ -52,11 +52,12 @@ export interface HandOffIdParams {
 }
 export const HandOffIdSchema = Joi.object<HandOffIdParams, true>({ id: uuid().required() });
 
-export interface DifferencePageParams {
+/** A page of a list: the back-office's differences, the hub's deposits waiting. */
+export interface CashPageParams {
   page: number;
   size: number;
 }
-export const DifferencePageSchema = Joi.object<DifferencePageParams, true>(pageKeys);
+export const CashPageSchema = Joi.object<CashPageParams, true>(pageKeys);
 
 export interface ProposalsParams {
   organizationId: string;
@@ -222,6 +223,13 @@ export const DepositViewSchema = component(
     occurredAt: dateTime("When the courier counted."),
     confirmedAt: nullable(dateTime("When the hub confirmed."))
   })
+);
+
+export const PendingDepositPageSchema = pageSchema(
+  "PendingCashDepositPage",
+  DepositViewSchema,
+  "Deposits ABOARD (not yet confirmed by this hub), the courier's declared time (occurredAt) newest first.",
+  "One page of the deposits waiting for the hub's count."
 );
 
 export function toDepositView(d: store.DepositRecord): DepositView {

@@ -256,13 +256,34 @@ const toDeposit = (r: DepositRow): DepositRecord => ({
   collectionIds: [...(r.collection_ids ?? [])].sort()
 });
 
+const DEPOSIT_SELECT = `
+  SELECT d.*, (SELECT array_agg(dc.collection_id::text) FROM parcels.cash_deposit_collections dc WHERE dc.deposit_id = d.id) AS collection_ids
+    FROM parcels.cash_deposits d`;
+
 export async function findDeposit(db: Queryable, id: string): Promise<DepositRecord | null> {
-  const [row] = await db.query<DepositRow>(
-    `SELECT d.*, (SELECT array_agg(dc.collection_id::text) FROM parcels.cash_deposit_collections dc WHERE dc.deposit_id = d.id) AS collection_ids
-       FROM parcels.cash_deposits d WHERE d.id = $1`,
-    [id]
-  );
+  const [row] = await db.query<DepositRow>(`${DEPOSIT_SELECT} WHERE d.id = $1`, [id]);
   return row ? toDeposit(row) : null;
+}
+
+/**
+ * The deposits made at a hub and not yet confirmed, the courier's declared time newest first: the
+ * hub's list to count and confirm (through cash_deposits_hub_pending, migration parcels/043, which
+ * holds only these rows).
+ */
+export async function pendingDepositsAt(
+  db: Queryable,
+  hubId: string,
+  page: number,
+  size: number
+): Promise<{ records: DepositRecord[]; total: number }> {
+  const [rows, [count]] = await Promise.all([
+    db.query<DepositRow>(
+      `${DEPOSIT_SELECT} WHERE d.hub_id = $1 AND d.confirmed_at IS NULL ORDER BY d.occurred_at DESC, d.id DESC LIMIT $2 OFFSET $3`,
+      [hubId, size, page * size]
+    ),
+    db.query<{ n: string }>("SELECT count(*) AS n FROM parcels.cash_deposits WHERE hub_id = $1 AND confirmed_at IS NULL", [hubId])
+  ]);
+  return { records: rows.map(toDeposit), total: Number(count.n) };
 }
 
 export async function insertDeposit(

@@ -26,6 +26,12 @@ declare module "../../../lib/contract" {
      * relay point with nothing waiting is left out.
      */
     "parcels.cashAtRelays": { params: { relayCodes: string[] }; answer: { cash: RelayCashWaiting[] } };
+    /**
+     * Issue 45: the relay points of a wilaya a courier's run must visit with nothing to deliver there:
+     * a live return waiting (as returnsAtRelays), or till cash closed and not yet collected (as
+     * cashAtRelays, above zero). Sorted by code.
+     */
+    "parcels.relaysToVisit": { params: { wilaya: string }; answer: { relayCodes: string[] } };
   }
 }
 export {};

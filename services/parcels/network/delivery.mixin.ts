@@ -9,6 +9,8 @@ import { toDzd } from "../../../lib/money";
 import { cashAtRelays } from "../cash/cash-custody";
 import type { RelayCashWaiting } from "./delivery.contract";
 import "./delivery.contract";
+import { wilayaCodeSchema } from "../../../lib/wilayas";
+import { relaysToVisitIn } from "./network.store";
 
 interface OutForDeliveryParams {
   parcelId: string;
@@ -28,7 +30,12 @@ const ReturnsAtRelaysSchema = Joi.object<ReturnsAtRelaysParams, true>({
   relayCodes: Joi.array().items(Joi.string().max(40)).max(500).required()
 });
 
-/** Issue 44 C: the last leg, as logistics asks it of parcels (decision 0057); issue 45: the cash waiting at its relay points. */
+interface RelaysToVisitParams {
+  wilaya: string;
+}
+const RelaysToVisitSchema = Joi.object<RelaysToVisitParams, true>({ wilaya: wilayaCodeSchema().required() });
+
+/** Issue 44 C: the last leg, as logistics asks it of parcels (decision 0057); issue 45: the cash waiting at its relay points, and which relay points a run visits for their returns and cash alone. */
 const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> = {
   actions: {
     // call parcels.outForDelivery --parcelId <uuid> --relayCode <code> --actor courier
@@ -58,6 +65,15 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, object, ParcelsThis>> =
       async handler(ctx): Promise<{ cash: RelayCashWaiting[] }> {
         const cash = await cashAtRelays(this.db, ctx.params.relayCodes);
         return { cash: cash.map(c => ({ relayCode: c.relayCode, closedDzd: toDzd(c.countedCentimes), denominations: c.denominations })) };
+      }
+    }),
+
+    // call parcels.relaysToVisit --wilaya 16
+    relaysToVisit: defineAction<RelaysToVisitParams, ParcelsThis>({
+      visibility: "public",
+      schema: RelaysToVisitSchema,
+      async handler(ctx): Promise<{ relayCodes: string[] }> {
+        return { relayCodes: await relaysToVisitIn(this.db, ctx.params.wilaya) };
       }
     })
   }

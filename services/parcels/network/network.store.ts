@@ -55,3 +55,33 @@ export async function insertOutForDelivery(
   );
   return line ?? null;
 }
+
+/**
+ * The relay points of a wilaya a courier must visit even with nothing to deliver (issue 45): a live
+ * return waiting there (relay-returns.ts's rule: arrived, not held by a courier or a hub since), or
+ * till cash closed and not in a confirmed collection (closingsNotCollectedAt's rule, a count above
+ * zero). One read, each relay point probed through an index (parcels_relay_counter, then
+ * relay_cash_closings_relay), never a scan of parcels: a LATERAL with LIMIT 1 keeps the planner
+ * from hashing a whole table for the OR of two EXISTS, and asks for the cash only when no return waits.
+ */
+export async function relaysToVisitIn(db: Queryable, wilaya: string): Promise<string[]> {
+  const rows = await db.query<{ code: string }>(
+    `SELECT r.code FROM parcels.relay_points r
+       LEFT JOIN LATERAL (
+         SELECT true AS waiting FROM parcels.parcels p
+          WHERE p.mode = 'live' AND p.status = 'RETURN_PENDING' AND p.destination_relay_code = r.code
+            AND p.arrived_at IS NOT NULL
+            AND NOT COALESCE(p.custody_holder IN ('courier', 'hub') AND p.custody_since > p.arrived_at, false)
+          LIMIT 1) waiting_return ON true
+       LEFT JOIN LATERAL (
+         SELECT true AS waiting FROM parcels.relay_cash_closings k
+           LEFT JOIN parcels.cash_collection_closings cc ON cc.closing_id = k.id
+           LEFT JOIN parcels.cash_collections c ON c.id = cc.collection_id
+          WHERE k.relay_code = r.code AND k.counted_centimes > 0 AND c.confirmed_at IS NULL
+          LIMIT 1) waiting_cash ON waiting_return.waiting IS NULL
+      WHERE r.wilaya = $1 AND (waiting_return.waiting OR waiting_cash.waiting)
+      ORDER BY r.code`,
+    [wilaya]
+  );
+  return rows.map(r => r.code);
+}
