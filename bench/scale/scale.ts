@@ -253,11 +253,11 @@ export async function runScale(parcels: number, options: ScaleOptions): Promise<
         ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $2`,
       [bigOrg, Math.min(5000, Math.floor(parcels / 20))]
     );
-    // The shelf of a relay point with parcels on it (on the counter, or on their way to it), as the empty side's.
+    // The shelf of a relay point with parcels on it (on the counter, or on their way to it), as the
+    // empty side's; any organisation's (the big one's parcels are all delivered).
     const [shelf] = await db.query<{ code: string }>(
-      `SELECT destination_relay_code AS code FROM parcels.parcels WHERE organization_id = $1 AND mode = 'live'
-          AND status IN ('IN_TRANSIT', 'RELAY_NOTIFIED') AND tracking_number LIKE 'SC%' LIMIT 1`,
-      [bigOrg]
+      `SELECT destination_relay_code AS code FROM parcels.parcels
+        WHERE mode = 'live' AND status IN ('IN_TRANSIT', 'RELAY_NOTIFIED') AND tracking_number LIKE 'SC%' LIMIT 1`
     );
     // The cursor as deep as page 2000 of size 20, in one status.
     const [deep] = await db.query<{ id: string; position_at: string }>(
