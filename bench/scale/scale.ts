@@ -13,7 +13,7 @@ import { encodeCursor, POSITION_AT_SQL } from "../../services/parcels/list-curso
 import type { LoadStats } from "../stats";
 import type { HttpRequestSpec } from "../wrk";
 import { startDistributed } from "../systems/distributed";
-import { backoffice, CREATE_BODY, createMerchant, createParcel, Merchant, merchantOf } from "../systems/merchant";
+import { backoffice, CREATE_BODY, CreatedParcel, createMerchant, createParcel, Merchant, merchantOf, partner } from "../systems/merchant";
 import type { RunningSystem } from "../systems/system";
 import { deepPageRatio, medianRows, RateRow, rateJson, rateTable } from "./rate-table";
 import { keepSeed, KeptSeed, keptSeedOf } from "./kept-seed";
@@ -80,17 +80,28 @@ async function targetOn(system: RunningSystem, merchant: Merchant, relayCode: st
 const EMPTY_PARCELS = 60;
 const EMPTY_IN_TRANSIT = 25;
 
+/** EMPTY_PARCELS parcels for `relayCode`, EMPTY_IN_TRANSIT of them moved on to IN_TRANSIT (its shelf's page). */
+async function fillShelf(system: RunningSystem, merchant: Merchant, relayCode: string): Promise<CreatedParcel[]> {
+  const body = JSON.stringify({ ...(JSON.parse(CREATE_BODY) as object), destinationRelayCode: relayCode });
+  const made: CreatedParcel[] = [];
+  for (let i = 0; i < EMPTY_PARCELS; i++) {
+    const res = await partner<CreatedParcel>(system.baseUrl, merchant.liveKey, "POST", "/parcels", body);
+    if (res.status !== 201) throw new Error(`POST /parcels answered ${res.status}: ${JSON.stringify(res.body)}`);
+    made.push(res.body);
+  }
+  for (const parcel of made.slice(0, EMPTY_IN_TRANSIT))
+    for (const toStatus of ["READY_FOR_PICKUP", "PICKED_UP", "IN_TRANSIT"])
+      await backoffice(system.baseUrl, system.backofficeToken, "POST", `/parcels/${parcel.id}/transitions`, { toStatus });
+  return made;
+}
+
 /** The distributed system over an almost empty (throw-away) database, and what its rate rows read. */
 async function emptySide(logDir: string): Promise<{ system: RunningSystem; target: RateTarget }> {
   process.stderr.write("starting the distributed system on an empty database\n");
   const system = await startDistributed({ logLevel: "warn", logDir });
   try {
     const merchant = await createMerchant(system.baseUrl, system.backofficeToken, "Bench Scale Empty SARL", FUNDS_DZD);
-    const made = [];
-    for (let i = 0; i < EMPTY_PARCELS; i++) made.push(await createParcel(system.baseUrl, merchant.liveKey));
-    for (const parcel of made.slice(0, EMPTY_IN_TRANSIT))
-      for (const toStatus of ["READY_FOR_PICKUP", "PICKED_UP", "IN_TRANSIT"])
-        await backoffice(system.baseUrl, system.backofficeToken, "POST", `/parcels/${parcel.id}/transitions`, { toStatus });
+    const made = await fillShelf(system, merchant, EMPTY_RELAY);
     const newest = made[made.length - 1];
     const cursor = encodeCursor({ createdAt: positionOf(new Date()), id: newest.id });
     return { system, target: await targetOn(system, merchant, EMPTY_RELAY, cursor, "IN_TRANSIT") };
@@ -253,12 +264,19 @@ export async function runScale(parcels: number, options: ScaleOptions): Promise<
         ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $2`,
       [bigOrg, Math.min(5000, Math.floor(parcels / 20))]
     );
-    // The shelf of a relay point with parcels on it (on the counter, or on their way to it), as the
-    // empty side's; any organisation's (the big one's parcels are all delivered).
+    // The shelf: one of the directory's relay points with nothing on or toward its shelf yet, given the
+    // empty side's page (fillShelf), so that both sides read a shelf of the same size and only the
+    // database around it differs. (The seeded relay points' shelves hold about 5,000 parcels each:
+    // the seed spreads the in-flight statuses over the whole year, which no counter ever holds.)
     const [shelf] = await db.query<{ code: string }>(
-      `SELECT destination_relay_code AS code FROM parcels.parcels
-        WHERE mode = 'live' AND status IN ('IN_TRANSIT', 'RELAY_NOTIFIED') AND tracking_number LIKE 'SC%' LIMIT 1`
+      `SELECT r.code FROM parcels.relay_points r
+        WHERE r.code NOT LIKE 'DZ-__-S%' AND r.code <> $1
+          AND NOT EXISTS (SELECT 1 FROM parcels.parcels p WHERE p.destination_relay_code = r.code AND p.status <> 'PENDING')
+        ORDER BY r.code LIMIT 1`,
+      [EMPTY_RELAY]
     );
+    if (!shelf) throw new Error("no relay point of the directory is left without parcels: drop relay_scale and seed again");
+    await fillShelf(system, merchant, shelf.code);
     // The cursor as deep as page 2000 of size 20, in one status.
     const [deep] = await db.query<{ id: string; position_at: string }>(
       `SELECT id, ${POSITION_AT_SQL} AS position_at FROM parcels.parcels WHERE organization_id = $1 AND mode = 'live' AND status = 'DELIVERED'
