@@ -39,7 +39,7 @@ export async function closingsNotCollectedAt(
        FROM parcels.relay_cash_closings k
        LEFT JOIN parcels.cash_collection_closings cc ON cc.closing_id = k.id
        LEFT JOIN parcels.cash_collections c ON c.id = cc.collection_id
-      WHERE k.relay_code = ANY($1::text[]) AND c.confirmed_at IS NULL
+      WHERE k.relay_code = ANY($1::text[]) AND k.collected_at IS NULL AND c.confirmed_at IS NULL
       ORDER BY k.closed_at, k.id`,
     [relayCodes]
   );
@@ -182,10 +182,16 @@ export async function confirmCollection(
   id: string,
   agent: { keyId: string; countedCentimes: number; denominations: Denominations }
 ): Promise<void> {
+  // The closings it took are collected from now on (migration 044): off the index of uncollected ones.
   await tx.query(
-    `UPDATE parcels.cash_collections
-        SET agent_counted_centimes = $2, agent_denominations = $3, agent_key_id = $4, confirmed_at = now()
-      WHERE id = $1 AND confirmed_at IS NULL AND cancelled_at IS NULL`,
+    `WITH confirmed AS (
+       UPDATE parcels.cash_collections
+          SET agent_counted_centimes = $2, agent_denominations = $3, agent_key_id = $4, confirmed_at = now()
+        WHERE id = $1 AND confirmed_at IS NULL AND cancelled_at IS NULL
+        RETURNING id, confirmed_at)
+     UPDATE parcels.relay_cash_closings k SET collected_at = confirmed.confirmed_at
+       FROM parcels.cash_collection_closings cc, confirmed
+      WHERE cc.collection_id = confirmed.id AND k.id = cc.closing_id`,
     [id, agent.countedCentimes, JSON.stringify(agent.denominations), agent.keyId]
   );
 }

@@ -59,9 +59,10 @@ export async function insertOutForDelivery(
 /**
  * The relay points of a wilaya a courier must visit even with nothing to deliver (issue 45): a live
  * return waiting there (relay-returns.ts's rule: arrived, not held by a courier or a hub since), or
- * till cash closed and not in a confirmed collection (closingsNotCollectedAt's rule, a count above
- * zero). One read, each relay point probed through an index (parcels_relay_counter, then
- * relay_cash_closings_relay), never a scan of parcels: a LATERAL with LIMIT 1 keeps the planner
+ * till cash closed and not yet collected (collected_at, migration 044: set when a collection of it
+ * is confirmed; a count above zero). One read, each relay point probed through an index
+ * (parcels_relay_counter, then the uncollected closings' relay_cash_closings_uncollected, a few per
+ * point whatever its history), never a scan of parcels: a LATERAL with LIMIT 1 keeps the planner
  * from hashing a whole table for the OR of two EXISTS, and asks for the cash only when no return waits.
  */
 export async function relaysToVisitIn(db: Queryable, wilaya: string): Promise<string[]> {
@@ -75,9 +76,7 @@ export async function relaysToVisitIn(db: Queryable, wilaya: string): Promise<st
           LIMIT 1) waiting_return ON true
        LEFT JOIN LATERAL (
          SELECT true AS waiting FROM parcels.relay_cash_closings k
-           LEFT JOIN parcels.cash_collection_closings cc ON cc.closing_id = k.id
-           LEFT JOIN parcels.cash_collections c ON c.id = cc.collection_id
-          WHERE k.relay_code = r.code AND k.counted_centimes > 0 AND c.confirmed_at IS NULL
+          WHERE k.relay_code = r.code AND k.collected_at IS NULL AND k.counted_centimes > 0
           LIMIT 1) waiting_cash ON waiting_return.waiting IS NULL
       WHERE r.wilaya = $1 AND (waiting_return.waiting OR waiting_cash.waiting)
       ORDER BY r.code`,
