@@ -288,7 +288,15 @@ export async function runScale(parcels: number, options: ScaleOptions): Promise<
       ["get by id", q => findVisible(q, owner, { id: sample.id })],
       ["tracking lookup", q => findVisible(q, owner, { trackingNumber: sample.tracking_number })],
       ["list, first page", q => listVisible(q, owner, { status: null, page: 0, size: 20 })],
-      ["list, page=2000 (SPEC)", q => listVisible(q, owner, { status: null, page: 2000, size: 20 })],
+      // Read once unrecorded first: that read walks the offset and records a mark (decision 0067); the
+      // plans are those of the reads after it, from the mark.
+      [
+        "list, page=2000 (SPEC)",
+        async q => {
+          await listVisible(db, owner, { status: null, page: 2000, size: 20 });
+          return listVisible(q, owner, { status: null, page: 2000, size: 20 });
+        }
+      ],
       [
         "list, cursor as deep, status filter",
         q => listVisible(q, owner, { status: "DELIVERED", page: 0, size: 20, after: { createdAt: deep.position_at, id: deep.id } })
