@@ -4,6 +4,7 @@ import { named } from "../../lib/db/statement";
 import { DEFAULT_LANG } from "../../lib/languages";
 import type { ParcelEvent } from "../../lib/events";
 import type { ItemOutcome } from "../../lib/group-commit";
+import { PARCEL_COLUMNS } from "./parcel-columns";
 import * as store from "./parcels.store";
 
 // The create group's statements, prepared once per connection (lib/db/statement.ts, decision 0037).
@@ -144,7 +145,7 @@ export async function finishGroup(
 }
 
 export async function parcelsByIds(tx: Queryable, ids: readonly string[]): Promise<store.ParcelRecord[]> {
-  return (await tx.query<store.ParcelRow>(`SELECT ${store.PARCEL_COLUMNS} FROM parcels.parcels WHERE id = ANY($1::uuid[])`, [ids])).map(
+  return (await tx.query<store.ParcelRow>(`SELECT ${PARCEL_COLUMNS} FROM parcels.parcels WHERE id = ANY($1::uuid[])`, [ids])).map(
     store.toParcel
   );
 }

@@ -1,6 +1,7 @@
 import type { Queryable } from "../../lib/db/database";
 import { named } from "../../lib/db/statement";
 import { POSITION_AT_SQL } from "./list-cursor";
+import { PARCEL_COLUMNS } from "./parcel-columns";
 
 /**
  * Issue 48: the SPEC's deep page numbers (`page=2000&size=20`) without walking the 40,000 parcels
@@ -36,7 +37,7 @@ export interface MarkTuning {
  */
 export const LIST_MARKS: MarkTuning = { fromOffset: 1000, reach: 500, settledMinutes: 15 };
 
-/** The page's rows (PARCEL_COLUMNS and position_at), newest first, with the list's total; null: read it the usual way. */
+/** The page's rows (PARCEL_COLUMNS and position_at), newest first, with the list's total. */
 export interface MarkedPage<R> {
   rows: R[];
   total: number;
@@ -44,6 +45,8 @@ export interface MarkedPage<R> {
 
 const VISIBLE = "organization_id = $1 AND mode = $2 AND status <> 'PENDING'";
 const ORDER = "ORDER BY created_at DESC, id DESC";
+/** The list's total, from the counters (migration parcels/005). */
+const TOTAL = `SELECT coalesce(sum(n), 0)::bigint AS total FROM parcels.parcel_counts WHERE ${VISIBLE}`;
 
 interface NearRow {
   total: string | number;
@@ -57,7 +60,7 @@ interface NearRow {
 const NEAREST = named(
   "parcels_list_marks_nearest",
   `SELECT t.total, m.from_oldest, m.position_at, m.id
-     FROM (SELECT coalesce(sum(n), 0)::bigint AS total FROM parcels.parcel_counts WHERE ${VISIBLE}) AS t
+     FROM (${TOTAL}) AS t
      LEFT JOIN LATERAL (
        (SELECT from_oldest, ${POSITION_AT_SQL} AS position_at, id FROM parcels.list_marks
          WHERE organization_id = $1 AND mode = $2 AND from_oldest >= greatest(t.total - 1 - $3::bigint - $4::bigint, 0)
@@ -71,50 +74,35 @@ const NEAREST = named(
 
 // The page from a mark: the rows above it (newer, read upwards) and the rows from it down; each
 // part skips what lies between the mark and the page, at most `reach` entries.
-const fromMark = (columns: string) =>
-  named(
-    "parcels_list_from_mark",
-    `SELECT ${columns}, ${POSITION_AT_SQL} AS position_at
+const FROM_MARK = named(
+  "parcels_list_from_mark",
+  `SELECT ${PARCEL_COLUMNS}, ${POSITION_AT_SQL} AS position_at
        FROM ((SELECT id FROM parcels.parcels WHERE ${VISIBLE} AND (created_at, id) > ($3::timestamptz, $4::uuid)
                ORDER BY created_at, id LIMIT $5 OFFSET $6)
              UNION ALL
              (SELECT id FROM parcels.parcels WHERE ${VISIBLE} AND (created_at, id) <= ($3::timestamptz, $4::uuid)
                ORDER BY created_at DESC, id DESC LIMIT $7 OFFSET $8)) AS page
        JOIN parcels.parcels USING (id) ${ORDER}`
-  );
+);
 
 // The usual deferred join, with what a mark needs from the same snapshot: the list's total, and
 // whether the page's first parcel has settled.
-const walked = (columns: string) =>
-  named(
-    "parcels_list_marking",
-    `SELECT ${columns}, ${POSITION_AT_SQL} AS position_at, s.total,
+const WALK = named(
+  "parcels_list_marking",
+  `SELECT ${PARCEL_COLUMNS}, ${POSITION_AT_SQL} AS position_at, s.total,
             created_at < least(now() - make_interval(mins => $5::int),
                                (SELECT min(created_at) FROM parcels.parcels WHERE status = 'PENDING')) AS settled
        FROM (SELECT id FROM parcels.parcels WHERE ${VISIBLE} ${ORDER} LIMIT $3 OFFSET $4) AS page
        JOIN parcels.parcels USING (id)
-      CROSS JOIN (SELECT coalesce(sum(n), 0)::bigint AS total FROM parcels.parcel_counts WHERE ${VISIBLE}) AS s
+      CROSS JOIN (${TOTAL}) AS s
       ${ORDER}`
-  );
+);
 
 const RECORD = named(
   "parcels_list_mark_record",
   `INSERT INTO parcels.list_marks (organization_id, mode, from_oldest, created_at, id)
    VALUES ($1, $2, $3, $4::timestamptz, $5) ON CONFLICT DO NOTHING`
 );
-
-interface Statements {
-  fromMark: ReturnType<typeof named>;
-  walk: ReturnType<typeof named>;
-}
-
-let prepared: Statements | null = null;
-
-/** Named once: `named` refuses a second text under one name, so every call passes the same columns. */
-function statementsFor(columns: string): Statements {
-  prepared ??= { fromMark: fromMark(columns), walk: walked(columns) };
-  return prepared;
-}
 
 /** What a mark at `from` skips to reach rows `first` down to `last`, and how, for the fromMark statement. */
 function stepsFrom(from: number, first: number, last: number) {
@@ -129,16 +117,14 @@ function stepsFrom(from: number, first: number, last: number) {
 
 /**
  * The unfiltered list's page at `offset` (size+1 rows at most, the extra one says another page
- * follows), read from a mark. `columns` is the parcel's column list, the same on every call.
+ * follows), read from a mark.
  */
 export async function markedPage<R extends { id: string; position_at: string }>(
   db: Queryable,
   owner: { organizationId: string; mode: string },
   page: { offset: number; size: number },
-  columns: string,
   tuning: MarkTuning = LIST_MARKS
 ): Promise<MarkedPage<R>> {
-  const s = statementsFor(columns);
   const base = [owner.organizationId, owner.mode];
   const near = await db.query<NearRow>(NEAREST, [...base, page.offset, page.size]);
   const total = Number(near[0].total);
@@ -155,11 +141,11 @@ export async function markedPage<R extends { id: string; position_at: string }>(
   }
   if (best) {
     const { up, down } = best.steps;
-    const rows = await db.query<R>(s.fromMark, [...base, best.at, best.id, up.limit, up.offset, down.limit, down.offset]);
+    const rows = await db.query<R>(FROM_MARK, [...base, best.at, best.id, up.limit, up.offset, down.limit, down.offset]);
     // A mark cannot move (see above); a short page would mean it did: read it the usual way then.
     if (rows.length === wanted) return { rows, total };
   }
-  const rows = await db.query<R & { total: string | number; settled: boolean }>(s.walk, [
+  const rows = await db.query<R & { total: string | number; settled: boolean }>(WALK, [
     ...base,
     page.size + 1,
     page.offset,

@@ -8,6 +8,7 @@ import { toDzd } from "../../lib/money";
 import type { HistoryRecord } from "./parcel-events";
 import { ListPosition, POSITION_AT_SQL } from "./list-cursor";
 import { LIST_MARKS, markedPage, MarkTuning } from "./list-marks.store";
+import { PARCEL_COLUMNS } from "./parcel-columns";
 import type { ParcelStatus } from "../../lib/parcel-status";
 import type { ParcelDirection } from "../../lib/parcel-view";
 import type { PublicTrackingSource } from "../../lib/public-tracking";
@@ -162,18 +163,6 @@ export function toParcel(row: ParcelRow): ParcelRecord {
 }
 
 const first = (rows: ParcelRow[]): ParcelRecord | null => (rows[0] ? toParcel(rows[0]) : null);
-
-/**
- * The columns of a ParcelRow, for the hot statements: fewer than `*` (the table has more, e.g. the
- * compensation claim and the search text), and a fixed result for a named statement, which
- * PostgreSQL refuses to re-plan into other columns if a migration adds some (lib/db/statement.ts).
- */
-export const PARCEL_COLUMNS =
-  "id, organization_id, mode, tracking_number, status, destination_relay_code, recipient_name_enc, recipient_phone_enc, " +
-  "weight_g, length_cm, width_cm, height_cm, declared_value_centimes, cod_amount_centimes, price_centimes, idempotency_key, " +
-  "request_fingerprint, refund_pending, cod_status, cod_cash_at, pickup_pin_enc, pickup_pin_failures, pickup_deadline, pickup_reminded_for, " +
-  "pickup_extended_days, return_fee_centimes, return_fee_pending, direction, return_of, origin_relay_code, " +
-  "recipient_phone_mobile, recipient_language, created_at, updated_at, custody_holder, custody_since, custody_name, custody_wilaya";
 
 const VISIBLE_BY = {
   id: named(
@@ -477,13 +466,7 @@ export async function listVisible(db: Queryable, owner: Owner, filter: ListFilte
   const offset = filter.page * filter.size;
   if (!filter.status && !filter.direction && !filter.after && offset >= marks.fromOffset) {
     // The SPEC's deep page numbers: from the nearest mark, not a walk over every parcel skipped (list-marks.store.ts).
-    const { rows, total } = await markedPage<ParcelRow & { position_at: string }>(
-      db,
-      owner,
-      { offset, size: filter.size },
-      PARCEL_COLUMNS,
-      marks
-    );
+    const { rows, total } = await markedPage<ParcelRow & { position_at: string }>(db, owner, { offset, size: filter.size }, marks);
     return pageOfRows(rows, total, filter.size);
   }
   const params: unknown[] = [owner.organizationId, owner.mode];

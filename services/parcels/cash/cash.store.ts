@@ -1,6 +1,7 @@
 import type { KeyMode } from "../../../lib/api-keys";
 import type { Queryable } from "../../../lib/db/database";
-import { PARCEL_COLUMNS, ParcelRecord, ParcelRow, toParcel } from "../parcels.store";
+import { PARCEL_COLUMNS } from "../parcel-columns";
+import { ParcelRecord, ParcelRow, toParcel } from "../parcels.store";
 import type { Denominations } from "./denominations";
 
 /** SQL of the cash custody chain (migration parcels/040): collections, deposits and differences. */

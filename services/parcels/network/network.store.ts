@@ -1,5 +1,6 @@
 import type { Queryable } from "../../../lib/db/database";
 import type { KeyMode } from "../../../lib/api-keys";
+import { RETURN_WAITING } from "./relay-returns";
 
 /** The SQL of network scans (parcels.network_scans, migration parcels/030) and the reads logistics needs. */
 
@@ -58,7 +59,7 @@ export async function insertOutForDelivery(
 
 /**
  * The relay points of a wilaya a courier must visit even with nothing to deliver (issue 45): a live
- * return waiting there (relay-returns.ts's rule: arrived, not held by a courier or a hub since), or
+ * return waiting there (relay-returns.ts's RETURN_WAITING: arrived, not held by a courier or a hub since), or
  * till cash closed and not yet collected (collected_at, migration 044: set when a collection of it
  * is confirmed; a count above zero). One read, each relay point probed through an index
  * (parcels_relay_counter, then the uncollected closings' relay_cash_closings_uncollected, a few per
@@ -70,9 +71,7 @@ export async function relaysToVisitIn(db: Queryable, wilaya: string): Promise<st
     `SELECT r.code FROM parcels.relay_points r
        LEFT JOIN LATERAL (
          SELECT true AS waiting FROM parcels.parcels p
-          WHERE p.mode = 'live' AND p.status = 'RETURN_PENDING' AND p.destination_relay_code = r.code
-            AND p.arrived_at IS NOT NULL
-            AND NOT COALESCE(p.custody_holder IN ('courier', 'hub') AND p.custody_since > p.arrived_at, false)
+          WHERE p.destination_relay_code = r.code AND ${RETURN_WAITING}
           LIMIT 1) waiting_return ON true
        LEFT JOIN LATERAL (
          SELECT true AS waiting FROM parcels.relay_cash_closings k
