@@ -43,10 +43,11 @@ export function hubScreen(stop: RunStop): HTMLElement {
   let loadedSinceRead = 0;
   let drawing = 0;
 
-  const draw = async () => {
+  /** `waiting`: the outbox's waiting scans when the caller has just read them (one read per refresh). */
+  const draw = async (waitingRead?: Set<string>) => {
     const mine = ++drawing;
     // Waiting scans matter only against the server's list (the copy lists them anyway).
-    const waiting = read ? await waitingNumbers() : new Set<string>();
+    const waiting = read ? (waitingRead ?? (await waitingNumbers())) : new Set<string>();
     if (mine !== drawing) return;
     const { list } = hubHandIn(arrival, read?.handIn ?? null, loaded, waiting);
     const now = stopNow(stop)?.stop ?? stop;
@@ -82,9 +83,11 @@ export function hubScreen(stop: RunStop): HTMLElement {
     const handIn = stopNow(stop)?.stop.handIn;
     read = handIn ? { at: new Date(day!.at), handIn } : null;
     loadedSinceRead = 0;
+    let waiting: Set<string> | undefined;
     if (read) {
       const listed = read.handIn;
-      const { taken } = hubHandIn(arrival, listed, loaded, await waitingNumbers());
+      waiting = await waitingNumbers();
+      const { taken } = hubHandIn(arrival, listed, loaded, waiting);
       // A parcel loaded while the run was read is aboard again; one the server says the courier
       // holds is aboard though this phone did not scan it (another phone, a reinstalled app).
       for (const n of listed) if (!arrival.includes(n)) arrival.push(n);
@@ -93,7 +96,7 @@ export function hubScreen(stop: RunStop): HTMLElement {
         for (const n of listed) if (!r.aboard.includes(n)) r.aboard.push(n);
       });
     }
-    await draw();
+    await draw(waiting);
     return true;
   };
 
