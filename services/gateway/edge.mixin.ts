@@ -86,6 +86,8 @@ export interface EdgeVars {
   formTokens: FormTokens;
   /** Every endpoint this gateway has seen in the registry, by action name. */
   knownEndpoints: Map<string, RoutedEndpoint>;
+  /** The endpoints were read from the registry in this turn of the event loop (regenerateAutoAliases). */
+  endpointsReadThisTurn?: boolean;
   /** moleculer-web's debounced alias rebuild (lodash debounce: it has flush()). */
   regenerateAllAutoAliases: { flush(): void };
   createAlias(route: RouteLike, path: { method: string; path: string }, action: string): AliasLike;
@@ -161,7 +163,13 @@ const mixin: Partial<ServiceSchema<ServiceSettingSchema, EdgeMethods, EdgeVars>>
 
     /** moleculer-web calls this for each route with autoAliases, at start and on `$services.changed`. */
     regenerateAutoAliases(this: EdgeThis, route: RouteLike) {
-      this.refreshEndpoints();
+      // moleculer-web calls it for every route in one loop: the registry is read once for all of
+      // them (each read compares every endpoint, ~13 ms with nine routes on this machine).
+      if (!this.endpointsReadThisTurn) {
+        this.refreshEndpoints();
+        this.endpointsReadThisTurn = true;
+        queueMicrotask(() => (this.endpointsReadThisTurn = false));
+      }
       this.aliases = this.aliases.filter(alias => alias.route !== route);
       for (const { action, api, endpoint } of this.knownEndpoints.values()) {
         if (api !== route.opts.api) continue;
