@@ -13,7 +13,7 @@ import { encodeCursor, POSITION_AT_SQL } from "../../services/parcels/list-curso
 import type { LoadStats } from "../stats";
 import type { HttpRequestSpec } from "../wrk";
 import { startDistributed } from "../systems/distributed";
-import { backoffice, CREATE_BODY, CreatedParcel, createMerchant, createParcel, Merchant, merchantOf, partner } from "../systems/merchant";
+import { backoffice, CREATE_BODY, CreatedParcel, createMerchant, createParcel, Merchant, merchantOf } from "../systems/merchant";
 import type { RunningSystem } from "../systems/system";
 import { deepPageRatio, medianRows, RateRow, rateJson, rateTable } from "./rate-table";
 import { keepSeed, KeptSeed, keptSeedOf } from "./kept-seed";
@@ -84,11 +84,7 @@ const EMPTY_IN_TRANSIT = 25;
 async function fillShelf(system: RunningSystem, merchant: Merchant, relayCode: string): Promise<CreatedParcel[]> {
   const body = JSON.stringify({ ...(JSON.parse(CREATE_BODY) as object), destinationRelayCode: relayCode });
   const made: CreatedParcel[] = [];
-  for (let i = 0; i < EMPTY_PARCELS; i++) {
-    const res = await partner<CreatedParcel>(system.baseUrl, merchant.liveKey, "POST", "/parcels", body);
-    if (res.status !== 201) throw new Error(`POST /parcels answered ${res.status}: ${JSON.stringify(res.body)}`);
-    made.push(res.body);
-  }
+  for (let i = 0; i < EMPTY_PARCELS; i++) made.push(await createParcel(system.baseUrl, merchant.liveKey, body));
   for (const parcel of made.slice(0, EMPTY_IN_TRANSIT))
     for (const toStatus of ["READY_FOR_PICKUP", "PICKED_UP", "IN_TRANSIT"])
       await backoffice(system.baseUrl, system.backofficeToken, "POST", `/parcels/${parcel.id}/transitions`, { toStatus });

@@ -86,8 +86,8 @@ export interface CreatedParcel {
   labelUrl: string | null;
 }
 
-export async function createParcel(baseUrl: string, key: string): Promise<CreatedParcel> {
-  const res = await partner<CreatedParcel>(baseUrl, key, "POST", "/parcels", CREATE_BODY);
+export async function createParcel(baseUrl: string, key: string, body: string = CREATE_BODY): Promise<CreatedParcel> {
+  const res = await partner<CreatedParcel>(baseUrl, key, "POST", "/parcels", body);
   if (res.status !== 201) throw new Error(`POST /parcels answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body;
 }

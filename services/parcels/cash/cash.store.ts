@@ -17,7 +17,7 @@ export interface ClosingToCollect {
   pendingCollectionId: string | null;
 }
 
-/** Closings of the relay point not in a confirmed collection, oldest first. */
+/** Closings of the relay point not in a confirmed collection (collected_at unset, migration 044), oldest first. */
 export async function closingsNotCollected(db: Queryable, relayCode: string): Promise<ClosingToCollect[]> {
   return closingsNotCollectedAt(db, [relayCode]);
 }
@@ -39,8 +39,7 @@ export async function closingsNotCollectedAt(
     `SELECT k.id, k.relay_code, k.expected_centimes, k.counted_centimes, k.closed_at, k.denominations, cc.collection_id
        FROM parcels.relay_cash_closings k
        LEFT JOIN parcels.cash_collection_closings cc ON cc.closing_id = k.id
-       LEFT JOIN parcels.cash_collections c ON c.id = cc.collection_id
-      WHERE k.relay_code = ANY($1::text[]) AND k.collected_at IS NULL AND c.confirmed_at IS NULL
+      WHERE k.relay_code = ANY($1::text[]) AND k.collected_at IS NULL
       ORDER BY k.closed_at, k.id`,
     [relayCodes]
   );
